@@ -1,0 +1,39 @@
+// The time source, behind an interface so tests can fix or move time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace esign {
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual int64_t NowMicros() const = 0;  // since the Unix epoch, UTC
+};
+
+class SystemClock final : public Clock {
+ public:
+  int64_t NowMicros() const override {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  static const SystemClock& Instance() {
+    static const SystemClock clock;
+    return clock;
+  }
+};
+
+// A clock that stands still until told to move.
+class ManualClock final : public Clock {
+ public:
+  explicit ManualClock(int64_t now_us) : now_us_(now_us) {}
+  int64_t NowMicros() const override { return now_us_; }
+  void Advance(std::chrono::microseconds by) { now_us_ += by.count(); }
+
+ private:
+  int64_t now_us_;
+};
+
+}  // namespace esign

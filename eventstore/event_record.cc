@@ -1,0 +1,1 @@
+#include "eventstore/event_record.h"

@@ -1,0 +1,1 @@
+#include "eventstore/merkle.h"

@@ -1,0 +1,1 @@
+#include "eventstore/tree_head.h"

@@ -1,0 +1,52 @@
+// Signed tree heads: the service's Ed25519 signature over (size, root, timestamp).
+//
+// Signed message (big-endian, 49 bytes): version byte 0x01 || timestamp_ms (u64) || size (u64) ||
+// root (32 bytes). Keys are PEM files (PKCS#8 private, SubjectPublicKeyInfo public).
+// Thread safety: TreeHeadSigner is immutable after creation and safe to share.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "domain/result.h"
+#include "eventstore/merkle.h"
+
+namespace esign::eventstore {
+
+struct SignedTreeHead {
+  uint64_t size = 0;
+  Hash root{};
+  int64_t timestamp_ms = 0;
+  std::string signature;  // 64 raw bytes
+  friend bool operator==(const SignedTreeHead&, const SignedTreeHead&) = default;
+};
+
+std::string TreeHeadMessage(uint64_t size, const Hash& root, int64_t timestamp_ms);
+
+// Stored form, also used in exports and evidence: a JSON object
+// {"size":n,"root":"<hex>","timestamp":ms,"signature":"<base64>"}.
+std::string SerializeTreeHead(const SignedTreeHead& head);
+Result<SignedTreeHead> ParseTreeHead(std::string_view json);
+
+class TreeHeadSigner {
+ public:
+  ~TreeHeadSigner();
+  // Loads "<dir>/ledger-key.pem", creating it (mode 0600) with a fresh Ed25519 key when absent.
+  static Result<std::unique_ptr<TreeHeadSigner>> OpenOrCreate(const std::string& dir);
+  // A fresh key held only in memory (tests, in-memory store).
+  static Result<std::unique_ptr<TreeHeadSigner>> CreateEphemeral();
+
+  SignedTreeHead Sign(uint64_t size, const Hash& root, int64_t timestamp_ms) const;
+  std::string PublicKeyPem() const;
+
+ private:
+  explicit TreeHeadSigner(void* pkey);
+  void* pkey_;  // EVP_PKEY*, kept opaque so callers need no OpenSSL headers
+};
+
+// Checks a head's signature with a PEM public key; false on any failure.
+bool VerifyTreeHead(const SignedTreeHead& head, std::string_view public_key_pem);
+
+}  // namespace esign::eventstore

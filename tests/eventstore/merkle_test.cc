@@ -1,0 +1,3 @@
+#include "eventstore/merkle.h"
+
+#include <gtest/gtest.h>
