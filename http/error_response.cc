@@ -1,0 +1,70 @@
+#include "http/error_response.h"
+
+#include <boost/json.hpp>
+
+namespace esign::http {
+
+namespace beast_http = boost::beast::http;
+
+beast_http::status StatusOf(ErrorCode code) {
+  using S = beast_http::status;
+  switch (code) {
+    case ErrorCode::kValidationFailed:
+    case ErrorCode::kContractRoleBindingInvalid:
+    case ErrorCode::kContractRoleBindingUnknownRole:
+    case ErrorCode::kContractRoleBindingDuplicate:
+    case ErrorCode::kContractRoleBindingInvalidRouting:
+    case ErrorCode::kContractRoleBindingRequiredRoleUnbound:
+    case ErrorCode::kInvalidNotificationSettings:
+    case ErrorCode::kTemplateInvalid:
+    case ErrorCode::kInvalidCursor: return S::bad_request;
+    case ErrorCode::kUnauthenticated:
+    case ErrorCode::kInvalidClient: return S::unauthorized;
+    case ErrorCode::kPermissionDenied: return S::forbidden;
+    case ErrorCode::kNotFound:
+    case ErrorCode::kContractNotFound:
+    case ErrorCode::kTemplateNotFound:
+    case ErrorCode::kTemplateVersionNotFound:
+    case ErrorCode::kParticipantNotFound:
+    case ErrorCode::kContractSignedDocumentNotAvailable: return S::not_found;
+    case ErrorCode::kContractStateConflict:
+    case ErrorCode::kStreamVersionConflict:
+    case ErrorCode::kIdempotencyKeyReused: return S::conflict;
+    case ErrorCode::kPreconditionFailed: return S::precondition_failed;
+    case ErrorCode::kPayloadTooLarge: return S::payload_too_large;
+    case ErrorCode::kUnsupportedMediaType: return S::unsupported_media_type;
+    case ErrorCode::kRateLimited: return S::too_many_requests;
+    case ErrorCode::kStorage:
+    case ErrorCode::kCorruption:
+    case ErrorCode::kInternal: return S::internal_server_error;
+  }
+  return S::internal_server_error;
+}
+
+std::string ErrorBody(const Error& error, std::string_view request_id) {
+  boost::json::array details;
+  for (const auto& d : error.details) {
+    details.push_back(boost::json::object{{"field", d.field}, {"issue", d.issue}});
+  }
+  // Our own faults never leak internals: the message is replaced by a generic one.
+  const bool internal = StatusOf(error.code) == beast_http::status::internal_server_error;
+  boost::json::object body{
+      {"code", ToString(error.code)},
+      {"message", internal ? std::string("internal error") : error.message},
+      {"details", internal ? boost::json::array{} : std::move(details)},
+      {"requestId", request_id},
+  };
+  return boost::json::serialize(boost::json::object{{"error", std::move(body)}});
+}
+
+Response ErrorResponse(const Error& error, std::string_view request_id, unsigned http_version,
+                       bool keep_alive) {
+  Response response{StatusOf(error.code), http_version};
+  response.set(beast_http::field::content_type, "application/json");
+  response.keep_alive(keep_alive);
+  response.body() = ErrorBody(error, request_id);
+  response.prepare_payload();
+  return response;
+}
+
+}  // namespace esign::http

@@ -1,0 +1,302 @@
+#include "http/server.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "http/error_response.h"
+#include "http/request_id.h"
+
+namespace esign::http {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace beast_http = boost::beast::http;
+using tcp = asio::ip::tcp;
+
+class Session;
+
+// Live sessions, so that Stop can close idle ones and wait for busy ones.
+class SessionRegistry {
+ public:
+  void Add(const std::shared_ptr<Session>& s) {
+    std::lock_guard lock(mutex_);
+    sessions_.insert(s.get());
+    weak_[s.get()] = s;
+  }
+  void Remove(Session* s) {
+    std::lock_guard lock(mutex_);
+    sessions_.erase(s);
+    weak_.erase(s);
+    if (sessions_.empty()) empty_.notify_all();
+  }
+  std::vector<std::shared_ptr<Session>> Snapshot() {
+    std::lock_guard lock(mutex_);
+    std::vector<std::shared_ptr<Session>> out;
+    for (auto& [_, w] : weak_) {
+      if (auto s = w.lock()) out.push_back(std::move(s));
+    }
+    return out;
+  }
+  bool WaitEmpty(std::chrono::seconds grace) {
+    std::unique_lock lock(mutex_);
+    return empty_.wait_for(lock, grace, [&] { return sessions_.empty(); });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable empty_;
+  std::unordered_set<Session*> sessions_;           // guarded by mutex_
+  std::map<Session*, std::weak_ptr<Session>> weak_;  // guarded by mutex_
+};
+
+// One connection. Every member is touched only on the connection's strand.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket&& socket, const ServerOptions& options, RequestHandler& handler,
+          SessionRegistry& registry)
+      : stream_(std::move(socket)), options_(options), handler_(handler), registry_(registry) {
+    beast::error_code ec;
+    auto endpoint = stream_.socket().remote_endpoint(ec);
+    if (!ec) context_.remote_ip = endpoint.address().to_string();
+  }
+  ~Session() { registry_.Remove(this); }
+
+  void Run() {
+    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadNext(); });
+  }
+
+  // Called by Stop: an idle connection closes now, a busy one after its last response.
+  void BeginShutdown() {
+    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+      self->stopping_ = true;
+      if (self->in_flight_ == 0) self->Close();
+    });
+  }
+
+ private:
+  void ReadNext() {
+    if (stopping_ || closed_ || !reading_allowed_) return;
+    if (in_flight_ >= options_.pipeline_limit) {
+      read_paused_ = true;  // resumed when a response leaves
+      return;
+    }
+    read_paused_ = false;
+    parser_.emplace();
+    parser_->body_limit(options_.body_limit);
+    parser_->header_limit(options_.header_limit);
+    // Before the first byte of a request the connection is idle; once bytes arrive the whole
+    // request must come within read_timeout. Beast's single timer covers the read as a whole, so
+    // the idle timeout is used when nothing is buffered yet.
+    stream_.expires_after(buffer_.size() == 0 ? options_.idle_timeout : options_.read_timeout);
+    reading_ = true;
+    beast_http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
+  }
+
+  void OnRead(beast::error_code ec) {
+    reading_ = false;
+    if (ec == beast_http::error::end_of_stream || ec == asio::error::operation_aborted ||
+        ec == beast::error::timeout || ec == asio::error::connection_reset) {
+      return CloseWhenDrained();
+    }
+    if (ec) {
+      const bool too_large = ec == beast_http::error::body_limit;
+      const bool header_too_large = ec == beast_http::error::header_limit;
+      Error error = too_large ? Error::Of(ErrorCode::kPayloadTooLarge,
+                                          "request body exceeds " +
+                                              std::to_string(options_.body_limit) + " bytes")
+                    : header_too_large
+                        ? Error::Of(ErrorCode::kPayloadTooLarge, "request headers too large")
+                        : Error::Of(ErrorCode::kValidationFailed,
+                                    "malformed HTTP request: " + ec.message());
+      // The rest of the stream cannot be trusted: answer, then close.
+      reading_allowed_ = false;
+      ++in_flight_;
+      Enqueue(next_sequence_++, ErrorResponse(error, NewRequestId(), 11, false));
+      return;
+    }
+    Request request = parser_->release();
+    const bool keep_alive = request.keep_alive();
+    const uint64_t sequence = next_sequence_++;
+    ++in_flight_;
+    handler_.Handle(std::move(request), context_,
+                    [self = shared_from_this(), sequence](Response response) {
+                      asio::post(self->stream_.get_executor(),
+                                 [self, sequence, response = std::move(response)]() mutable {
+                                   self->Enqueue(sequence, std::move(response));
+                                 });
+                    });
+    if (keep_alive) {
+      ReadNext();
+    } else {
+      reading_allowed_ = false;
+    }
+  }
+
+  void Enqueue(uint64_t sequence, Response response) {
+    if (stopping_) response.keep_alive(false);
+    ready_.emplace(sequence, std::move(response));
+    WriteNext();
+  }
+
+  void WriteNext() {
+    if (writing_ || closed_) return;
+    auto it = ready_.find(next_to_write_);
+    if (it == ready_.end()) return;
+    writing_ = true;
+    current_ = std::move(it->second);
+    ready_.erase(it);
+    if (!reading_) stream_.expires_after(options_.write_timeout);
+    beast_http::async_write(stream_, current_,
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              self->OnWrite(ec);
+                            });
+  }
+
+  void OnWrite(beast::error_code ec) {
+    writing_ = false;
+    --in_flight_;
+    ++next_to_write_;
+    if (ec) return Close();
+    if (!current_.keep_alive()) {
+      reading_allowed_ = false;
+      if (in_flight_ == 0) return Close();
+    }
+    if (stopping_ && in_flight_ == 0) return Close();
+    WriteNext();
+    if (read_paused_) ReadNext();
+    if (!reading_allowed_ && in_flight_ == 0) Close();
+  }
+
+  void CloseWhenDrained() {
+    reading_allowed_ = false;
+    if (in_flight_ == 0) Close();
+  }
+
+  void Close() {
+    if (closed_) return;
+    closed_ = true;
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.socket().close(ec);
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  const ServerOptions& options_;
+  RequestHandler& handler_;
+  SessionRegistry& registry_;
+  RequestContext context_;
+  std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
+  std::map<uint64_t, Response> ready_;  // answered, waiting for their turn on the wire
+  Response current_;                    // being written
+  uint64_t next_sequence_ = 0;
+  uint64_t next_to_write_ = 0;
+  size_t in_flight_ = 0;  // read but not yet written
+  bool reading_ = false;
+  bool writing_ = false;
+  bool read_paused_ = false;
+  bool reading_allowed_ = true;
+  bool stopping_ = false;
+  bool closed_ = false;
+};
+
+class BeastServer final : public HttpServer {
+ public:
+  BeastServer(const ServerOptions& options, RequestHandler& handler)
+      : options_(options),
+        handler_(handler),
+        ioc_(ThreadCount(options)),
+        acceptor_(asio::make_strand(ioc_)) {}
+
+  ~BeastServer() override { Stop(); }
+
+  Status Listen() {
+    beast::error_code ec;
+    auto address = asio::ip::make_address(options_.host, ec);
+    if (ec) return Fail(ErrorCode::kInternal, "invalid listen address " + options_.host);
+    tcp::endpoint endpoint{address, options_.port};
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return Fail(ErrorCode::kInternal, "cannot listen on " + options_.host + ":" +
+                                            std::to_string(options_.port) + ": " + ec.message());
+    }
+    port_ = acceptor_.local_endpoint().port();
+    Accept();
+    const int threads = ThreadCount(options_);
+    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
+    return {};
+  }
+
+  uint16_t port() const override { return port_; }
+
+  void Stop() override {
+    if (stopped_.exchange(true)) return;
+    asio::post(acceptor_.get_executor(), [this] {
+      beast::error_code ec;
+      acceptor_.close(ec);
+    });
+    for (auto& session : registry_.Snapshot()) session->BeginShutdown();
+    registry_.WaitEmpty(options_.shutdown_grace);
+    ioc_.stop();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+  }
+
+ private:
+  static int ThreadCount(const ServerOptions& options) {
+    if (options.threads > 0) return options.threads;
+    return std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  void Accept() {
+    acceptor_.async_accept(asio::make_strand(ioc_), [this](beast::error_code ec, tcp::socket s) {
+      if (ec) {
+        if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+      } else {
+        auto session = std::make_shared<Session>(std::move(s), options_, handler_, registry_);
+        registry_.Add(session);
+        if (stopped_) {
+          session->BeginShutdown();
+        } else {
+          session->Run();
+        }
+      }
+      Accept();
+    });
+  }
+
+  const ServerOptions options_;
+  RequestHandler& handler_;
+  asio::io_context ioc_;
+  tcp::acceptor acceptor_;
+  SessionRegistry registry_;
+  std::vector<std::thread> threads_;
+  uint16_t port_ = 0;
+  std::atomic<bool> stopped_{false};
+};
+
+}  // namespace
+
+Result<std::unique_ptr<HttpServer>> HttpServer::Start(const ServerOptions& options,
+                                                      RequestHandler& handler) {
+  auto server = std::make_unique<BeastServer>(options, handler);
+  if (auto status = server->Listen(); !status) return std::unexpected(status.error());
+  return server;
+}
+
+}  // namespace esign::http
