@@ -1,0 +1,46 @@
+// contractd: the contract signing service.
+#include <csignal>
+#include <iostream>
+
+#include <pthread.h>
+
+#include "app/config.h"
+#include "app/service.h"
+
+int main(int argc, char** argv) {
+  // Every thread started from here on inherits the blocked set, so the signals are taken only by
+  // the sigwait below and shutdown runs on this thread, not inside a signal handler.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  auto command = esign::app::ParseCommandLine(argc, argv);
+  if (!command) {
+    std::cerr << "contractd: " << command.error().message << "\n";
+    return 2;
+  }
+  if (command->name == "help") {
+    std::cout << command->usage;
+    return 0;
+  }
+
+  auto service = esign::app::Service::Start(command->serve);
+  if (!service) {
+    std::cerr << "contractd: " << service.error().message << "\n";
+    return 1;
+  }
+  std::cerr << "contractd: listening on http://" << command->serve.server.host << ":"
+            << (*service)->port() << " (data directory " << command->serve.data_dir << ")"
+            << std::endl;
+
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  std::cerr << "contractd: " << (signal == SIGINT ? "SIGINT" : "SIGTERM")
+            << " received, stopping" << std::endl;
+  (*service)->Stop();
+  std::cerr << "contractd: stopped" << std::endl;
+  return 0;
+}
