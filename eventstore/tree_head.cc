@@ -1,1 +1,350 @@
 #include "eventstore/tree_head.h"
+
+#include <fcntl.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace esign::eventstore {
+namespace {
+
+namespace json = boost::json;
+
+constexpr uint8_t kTreeHeadVersion = 0x01;
+constexpr size_t kSignatureSize = 64;
+constexpr const char* kKeyFileName = "ledger-key.pem";
+
+struct PkeyDeleter {
+  void operator()(EVP_PKEY* pkey) const { EVP_PKEY_free(pkey); }
+};
+struct BioDeleter {
+  void operator()(BIO* bio) const { BIO_free(bio); }
+};
+struct MdCtxDeleter {
+  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
+};
+using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyDeleter>;
+using BioPtr = std::unique_ptr<BIO, BioDeleter>;
+using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxDeleter>;
+
+void AppendBigEndian(std::string& out, uint64_t value) {
+  for (int shift = 56; shift >= 0; shift -= 8) out += static_cast<char>(value >> shift);
+}
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                      reinterpret_cast<const unsigned char*>(bytes.data()),
+                                      static_cast<int>(bytes.size()));
+  out.resize(written < 0 ? 0 : static_cast<size_t>(written));
+  return out;
+}
+
+// Strict: only the padded, unwrapped form Base64Encode writes is accepted.
+std::optional<std::string> Base64Decode(std::string_view text) {
+  if (text.size() % 4 != 0 || text.size() > std::numeric_limits<int>::max()) return std::nullopt;
+  std::string out(text.size() / 4 * 3, '\0');
+  const int decoded = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                      reinterpret_cast<const unsigned char*>(text.data()),
+                                      static_cast<int>(text.size()));
+  if (decoded < 0) return std::nullopt;
+  // EVP_DecodeBlock counts padding as zero bytes.
+  size_t padding = 0;
+  if (!text.empty() && text.back() == '=') ++padding;
+  if (text.size() > 1 && text[text.size() - 2] == '=') ++padding;
+  out.resize(static_cast<size_t>(decoded) - padding);
+  if (Base64Encode(out) != text) return std::nullopt;
+  return out;
+}
+
+BioPtr MemoryBio(std::string_view bytes) {
+  return BioPtr(BIO_new_mem_buf(bytes.data(), static_cast<int>(bytes.size())));
+}
+
+std::string BioContents(BIO* bio) {
+  char* data = nullptr;
+  const long size = BIO_get_mem_data(bio, &data);
+  return size > 0 ? std::string(data, static_cast<size_t>(size)) : std::string();
+}
+
+bool IsEd25519(const EVP_PKEY* pkey) { return EVP_PKEY_is_a(pkey, "ED25519") == 1; }
+
+std::unexpected<Error> StorageError(const std::string& what, const std::string& path) {
+  return Fail(ErrorCode::kStorage, what + " " + path + ": " + std::strerror(errno));
+}
+
+Result<PkeyPtr> GenerateKey() {
+  PkeyPtr pkey(EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519"));
+  if (pkey == nullptr) return Fail(ErrorCode::kInternal, "cannot generate an Ed25519 key");
+  return pkey;
+}
+
+Result<PkeyPtr> PrivateKeyFromPem(std::string_view pem, const std::string& origin) {
+  const BioPtr bio = MemoryBio(pem);
+  PkeyPtr pkey(bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr);
+  if (pkey == nullptr || !IsEd25519(pkey.get())) {
+    ERR_clear_error();
+    return Fail(ErrorCode::kCorruption, origin + " does not hold an Ed25519 private key");
+  }
+  return pkey;
+}
+
+Result<std::string> PrivateKeyPem(EVP_PKEY* pkey) {
+  const BioPtr bio(BIO_new(BIO_s_mem()));
+  if (bio == nullptr ||
+      PEM_write_bio_PrivateKey(bio.get(), pkey, nullptr, nullptr, 0, nullptr, nullptr) != 1) {
+    return Fail(ErrorCode::kInternal, "cannot encode the ledger key");
+  }
+  return BioContents(bio.get());
+}
+
+// nullopt when the file does not exist.
+Result<std::optional<std::string>> ReadFileIfPresent(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::optional<std::string>();
+    return StorageError("cannot open", path);
+  }
+  std::string contents;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = ::read(fd, buffer, sizeof buffer)) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      auto error = StorageError("cannot read", path);
+      ::close(fd);
+      return error;
+    }
+    contents.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return std::optional<std::string>(std::move(contents));
+}
+
+Status WriteAllAndSync(int fd, std::string_view bytes, const std::string& path) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return StorageError("cannot write", path);
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  if (::fsync(fd) != 0) return StorageError("cannot sync", path);
+  return {};
+}
+
+Status SyncDirectory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return StorageError("cannot open", dir);
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) return StorageError("cannot sync", dir);
+  return {};
+}
+
+// Writes the key beside its final name and links it into place: the key file is either absent
+// or complete, and linking (unlike renaming) never replaces a key another process created
+// meanwhile. Returns false when such a key won the race.
+Result<bool> PublishKeyFile(const std::string& dir, const std::string& path, std::string_view pem) {
+  std::string temp = dir + "/.ledger-key.pem.XXXXXX";
+  const int fd = ::mkstemp(temp.data());  // creates the file with mode 0600
+  if (fd < 0) return StorageError("cannot create", temp);
+  Status written = ::fchmod(fd, 0600) == 0 ? WriteAllAndSync(fd, pem, temp)
+                                           : StorageError("cannot set the mode of", temp);
+  ::close(fd);
+  if (!written) {
+    ::unlink(temp.c_str());
+    return Fail(std::move(written.error()));
+  }
+  const int linked = ::link(temp.c_str(), path.c_str());
+  const int link_errno = errno;
+  ::unlink(temp.c_str());
+  if (linked != 0) {
+    if (link_errno == EEXIST) return false;
+    errno = link_errno;
+    return StorageError("cannot install", path);
+  }
+  if (Status synced = SyncDirectory(dir); !synced) return Fail(std::move(synced.error()));
+  return true;
+}
+
+// Signing with a valid Ed25519 key fails only when OpenSSL cannot allocate. A head with a missing
+// signature would be stored and served as evidence, so stopping is the only safe answer.
+[[noreturn]] void SigningFailed() {
+  std::fputs("fatal: Ed25519 signing of a tree head failed in OpenSSL\n", stderr);
+  std::abort();
+}
+
+std::optional<uint64_t> UnsignedMember(const json::object& object, json::string_view key) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr) return std::nullopt;
+  if (value->is_uint64()) return value->get_uint64();
+  if (value->is_int64() && value->get_int64() >= 0)
+    return static_cast<uint64_t>(value->get_int64());
+  return std::nullopt;
+}
+
+std::optional<std::string_view> StringMember(const json::object& object, json::string_view key) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr || !value->is_string()) return std::nullopt;
+  return std::string_view(value->get_string().data(), value->get_string().size());
+}
+
+}  // namespace
+
+std::string TreeHeadMessage(uint64_t size, const Hash& root, int64_t timestamp_ms) {
+  std::string message;
+  message.reserve(1 + 8 + 8 + root.size());
+  message += static_cast<char>(kTreeHeadVersion);
+  AppendBigEndian(message, static_cast<uint64_t>(timestamp_ms));
+  AppendBigEndian(message, size);
+  message.append(reinterpret_cast<const char*>(root.data()), root.size());
+  return message;
+}
+
+std::string SerializeTreeHead(const SignedTreeHead& head) {
+  std::string out = "{\"size\":";
+  out += std::to_string(head.size);
+  out += ",\"root\":\"";
+  out += ToHex(head.root);
+  out += "\",\"timestamp\":";
+  out += std::to_string(head.timestamp_ms);
+  out += ",\"signature\":\"";
+  out += Base64Encode(head.signature);
+  out += "\"}";
+  return out;
+}
+
+Result<SignedTreeHead> ParseTreeHead(std::string_view text) {
+  boost::system::error_code ec;
+  const json::value parsed = json::parse(json::string_view(text.data(), text.size()), ec);
+  if (ec || !parsed.is_object() || parsed.get_object().size() != 4) {
+    return Fail(ErrorCode::kCorruption, "tree head: not an object of four members");
+  }
+  const json::object& object = parsed.get_object();
+  const std::optional<uint64_t> size = UnsignedMember(object, "size");
+  const std::optional<std::string_view> root_hex = StringMember(object, "root");
+  const json::value* timestamp = object.if_contains("timestamp");
+  const std::optional<std::string_view> signature_base64 = StringMember(object, "signature");
+  if (!size || !root_hex || timestamp == nullptr || !timestamp->is_int64() || !signature_base64) {
+    return Fail(ErrorCode::kCorruption, "tree head: missing or mistyped member");
+  }
+  const std::optional<Hash> root = HashFromHex(*root_hex);
+  if (!root) return Fail(ErrorCode::kCorruption, "tree head: root is not 64 hex digits");
+  std::optional<std::string> signature = Base64Decode(*signature_base64);
+  if (!signature || signature->size() != kSignatureSize) {
+    return Fail(ErrorCode::kCorruption, "tree head: signature is not 64 bytes of base64");
+  }
+  return SignedTreeHead{*size, *root, timestamp->get_int64(), std::move(*signature)};
+}
+
+TreeHeadSigner::TreeHeadSigner(void* pkey) : pkey_(pkey) {}
+
+TreeHeadSigner::~TreeHeadSigner() { EVP_PKEY_free(static_cast<EVP_PKEY*>(pkey_)); }
+
+Result<std::unique_ptr<TreeHeadSigner>> TreeHeadSigner::OpenOrCreate(const std::string& dir) {
+  std::error_code fs_error;
+  std::filesystem::create_directories(dir, fs_error);
+  if (fs_error) {
+    return Fail(ErrorCode::kStorage, "cannot create " + dir + ": " + fs_error.message());
+  }
+  const std::string path = dir + "/" + kKeyFileName;
+  // Two rounds at most: a second only when another process installed a key between our look
+  // and our link.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Result<std::optional<std::string>> existing = ReadFileIfPresent(path);
+    if (!existing) return Fail(std::move(existing.error()));
+    if (existing->has_value()) {
+      Result<PkeyPtr> pkey = PrivateKeyFromPem(**existing, path);
+      if (!pkey) return Fail(std::move(pkey.error()));
+      return std::unique_ptr<TreeHeadSigner>(new TreeHeadSigner(pkey->release()));
+    }
+    Result<PkeyPtr> pkey = GenerateKey();
+    if (!pkey) return Fail(std::move(pkey.error()));
+    Result<std::string> pem = PrivateKeyPem(pkey->get());
+    if (!pem) return Fail(std::move(pem.error()));
+    Result<bool> installed = PublishKeyFile(dir, path, *pem);
+    if (!installed) return Fail(std::move(installed.error()));
+    if (*installed) return std::unique_ptr<TreeHeadSigner>(new TreeHeadSigner(pkey->release()));
+  }
+  return Fail(ErrorCode::kStorage, "cannot settle on a ledger key in " + dir);
+}
+
+Result<std::unique_ptr<TreeHeadSigner>> TreeHeadSigner::CreateEphemeral() {
+  Result<PkeyPtr> pkey = GenerateKey();
+  if (!pkey) return Fail(std::move(pkey.error()));
+  return std::unique_ptr<TreeHeadSigner>(new TreeHeadSigner(pkey->release()));
+}
+
+SignedTreeHead TreeHeadSigner::Sign(uint64_t size, const Hash& root, int64_t timestamp_ms) const {
+  const std::string message = TreeHeadMessage(size, root, timestamp_ms);
+  SignedTreeHead head{size, root, timestamp_ms, std::string(kSignatureSize, '\0')};
+  size_t signature_size = head.signature.size();
+  const MdCtxPtr ctx(EVP_MD_CTX_new());
+  if (ctx == nullptr ||
+      EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, static_cast<EVP_PKEY*>(pkey_)) !=
+          1 ||
+      EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(head.signature.data()),
+                     &signature_size, reinterpret_cast<const unsigned char*>(message.data()),
+                     message.size()) != 1 ||
+      signature_size != kSignatureSize) {
+    SigningFailed();
+  }
+  return head;
+}
+
+std::string TreeHeadSigner::PublicKeyPem() const {
+  const BioPtr bio(BIO_new(BIO_s_mem()));
+  if (bio == nullptr || PEM_write_bio_PUBKEY(bio.get(), static_cast<EVP_PKEY*>(pkey_)) != 1) {
+    ERR_clear_error();
+    return {};  // an empty key verifies nothing, so the failure cannot pass for a key
+  }
+  return BioContents(bio.get());
+}
+
+namespace {
+
+bool VerifySignature(const SignedTreeHead& head, std::string_view public_key_pem) {
+  if (head.signature.size() != kSignatureSize) return false;
+  const BioPtr bio = MemoryBio(public_key_pem);
+  if (bio == nullptr) return false;
+  const PkeyPtr pkey(PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr));
+  if (pkey == nullptr || !IsEd25519(pkey.get())) return false;
+  const MdCtxPtr ctx(EVP_MD_CTX_new());
+  if (ctx == nullptr ||
+      EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, pkey.get()) != 1) {
+    return false;
+  }
+  const std::string message = TreeHeadMessage(head.size, head.root, head.timestamp_ms);
+  return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(head.signature.data()),
+                          head.signature.size(),
+                          reinterpret_cast<const unsigned char*>(message.data()),
+                          message.size()) == 1;
+}
+
+}  // namespace
+
+bool VerifyTreeHead(const SignedTreeHead& head, std::string_view public_key_pem) {
+  const bool valid = VerifySignature(head, public_key_pem);
+  // Failures leave entries on the thread's OpenSSL error queue, where a later TLS call on the
+  // same thread would find and misreport them.
+  if (!valid) ERR_clear_error();
+  return valid;
+}
+
+}  // namespace esign::eventstore

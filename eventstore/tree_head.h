@@ -33,6 +33,8 @@ Result<SignedTreeHead> ParseTreeHead(std::string_view json);
 class TreeHeadSigner {
  public:
   ~TreeHeadSigner();
+  TreeHeadSigner(const TreeHeadSigner&) = delete;  // owns the key
+  TreeHeadSigner& operator=(const TreeHeadSigner&) = delete;
   // Loads "<dir>/ledger-key.pem", creating it (mode 0600) with a fresh Ed25519 key when absent.
   static Result<std::unique_ptr<TreeHeadSigner>> OpenOrCreate(const std::string& dir);
   // A fresh key held only in memory (tests, in-memory store).
