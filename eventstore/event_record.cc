@@ -21,13 +21,14 @@ constexpr int64_t kSecondsPerDay = 86'400;
 // first occurrence of this text is the top-level key.
 constexpr std::string_view kDataKey = ",\"data\":";
 
-// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's civil_from_days).
 struct CivilDate {
   int64_t year;
   unsigned month;
   unsigned day;
 };
 
+// Days since 1970-01-01 to a proleptic Gregorian date and back, after H. Hinnant's
+// civil_from_days and days_from_civil, which hold for every int64 day count we can format.
 CivilDate CivilFromDays(int64_t days) {
   days += 719468;
   const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
