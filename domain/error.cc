@@ -4,37 +4,62 @@ namespace esign {
 
 std::string_view ToString(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kValidationFailed: return "VALIDATION_FAILED";
-    case ErrorCode::kContractRoleBindingInvalid: return "CONTRACT_ROLE_BINDING_INVALID";
-    case ErrorCode::kContractRoleBindingUnknownRole: return "CONTRACT_ROLE_BINDING_UNKNOWN_ROLE";
-    case ErrorCode::kContractRoleBindingDuplicate: return "CONTRACT_ROLE_BINDING_DUPLICATE";
+    case ErrorCode::kValidationFailed:
+      return "VALIDATION_FAILED";
+    case ErrorCode::kContractRoleBindingInvalid:
+      return "CONTRACT_ROLE_BINDING_INVALID";
+    case ErrorCode::kContractRoleBindingUnknownRole:
+      return "CONTRACT_ROLE_BINDING_UNKNOWN_ROLE";
+    case ErrorCode::kContractRoleBindingDuplicate:
+      return "CONTRACT_ROLE_BINDING_DUPLICATE";
     case ErrorCode::kContractRoleBindingInvalidRouting:
       return "CONTRACT_ROLE_BINDING_INVALID_ROUTING";
     case ErrorCode::kContractRoleBindingRequiredRoleUnbound:
       return "CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND";
-    case ErrorCode::kInvalidNotificationSettings: return "INVALID_NOTIFICATION_SETTINGS";
-    case ErrorCode::kTemplateInvalid: return "TEMPLATE_INVALID";
-    case ErrorCode::kInvalidCursor: return "INVALID_CURSOR";
-    case ErrorCode::kUnauthenticated: return "UNAUTHENTICATED";
-    case ErrorCode::kInvalidClient: return "INVALID_CLIENT";
-    case ErrorCode::kPermissionDenied: return "PERMISSION_DENIED";
-    case ErrorCode::kNotFound: return "NOT_FOUND";
-    case ErrorCode::kContractNotFound: return "CONTRACT_NOT_FOUND";
-    case ErrorCode::kTemplateNotFound: return "TEMPLATE_NOT_FOUND";
-    case ErrorCode::kTemplateVersionNotFound: return "TEMPLATE_VERSION_NOT_FOUND";
-    case ErrorCode::kParticipantNotFound: return "PARTICIPANT_NOT_FOUND";
+    case ErrorCode::kInvalidNotificationSettings:
+      return "INVALID_NOTIFICATION_SETTINGS";
+    case ErrorCode::kTemplateInvalid:
+      return "TEMPLATE_INVALID";
+    case ErrorCode::kInvalidCursor:
+      return "INVALID_CURSOR";
+    case ErrorCode::kUnauthenticated:
+      return "UNAUTHENTICATED";
+    case ErrorCode::kInvalidClient:
+      return "INVALID_CLIENT";
+    case ErrorCode::kPermissionDenied:
+      return "PERMISSION_DENIED";
+    case ErrorCode::kNotFound:
+      return "NOT_FOUND";
+    case ErrorCode::kContractNotFound:
+      return "CONTRACT_NOT_FOUND";
+    case ErrorCode::kTemplateNotFound:
+      return "TEMPLATE_NOT_FOUND";
+    case ErrorCode::kTemplateVersionNotFound:
+      return "TEMPLATE_VERSION_NOT_FOUND";
+    case ErrorCode::kParticipantNotFound:
+      return "PARTICIPANT_NOT_FOUND";
     case ErrorCode::kContractSignedDocumentNotAvailable:
       return "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE";
-    case ErrorCode::kContractStateConflict: return "CONTRACT_STATE_CONFLICT";
-    case ErrorCode::kStreamVersionConflict: return "STREAM_VERSION_CONFLICT";
-    case ErrorCode::kIdempotencyKeyReused: return "IDEMPOTENCY_KEY_REUSED";
-    case ErrorCode::kPreconditionFailed: return "PRECONDITION_FAILED";
-    case ErrorCode::kPayloadTooLarge: return "PAYLOAD_TOO_LARGE";
-    case ErrorCode::kUnsupportedMediaType: return "UNSUPPORTED_MEDIA_TYPE";
-    case ErrorCode::kRateLimited: return "RATE_LIMITED";
-    case ErrorCode::kStorage: return "STORAGE_ERROR";
-    case ErrorCode::kCorruption: return "CORRUPTION";
-    case ErrorCode::kInternal: return "INTERNAL";
+    case ErrorCode::kContractStateConflict:
+      return "CONTRACT_STATE_CONFLICT";
+    case ErrorCode::kStreamVersionConflict:
+      return "STREAM_VERSION_CONFLICT";
+    case ErrorCode::kIdempotencyKeyReused:
+      return "IDEMPOTENCY_KEY_REUSED";
+    case ErrorCode::kPreconditionFailed:
+      return "PRECONDITION_FAILED";
+    case ErrorCode::kPayloadTooLarge:
+      return "PAYLOAD_TOO_LARGE";
+    case ErrorCode::kUnsupportedMediaType:
+      return "UNSUPPORTED_MEDIA_TYPE";
+    case ErrorCode::kRateLimited:
+      return "RATE_LIMITED";
+    case ErrorCode::kStorage:
+      return "STORAGE_ERROR";
+    case ErrorCode::kCorruption:
+      return "CORRUPTION";
+    case ErrorCode::kInternal:
+      return "INTERNAL";
   }
   return "INTERNAL";
 }

@@ -20,9 +20,9 @@ enum class ErrorCode {
   kTemplateInvalid,
   kInvalidCursor,
   // Identity and access.
-  kUnauthenticated,    // 401
-  kInvalidClient,      // 401
-  kPermissionDenied,   // 403
+  kUnauthenticated,   // 401
+  kInvalidClient,     // 401
+  kPermissionDenied,  // 403
   // Missing resources (404).
   kNotFound,
   kContractNotFound,
@@ -60,7 +60,9 @@ struct Error {
   std::string message;
   std::vector<ErrorDetail> details;
 
-  static Error Of(ErrorCode code, std::string message) { return Error{code, std::move(message), {}}; }
+  static Error Of(ErrorCode code, std::string message) {
+    return Error{code, std::move(message), {}};
+  }
   static Error Of(ErrorCode code, std::string message, std::string field, std::string issue) {
     return Error{code, std::move(message), {ErrorDetail{std::move(field), std::move(issue)}}};
   }

@@ -1,0 +1,25 @@
+// Formats of text values the domain accepts: calendar dates, timestamps, e-mail addresses,
+// client-chosen identifiers and SHA-256 digests. Pure functions; safe from any thread.
+#pragma once
+
+#include <string_view>
+
+namespace esign {
+
+// ISO 8601 calendar date "YYYY-MM-DD" naming a real day (leap years included), years 1000-9999.
+bool IsCalendarDate(std::string_view text);
+
+// RFC 3339 timestamp: "YYYY-MM-DDTHH:MM:SS", optional fraction, then "Z" or "+HH:MM"/"-HH:MM".
+bool IsTimestamp(std::string_view text);
+
+// A plausible address: one "@", a non-empty local part without spaces, a dotted domain whose
+// labels are letters, digits and hyphens. Deliverability is not ours to judge.
+bool IsEmailAddress(std::string_view text);
+
+// ^[A-Za-z0-9_-]{1,64}$: client-chosen identifiers such as a participantId.
+bool IsClientIdentifier(std::string_view text);
+
+// 64 lowercase hexadecimal digits.
+bool IsSha256Hex(std::string_view text);
+
+}  // namespace esign
