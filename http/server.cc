@@ -260,7 +260,7 @@ class BeastServer final : public HttpServer {
  private:
   static int ThreadCount(const ServerOptions& options) {
     if (options.threads > 0) return options.threads;
-    return std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
 
   void Accept() {
