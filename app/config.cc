@@ -65,18 +65,17 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
     args.erase(args.begin());
   }
   if (command.name != "serve") {
-    return Fail(ErrorCode::kValidationFailed, "unknown command '" + command.name + "'",
-                "command", "one of: serve");
+    return Fail(ErrorCode::kValidationFailed, "unknown command '" + command.name + "'", "command",
+                "one of: serve");
   }
 
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(args).options(serve_options).run(), vm);
-    po::store(po::parse_environment(serve_options,
-                                    [&](const std::string& env) {
-                                      return EnvToOption(env, serve_options);
-                                    }),
-              vm);
+    po::store(
+        po::parse_environment(
+            serve_options, [&](const std::string& env) { return EnvToOption(env, serve_options); }),
+        vm);
     po::notify(vm);
     if (vm.count("help")) {
       std::ostringstream usage;

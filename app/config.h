@@ -11,7 +11,7 @@
 namespace esign::app {
 
 struct ServeConfig {
-  std::string data_dir = "./data";  // --data-dir / CONTRACTD_DATA_DIR
+  std::string data_dir = "./data";        // --data-dir / CONTRACTD_DATA_DIR
   std::string listen = "127.0.0.1:8080";  // --listen / CONTRACTD_LISTEN
   // --templates / CONTRACTD_TEMPLATES; empty = the example templates shipped with the source
   std::string templates_dir;

@@ -38,8 +38,8 @@ int main(int argc, char** argv) {
 
   int signal = 0;
   sigwait(&stop_signals, &signal);
-  std::cerr << "contractd: " << (signal == SIGINT ? "SIGINT" : "SIGTERM")
-            << " received, stopping" << std::endl;
+  std::cerr << "contractd: " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << " received, stopping"
+            << std::endl;
   (*service)->Stop();
   std::cerr << "contractd: stopped" << std::endl;
   return 0;

@@ -15,8 +15,8 @@ std::string TemplateStreamId(std::string_view template_id) {
 }
 
 Result<TemplateImport> ImportTemplateFromText(eventstore::EventStore& store, std::string_view text,
-                                      const std::string& file_name,
-                                      const eventstore::Actor& actor) {
+                                              const std::string& file_name,
+                                              const eventstore::Actor& actor) {
   auto parsed = ImportTemplateText(text);
   if (!parsed) {
     Error error = parsed.error();
@@ -28,10 +28,10 @@ Result<TemplateImport> ImportTemplateFromText(eventstore::EventStore& store, std
   event.type = std::string(kTemplateImported);
   event.data = boost::json::serialize(TemplateToJson(*parsed));
   event.actor = actor;
-  event.event_id = "evt_" + eventstore::ToHex(eventstore::Sha256(stream + "\n" + event.data)).substr(0, 32);
+  event.event_id =
+      "evt_" + eventstore::ToHex(eventstore::Sha256(stream + "\n" + event.data)).substr(0, 32);
 
-  auto appended =
-      store.Append(stream, eventstore::ExpectedVersion::Any(), {std::move(event)});
+  auto appended = store.Append(stream, eventstore::ExpectedVersion::Any(), {std::move(event)});
   if (!appended) return std::unexpected(appended.error());
   return TemplateImport{parsed->template_id, file_name, !appended->replayed};
 }

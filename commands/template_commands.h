@@ -25,8 +25,8 @@ struct TemplateImport {
 
 // Validates the template text and appends it. kTemplateInvalid names the file and each problem.
 Result<TemplateImport> ImportTemplateFromText(eventstore::EventStore& store, std::string_view text,
-                                      const std::string& file_name,
-                                      const eventstore::Actor& actor);
+                                              const std::string& file_name,
+                                              const eventstore::Actor& actor);
 
 Result<TemplateImport> ImportTemplateFile(eventstore::EventStore& store,
                                           const std::filesystem::path& file,

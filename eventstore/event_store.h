@@ -31,9 +31,12 @@ class ExpectedVersion {
   // True when a stream at `current` satisfies this expectation.
   bool Admits(StreamVersion current) const {
     switch (kind_) {
-      case Kind::kAny: return true;
-      case Kind::kNoStream: return current.value() == 0;
-      case Kind::kExact: return current == version_;
+      case Kind::kAny:
+        return true;
+      case Kind::kNoStream:
+        return current.value() == 0;
+      case Kind::kExact:
+        return current == version_;
     }
     return false;
   }

@@ -26,9 +26,9 @@ std::string ToHex(const Hash& hash);
 std::optional<Hash> HashFromHex(std::string_view hex);
 
 Hash Sha256(std::string_view bytes);
-Hash LeafHash(std::string_view leaf);                  // SHA-256(0x00 || leaf)
-Hash NodeHash(const Hash& left, const Hash& right);    // SHA-256(0x01 || left || right)
-Hash EmptyRoot();                                      // SHA-256("")
+Hash LeafHash(std::string_view leaf);                // SHA-256(0x00 || leaf)
+Hash NodeHash(const Hash& left, const Hash& right);  // SHA-256(0x01 || left || right)
+Hash EmptyRoot();                                    // SHA-256("")
 
 // The address of a perfect subtree.
 struct NodeId {

@@ -24,8 +24,8 @@ Response JsonResponse(beast_http::status status, const boost::json::value& body,
 
 void ApiHandler::Handle(Request request, const RequestContext& /*context*/, Respond respond) {
   std::string request_id;
-  if (auto it = request.find("X-Request-Id"); it != request.end() && !it->value().empty() &&
-                                               it->value().size() <= 128) {
+  if (auto it = request.find("X-Request-Id");
+      it != request.end() && !it->value().empty() && it->value().size() <= 128) {
     request_id = std::string(it->value());
   } else {
     request_id = NewRequestId();

@@ -17,26 +17,36 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kContractRoleBindingRequiredRoleUnbound:
     case ErrorCode::kInvalidNotificationSettings:
     case ErrorCode::kTemplateInvalid:
-    case ErrorCode::kInvalidCursor: return S::bad_request;
+    case ErrorCode::kInvalidCursor:
+      return S::bad_request;
     case ErrorCode::kUnauthenticated:
-    case ErrorCode::kInvalidClient: return S::unauthorized;
-    case ErrorCode::kPermissionDenied: return S::forbidden;
+    case ErrorCode::kInvalidClient:
+      return S::unauthorized;
+    case ErrorCode::kPermissionDenied:
+      return S::forbidden;
     case ErrorCode::kNotFound:
     case ErrorCode::kContractNotFound:
     case ErrorCode::kTemplateNotFound:
     case ErrorCode::kTemplateVersionNotFound:
     case ErrorCode::kParticipantNotFound:
-    case ErrorCode::kContractSignedDocumentNotAvailable: return S::not_found;
+    case ErrorCode::kContractSignedDocumentNotAvailable:
+      return S::not_found;
     case ErrorCode::kContractStateConflict:
     case ErrorCode::kStreamVersionConflict:
-    case ErrorCode::kIdempotencyKeyReused: return S::conflict;
-    case ErrorCode::kPreconditionFailed: return S::precondition_failed;
-    case ErrorCode::kPayloadTooLarge: return S::payload_too_large;
-    case ErrorCode::kUnsupportedMediaType: return S::unsupported_media_type;
-    case ErrorCode::kRateLimited: return S::too_many_requests;
+    case ErrorCode::kIdempotencyKeyReused:
+      return S::conflict;
+    case ErrorCode::kPreconditionFailed:
+      return S::precondition_failed;
+    case ErrorCode::kPayloadTooLarge:
+      return S::payload_too_large;
+    case ErrorCode::kUnsupportedMediaType:
+      return S::unsupported_media_type;
+    case ErrorCode::kRateLimited:
+      return S::too_many_requests;
     case ErrorCode::kStorage:
     case ErrorCode::kCorruption:
-    case ErrorCode::kInternal: return S::internal_server_error;
+    case ErrorCode::kInternal:
+      return S::internal_server_error;
   }
   return S::internal_server_error;
 }

@@ -93,8 +93,8 @@ class Router {
     return out;
   }
 
-  static bool Matches(const std::vector<std::string>& pattern,
-                      const std::vector<std::string>& path, PathParams& params) {
+  static bool Matches(const std::vector<std::string>& pattern, const std::vector<std::string>& path,
+                      PathParams& params) {
     if (pattern.size() != path.size()) return false;
     for (size_t i = 0; i < pattern.size(); ++i) {
       const auto& p = pattern[i];

@@ -55,7 +55,7 @@ class SessionRegistry {
  private:
   std::mutex mutex_;
   std::condition_variable empty_;
-  std::unordered_set<Session*> sessions_;           // guarded by mutex_
+  std::unordered_set<Session*> sessions_;            // guarded by mutex_
   std::map<Session*, std::weak_ptr<Session>> weak_;  // guarded by mutex_
 };
 
@@ -113,13 +113,13 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) {
       const bool too_large = ec == beast_http::error::body_limit;
       const bool header_too_large = ec == beast_http::error::header_limit;
-      Error error = too_large ? Error::Of(ErrorCode::kPayloadTooLarge,
-                                          "request body exceeds " +
-                                              std::to_string(options_.body_limit) + " bytes")
-                    : header_too_large
-                        ? Error::Of(ErrorCode::kPayloadTooLarge, "request headers too large")
-                        : Error::Of(ErrorCode::kValidationFailed,
-                                    "malformed HTTP request: " + ec.message());
+      Error error =
+          too_large
+              ? Error::Of(ErrorCode::kPayloadTooLarge,
+                          "request body exceeds " + std::to_string(options_.body_limit) + " bytes")
+          : header_too_large
+              ? Error::Of(ErrorCode::kPayloadTooLarge, "request headers too large")
+              : Error::Of(ErrorCode::kValidationFailed, "malformed HTTP request: " + ec.message());
       // The rest of the stream cannot be trusted: answer, then close.
       reading_allowed_ = false;
       ++in_flight_;
@@ -158,10 +158,9 @@ class Session : public std::enable_shared_from_this<Session> {
     current_ = std::move(it->second);
     ready_.erase(it);
     if (!reading_) stream_.expires_after(options_.write_timeout);
-    beast_http::async_write(stream_, current_,
-                            [self = shared_from_this()](beast::error_code ec, size_t) {
-                              self->OnWrite(ec);
-                            });
+    beast_http::async_write(
+        stream_, current_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnWrite(ec); });
   }
 
   void OnWrite(beast::error_code ec) {

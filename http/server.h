@@ -19,16 +19,16 @@
 namespace esign::http {
 
 struct ServerOptions {
-  std::string host = "127.0.0.1";             // address to listen on
-  uint16_t port = 8080;                       // 0 picks a free port (see HttpServer::port)
-  int threads = 0;                            // I/O threads; 0 = one per core
-  uint64_t body_limit = 1 << 20;              // bytes of a request body; more answers 413
-  uint32_t header_limit = 16 << 10;           // bytes of a request's header block
-  std::chrono::seconds read_timeout{15};      // to receive one request once it has begun
-  std::chrono::seconds idle_timeout{60};      // keep-alive connection with nothing to read
-  std::chrono::seconds write_timeout{30};     // to send one response
-  std::chrono::seconds shutdown_grace{10};    // in-flight work allowed to finish on Stop
-  size_t pipeline_limit = 16;                 // requests in flight per connection
+  std::string host = "127.0.0.1";           // address to listen on
+  uint16_t port = 8080;                     // 0 picks a free port (see HttpServer::port)
+  int threads = 0;                          // I/O threads; 0 = one per core
+  uint64_t body_limit = 1 << 20;            // bytes of a request body; more answers 413
+  uint32_t header_limit = 16 << 10;         // bytes of a request's header block
+  std::chrono::seconds read_timeout{15};    // to receive one request once it has begun
+  std::chrono::seconds idle_timeout{60};    // keep-alive connection with nothing to read
+  std::chrono::seconds write_timeout{30};   // to send one response
+  std::chrono::seconds shutdown_grace{10};  // in-flight work allowed to finish on Stop
+  size_t pipeline_limit = 16;               // requests in flight per connection
 };
 
 class HttpServer {

@@ -29,8 +29,7 @@ class ContractdTest : public ::testing::Test {
 
   std::unique_ptr<ChildProcess> Start() {
     auto child = std::make_unique<ChildProcess>(std::vector<std::string>{
-        CONTRACTD_BINARY, "serve", "--data-dir", data_dir_.string(), "--listen",
-        "127.0.0.1:0"});
+        CONTRACTD_BINARY, "serve", "--data-dir", data_dir_.string(), "--listen", "127.0.0.1:0"});
     auto line = child->WaitForLine("listening on", 30s);
     EXPECT_TRUE(line.has_value()) << child->output();
     std::smatch match;
@@ -90,8 +89,8 @@ TEST_F(ContractdTest, RestartKeepsDataAndReimportsNothingUnchanged) {
 }
 
 TEST_F(ContractdTest, RefusesABadListenAddress) {
-  ChildProcess child({CONTRACTD_BINARY, "serve", "--data-dir", data_dir_.string(), "--listen",
-                      "nonsense"});
+  ChildProcess child(
+      {CONTRACTD_BINARY, "serve", "--data-dir", data_dir_.string(), "--listen", "nonsense"});
   auto status = child.Wait(20s);
   ASSERT_TRUE(status.has_value());
   EXPECT_EQ(*status, 2);

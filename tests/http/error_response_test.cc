@@ -1,7 +1,7 @@
 #include "http/error_response.h"
 
-#include <boost/json.hpp>
 #include <gtest/gtest.h>
+#include <boost/json.hpp>
 
 namespace esign::http {
 namespace {
@@ -38,8 +38,7 @@ TEST(ErrorResponseTest, StatusTable) {
   EXPECT_EQ(StatusOf(ErrorCode::kContractStateConflict), beast_http::status::conflict);
   EXPECT_EQ(StatusOf(ErrorCode::kPreconditionFailed), beast_http::status::precondition_failed);
   EXPECT_EQ(StatusOf(ErrorCode::kPayloadTooLarge), beast_http::status::payload_too_large);
-  EXPECT_EQ(StatusOf(ErrorCode::kUnsupportedMediaType),
-            beast_http::status::unsupported_media_type);
+  EXPECT_EQ(StatusOf(ErrorCode::kUnsupportedMediaType), beast_http::status::unsupported_media_type);
   EXPECT_EQ(StatusOf(ErrorCode::kRateLimited), beast_http::status::too_many_requests);
 }
 

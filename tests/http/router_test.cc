@@ -23,8 +23,8 @@ TEST(RouterTest, MatchesLiteralAndCapturedSegments) {
   EXPECT_EQ(*one.target, 2);
   EXPECT_EQ(one.params.Get("id"), "ctr_123");
 
-  auto download = router.Find(
-      verb::get, "/api/v1/contracts/ctr_1/documents/artifact-revisions/7/download");
+  auto download =
+      router.Find(verb::get, "/api/v1/contracts/ctr_1/documents/artifact-revisions/7/download");
   ASSERT_NE(download.target, nullptr);
   EXPECT_EQ(download.params.Get("id"), "ctr_1");
   EXPECT_EQ(download.params.Get("revision"), "7");

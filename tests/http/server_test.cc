@@ -6,10 +6,10 @@
 #include <future>
 #include <thread>
 
+#include <gtest/gtest.h>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <gtest/gtest.h>
 
 namespace esign::http {
 namespace {

@@ -72,7 +72,8 @@ std::optional<int> ChildProcess::Wait(std::chrono::milliseconds timeout) {
       // Drain what is left so output() is complete.
       char buf[4096];
       ssize_t n;
-      while ((n = read(stderr_fd_, buf, sizeof buf)) > 0) output_.append(buf, static_cast<size_t>(n));
+      while ((n = read(stderr_fd_, buf, sizeof buf)) > 0)
+        output_.append(buf, static_cast<size_t>(n));
       if (WIFEXITED(status)) return WEXITSTATUS(status);
       if (WIFSIGNALED(status)) return -WTERMSIG(status);
       return std::nullopt;

@@ -34,7 +34,8 @@ class HttpClient {
   HttpResult Send(boost::beast::http::verb method, const std::string& target,
                   const std::string& body = "",
                   const std::map<std::string, std::string>& headers = {});
-  HttpResult Get(const std::string& target, const std::map<std::string, std::string>& headers = {}) {
+  HttpResult Get(const std::string& target,
+                 const std::map<std::string, std::string>& headers = {}) {
     return Send(boost::beast::http::verb::get, target, "", headers);
   }
   // Sends `body` as application/json unless headers say otherwise.
