@@ -1,0 +1,68 @@
+#include "eventstore/node_cache.h"
+
+#include <mutex>
+#include <string>
+
+namespace esign::eventstore {
+namespace {
+
+std::unexpected<Error> Missing(NodeId id) {
+  return Fail(ErrorCode::kNotFound, "ledger node " + std::to_string(id.level) + "/" +
+                                        std::to_string(id.index) + " is not stored");
+}
+
+}  // namespace
+
+Status NodeCache::Add(std::span<const NewNode> nodes) {
+  std::unique_lock lock(mutex_);
+  for (const NewNode& node : nodes) {
+    if (node.id.level < min_level_) continue;
+    const size_t slot = node.id.level - min_level_;
+    if (levels_.size() <= slot) levels_.resize(slot + 1);
+    std::deque<Hash>& level = levels_[slot];
+    if (node.id.index < level.size()) continue;
+    if (node.id.index > level.size()) {
+      return Fail(ErrorCode::kInternal, "ledger node " + std::to_string(node.id.level) + "/" +
+                                            std::to_string(node.id.index) +
+                                            " arrived before its left neighbour");
+    }
+    level.push_back(node.hash);
+  }
+  return {};
+}
+
+std::optional<Hash> NodeCache::Find(NodeId id) const {
+  if (id.level < min_level_) return std::nullopt;
+  std::shared_lock lock(mutex_);
+  const size_t slot = id.level - min_level_;
+  if (slot >= levels_.size() || id.index >= levels_[slot].size()) return std::nullopt;
+  return levels_[slot][id.index];
+}
+
+size_t NodeCache::node_count() const {
+  std::shared_lock lock(mutex_);
+  size_t count = 0;
+  for (const std::deque<Hash>& level : levels_) count += level.size();
+  return count;
+}
+
+Result<Hash> NodeCache::Get(NodeId id) const {
+  if (std::optional<Hash> hash = Find(id)) return *hash;
+  return Missing(id);
+}
+
+Result<std::vector<Hash>> NodeCache::GetMany(const std::vector<NodeId>& ids) const {
+  std::vector<Hash> hashes;
+  hashes.reserve(ids.size());
+  std::shared_lock lock(mutex_);
+  for (const NodeId id : ids) {
+    const size_t slot = id.level - min_level_;
+    if (id.level < min_level_ || slot >= levels_.size() || id.index >= levels_[slot].size()) {
+      return Missing(id);
+    }
+    hashes.push_back(levels_[slot][id.index]);
+  }
+  return hashes;
+}
+
+}  // namespace esign::eventstore

@@ -1,0 +1,45 @@
+// Perfect Merkle nodes from a given level upward, held in memory. Nodes never change once written
+// and arrive left to right on each level, so each level is a dense array indexed by node index.
+// The in-memory store keeps every level here (min_level 0); the RocksDB store keeps the upper
+// levels, which every proof touches, and reads the lower ones from disk.
+//
+// Thread safety: Add takes an exclusive lock, readers a shared one; safe from any thread.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <vector>
+
+#include "domain/result.h"
+#include "eventstore/merkle.h"
+
+namespace esign::eventstore {
+
+class NodeCache final : public NodeSource {
+ public:
+  explicit NodeCache(uint32_t min_level) : min_level_(min_level) {}
+
+  uint32_t min_level() const { return min_level_; }
+  bool Covers(NodeId id) const { return id.level >= min_level_; }
+
+  // Adds nodes of levels >= min_level; below it they are ignored. Each level must grow by its next
+  // index (a node already held is ignored); kInternal on a gap.
+  Status Add(std::span<const NewNode> nodes);
+  std::optional<Hash> Find(NodeId id) const;
+  // Hashes held in memory, for sizing.
+  size_t node_count() const;
+
+  // NodeSource over the cached levels only; kNotFound for anything else.
+  Result<Hash> Get(NodeId id) const override;
+  Result<std::vector<Hash>> GetMany(const std::vector<NodeId>& ids) const override;
+
+ private:
+  const uint32_t min_level_;
+  mutable std::shared_mutex mutex_;
+  std::vector<std::deque<Hash>> levels_;  // [level - min_level][index]; guarded by mutex_
+};
+
+}  // namespace esign::eventstore

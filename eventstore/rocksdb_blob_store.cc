@@ -1,0 +1,38 @@
+#include "eventstore/rocksdb_blob_store.h"
+
+#include <string>
+
+#include "eventstore/rocksdb_status.h"
+
+namespace esign::eventstore {
+
+Result<std::string> RocksBlobStore::Put(std::string_view bytes) {
+  std::string key = ToHex(Sha256(bytes));
+  rocksdb::WriteOptions write;
+  write.sync = sync_;
+  const rocksdb::Status status = db_->Put(write, family_, key, rocksdb::Slice(bytes));
+  if (!status.ok()) return FailFromRocks(status, "storing blob " + key);
+  return key;
+}
+
+Result<std::string> RocksBlobStore::Get(std::string_view sha256_hex) const {
+  std::string value;
+  const rocksdb::Status status =
+      db_->Get(rocksdb::ReadOptions(), family_, rocksdb::Slice(sha256_hex), &value);
+  if (status.IsNotFound()) {
+    return Fail(ErrorCode::kNotFound, "no blob " + std::string(sha256_hex));
+  }
+  if (!status.ok()) return FailFromRocks(status, "reading blob " + std::string(sha256_hex));
+  return value;
+}
+
+Result<bool> RocksBlobStore::Contains(std::string_view sha256_hex) const {
+  rocksdb::PinnableSlice value;
+  const rocksdb::Status status =
+      db_->Get(rocksdb::ReadOptions(), family_, rocksdb::Slice(sha256_hex), &value);
+  if (status.IsNotFound()) return false;
+  if (!status.ok()) return FailFromRocks(status, "reading blob " + std::string(sha256_hex));
+  return true;
+}
+
+}  // namespace esign::eventstore

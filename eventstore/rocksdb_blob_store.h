@@ -1,0 +1,27 @@
+// Content-addressed blobs in the blobs family: key SHA-256 lower-case hex, value the bytes.
+//
+// Thread safety: may be used from any thread.
+#pragma once
+
+#include <rocksdb/db.h>
+
+#include "eventstore/event_store.h"
+
+namespace esign::eventstore {
+
+class RocksBlobStore final : public BlobStore {
+ public:
+  RocksBlobStore(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family, bool sync)
+      : db_(db), family_(family), sync_(sync) {}
+
+  Result<std::string> Put(std::string_view bytes) override;
+  Result<std::string> Get(std::string_view sha256_hex) const override;
+  Result<bool> Contains(std::string_view sha256_hex) const override;
+
+ private:
+  rocksdb::DB* const db_;
+  rocksdb::ColumnFamilyHandle* const family_;
+  const bool sync_;
+};
+
+}  // namespace esign::eventstore

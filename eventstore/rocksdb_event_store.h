@@ -1,0 +1,156 @@
+// RocksEventStore: the durable event store. One RocksDB database in <data_dir>/db holds the log,
+// its indexes, the Merkle ledger and the blobs, in column families:
+//   events        big-endian u64 position -> canonical record bytes (the ledger leaf)
+//   streams       stream id, 0x00, big-endian u64 version -> big-endian position
+//   event_ids     event id -> EventIdEntry (store_keys.h), for idempotent retries
+//   ledger_nodes  level (u8), big-endian u64 index -> 32-byte perfect-subtree hash
+//   tree_heads    big-endian u64 size -> serialized signed tree head
+//   blobs         SHA-256 lower-case hex -> bytes
+//   projections, checkpoints   written by the layers above, through db() and Family()
+// The Ed25519 ledger key is <data_dir>/ledger-key.pem.
+//
+// Appends go through one appender thread (group commit): it takes every waiting append, decides
+// them together (AppendPlanner), and writes their records, index entries and ledger nodes in one
+// WriteBatch with a single WAL sync; callers are answered only after that write. A log record and
+// its ledger nodes therefore share a write, and a crash leaves both or neither.
+//
+// Thread safety: every method may be called from any thread. Close() must precede destruction of
+// anything the store was given (the clock); the destructor calls it.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
+
+#include "domain/clock.h"
+#include "eventstore/append_planner.h"
+#include "eventstore/event_store.h"
+#include "eventstore/merkle_ledger.h"
+#include "eventstore/node_cache.h"
+
+namespace esign::eventstore {
+
+class RocksAppendIndex;
+class RocksNodeSource;
+class RocksTreeHeadLog;
+class RocksBlobStore;
+
+struct RocksStoreOptions {
+  // Directory of the database (<data_dir>/db) and of the ledger key. Required; created if absent.
+  std::string data_dir;
+  // Sync the WAL before an append is acknowledged. Default: true.
+  bool sync = true;
+  // Events decided and written together in one group commit; a single larger append still goes
+  // through, alone. Default: 1024.
+  size_t max_batch_events = 1024;
+  // LRU block cache shared by every column family. Default: 256 MiB.
+  size_t block_cache_bytes = size_t{256} << 20;
+  // Memtable size of each column family. Default: 64 MiB.
+  size_t write_buffer_bytes = size_t{64} << 20;
+  // Ledger nodes at this level and above stay in memory (about 64 / 2^level bytes per event),
+  // so proofs read only the levels below from RocksDB. Default: 0 (every node).
+  uint32_t ledger_cache_min_level = 0;
+  // Stream versions the appender remembers between batches; past this it forgets them all and
+  // reloads them on demand. Default: 1,048,576.
+  size_t max_cached_streams = size_t{1} << 20;
+  // Stamps records and tree heads; must outlive the store. Default: the system clock.
+  const Clock* clock = &SystemClock::Instance();
+};
+
+class RocksEventStore final : public EventStore, private LedgerView {
+ public:
+  // Opens or creates the store. kCorruption when the log and its ledger disagree.
+  static Result<std::unique_ptr<RocksEventStore>> Open(const RocksStoreOptions& options);
+  ~RocksEventStore() override;
+
+  RocksEventStore(const RocksEventStore&) = delete;
+  RocksEventStore& operator=(const RocksEventStore&) = delete;
+
+  Result<AppendResult> Append(std::string_view stream_id, ExpectedVersion expected,
+                              std::vector<NewEvent> events) override;
+  Result<std::vector<EventRecord>> ReadStream(std::string_view stream_id, StreamVersion from,
+                                              size_t max_count) const override;
+  Result<StreamVersion> CurrentVersion(std::string_view stream_id) const override;
+  Result<std::vector<EventRecord>> ReadAll(GlobalPosition from, size_t max_count) const override;
+  Result<std::string> ReadRaw(GlobalPosition position) const override;
+  uint64_t Size() const override;
+  uint64_t WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout) const override;
+  Ledger& ledger() override;
+  BlobStore& blobs() override;
+  // Lets the appender finish every append already queued, then stops it; later appends fail with
+  // kStorage. Reads keep working until destruction. Idempotent.
+  void Close() override;
+
+  // For the layers that keep their own families (projections, checkpoints) in this database.
+  rocksdb::DB* db() const { return db_.get(); }
+  // nullptr for an unknown name.
+  rocksdb::ColumnFamilyHandle* Family(std::string_view name) const;
+  // Every family of the database, for tools that open it directly.
+  static std::vector<std::string> FamilyNames();
+
+ private:
+  struct PendingAppend;
+
+  explicit RocksEventStore(const RocksStoreOptions& options);
+  Status Recover();
+
+  // LedgerView.
+  uint64_t LeafCount() const override { return Size(); }
+  const NodeSource& nodes() const override;
+  std::pair<uint64_t, Hash> CurrentHead() const override;
+
+  // The appender thread (rocksdb_appender.cc).
+  void RunAppender();
+  void WriteBatchOf(std::vector<PendingAppend*>& batch);
+
+  const RocksStoreOptions options_;
+  const Clock& clock_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> families_;  // in FamilyNames() order, owned
+  rocksdb::ColumnFamilyHandle* events_ = nullptr;
+  rocksdb::ColumnFamilyHandle* streams_ = nullptr;
+  rocksdb::ColumnFamilyHandle* event_ids_ = nullptr;
+  rocksdb::ColumnFamilyHandle* ledger_nodes_ = nullptr;
+  NodeCache node_cache_;
+  std::unique_ptr<RocksAppendIndex> index_;
+  std::unique_ptr<RocksNodeSource> nodes_;
+  std::unique_ptr<RocksTreeHeadLog> head_log_;
+  std::unique_ptr<RocksBlobStore> blobs_;
+  std::unique_ptr<MerkleLedger> ledger_;
+
+  // Published by the appender after each durable write; Size() reads it without a lock.
+  std::atomic<uint64_t> size_{0};
+  mutable std::mutex state_mutex_;
+  mutable std::condition_variable size_changed_;
+  MerkleFrontier frontier_;  // of the published log; guarded by state_mutex_
+  bool closed_ = false;      // guarded by state_mutex_
+
+  std::mutex close_mutex_;  // serializes Close
+
+  std::mutex queue_mutex_;
+  std::condition_variable queue_ready_;
+  std::vector<PendingAppend*> queue_;  // guarded by queue_mutex_
+  bool stopping_ = false;              // guarded by queue_mutex_
+  bool appender_idle_ = false;         // guarded by queue_mutex_
+  std::thread appender_;
+
+  // Owned by the appender thread.
+  std::unique_ptr<AppendPlanner> planner_;
+  MerkleFrontier work_frontier_;
+  BatchPlan plan_;
+  rocksdb::WriteBatch batch_;
+  std::vector<NewNode> fresh_nodes_;
+  std::vector<AppendInput> inputs_;
+};
+
+}  // namespace esign::eventstore

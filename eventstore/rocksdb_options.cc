@@ -1,0 +1,93 @@
+#include "eventstore/rocksdb_options.h"
+
+#include <algorithm>
+#include <memory>
+#include <string_view>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/slice_transform.h>
+#include <rocksdb/table.h>
+
+#include "eventstore/rocksdb_event_store.h"
+
+namespace esign::eventstore {
+namespace {
+
+// The stream id and its 0x00 separator: every key of one stream shares it, so prefix bloom
+// filters answer "no such stream" for new streams without a seek through every level.
+class StreamPrefix final : public rocksdb::SliceTransform {
+ public:
+  const char* Name() const override { return "esign.StreamPrefix"; }
+  rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
+    const std::string_view view = key.ToStringView();
+    return rocksdb::Slice(key.data(), view.find('\0') + 1);
+  }
+  bool InDomain(const rocksdb::Slice& key) const override {
+    return key.ToStringView().find('\0') != std::string_view::npos;
+  }
+};
+
+rocksdb::ColumnFamilyOptions Family(const RocksStoreOptions& options,
+                                    const std::shared_ptr<rocksdb::Cache>& cache, bool bloom) {
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = cache;
+  table.format_version = 5;
+  if (bloom) table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  rocksdb::ColumnFamilyOptions family;
+  family.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  family.write_buffer_size = options.write_buffer_bytes;
+  family.level_compaction_dynamic_level_bytes = true;
+  return family;
+}
+
+}  // namespace
+
+std::vector<std::string> StoreFamilyNames() {
+  return {rocksdb::kDefaultColumnFamilyName,
+          family::kEvents,
+          family::kStreams,
+          family::kEventIds,
+          family::kLedgerNodes,
+          family::kTreeHeads,
+          family::kBlobs,
+          family::kProjections,
+          family::kCheckpoints};
+}
+
+rocksdb::DBOptions StoreDBOptions(const RocksStoreOptions& options) {
+  rocksdb::DBOptions db;
+  db.create_if_missing = true;
+  db.create_missing_column_families = true;
+  db.max_background_jobs = 2;
+  // Appends are acknowledged only after their own synced write; a manual flush would add a step.
+  db.manual_wal_flush = false;
+  // Families written rarely (tree heads, checkpoints) must not pin old WAL files forever.
+  db.max_total_wal_size = 4 * options.write_buffer_bytes;
+  return db;
+}
+
+std::vector<rocksdb::ColumnFamilyDescriptor> StoreFamilies(const RocksStoreOptions& options) {
+  const std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  for (const std::string& name : StoreFamilyNames()) {
+    // Events are read by position in runs or as hits: a filter would only cost space.
+    const bool bloom = name != family::kEvents && name != family::kTreeHeads;
+    rocksdb::ColumnFamilyOptions family = Family(options, cache, bloom);
+    if (name == family::kEventIds) {
+      // Almost every look-up is for a new id: let the memtable say "absent" cheaply as well.
+      family.memtable_prefix_bloom_size_ratio = 0.05;
+      family.memtable_whole_key_filtering = true;
+    } else if (name == family::kStreams) {
+      family.prefix_extractor = std::make_shared<StreamPrefix>();
+      family.memtable_prefix_bloom_size_ratio = 0.05;
+    } else if (name == rocksdb::kDefaultColumnFamilyName || name == family::kTreeHeads ||
+               name == family::kCheckpoints) {
+      family.write_buffer_size = std::min<size_t>(options.write_buffer_bytes, size_t{4} << 20);
+    }
+    families.emplace_back(name, std::move(family));
+  }
+  return families;
+}
+
+}  // namespace esign::eventstore

@@ -1,0 +1,49 @@
+// Independent verification of an event log against its ledger and its signed tree heads: the
+// Merkle tree is recomputed from the stored bytes (ReadRaw), never from the stored nodes, so
+// changing one byte of one stored event is detected. Used by the tests and the auditor's tool.
+//
+// Thread safety: a pure function of what it reads; the store may be appended to meanwhile (only
+// the first Size() events, read at the start, are checked).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eventstore/event_store.h"
+
+namespace esign::eventstore {
+
+struct VerifyOptions {
+  // The key the heads must be signed with. An auditor passes the key it trusts, not the one the
+  // store reports.
+  std::string public_key_pem;
+  // Heads to check, e.g. from Ledger::TreeHeads() or from evidence handed to a client.
+  std::vector<SignedTreeHead> heads;
+  // When set, the stored leaf hashes are compared with the recomputed ones (naming the first
+  // changed event even without a head) and consistency proofs between successive heads are
+  // requested and verified.
+  const Ledger* ledger = nullptr;
+};
+
+struct LogVerification {
+  uint64_t size = 0;  // events checked
+  Hash root{};        // recomputed over those events
+  size_t heads_checked = 0;
+  bool ok = true;
+  // The first position whose stored bytes are missing, unreadable, not a record of that position,
+  // or no longer hash to the leaf the ledger recorded.
+  std::optional<uint64_t> first_bad_position;
+  // Every finding, in the order found, readable by a person.
+  std::vector<std::string> problems;
+};
+
+// Reads every event once. An Error only for failures to read (kStorage); tampering is reported
+// in the LogVerification.
+Result<LogVerification> VerifyLog(const EventStore& store, const VerifyOptions& options);
+
+// Verifies a store against its own key, heads and ledger.
+Result<LogVerification> VerifyLog(EventStore& store);
+
+}  // namespace esign::eventstore

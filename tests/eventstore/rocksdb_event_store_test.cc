@@ -1,0 +1,252 @@
+// What only the durable store promises: reopening keeps everything, damage is detected.
+#include "eventstore/rocksdb_event_store.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <rocksdb/db.h>
+
+#include "domain/clock.h"
+#include "eventstore/store_keys.h"
+#include "eventstore/verify_log.h"
+#include "tests/eventstore/store_test_support.h"
+
+namespace esign::eventstore {
+namespace {
+
+using testing::Event;
+using testing::Events;
+using testing::RecomputedRoot;
+using testing::TempDir;
+using testing::TestRocksOptions;
+
+std::unique_ptr<RocksEventStore> MustOpen(const RocksStoreOptions& options) {
+  Result<std::unique_ptr<RocksEventStore>> store = RocksEventStore::Open(options);
+  EXPECT_TRUE(store) << store.error().message;
+  return store ? std::move(*store) : nullptr;
+}
+
+// The store's database opened directly, as an attacker with disk access or a repair tool would.
+class RawDb {
+ public:
+  explicit RawDb(const std::string& data_dir) {
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    for (const std::string& name : RocksEventStore::FamilyNames()) {
+      families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    }
+    rocksdb::DB* db = nullptr;
+    const rocksdb::Status status =
+        rocksdb::DB::Open(rocksdb::DBOptions(), data_dir + "/db", families, &handles_, &db);
+    EXPECT_TRUE(status.ok()) << status.ToString();
+    db_.reset(db);
+  }
+  ~RawDb() {
+    for (rocksdb::ColumnFamilyHandle* handle : handles_) {
+      db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+    }
+  }
+  rocksdb::DB* db() { return db_.get(); }
+  rocksdb::ColumnFamilyHandle* family(const std::string& name) {
+    const std::vector<std::string> names = RocksEventStore::FamilyNames();
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == name) return handles_[i];
+    }
+    return nullptr;
+  }
+
+ private:
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+};
+
+TEST(RocksEventStoreTest, ExposesTheFamiliesOfTheLayersAbove) {
+  const TempDir dir;
+  std::unique_ptr<RocksEventStore> store = MustOpen(TestRocksOptions(dir.path()));
+  ASSERT_NE(store, nullptr);
+  EXPECT_NE(store->db(), nullptr);
+  for (const char* name : {"projections", "checkpoints", "events", "blobs"}) {
+    EXPECT_NE(store->Family(name), nullptr) << name;
+  }
+  EXPECT_EQ(store->Family("nope"), nullptr);
+  rocksdb::WriteOptions write;
+  ASSERT_TRUE(store->db()->Put(write, store->Family("checkpoints"), "view", "42").ok());
+  std::string value;
+  ASSERT_TRUE(store->db()->Get({}, store->Family("checkpoints"), "view", &value).ok());
+  EXPECT_EQ(value, "42");
+}
+
+TEST(RocksEventStoreTest, RecordsCarryTheInjectedClock) {
+  const TempDir dir;
+  ManualClock clock(1'795'000'000'000'000);
+  RocksStoreOptions options = TestRocksOptions(dir.path());
+  options.clock = &clock;
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("e", 1)));
+  EXPECT_EQ(store->ReadAll(GlobalPosition(0), 1).value()[0].recorded_at_us, clock.NowMicros());
+  EXPECT_EQ(store->ledger().SignTreeHead().value().timestamp_ms, clock.NowMicros() / 1000);
+}
+
+TEST(RocksEventStoreTest, ReopeningKeepsEverything) {
+  const TempDir dir;
+  const RocksStoreOptions options = TestRocksOptions(dir.path());
+  Hash root;
+  std::vector<SignedTreeHead> heads;
+  std::string key_pem;
+  std::string blob;
+  {
+    std::unique_ptr<RocksEventStore> store = MustOpen(options);
+    ASSERT_TRUE(store->Append("a", ExpectedVersion::NoStream(), Events("a", 3)));
+    ASSERT_TRUE(store->ledger().SignTreeHead());
+    ASSERT_TRUE(store->Append("b", ExpectedVersion::NoStream(), Events("b", 2)));
+    ASSERT_TRUE(store->Append("a", ExpectedVersion::Any(), {Event("a-last")}));
+    ASSERT_TRUE(store->ledger().SignTreeHead());
+    root = store->ledger().Root(6).value();
+    heads = store->ledger().TreeHeads().value();
+    key_pem = store->ledger().PublicKeyPem();
+    blob = store->blobs().Put("%PDF-1.7 contract").value();
+    store->Close();
+  }
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->Size(), 6u);
+  EXPECT_EQ(store->CurrentVersion("a").value(), StreamVersion(4));
+  EXPECT_EQ(store->CurrentVersion("b").value(), StreamVersion(2));
+  EXPECT_EQ(store->ledger().Root(6).value(), root);
+  EXPECT_EQ(store->ledger().TreeHeads().value(), heads);
+  EXPECT_EQ(store->ledger().PublicKeyPem(), key_pem);
+  EXPECT_EQ(store->blobs().Get(blob).value(), "%PDF-1.7 contract");
+  EXPECT_EQ(store->ledger().SignTreeHead().value(), heads.back());
+
+  // The indexes survived too: conflicts, retries and new appends behave as before.
+  EXPECT_EQ(store->Append("a", ExpectedVersion::NoStream(), {Event("x")}).error().code,
+            ErrorCode::kStreamVersionConflict);
+  const AppendResult retry =
+      store->Append("b", ExpectedVersion::NoStream(), Events("b", 2)).value();
+  EXPECT_TRUE(retry.replayed);
+  EXPECT_EQ(retry.first_position, GlobalPosition(3));
+  const AppendResult next =
+      store->Append("b", ExpectedVersion::Exactly(StreamVersion(2)), {Event("b-new")}).value();
+  EXPECT_EQ(next.first_position, GlobalPosition(6));
+  EXPECT_EQ(next.version, StreamVersion(3));
+  EXPECT_EQ(store->ledger().Root(7).value(), RecomputedRoot(*store));
+  EXPECT_TRUE(VerifyLog(*store).value().ok);
+}
+
+TEST(RocksEventStoreTest, ReopeningWithAColdNodeCacheServesTheSameProofs) {
+  const TempDir dir;
+  RocksStoreOptions options = TestRocksOptions(dir.path());
+  {
+    std::unique_ptr<RocksEventStore> store = MustOpen(options);
+    for (int i = 0; i < 20; ++i) {
+      ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("e" + std::to_string(i), 3)));
+    }
+  }
+  options.ledger_cache_min_level = 3;
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  const uint64_t size = store->Size();
+  const Hash root = RecomputedRoot(*store);
+  EXPECT_EQ(store->ledger().Root(size).value(), root);
+  for (uint64_t i = 0; i < size; ++i) {
+    const Hash leaf = LeafHash(store->ReadRaw(GlobalPosition(i)).value());
+    EXPECT_TRUE(
+        VerifyInclusion(leaf, i, size, store->ledger().InclusionProof(i, size).value(), root));
+  }
+  ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("more", 5)));
+  EXPECT_EQ(store->ledger().Root(size + 5).value(), RecomputedRoot(*store));
+}
+
+TEST(RocksEventStoreTest, AChangedByteOnDiskIsDetectedAndLocated) {
+  const TempDir dir;
+  const RocksStoreOptions options = TestRocksOptions(dir.path());
+  {
+    std::unique_ptr<RocksEventStore> store = MustOpen(options);
+    for (int i = 0; i < 10; ++i) {
+      ASSERT_TRUE(store->Append("s" + std::to_string(i % 3), ExpectedVersion::Any(),
+                                Events("e" + std::to_string(i), 1)));
+    }
+    ASSERT_TRUE(store->ledger().SignTreeHead());
+    EXPECT_TRUE(VerifyLog(*store).value().ok);
+  }
+  {
+    // Position 6: "n":1 becomes "n":7 -- still a well-formed record of that position.
+    RawDb raw(dir.path());
+    const U64Key key = EncodeU64(6);
+    const rocksdb::Slice key_slice(key.data(), key.size());
+    std::string bytes;
+    ASSERT_TRUE(raw.db()->Get({}, raw.family("events"), key_slice, &bytes).ok());
+    const size_t digit = bytes.rfind("\"n\":1");
+    ASSERT_NE(digit, std::string::npos);
+    bytes[digit + 4] = '7';
+    ASSERT_TRUE(raw.db()->Put({}, raw.family("events"), key_slice, bytes).ok());
+  }
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  ASSERT_NE(store, nullptr);
+  const SignedTreeHead head = store->ledger().TreeHeads().value().back();
+  EXPECT_TRUE(VerifyTreeHead(head, store->ledger().PublicKeyPem()));
+  EXPECT_NE(RecomputedRoot(*store), head.root);
+
+  const LogVerification verification = VerifyLog(*store).value();
+  EXPECT_FALSE(verification.ok);
+  ASSERT_TRUE(verification.first_bad_position);
+  EXPECT_EQ(*verification.first_bad_position, 6u);
+  EXPECT_NE(verification.root, head.root);
+
+  // An auditor holding only the signed head and the key, not trusting the store's ledger nodes,
+  // still sees the mismatch.
+  VerifyOptions auditor;
+  auditor.public_key_pem = store->ledger().PublicKeyPem();
+  auditor.heads = {head};
+  const LogVerification independent = VerifyLog(*store, auditor).value();
+  EXPECT_FALSE(independent.ok);
+  EXPECT_EQ(independent.heads_checked, 1u);
+}
+
+TEST(RocksEventStoreTest, ALogLongerThanItsLedgerIsCorruption) {
+  const TempDir dir;
+  const RocksStoreOptions options = TestRocksOptions(dir.path());
+  {
+    std::unique_ptr<RocksEventStore> store = MustOpen(options);
+    ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("e", 4)));
+  }
+  {
+    RawDb raw(dir.path());
+    const NodeKey last_leaf = EncodeNodeKey(NodeId{0, 3});
+    ASSERT_TRUE(raw.db()
+                    ->Delete({}, raw.family("ledger_nodes"),
+                             rocksdb::Slice(last_leaf.data(), last_leaf.size()))
+                    .ok());
+  }
+  const Result<std::unique_ptr<RocksEventStore>> reopened = RocksEventStore::Open(options);
+  ASSERT_FALSE(reopened);
+  EXPECT_EQ(reopened.error().code, ErrorCode::kCorruption);
+}
+
+TEST(RocksEventStoreTest, ADeletedEventIsNamedByVerifyLog) {
+  const TempDir dir;
+  const RocksStoreOptions options = TestRocksOptions(dir.path());
+  {
+    std::unique_ptr<RocksEventStore> store = MustOpen(options);
+    ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("e", 5)));
+  }
+  {
+    RawDb raw(dir.path());
+    const U64Key key = EncodeU64(2);
+    ASSERT_TRUE(raw.db()->Delete({}, raw.family("events"), rocksdb::Slice(key.data(), 8)).ok());
+  }
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  EXPECT_EQ(store->ReadRaw(GlobalPosition(2)).error().code, ErrorCode::kCorruption);
+  EXPECT_EQ(store->ReadAll(GlobalPosition(0), 10).error().code, ErrorCode::kCorruption);
+  const LogVerification verification = VerifyLog(*store).value();
+  EXPECT_FALSE(verification.ok);
+  EXPECT_EQ(verification.first_bad_position, 2u);
+}
+
+TEST(RocksEventStoreTest, OpenNeedsADataDirectory) {
+  EXPECT_EQ(RocksEventStore::Open(RocksStoreOptions{}).error().code, ErrorCode::kValidationFailed);
+}
+
+}  // namespace
+}  // namespace esign::eventstore

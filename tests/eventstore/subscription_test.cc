@@ -1,0 +1,143 @@
+#include "eventstore/subscription.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "tests/eventstore/store_test_support.h"
+
+namespace esign::eventstore {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::Events;
+
+template <class Harness>
+class SubscriptionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = harness_.Open();
+    ASSERT_NE(store_, nullptr);
+  }
+  void TearDown() override {
+    if (store_) store_->Close();
+  }
+
+  void AppendMany(const std::string& prefix, int appends) {
+    for (int i = 0; i < appends; ++i) {
+      ASSERT_TRUE(store_->Append(prefix + std::to_string(i % 7), ExpectedVersion::Any(),
+                                 Events(prefix + std::to_string(i), 1 + i % 3)));
+    }
+  }
+
+  // Collects what a handler sees.
+  struct Seen {
+    std::mutex mutex;
+    std::vector<uint64_t> positions;
+    CatchUpSubscription::Handler Handler() {
+      return [this](const EventRecord& record) -> Status {
+        std::lock_guard lock(mutex);
+        positions.push_back(record.position.value());
+        return {};
+      };
+    }
+    std::vector<uint64_t> Snapshot() {
+      std::lock_guard lock(mutex);
+      return positions;
+    }
+  };
+
+  Harness harness_;
+  std::unique_ptr<EventStore> store_;
+};
+
+TYPED_TEST_SUITE(SubscriptionTest, testing::StoreHarnesses, testing::HarnessNames);
+
+TYPED_TEST(SubscriptionTest, CatchesUpThenFollowsLiveAppends) {
+  this->AppendMany("old", 40);
+  const uint64_t stored = this->store_->Size();
+  typename TestFixture::Seen seen;
+  CatchUpSubscription subscription(*this->store_, GlobalPosition(0), seen.Handler(),
+                                   SubscriptionOptions{.batch_size = 16});
+  subscription.Start();
+  ASSERT_TRUE(subscription.WaitForPosition(GlobalPosition(stored), 10s));
+
+  std::thread writer([&] { this->AppendMany("live", 30); });
+  writer.join();
+  const uint64_t total = this->store_->Size();
+  ASSERT_TRUE(subscription.WaitForPosition(GlobalPosition(total), 10s));
+  subscription.Stop();
+  EXPECT_TRUE(subscription.status());
+  EXPECT_FALSE(subscription.running());
+
+  const std::vector<uint64_t> positions = seen.Snapshot();
+  ASSERT_EQ(positions.size(), total);
+  for (uint64_t i = 0; i < total; ++i) EXPECT_EQ(positions[i], i);
+}
+
+TYPED_TEST(SubscriptionTest, StartsAtTheGivenPosition) {
+  this->AppendMany("e", 10);
+  typename TestFixture::Seen seen;
+  CatchUpSubscription subscription(*this->store_, GlobalPosition(5), seen.Handler());
+  subscription.Start();
+  ASSERT_TRUE(subscription.WaitForPosition(GlobalPosition(this->store_->Size()), 10s));
+  subscription.Stop();
+  const std::vector<uint64_t> positions = seen.Snapshot();
+  ASSERT_FALSE(positions.empty());
+  EXPECT_EQ(positions.front(), 5u);
+  EXPECT_EQ(positions.back(), this->store_->Size() - 1);
+}
+
+TYPED_TEST(SubscriptionTest, IsWokenByAnAppendWhileIdle) {
+  typename TestFixture::Seen seen;
+  // A long stop latency: only the append can explain a prompt delivery.
+  CatchUpSubscription subscription(*this->store_, GlobalPosition(0), seen.Handler(),
+                                   SubscriptionOptions{.stop_latency = 5s});
+  subscription.Start();
+  std::this_thread::sleep_for(30ms);
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(this->store_->Append("s", ExpectedVersion::Any(), Events("e", 1)));
+  ASSERT_TRUE(subscription.WaitForPosition(GlobalPosition(1), 10s));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
+  // Close wakes the sleeping subscription so Stop does not wait out the latency.
+  this->store_->Close();
+  subscription.Stop();
+}
+
+TYPED_TEST(SubscriptionTest, StopsPromptlyWhenIdle) {
+  typename TestFixture::Seen seen;
+  CatchUpSubscription subscription(*this->store_, GlobalPosition(0), seen.Handler());
+  subscription.Start();
+  std::this_thread::sleep_for(20ms);
+  const auto start = std::chrono::steady_clock::now();
+  subscription.Stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+  EXPECT_FALSE(subscription.running());
+  subscription.Stop();  // idempotent
+}
+
+TYPED_TEST(SubscriptionTest, AHandlerErrorStopsTheSubscriptionAndIsReported) {
+  this->AppendMany("e", 20);
+  std::vector<uint64_t> handled;
+  CatchUpSubscription subscription(*this->store_, GlobalPosition(0),
+                                   [&](const EventRecord& record) -> Status {
+                                     if (record.position == GlobalPosition(10))
+                                       return Fail(ErrorCode::kInternal, "boom");
+                                     handled.push_back(record.position.value());
+                                     return {};
+                                   });
+  subscription.Start();
+  EXPECT_FALSE(subscription.WaitForPosition(GlobalPosition(this->store_->Size()), 10s));
+  EXPECT_FALSE(subscription.running());
+  ASSERT_FALSE(subscription.status());
+  EXPECT_EQ(subscription.status().error().message, "boom");
+  EXPECT_EQ(subscription.position(), GlobalPosition(10));
+  subscription.Stop();
+  EXPECT_EQ(handled.size(), 10u);
+}
+
+}  // namespace
+}  // namespace esign::eventstore
