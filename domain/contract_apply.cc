@@ -1,0 +1,218 @@
+// Apply: folds one event into the state. Reads only the event's data, never a template or the
+// clock, so replaying the log rebuilds exactly the state the live service had.
+#include <algorithm>
+#include <limits>
+
+#include "domain/contract.h"
+
+namespace esign {
+namespace {
+
+std::string Text(const boost::json::object& data, std::string_view key) {
+  const auto* value = data.if_contains(key);
+  return value != nullptr && value->is_string() ? std::string(value->get_string()) : "";
+}
+
+std::optional<std::string> OptionalText(const boost::json::object& data, std::string_view key) {
+  const auto* value = data.if_contains(key);
+  if (value != nullptr && value->is_string()) return std::string(value->get_string());
+  return std::nullopt;
+}
+
+boost::json::object Object(const boost::json::object& data, std::string_view key) {
+  const auto* value = data.if_contains(key);
+  return value != nullptr && value->is_object() ? value->get_object() : boost::json::object();
+}
+
+int64_t Integer(const boost::json::object& data, std::string_view key, int64_t fallback) {
+  const auto* value = data.if_contains(key);
+  if (value == nullptr) return fallback;
+  return AsInteger(*value).value_or(fallback);
+}
+
+std::vector<Participant> Participants(const boost::json::object& data) {
+  std::vector<Participant> out;
+  const auto* value = data.if_contains("participants");
+  if (value == nullptr || !value->is_array()) return out;
+  for (const auto& item : value->get_array()) {
+    if (item.is_object()) out.push_back(ParticipantFromEventJson(item.get_object()));
+  }
+  return out;
+}
+
+std::vector<SignaturePlacement> Placements(const boost::json::value* value) {
+  std::vector<SignaturePlacement> out;
+  if (value == nullptr || !value->is_array()) return out;
+  for (const auto& item : value->get_array()) {
+    if (!item.is_object()) continue;
+    const auto& o = item.get_object();
+    auto number = [&](std::string_view key) {
+      const auto* v = o.if_contains(key);
+      return v != nullptr && v->is_number() ? v->to_number<double>() : 0.0;
+    };
+    out.push_back(SignaturePlacement{Integer(o, "page", 1), number("x"), number("y"),
+                                     number("width"), number("height")});
+  }
+  return out;
+}
+
+void ApplyPrepared(ContractState& state, const boost::json::object& d) {
+  state.role_bindings = RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings")
+                                                                        : boost::json::value());
+  state.signing_settings = Object(d, "signingSettings");
+  state.notifications = Object(d, "notifications");
+  state.notification_snapshot = Object(d, "notificationSnapshot");
+  state.prepared_roles.clear();
+  if (const auto* roles = d.if_contains("roles"); roles != nullptr && roles->is_array()) {
+    for (const auto& item : roles->get_array()) {
+      if (!item.is_object()) continue;
+      const auto& o = item.get_object();
+      PreparedRole role;
+      role.template_role_id = Text(o, "templateRoleId");
+      role.participant_id = Text(o, "participantId");
+      role.action = ParseParticipantAction(Text(o, "action")).value_or(ParticipantAction::kSign);
+      role.recipient_type =
+          ParseRecipientType(Text(o, "recipientType")).value_or(RecipientType::kIndividual);
+      role.routing_order = Integer(o, "routingOrder", 1);
+      role.signature_placement = Placements(o.if_contains("signaturePlacement"));
+      state.prepared_roles.push_back(std::move(role));
+    }
+  }
+  if (const auto* routing = d.if_contains("routing"); routing != nullptr && routing->is_array()) {
+    for (const auto& item : routing->get_array()) {
+      if (!item.is_object()) continue;
+      if (Participant* p = state.FindParticipant(Text(item.get_object(), "participantId"))) {
+        p->effective_routing_order = Integer(item.get_object(), "routingOrder", 1);
+      }
+    }
+  }
+  state.dropped_roles.clear();
+  if (const auto* dropped = d.if_contains("droppedRoles");
+      dropped != nullptr && dropped->is_array()) {
+    for (const auto& item : dropped->get_array()) {
+      if (item.is_string()) state.dropped_roles.emplace_back(item.get_string());
+    }
+  }
+  state.rendered_document_sha256 = OptionalText(d, "renderedDocumentSha256");
+  state.prepared_at = Text(d, "preparedAt");
+  state.updated_at = Text(d, "preparedAt");
+}
+
+// Progress is derived from the status, the signatures and the routing orders, so that it can
+// never disagree with them.
+void RecomputeProgress(ContractState& state) {
+  bool flowing = state.in_signing_flow();
+  int64_t turn = std::numeric_limits<int64_t>::max();
+  for (const auto& p : state.participants) {
+    if (p.signs() && !p.signed_at && !p.declined_at) {
+      turn = std::min(turn, p.effective_routing_order.value_or(1));
+    }
+  }
+  for (auto& p : state.participants) {
+    if (!p.signs()) {
+      p.progress = state.status == ContractStatus::kDraft ? ParticipantProgress::kWaiting
+                                                          : ParticipantProgress::kNotified;
+    } else if (p.signed_at) {
+      p.progress = ParticipantProgress::kSigned;
+    } else if (p.declined_at) {
+      p.progress = ParticipantProgress::kDeclined;
+    } else if (flowing && p.effective_routing_order.value_or(1) == turn) {
+      p.progress = ParticipantProgress::kReady;
+    } else {
+      p.progress = ParticipantProgress::kWaiting;
+    }
+  }
+}
+
+}  // namespace
+
+ContractState Apply(ContractState state, const DomainEvent& event) {
+  const boost::json::object& d = event.data;
+  const std::string_view type = event.type;
+  if (type == event_type::kContractCreated) {
+    state.id = Text(d, "contractId");
+    state.status = ContractStatus::kDraft;
+    state.title = Text(d, "title");
+    state.template_id = Text(d, "templateId");
+    state.template_version_id = Text(d, "templateVersionId");
+    state.organization_signing_mode = Text(d, "organizationSigningMode") == "manual"
+                                          ? OrganizationSigningMode::kManual
+                                          : OrganizationSigningMode::kAutomatic;
+    state.organization_id = Text(d, "organizationId");
+    state.created_by = Text(d, "createdBy");
+    state.data.field_values =
+        FieldValuesFromJson(d.contains("fieldValues") ? d.at("fieldValues") : nullptr);
+    state.data.table_data = Object(d, "tableData");
+    state.participants = Participants(d);
+    state.role_bindings =
+        RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
+    state.signing_settings = Object(d, "signingSettings");
+    state.notifications = Object(d, "notifications");
+    state.created_at = Text(d, "createdAt");
+    state.updated_at = state.created_at;
+  } else if (type == event_type::kDataUpdated) {
+    state.data.field_values =
+        FieldValuesFromJson(d.contains("fieldValues") ? d.at("fieldValues") : nullptr);
+    if (d.contains("tableData")) state.data.table_data = Object(d, "tableData");
+    state.updated_at = Text(d, "updatedAt");
+  } else if (type == event_type::kTableDataUpdated) {
+    state.data.table_data = Object(d, "tableData");
+    state.updated_at = Text(d, "updatedAt");
+  } else if (type == event_type::kParticipantsReplaced) {
+    state.participants = Participants(d);
+    state.role_bindings =
+        RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
+    state.updated_at = Text(d, "updatedAt");
+  } else if (type == event_type::kRoleBindingsUpdated) {
+    state.role_bindings =
+        RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
+    state.signing_settings = Object(d, "signingSettings");
+    state.updated_at = Text(d, "updatedAt");
+  } else if (type == event_type::kContractPrepared) {
+    ApplyPrepared(state, d);
+  } else if (type == event_type::kContractSent) {
+    state.status = ContractStatus::kSent;
+    state.sent_at = Text(d, "sentAt");
+    state.updated_at = *state.sent_at;
+  } else if (type == event_type::kSignerCompleted) {
+    if (Participant* p = state.FindParticipant(Text(d, "participantId"))) {
+      p->signed_at = Text(d, "signedAt");
+    }
+    // signedAt may come from the signer's side; recordedAt is the service's own time.
+    state.updated_at = Text(d, "recordedAt");
+  } else if (type == event_type::kSigningInProgress) {
+    state.status = ContractStatus::kSigning;
+    state.updated_at = Text(d, "at");
+  } else if (type == event_type::kContractCompleted) {
+    state.status = ContractStatus::kCompleted;
+    state.signed_pdf_key = Text(d, "signedPdfKey");
+    state.signed_pdf_sha256 = OptionalText(d, "signedPdfSha256");
+    state.completed_at = Text(d, "completedAt");
+    state.updated_at = *state.completed_at;
+    if (state.signed_pdf_sha256) {
+      state.artifact_revisions.push_back(
+          ArtifactRevision{Integer(d, "revision", state.LatestRevision() + 1), "signed_pdf",
+                           *state.signed_pdf_sha256, *state.completed_at});
+    }
+  } else if (type == event_type::kSignerDeclined) {
+    if (Participant* p = state.FindParticipant(Text(d, "participantId"))) {
+      p->declined_at = Text(d, "declinedAt");
+      p->decline_reason = Text(d, "reason");
+    }
+    state.updated_at = Text(d, "declinedAt");
+  } else if (type == event_type::kContractDeclined) {
+    state.status = ContractStatus::kDeclined;
+    state.declined_at = Text(d, "declinedAt");
+    state.updated_at = *state.declined_at;
+  } else if (type == event_type::kEvidencePersisted) {
+    state.artifact_revisions.push_back(ArtifactRevision{
+        Integer(d, "revision", 0), "evidence_bundle", Text(d, "sha256"), Text(d, "persistedAt")});
+    state.updated_at = Text(d, "persistedAt");
+  }
+  // Every event counts, known or not, so version equals the stream version of the contract.
+  ++state.version;
+  RecomputeProgress(state);
+  return state;
+}
+
+}  // namespace esign

@@ -1,0 +1,111 @@
+// Commands on the contract aggregate. The integrator's commands keep the request members as
+// JSON (null when absent) so that Decide validates them in the order the rules require and names
+// each problem by its request path; members the API does not know land in `unknown` and are
+// rejected by Decide. The signing layer's commands are typed.
+//
+// Who issues them: http/ for CreateContract .. SendContract and PersistEvidence (bearer actor);
+// the signing layer (hosted page, integrator-managed completion, provider callbacks) for
+// RecordSignerCompleted / RecordSignerDeclined, having authorized the signer itself; the
+// documents layer for CompleteContract once the signed PDF is stored.
+#pragma once
+
+#include <boost/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "domain/result.h"
+
+namespace esign {
+
+// POST /contracts.
+struct CreateContract {
+  boost::json::value title;
+  boost::json::value template_id;
+  boost::json::value template_version_id;
+  boost::json::value data;  // section-based; excludes field_values and table_data
+  boost::json::value field_values;
+  boost::json::value table_data;
+  boost::json::value participants;
+  boost::json::value role_bindings;
+  boost::json::value signing_settings;
+  boost::json::value send_now;
+  boost::json::value notifications;
+  boost::json::object unknown;  // e.g. organizationSigningMode, which is read-only
+};
+
+// PUT /contracts/{id}/data.
+struct UpdateData {
+  boost::json::value field_values;  // required
+  boost::json::value table_data;
+  boost::json::object unknown;
+};
+
+// PUT /contracts/{id}/table-data.
+struct UpdateTableData {
+  boost::json::value table_data;  // required
+  boost::json::object unknown;
+};
+
+// PUT /contracts/{id}/participants.
+struct ReplaceParticipants {
+  boost::json::value participants;  // required
+  boost::json::object unknown;
+};
+
+// PUT /contracts/{id}/role-bindings.
+struct UpdateRoleBindings {
+  boost::json::value role_bindings;  // required
+  boost::json::value signing_settings;
+  boost::json::object unknown;
+};
+
+// POST /contracts/{id}/send.
+struct SendContract {
+  boost::json::value role_bindings;
+  boost::json::value signing_settings;
+  boost::json::value notifications;
+  boost::json::object unknown;
+};
+
+// A signer finished signing. `evidence` is recorded verbatim in signer.completed (signer name,
+// IP address, user agent, authentication method, consent, channel, session id, hashes...).
+struct RecordSignerCompleted {
+  std::string participant_id;
+  std::string signed_at;  // RFC 3339; empty: DecisionContext::now
+  boost::json::object evidence;
+};
+
+// A signer declined.
+struct RecordSignerDeclined {
+  std::string participant_id;
+  std::string reason;  // may be empty
+};
+
+// The signed PDF is stored; the contract completes.
+struct CompleteContract {
+  std::string signed_pdf_key;
+  std::string signed_pdf_sha256;  // optional; when given, recorded as an artifact revision
+};
+
+// POST /contracts/{id}/evidence/bundle: an evidence bundle was stored as a new revision.
+struct PersistEvidence {
+  int64_t revision = 0;
+  std::string sha256;
+};
+
+using Command = std::variant<CreateContract, UpdateData, UpdateTableData, ReplaceParticipants,
+                             UpdateRoleBindings, SendContract, RecordSignerCompleted,
+                             RecordSignerDeclined, CompleteContract, PersistEvidence>;
+
+// The command's name, e.g. "CreateContract".
+std::string_view CommandName(const Command& command);
+
+// Builds a command from its name and a JSON body shaped like the request (camelCase members;
+// for the typed commands: participantId, signedAt, evidence, reason, signedPdfKey,
+// signedPdfSha256, revision, sha256). kValidationFailed when the body of a typed command has a
+// member of the wrong type; kValidationFailed ("command") for an unknown name.
+Result<Command> CommandFromJson(std::string_view name, const boost::json::object& body);
+
+}  // namespace esign

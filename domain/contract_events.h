@@ -1,0 +1,70 @@
+// Events of the contract aggregate. Decide returns them, the command handler appends them to the
+// contract's stream, and Apply folds them into ContractState. Each event's data carries
+// everything Apply needs (no template, clock or other stream is consulted on replay), so
+// projections and `contract-ledger replay` work from the log alone. Every data object carries
+// "contractId". Data, by type:
+//
+//   contract.created  title, templateId, templateVersionId, organizationSigningMode,
+//                     organizationId (controller), createdBy (client id), fieldValues [{key,
+//                     value}], tableData {tableKey: rows}, participants [participant],
+//                     roleBindings [{templateRoleId, participantId}], signingSettings,
+//                     notifications (the contract's override), createdAt
+//   contract.data_updated         fieldValues, tableData (both complete after the change),
+//                                 changedFields [key], changedTables [tableKey], updatedAt
+//   contract.table_data_updated   tableData (complete), changedTables, updatedAt
+//   contract.participants_replaced  participants, roleBindings (complete), updatedAt
+//   contract.role_bindings_updated  roleBindings, signingSettings (complete), updatedAt
+//   contract.prepared  roleBindings, signingSettings, notifications (override after the send
+//                      request's), notificationSnapshot (resolved platform < organization <
+//                      template < contract), roles [{templateRoleId, participantId, action,
+//                      recipientType, routingOrder, signaturePlacement}], routing
+//                      [{participantId, routingOrder}] for every participant, droppedRoles
+//                      [templateRoleId], renderedDocumentSha256 (when known), preparedAt
+//   contract.sent      sentAt, readyParticipantIds (the signers whose turn it is)
+//   signer.completed   participantId, templateRoleId, signedAt, evidence {..},
+//                      remainingSigners, readyParticipantIds (after this signature),
+//                      recordedAt
+//   contract.signing_in_progress  at
+//   contract.completed  signedPdfKey, signedPdfSha256 (optional), revision (when sha given),
+//                       completedAt
+//   signer.declined    participantId, templateRoleId, reason, declinedAt
+//   contract.declined  participantId, reason, declinedAt
+//   contract.evidence_persisted  revision, sha256, persistedAt
+//
+// A participant is {participantId, action, recipientType, name, email?, organizationId?,
+// executionChannel?, routingOrder? (override), providerConfigRef?}.
+#pragma once
+
+#include <boost/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace esign {
+
+struct DomainEvent {
+  std::string type;
+  boost::json::object data;
+};
+
+namespace event_type {
+inline constexpr std::string_view kContractCreated = "contract.created";
+inline constexpr std::string_view kDataUpdated = "contract.data_updated";
+inline constexpr std::string_view kTableDataUpdated = "contract.table_data_updated";
+inline constexpr std::string_view kParticipantsReplaced = "contract.participants_replaced";
+inline constexpr std::string_view kRoleBindingsUpdated = "contract.role_bindings_updated";
+inline constexpr std::string_view kContractPrepared = "contract.prepared";
+inline constexpr std::string_view kContractSent = "contract.sent";
+inline constexpr std::string_view kSignerCompleted = "signer.completed";
+inline constexpr std::string_view kSigningInProgress = "contract.signing_in_progress";
+inline constexpr std::string_view kContractCompleted = "contract.completed";
+inline constexpr std::string_view kSignerDeclined = "signer.declined";
+inline constexpr std::string_view kContractDeclined = "contract.declined";
+inline constexpr std::string_view kEvidencePersisted = "contract.evidence_persisted";
+}  // namespace event_type
+
+// {"type": ..., "data": {...}} and back, for tests and tools; a malformed object yields an
+// event of empty type, which Apply ignores.
+boost::json::object DomainEventToJson(const DomainEvent& event);
+DomainEvent DomainEventFromJson(const boost::json::object& object);
+
+}  // namespace esign

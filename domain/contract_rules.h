@@ -1,0 +1,66 @@
+// Internal to the contract aggregate: the shared checks of the Decide functions, each returning
+// the error the API specifies. Not for use outside domain/contract_*.cc.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "domain/contract.h"
+
+namespace esign::contract_rules {
+
+Status RequirePermission(const Actor& actor, std::string_view permission, std::string field = "",
+                         std::string issue = "");
+
+// The contract exists and the actor's organization controls it.
+Status RequireControl(const ContractState& state, const Actor& actor);
+
+Status RequireDraft(const ContractState& state, std::string_view what);
+
+// kValidationFailed for members the request may not carry; organizationSigningMode is
+// "read-only".
+void RejectUnknown(const boost::json::object& unknown, Details& details);
+
+// The template version for an existing contract.
+Result<const TemplateVersion*> VersionOf(const ContractState& state,
+                                         const DecisionContext& context);
+
+Status FailIfAny(ErrorCode code, std::string message, Details details);
+
+// Decides preparation and sending on a draft (state already includes anything the same request
+// changed). Shared by SendContract and CreateContract with sendNow.
+Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state,
+                                                      const TemplateVersion& version,
+                                                      const DecisionContext& context);
+
+Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state,
+                                              const CreateContract& command,
+                                              const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideUpdateData(const ContractState& state,
+                                                  const UpdateData& command,
+                                                  const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideUpdateTableData(const ContractState& state,
+                                                       const UpdateTableData& command,
+                                                       const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideReplaceParticipants(const ContractState& state,
+                                                           const ReplaceParticipants& command,
+                                                           const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideUpdateRoleBindings(const ContractState& state,
+                                                          const UpdateRoleBindings& command,
+                                                          const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideSend(const ContractState& state, const SendContract& command,
+                                            const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& state,
+                                                       const RecordSignerCompleted& command,
+                                                       const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state,
+                                                      const RecordSignerDeclined& command,
+                                                      const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideComplete(const ContractState& state,
+                                                const CompleteContract& command,
+                                                const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecidePersistEvidence(const ContractState& state,
+                                                       const PersistEvidence& command,
+                                                       const DecisionContext& context);
+
+}  // namespace esign::contract_rules

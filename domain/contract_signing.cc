@@ -1,0 +1,186 @@
+// The signing flow after sending: signatures in routing order (equal orders in parallel, a
+// higher order waits for every lower one), declines, completion once every bound signer has
+// signed (view and receive_copy participants never block it), and evidence revisions.
+#include <algorithm>
+#include <limits>
+
+#include "domain/contract_rules.h"
+#include "domain/field_value.h"
+#include "domain/text_formats.h"
+
+namespace esign::contract_rules {
+namespace {
+
+constexpr int64_t kMaxReasonLength = 2000;
+
+Status RequireSigningFlow(const ContractState& state) {
+  if (!state.exists()) return Fail(ErrorCode::kContractNotFound, "contract not found");
+  if (state.in_signing_flow()) return {};
+  return Fail(ErrorCode::kContractStateConflict,
+              "the contract is " + std::string(ToString(state.status)) + ", not out for signing",
+              "status", std::string(ToString(state.status)));
+}
+
+// The signer who may act now, or the error that says why not.
+Result<const Participant*> PendingSigner(const ContractState& state,
+                                         const std::string& participant_id) {
+  const Participant* p = state.FindParticipant(participant_id);
+  if (p == nullptr) {
+    return Fail(ErrorCode::kParticipantNotFound, "participant " + participant_id + " not found",
+                "participantId", "unknown participant");
+  }
+  if (!p->signs()) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "participant " + participant_id + " does not sign (action " +
+                    std::string(ToString(p->action)) + ")",
+                "participantId", "not a signer");
+  }
+  if (p->progress == ParticipantProgress::kSigned) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "participant " + participant_id + " has already signed", "participantId",
+                "already signed");
+  }
+  return p;
+}
+
+// The signers whose turn it is once `except` is done (if given).
+boost::json::array ReadyAfter(const ContractState& state, std::string_view except) {
+  int64_t turn = std::numeric_limits<int64_t>::max();
+  for (const auto& p : state.participants) {
+    if (p.signs() && p.progress != ParticipantProgress::kSigned && p.participant_id != except) {
+      turn = std::min(turn, p.effective_routing_order.value_or(1));
+    }
+  }
+  boost::json::array ready;
+  for (const auto& p : state.participants) {
+    if (p.signs() && p.progress != ParticipantProgress::kSigned && p.participant_id != except &&
+        p.effective_routing_order.value_or(1) == turn) {
+      ready.emplace_back(p.participant_id);
+    }
+  }
+  return ready;
+}
+
+std::string RoleOf(const ContractState& state, std::string_view participant_id) {
+  const RoleBinding* binding = state.BindingOf(participant_id);
+  return binding ? binding->template_role_id : "";
+}
+
+}  // namespace
+
+Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& state,
+                                                       const RecordSignerCompleted& c,
+                                                       const DecisionContext& context) {
+  if (auto ok = RequireSigningFlow(state); !ok) return Fail(ok.error());
+  auto signer = PendingSigner(state, c.participant_id);
+  if (!signer) return Fail(signer.error());
+  if ((*signer)->progress != ParticipantProgress::kReady) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "it is not the turn of participant " + c.participant_id +
+                    ": signers with a lower routing order have not all signed",
+                "participantId", "waiting for earlier signers");
+  }
+  std::string signed_at = c.signed_at.empty() ? context.now : c.signed_at;
+  if (!IsTimestamp(signed_at)) {
+    return Fail(ErrorCode::kValidationFailed, "invalid signature record", "signedAt",
+                "must be an RFC 3339 timestamp");
+  }
+  size_t remaining = state.UnsignedSignerCount() - 1;
+  std::vector<DomainEvent> events{
+      DomainEvent{std::string(event_type::kSignerCompleted),
+                  {{"contractId", state.id},
+                   {"participantId", c.participant_id},
+                   {"templateRoleId", RoleOf(state, c.participant_id)},
+                   {"signedAt", signed_at},
+                   {"evidence", c.evidence},
+                   {"remainingSigners", remaining},
+                   {"readyParticipantIds", ReadyAfter(state, c.participant_id)},
+                   {"recordedAt", context.now}}}};
+  // The first signature of several moves the contract to signing (specification section 3).
+  if (state.status == ContractStatus::kSent && remaining > 0) {
+    events.push_back(DomainEvent{std::string(event_type::kSigningInProgress),
+                                 {{"contractId", state.id}, {"at", context.now}}});
+  }
+  return events;
+}
+
+Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state,
+                                                      const RecordSignerDeclined& c,
+                                                      const DecisionContext& context) {
+  if (auto ok = RequireSigningFlow(state); !ok) return Fail(ok.error());
+  auto signer = PendingSigner(state, c.participant_id);
+  if (!signer) return Fail(signer.error());
+  const auto* allow = state.signing_settings.if_contains("allowDecline");
+  if (allow != nullptr && allow->is_bool() && !allow->get_bool()) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "declining is disabled by the contract's signing settings",
+                "signingSettings.allowDecline", "false");
+  }
+  if (CountCharacters(c.reason) > kMaxReasonLength) {
+    return Fail(ErrorCode::kValidationFailed, "invalid decline", "reason",
+                "at most " + std::to_string(kMaxReasonLength) + " characters");
+  }
+  return std::vector<DomainEvent>{DomainEvent{std::string(event_type::kSignerDeclined),
+                                              {{"contractId", state.id},
+                                               {"participantId", c.participant_id},
+                                               {"templateRoleId", RoleOf(state, c.participant_id)},
+                                               {"reason", c.reason},
+                                               {"declinedAt", context.now}}},
+                                  DomainEvent{std::string(event_type::kContractDeclined),
+                                              {{"contractId", state.id},
+                                               {"participantId", c.participant_id},
+                                               {"reason", c.reason},
+                                               {"declinedAt", context.now}}}};
+}
+
+Result<std::vector<DomainEvent>> DecideComplete(const ContractState& state,
+                                                const CompleteContract& c,
+                                                const DecisionContext& context) {
+  if (auto ok = RequireSigningFlow(state); !ok) return Fail(ok.error());
+  if (size_t unsigned_count = state.UnsignedSignerCount(); unsigned_count > 0) {
+    return Fail(ErrorCode::kContractStateConflict,
+                std::to_string(unsigned_count) + " signer(s) have not signed yet", "status",
+                std::string(ToString(state.status)));
+  }
+  if (c.signed_pdf_key.empty()) {
+    return Fail(ErrorCode::kValidationFailed, "invalid completion", "signedPdfKey", "required");
+  }
+  boost::json::object data{{"contractId", state.id}, {"signedPdfKey", c.signed_pdf_key}};
+  if (!c.signed_pdf_sha256.empty()) {
+    if (!IsSha256Hex(c.signed_pdf_sha256)) {
+      return Fail(ErrorCode::kValidationFailed, "invalid completion", "signedPdfSha256",
+                  "must be 64 lowercase hexadecimal digits");
+    }
+    data["signedPdfSha256"] = c.signed_pdf_sha256;
+    data["revision"] = state.LatestRevision() + 1;
+  }
+  data["completedAt"] = context.now;
+  return std::vector<DomainEvent>{
+      DomainEvent{std::string(event_type::kContractCompleted), std::move(data)}};
+}
+
+Result<std::vector<DomainEvent>> DecidePersistEvidence(const ContractState& state,
+                                                       const PersistEvidence& c,
+                                                       const DecisionContext& context) {
+  if (auto ok = RequireControl(state, context.actor); !ok) return Fail(ok.error());
+  if (auto ok = RequirePermission(context.actor, "evidence:write"); !ok) return Fail(ok.error());
+  if (state.status == ContractStatus::kDraft) {
+    return Fail(ErrorCode::kContractStateConflict, "a draft has no evidence to persist", "status",
+                "draft");
+  }
+  if (c.revision <= state.LatestRevision()) {
+    return Fail(ErrorCode::kContractStateConflict, "revision already exists", "revision",
+                "must be greater than " + std::to_string(state.LatestRevision()));
+  }
+  if (!IsSha256Hex(c.sha256)) {
+    return Fail(ErrorCode::kValidationFailed, "invalid evidence record", "sha256",
+                "must be 64 lowercase hexadecimal digits");
+  }
+  return std::vector<DomainEvent>{DomainEvent{std::string(event_type::kEvidencePersisted),
+                                              {{"contractId", state.id},
+                                               {"revision", c.revision},
+                                               {"sha256", c.sha256},
+                                               {"persistedAt", context.now}}}};
+}
+
+}  // namespace esign::contract_rules

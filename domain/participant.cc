@@ -1,0 +1,261 @@
+#include "domain/participant.h"
+
+#include <set>
+
+#include "domain/field_value.h"
+#include "domain/text_formats.h"
+
+namespace esign {
+namespace {
+
+std::optional<std::string> OptionalText(const boost::json::object& object, std::string_view key) {
+  const auto* value = Member(object, key);
+  if (value == nullptr || !value->is_string()) return std::nullopt;
+  return std::string(value->get_string());
+}
+
+// A string member of 1..max characters, or nullopt after a detail.
+std::optional<std::string> ReadText(const boost::json::object& object, const std::string& path,
+                                    std::string_view key, size_t max, Details& details) {
+  const auto* value = Member(object, key);
+  if (value == nullptr) return std::nullopt;
+  if (!value->is_string() || value->get_string().empty()) {
+    AddDetail(details, JoinPath(path, key), "must be a non-empty string");
+    return std::nullopt;
+  }
+  if (CountCharacters(value->get_string()) > static_cast<int64_t>(max)) {
+    AddDetail(details, JoinPath(path, key), "at most " + std::to_string(max) + " characters");
+    return std::nullopt;
+  }
+  return std::string(value->get_string());
+}
+
+std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
+                                          const std::string& path, Details& validation,
+                                          Details& routing) {
+  size_t problems = validation.size() + routing.size();
+  RejectUnknownMembers(
+      object, path,
+      {"participantId", "action", "recipientType", "name", "email", "organizationId",
+       "executionChannel", "templateRoleId", "routingOrder", "providerConfigRef"},
+      validation);
+  ParticipantRequest request;
+  Participant& p = request.participant;
+
+  auto action = ReadText(object, path, "action", 32, validation);
+  std::optional<ParticipantAction> parsed_action;
+  if (!action) {
+    if (Member(object, "action") == nullptr)
+      AddDetail(validation, JoinPath(path, "action"), "required");
+  } else if (!(parsed_action = ParseParticipantAction(*action))) {
+    AddDetail(validation, JoinPath(path, "action"), "must be sign, view or receive_copy");
+  }
+  auto type = ReadText(object, path, "recipientType", 32, validation);
+  std::optional<RecipientType> parsed_type;
+  if (!type) {
+    if (Member(object, "recipientType") == nullptr) {
+      AddDetail(validation, JoinPath(path, "recipientType"), "required");
+    }
+  } else if (!(parsed_type = ParseRecipientType(*type))) {
+    AddDetail(validation, JoinPath(path, "recipientType"), "must be individual or organization");
+  }
+
+  auto name = ReadText(object, path, "name", 200, validation);
+  if (!name && Member(object, "name") == nullptr) {
+    AddDetail(validation, JoinPath(path, "name"), "required");
+  }
+  auto email = ReadText(object, path, "email", 254, validation);
+  if (email && !IsEmailAddress(*email)) {
+    AddDetail(validation, JoinPath(path, "email"), "must be an e-mail address");
+  }
+  auto organization_id = ReadText(object, path, "organizationId", 128, validation);
+  if (parsed_type == RecipientType::kIndividual) {
+    if (Member(object, "email") == nullptr) {
+      AddDetail(validation, JoinPath(path, "email"), "required for an individual");
+    }
+    if (Member(object, "organizationId") != nullptr) {
+      AddDetail(validation, JoinPath(path, "organizationId"),
+                "only organization participants have an organizationId");
+    }
+  } else if (parsed_type == RecipientType::kOrganization &&
+             Member(object, "organizationId") == nullptr) {
+    AddDetail(validation, JoinPath(path, "organizationId"), "required for an organization");
+  }
+
+  // Execution channel rules of the specification, section 2.
+  std::string channel_path = JoinPath(path, "executionChannel");
+  auto channel_text = ReadText(object, path, "executionChannel", 32, validation);
+  std::optional<ExecutionChannel> channel;
+  if (channel_text && !(channel = ParseExecutionChannel(*channel_text))) {
+    AddDetail(validation, channel_path,
+              "must be platform_hosted, integrator_managed or provider_managed");
+  }
+  if (parsed_action == ParticipantAction::kSign) {
+    if (Member(object, "executionChannel") == nullptr) {
+      AddDetail(validation, channel_path, "required for a signer");
+    } else if (channel && parsed_type == RecipientType::kIndividual &&
+               *channel == ExecutionChannel::kProviderManaged) {
+      AddDetail(validation, channel_path,
+                "an individual signer uses platform_hosted or integrator_managed");
+    } else if (channel && parsed_type == RecipientType::kOrganization &&
+               *channel != ExecutionChannel::kProviderManaged) {
+      AddDetail(validation, channel_path, "an organization signer must be provider_managed");
+    }
+  } else if (parsed_action && Member(object, "executionChannel") != nullptr) {
+    AddDetail(validation, channel_path, "must be absent unless action is sign");
+  }
+
+  auto provider_config_ref = ReadText(object, path, "providerConfigRef", 200, validation);
+  if (Member(object, "providerConfigRef") != nullptr &&
+      !(parsed_action == ParticipantAction::kSign &&
+        channel == ExecutionChannel::kProviderManaged)) {
+    AddDetail(validation, JoinPath(path, "providerConfigRef"),
+              "only provider_managed signers have a providerConfigRef");
+  }
+
+  if (const auto* order = Member(object, "routingOrder")) {
+    auto number = AsInteger(*order);
+    if (!number || *number < 1 || *number > 100) {
+      AddDetail(routing, JoinPath(path, "routingOrder"), "must be an integer 1..100");
+    } else {
+      p.routing_order = *number;
+    }
+  }
+
+  if (const auto* role = Member(object, "templateRoleId")) {
+    if (!role->is_string() || role->get_string().empty()) {
+      AddDetail(validation, JoinPath(path, "templateRoleId"), "must be a non-empty string");
+    } else {
+      request.template_role_id = std::string(role->get_string());
+    }
+  }
+
+  if (validation.size() + routing.size() != problems || !parsed_action || !parsed_type || !name) {
+    return std::nullopt;
+  }
+  p.action = *parsed_action;
+  p.recipient_type = *parsed_type;
+  p.name = *name;
+  p.email = email;
+  p.organization_id = organization_id;
+  p.execution_channel = channel;
+  p.provider_config_ref = provider_config_ref;
+  return request;
+}
+
+}  // namespace
+
+std::string_view ToString(ExecutionChannel channel) {
+  switch (channel) {
+    case ExecutionChannel::kPlatformHosted:
+      return "platform_hosted";
+    case ExecutionChannel::kIntegratorManaged:
+      return "integrator_managed";
+    case ExecutionChannel::kProviderManaged:
+      return "provider_managed";
+  }
+  return "platform_hosted";
+}
+
+std::optional<ExecutionChannel> ParseExecutionChannel(std::string_view text) {
+  if (text == "platform_hosted") return ExecutionChannel::kPlatformHosted;
+  if (text == "integrator_managed") return ExecutionChannel::kIntegratorManaged;
+  if (text == "provider_managed") return ExecutionChannel::kProviderManaged;
+  return std::nullopt;
+}
+
+std::string_view ToString(ParticipantProgress progress) {
+  switch (progress) {
+    case ParticipantProgress::kWaiting:
+      return "waiting";
+    case ParticipantProgress::kReady:
+      return "ready";
+    case ParticipantProgress::kSigned:
+      return "signed";
+    case ParticipantProgress::kDeclined:
+      return "declined";
+    case ParticipantProgress::kNotified:
+      return "notified";
+  }
+  return "waiting";
+}
+
+std::vector<ParticipantRequest> ReadParticipants(const boost::json::value& value,
+                                                 const std::string& path,
+                                                 const std::vector<std::string>& fresh_ids,
+                                                 size_t* next_fresh, Details& validation,
+                                                 Details& routing) {
+  std::vector<ParticipantRequest> out;
+  if (!value.is_array()) {
+    AddDetail(validation, path, "must be an array");
+    return out;
+  }
+  const auto& items = value.get_array();
+  if (items.size() > kMaxParticipants) {
+    AddDetail(validation, path, "at most " + std::to_string(kMaxParticipants) + " participants");
+    return out;
+  }
+  std::set<std::string> ids;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string item_path = IndexPath(path, i);
+    if (!items[i].is_object()) {
+      AddDetail(validation, item_path, "must be an object");
+      continue;
+    }
+    const auto& object = items[i].get_object();
+    std::optional<std::string> client_id;
+    if (const auto* id = Member(object, "participantId")) {
+      if (!id->is_string() || !IsClientIdentifier(id->get_string())) {
+        AddDetail(validation, JoinPath(item_path, "participantId"),
+                  "must match ^[A-Za-z0-9_-]{1,64}$");
+      } else if (!ids.insert(std::string(id->get_string())).second) {
+        AddDetail(validation, JoinPath(item_path, "participantId"), "duplicate participantId");
+      } else {
+        client_id = std::string(id->get_string());
+      }
+    }
+    auto request = ReadOne(object, item_path, validation, routing);
+    if (!request) continue;
+    if (client_id) {
+      request->participant.participant_id = *client_id;
+    } else if (*next_fresh < fresh_ids.size()) {
+      request->participant.participant_id = fresh_ids[(*next_fresh)++];
+    }
+    out.push_back(std::move(*request));
+  }
+  return out;
+}
+
+boost::json::object ParticipantToEventJson(const Participant& p) {
+  boost::json::object out;
+  out["participantId"] = p.participant_id;
+  out["action"] = ToString(p.action);
+  out["recipientType"] = ToString(p.recipient_type);
+  out["name"] = p.name;
+  if (p.email) out["email"] = *p.email;
+  if (p.organization_id) out["organizationId"] = *p.organization_id;
+  if (p.execution_channel) out["executionChannel"] = ToString(*p.execution_channel);
+  if (p.routing_order) out["routingOrder"] = *p.routing_order;
+  if (p.provider_config_ref) out["providerConfigRef"] = *p.provider_config_ref;
+  return out;
+}
+
+Participant ParticipantFromEventJson(const boost::json::object& object) {
+  Participant p;
+  p.participant_id = OptionalText(object, "participantId").value_or("");
+  p.action = ParseParticipantAction(OptionalText(object, "action").value_or("sign"))
+                 .value_or(ParticipantAction::kSign);
+  p.recipient_type = ParseRecipientType(OptionalText(object, "recipientType").value_or(""))
+                         .value_or(RecipientType::kIndividual);
+  p.name = OptionalText(object, "name").value_or("");
+  p.email = OptionalText(object, "email");
+  p.organization_id = OptionalText(object, "organizationId");
+  if (auto channel = OptionalText(object, "executionChannel")) {
+    p.execution_channel = ParseExecutionChannel(*channel);
+  }
+  if (const auto* order = Member(object, "routingOrder")) p.routing_order = AsInteger(*order);
+  p.provider_config_ref = OptionalText(object, "providerConfigRef");
+  return p;
+}
+
+}  // namespace esign
