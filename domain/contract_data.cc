@@ -190,14 +190,14 @@ void ReadSectionData(const TemplateVersion& version, const boost::json::value& v
 void ApplyDataChanges(ContractData& data, const DataChanges& changes) {
   for (const auto& [key, value] : changes.fields) {
     if (value.is_null()) {
-      data.field_values.erase(key);
+      data.field_values.stable_erase(key);  // erase() would move the last member into the gap
     } else {
       data.field_values[key] = value;
     }
   }
   for (const auto& [key, rows] : changes.tables) {
     if (rows.is_null()) {
-      data.table_data.erase(key);
+      data.table_data.stable_erase(key);
     } else {
       data.table_data[key] = rows;
     }
