@@ -37,6 +37,9 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
   if (state.exists()) {
     return Fail(ErrorCode::kContractStateConflict, "contract " + state.id + " already exists");
   }
+  if (context.contract_id.empty()) {
+    return Fail(ErrorCode::kInternal, "no contract id was generated for the new contract");
+  }
   if (auto ok = RequirePermission(context.actor, "contracts:create"); !ok) return Fail(ok.error());
   if (std::string field = WhatNeedsSend(c); !field.empty()) {
     auto ok = RequirePermission(context.actor, "contracts:send", field,

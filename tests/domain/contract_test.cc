@@ -1,0 +1,159 @@
+// The aggregate's API beyond single rules (those are data: cases/*.json): determinism, replay,
+// the context's pre-generated ids, and the JSON shapes other layers rely on.
+#include "domain/contract.h"
+
+#include <gtest/gtest.h>
+
+#include "domain/json_util.h"
+#include "domain/template_importer.h"
+#include "test_files.h"
+
+namespace esign {
+namespace {
+
+class ContractTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto imported = ImportTemplateText(
+        testing::ReadFile(testing::ExampleTemplatePath("services-agreement.json")));
+    ASSERT_TRUE(imported.has_value());
+    tmpl_ = std::move(*imported);
+    context_.actor =
+        Actor{"cli_1",
+              "org_1",
+              {"contracts:create", "contracts:update", "contracts:send", "evidence:write"}};
+    context_.tmpl = &tmpl_;
+    context_.now = "2026-01-15T10:00:00Z";
+    context_.contract_id = "ctr_1";
+    context_.participant_ids = {"prt_a", "prt_b", "prt_c"};
+  }
+
+  static Command Create(const char* json) {
+    auto command = CommandFromJson("CreateContract", boost::json::parse(json).as_object());
+    EXPECT_TRUE(command.has_value());
+    return *command;
+  }
+
+  Command SendNowCommand() const {
+    return Create(R"({
+      "title": "Services", "templateId": "tpl_services_agreement", "sendNow": true,
+      "data": {"parties": {"clientName": "C", "clientAddress": "A", "providerName": "P",
+                           "providerRegistrationNumber": "R", "billingEmail": "b@p.example"},
+               "engagement": {"effectiveDate": "2026-03-01",
+                              "scopeOfServices": "Twenty characters at least.",
+                              "currency": "EUR", "totalFee": "10.00", "paymentTermsDays": 30,
+                              "governingLaw": "Germany",
+                              "paymentMilestones": [{"description": "All",
+                                                     "dueDate": "2026-03-01",
+                                                     "amount": "10.00"}]}},
+      "participants": [
+        {"name": "C", "email": "c@c.example", "action": "sign", "recipientType": "individual",
+         "executionChannel": "platform_hosted", "templateRoleId": "client_signatory"},
+        {"name": "P", "organizationId": "org_p", "action": "sign",
+         "recipientType": "organization", "executionChannel": "provider_managed",
+         "templateRoleId": "provider_company"}]})");
+  }
+
+  Template tmpl_;
+  DecisionContext context_;
+};
+
+TEST_F(ContractTest, DecideIsDeterministic) {
+  auto first = Decide({}, SendNowCommand(), context_);
+  auto second = Decide({}, SendNowCommand(), context_);
+  ASSERT_TRUE(first.has_value());
+  ASSERT_TRUE(second.has_value());
+  ASSERT_EQ(first->size(), 3u);
+  for (size_t i = 0; i < first->size(); ++i) {
+    EXPECT_EQ((*first)[i].type, (*second)[i].type);
+    EXPECT_EQ(CanonicalJson((*first)[i].data), CanonicalJson((*second)[i].data));
+  }
+}
+
+TEST_F(ContractTest, ReplayEqualsStepwiseApply) {
+  auto events = Decide({}, SendNowCommand(), context_);
+  ASSERT_TRUE(events.has_value());
+  ContractState stepwise;
+  for (const auto& event : *events) stepwise = Apply(stepwise, event);
+  ContractState replayed = Replay(*events);
+  EXPECT_EQ(CanonicalJson(ContractToJson(stepwise)), CanonicalJson(ContractToJson(replayed)));
+  EXPECT_EQ(replayed.version, 3u);
+  EXPECT_EQ(replayed.status, ContractStatus::kSent);
+  ASSERT_EQ(replayed.prepared_roles.size(), 2u);
+  EXPECT_EQ(replayed.prepared_roles[1].routing_order, 2);
+  EXPECT_EQ(replayed.prepared_roles[1].signature_placement.at(0).x, 320);
+}
+
+TEST_F(ContractTest, FreshIdsAreUsedInOrder) {
+  auto events = Decide({}, SendNowCommand(), context_);
+  ASSERT_TRUE(events.has_value());
+  ContractState state = Replay(*events);
+  ASSERT_EQ(state.participants.size(), 2u);
+  EXPECT_EQ(state.participants[0].participant_id, "prt_a");
+  EXPECT_EQ(state.participants[1].participant_id, "prt_b");
+}
+
+TEST_F(ContractTest, TooFewFreshIdsIsOurFault) {
+  context_.participant_ids = {"prt_a"};
+  auto events = Decide({}, SendNowCommand(), context_);
+  ASSERT_FALSE(events.has_value());
+  EXPECT_EQ(events.error().code, ErrorCode::kInternal);
+}
+
+TEST_F(ContractTest, MissingContractIdIsOurFault) {
+  context_.contract_id.clear();
+  auto events = Decide({}, SendNowCommand(), context_);
+  ASSERT_FALSE(events.has_value());
+  EXPECT_EQ(events.error().code, ErrorCode::kInternal);
+}
+
+TEST_F(ContractTest, ContractJsonCarriesTheApiNames) {
+  auto events = Decide({}, SendNowCommand(), context_);
+  ASSERT_TRUE(events.has_value());
+  boost::json::object json = ContractToJson(Replay(*events));
+  for (const char* key :
+       {"id", "status", "version", "title", "templateId", "templateVersionId",
+        "organizationSigningMode", "fieldValues", "tableData", "participants", "roleBindings",
+        "signingSettings", "notifications", "createdAt", "updatedAt"}) {
+    EXPECT_TRUE(json.contains(key)) << key;
+  }
+  EXPECT_FALSE(json.contains("signedPdfKey"));  // only once a signed PDF exists
+  const auto& participant = json.at("participants").at(1).as_object();
+  for (const char* key : {"participantId", "action", "recipientType", "name", "organizationId",
+                          "executionChannel", "templateRoleId", "routingOrder", "state"}) {
+    EXPECT_TRUE(participant.contains(key)) << key;
+  }
+}
+
+TEST_F(ContractTest, StatusJsonHasTheDesignShape) {
+  auto events = Decide({}, SendNowCommand(), context_);
+  ASSERT_TRUE(events.has_value());
+  boost::json::object status = ContractStatusToJson(Replay(*events));
+  EXPECT_EQ(status.at("status"), "sent");
+  EXPECT_EQ(status.at("organizationSigningMode"), "automatic");
+  EXPECT_TRUE(status.at("lifecycle").as_object().contains("declinedAt"));
+  const auto& first = status.at("participants").at(0).as_object();
+  EXPECT_EQ(first.at("state"), "ready");
+  EXPECT_EQ(status.at("participants").at(1).at("state"), "waiting");
+}
+
+TEST_F(ContractTest, UnknownCommandName) {
+  auto command = CommandFromJson("ArchiveContract", {});
+  ASSERT_FALSE(command.has_value());
+  EXPECT_EQ(command.error().code, ErrorCode::kValidationFailed);
+}
+
+TEST_F(ContractTest, CommandNames) {
+  EXPECT_EQ(CommandName(Command{SendContract{}}), "SendContract");
+  EXPECT_EQ(CommandName(Command{PersistEvidence{}}), "PersistEvidence");
+}
+
+TEST_F(ContractTest, EventsSerializeAndParseBack) {
+  DomainEvent event{"contract.sent", {{"contractId", "ctr_1"}, {"sentAt", "2026-01-15T10:00:00Z"}}};
+  DomainEvent back = DomainEventFromJson(DomainEventToJson(event));
+  EXPECT_EQ(back.type, event.type);
+  EXPECT_EQ(back.data, event.data);
+}
+
+}  // namespace
+}  // namespace esign
