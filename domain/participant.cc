@@ -44,19 +44,21 @@ std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
 
   auto action = ReadText(object, path, "action", 32, validation);
   std::optional<ParticipantAction> parsed_action;
+  if (action) parsed_action = ParseParticipantAction(*action);
   if (!action) {
     if (Member(object, "action") == nullptr)
       AddDetail(validation, JoinPath(path, "action"), "required");
-  } else if (!(parsed_action = ParseParticipantAction(*action))) {
+  } else if (!parsed_action) {
     AddDetail(validation, JoinPath(path, "action"), "must be sign, view or receive_copy");
   }
   auto type = ReadText(object, path, "recipientType", 32, validation);
   std::optional<RecipientType> parsed_type;
+  if (type) parsed_type = ParseRecipientType(*type);
   if (!type) {
     if (Member(object, "recipientType") == nullptr) {
       AddDetail(validation, JoinPath(path, "recipientType"), "required");
     }
-  } else if (!(parsed_type = ParseRecipientType(*type))) {
+  } else if (!parsed_type) {
     AddDetail(validation, JoinPath(path, "recipientType"), "must be individual or organization");
   }
 
@@ -86,7 +88,8 @@ std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
   std::string channel_path = JoinPath(path, "executionChannel");
   auto channel_text = ReadText(object, path, "executionChannel", 32, validation);
   std::optional<ExecutionChannel> channel;
-  if (channel_text && !(channel = ParseExecutionChannel(*channel_text))) {
+  if (channel_text) channel = ParseExecutionChannel(*channel_text);
+  if (channel_text && !channel) {
     AddDetail(validation, channel_path,
               "must be platform_hosted, integrator_managed or provider_managed");
   }

@@ -347,12 +347,14 @@ std::optional<RoleDef> ReadRole(Reader& r, const boost::json::value& value,
   role.description = r.Text(*object, path, "description", false, kMaxText, true);
   auto action_text = r.Text(*object, path, "action", true, 32);
   std::optional<ParticipantAction> action;
-  if (action_text && !(action = ParseParticipantAction(*action_text))) {
+  if (action_text) action = ParseParticipantAction(*action_text);
+  if (action_text && !action) {
     r.Problem(JoinPath(path, "action"), "must be sign, view or receive_copy");
   }
   auto type_text = r.Text(*object, path, "recipientType", true, 32);
   std::optional<RecipientType> type;
-  if (type_text && !(type = ParseRecipientType(*type_text))) {
+  if (type_text) type = ParseRecipientType(*type_text);
+  if (type_text && !type) {
     r.Problem(JoinPath(path, "recipientType"), "must be individual or organization");
   }
   role.routing_order = r.Integer(*object, path, "routingOrder", 1, 100).value_or(1);
