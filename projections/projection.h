@@ -1,0 +1,59 @@
+// A projection: a read model built only from events. The Projector (projector.h) feeds every
+// event of the log, in order, to each registered projection; a projection writes its rows into a
+// ViewBatch, and the batch is committed together with the projection's checkpoint in one
+// RocksDB WriteBatch, so a view is never ahead of or behind its checkpoint.
+//
+// Rows of a projection live under its own key space (the batch and reader prefix every key with
+// "<Name()>/"), so projections cannot step on each other's rows.
+// Thread safety: Apply and Committed are called from the projector's thread only; readers of a
+// projection's in-memory state (if it keeps any) must be safe against that thread.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "domain/result.h"
+#include "eventstore/event_record.h"
+
+namespace esign::projections {
+
+// Rows of one projection, read-only.
+class ViewReader {
+ public:
+  virtual ~ViewReader() = default;
+  virtual Result<std::optional<std::string>> Get(std::string_view key) const = 0;
+  // Rows whose key starts with `prefix`, in key order (descending when `reverse`), beginning at
+  // `start` (inclusive; empty = the first row of the prefix in that direction). `visit` returns
+  // false to stop.
+  virtual Status Scan(std::string_view prefix, std::string_view start, bool reverse,
+                      const std::function<bool(std::string_view key, std::string_view value)>&
+                          visit) const = 0;
+};
+
+// The pending writes of one projection for the events being applied. Get sees the batch's own
+// writes first, then the committed rows.
+class ViewBatch {
+ public:
+  virtual ~ViewBatch() = default;
+  virtual void Put(std::string_view key, std::string_view value) = 0;
+  virtual void Delete(std::string_view key) = 0;
+  virtual Result<std::optional<std::string>> Get(std::string_view key) const = 0;
+};
+
+class Projection {
+ public:
+  virtual ~Projection() = default;
+  // Stable name: its key space and checkpoint. Changing it rebuilds the view from the log.
+  virtual std::string_view Name() const = 0;
+  // Applies one event. Events of no interest are ignored (return success).
+  virtual Status Apply(const eventstore::EventRecord& event, ViewBatch& batch) = 0;
+  // After a batch of applied events is durable; a projection that keeps in-memory state
+  // (caches, small directories) publishes it here.
+  virtual void Committed() {}
+  // Once at start, before any Apply, with the committed rows: loads in-memory state.
+  virtual Status Load(const ViewReader& /*rows*/) { return {}; }
+};
+
+}  // namespace esign::projections
