@@ -31,7 +31,10 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
               << (t.changed ? " imported" : " unchanged") << std::endl;
   }
 
-  service->handler_ = std::make_unique<http::ApiHandler>();
+  http::ApiHandlerOptions handler_options;
+  handler_options.access_log = http::StderrAccessLog();
+  service->handler_ =
+      std::make_unique<http::ApiHandler>(service->routes_, nullptr, std::move(handler_options));
   auto server = http::HttpServer::Start(config.server, *service->handler_);
   if (!server) return std::unexpected(server.error());
   service->server_ = std::move(*server);
@@ -44,6 +47,7 @@ Service::~Service() { Stop(); }
 void Service::Stop() {
   if (handler_) handler_->SetReady(false);
   if (server_) server_->Stop();
+  if (handler_) handler_->Drain();
   if (store_) store_->Close();
 }
 

@@ -24,6 +24,7 @@ class Service {
  private:
   Service() = default;
   std::unique_ptr<eventstore::RocksEventStore> store_;
+  http::ApiRoutes routes_;
   std::unique_ptr<http::ApiHandler> handler_;
   std::unique_ptr<http::HttpServer> server_;
 };

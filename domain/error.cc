@@ -48,12 +48,16 @@ std::string_view ToString(ErrorCode code) {
       return "IDEMPOTENCY_KEY_REUSED";
     case ErrorCode::kPreconditionFailed:
       return "PRECONDITION_FAILED";
+    case ErrorCode::kMethodNotAllowed:
+      return "METHOD_NOT_ALLOWED";
     case ErrorCode::kPayloadTooLarge:
       return "PAYLOAD_TOO_LARGE";
     case ErrorCode::kUnsupportedMediaType:
       return "UNSUPPORTED_MEDIA_TYPE";
     case ErrorCode::kRateLimited:
       return "RATE_LIMITED";
+    case ErrorCode::kUnavailable:
+      return "UNAVAILABLE";
     case ErrorCode::kStorage:
       return "STORAGE_ERROR";
     case ErrorCode::kCorruption:

@@ -35,10 +35,12 @@ enum class ErrorCode {
   kStreamVersionConflict,
   kIdempotencyKeyReused,
   kPreconditionFailed,
-  // Transport (413 / 415 / 429).
+  // Transport (405 / 413 / 415 / 429 / 503).
+  kMethodNotAllowed,
   kPayloadTooLarge,
   kUnsupportedMediaType,
   kRateLimited,
+  kUnavailable,
   // Our own faults (500).
   kStorage,
   kCorruption,

@@ -1,23 +1,62 @@
-// The service's request handler: assigns the request id, dispatches by path and answers with the
-// one error body. It grows with the API; operational routes (/healthz, /readyz) live here.
+// The service's request handler. For every request: assigns or echoes X-Request-Id, routes it
+// (404 / 405), checks the body's content type (415) and the bearer token (401), runs the route on
+// the worker pool (inline only for the operational routes), turns an error into the one error
+// body, writes a JSON access-log line and records metrics.
 // Thread safety: Handle may be called concurrently from every I/O thread.
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <memory>
+#include <string_view>
 
+#include <boost/asio/thread_pool.hpp>
+
+#include "http/api.h"
+#include "http/metrics.h"
 #include "http/request_handler.h"
 
 namespace esign::http {
 
+struct ApiHandlerOptions {
+  // Threads that run route handlers (which may block on a synced append). Default: 64.
+  int worker_threads = 64;
+  // Receives one JSON access-log line per request; empty = no access log. Default: none.
+  std::function<void(std::string_view line)> access_log;
+};
+
 class ApiHandler final : public RequestHandler {
  public:
+  // `routes` and `authenticator` must outlive the handler; `authenticator` may be null only if
+  // no route requires a bearer token.
+  ApiHandler(const ApiRoutes& routes, const Authenticator* authenticator,
+             ApiHandlerOptions options);
+  ~ApiHandler() override;
+
   void Handle(Request request, const RequestContext& context, Respond respond) override;
 
   // /readyz answers 200 only once the service has finished starting.
   void SetReady(bool ready) { ready_ = ready; }
+  Metrics& metrics() { return metrics_; }
+  // Waits for running route handlers to finish; later requests answer 503.
+  void Drain();
 
  private:
+  struct Exchange;
+  void Dispatch(std::shared_ptr<Exchange> exchange);
+  void Finish(Exchange& exchange, ApiResult result);
+  bool HandleOperational(Exchange& exchange);
+
+  const ApiRoutes& routes_;
+  const Authenticator* authenticator_;
+  ApiHandlerOptions options_;
+  Metrics metrics_;
+  boost::asio::thread_pool workers_;
   std::atomic<bool> ready_{false};
+  std::atomic<bool> draining_{false};
 };
+
+// A JSON access-log line writer to stderr, one write per line.
+std::function<void(std::string_view)> StderrAccessLog();
 
 }  // namespace esign::http

@@ -37,12 +37,16 @@ beast_http::status StatusOf(ErrorCode code) {
       return S::conflict;
     case ErrorCode::kPreconditionFailed:
       return S::precondition_failed;
+    case ErrorCode::kMethodNotAllowed:
+      return S::method_not_allowed;
     case ErrorCode::kPayloadTooLarge:
       return S::payload_too_large;
     case ErrorCode::kUnsupportedMediaType:
       return S::unsupported_media_type;
     case ErrorCode::kRateLimited:
       return S::too_many_requests;
+    case ErrorCode::kUnavailable:
+      return S::service_unavailable;
     case ErrorCode::kStorage:
     case ErrorCode::kCorruption:
     case ErrorCode::kInternal:

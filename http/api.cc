@@ -1,0 +1,28 @@
+#include "http/api.h"
+
+#include "domain/json_parse.h"
+
+namespace esign::http {
+
+Result<boost::json::object> ParseJsonObjectBody(const ApiRequest& request) {
+  const std::string& body = request.http.body();
+  if (body.empty()) {
+    return Fail(ErrorCode::kValidationFailed, "a JSON object body is required", "body", "empty");
+  }
+  auto value = ParseJson(body);
+  if (!value) return std::unexpected(value.error());
+  if (!value->is_object()) {
+    return Fail(ErrorCode::kValidationFailed, "the body must be a JSON object", "body",
+                "not an object");
+  }
+  return std::move(value->as_object());
+}
+
+Status RequirePermission(const ApiRequest& request, std::string_view permission) {
+  if (request.principal && request.principal->Has(permission)) return {};
+  return Fail(ErrorCode::kPermissionDenied,
+              "this operation requires the permission " + std::string(permission), "permission",
+              std::string(permission));
+}
+
+}  // namespace esign::http

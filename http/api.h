@@ -1,0 +1,117 @@
+// The vocabulary of API route handlers. A handler is a plain function from an ApiRequest to a
+// Result<ApiResponse>: it may block (it runs on the worker pool, never on an I/O thread), returns
+// errors as values, and never sees sockets. ApiHandler (api_handler.h) does everything around it:
+// request id, routing, content type and body checks, authentication, the error body, access log
+// and metrics.
+#pragma once
+
+#include <boost/json.hpp>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "domain/result.h"
+#include "http/request_handler.h"
+#include "http/router.h"
+
+namespace esign::http {
+
+// Who is calling: a machine client acting for exactly one organization.
+struct Principal {
+  std::string client_id;
+  std::string organization_id;
+  std::vector<std::string> permissions;
+  std::string token_id;    // the access token's id (jti)
+  int64_t issued_at = 0;   // seconds since the epoch
+  int64_t expires_at = 0;  // seconds since the epoch
+
+  bool Has(std::string_view permission) const {
+    for (const auto& p : permissions) {
+      if (p == permission) return true;
+    }
+    return false;
+  }
+};
+
+struct ApiRequest {
+  const Request& http;
+  PathParams params;
+  std::string request_id;
+  std::string remote_ip;
+  std::optional<Principal> principal;                      // set on routes with Auth::kBearer
+  std::vector<std::pair<std::string, std::string>> query;  // percent-decoded, in order
+
+  std::string_view Header(std::string_view name) const {
+    auto it = http.find(name);
+    return it == http.end() ? std::string_view() : std::string_view(it->value());
+  }
+  std::optional<std::string_view> Query(std::string_view name) const {
+    for (const auto& [k, v] : query) {
+      if (k == name) return std::string_view(v);
+    }
+    return std::nullopt;
+  }
+  std::string_view UserAgent() const { return Header("User-Agent"); }
+  const Principal& Caller() const { return *principal; }  // only on authenticated routes
+};
+
+struct ApiResponse {
+  unsigned status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  static ApiResponse Json(unsigned status, const boost::json::value& value) {
+    return ApiResponse{status, boost::json::serialize(value), "application/json", {}};
+  }
+  ApiResponse& WithHeader(std::string name, std::string value) {
+    headers.emplace_back(std::move(name), std::move(value));
+    return *this;
+  }
+};
+
+using ApiResult = Result<ApiResponse>;
+using RouteFunction = std::function<ApiResult(const ApiRequest&)>;
+
+enum class Auth {
+  kNone,    // open (machine-token, health) or authenticated by other means (hosted signing)
+  kBearer,  // a valid access token is required: 401 otherwise
+};
+
+struct RouteSpec {
+  std::string operation_id;  // as in the OpenAPI document, e.g. "getContractStatus"
+  Auth auth = Auth::kBearer;
+  RouteFunction handler;
+};
+
+// Collects the routes of every API family at start; read-only afterwards.
+class ApiRoutes {
+ public:
+  void Add(boost::beast::http::verb method, std::string pattern, RouteSpec spec) {
+    router_.Add(method, std::move(pattern), std::move(spec));
+  }
+  const Router<RouteSpec>& router() const { return router_; }
+
+ private:
+  Router<RouteSpec> router_;
+};
+
+// Turns a bearer token into a Principal; kUnauthenticated for a missing, malformed, expired,
+// revoked or forged token. Implemented by the authentication family.
+class Authenticator {
+ public:
+  virtual ~Authenticator() = default;
+  virtual Result<Principal> Authenticate(std::string_view token) const = 0;
+};
+
+// Parses a request body as a JSON object (UTF-8 validated; exact numbers, see domain ParseJson).
+// kValidationFailed with detail field "body" otherwise.
+Result<boost::json::object> ParseJsonObjectBody(const ApiRequest& request);
+
+// 403 PERMISSION_DENIED unless the caller holds `permission`.
+Status RequirePermission(const ApiRequest& request, std::string_view permission);
+
+}  // namespace esign::http

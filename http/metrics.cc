@@ -1,0 +1,72 @@
+#include "http/metrics.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace esign::http {
+
+Metrics::Series& Metrics::SeriesFor(std::string_view method, std::string_view route,
+                                    unsigned status) {
+  std::lock_guard lock(mutex_);
+  auto& slot = series_[Key(std::string(method), std::string(route), status)];
+  if (!slot) slot = std::make_unique<Series>();
+  return *slot;
+}
+
+void Metrics::RecordRequest(std::string_view method, std::string_view route, unsigned status,
+                            std::chrono::nanoseconds latency) {
+  Series& series = SeriesFor(method, route, status);
+  const double seconds = std::chrono::duration<double>(latency).count();
+  size_t bucket = 0;
+  while (bucket < kBuckets.size() && seconds > kBuckets[bucket]) ++bucket;
+  series.buckets[bucket].fetch_add(1, std::memory_order_relaxed);
+  series.count.fetch_add(1, std::memory_order_relaxed);
+  series.sum_ns.fetch_add(static_cast<uint64_t>(latency.count()), std::memory_order_relaxed);
+}
+
+void Metrics::AddGauge(std::string name, std::string help, std::function<double()> read) {
+  std::lock_guard lock(mutex_);
+  gauges_.push_back(Gauge{std::move(name), std::move(help), std::move(read)});
+}
+
+std::string Metrics::Render() const {
+  std::ostringstream out;
+  std::lock_guard lock(mutex_);
+  out << "# HELP contractd_http_requests_total HTTP requests by route and status.\n"
+      << "# TYPE contractd_http_requests_total counter\n";
+  for (const auto& [key, series] : series_) {
+    const auto& [method, route, status] = key;
+    out << "contractd_http_requests_total{method=\"" << method << "\",route=\"" << route
+        << "\",status=\"" << status << "\"} " << series->count.load() << "\n";
+  }
+  out << "# HELP contractd_http_request_duration_seconds HTTP request latency.\n"
+      << "# TYPE contractd_http_request_duration_seconds histogram\n";
+  for (const auto& [key, series] : series_) {
+    const auto& [method, route, status] = key;
+    const std::string labels = "method=\"" + method + "\",route=\"" + route + "\",status=\"" +
+                               std::to_string(status) + "\"";
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < kBuckets.size(); ++i) {
+      cumulative += series->buckets[i].load();
+      char le[32];
+      std::snprintf(le, sizeof le, "%g", kBuckets[i]);
+      out << "contractd_http_request_duration_seconds_bucket{" << labels << ",le=\"" << le << "\"} "
+          << cumulative << "\n";
+    }
+    cumulative += series->buckets[kBuckets.size()].load();
+    out << "contractd_http_request_duration_seconds_bucket{" << labels << ",le=\"+Inf\"} "
+        << cumulative << "\n";
+    out << "contractd_http_request_duration_seconds_sum{" << labels << "} "
+        << static_cast<double>(series->sum_ns.load()) / 1e9 << "\n";
+    out << "contractd_http_request_duration_seconds_count{" << labels << "} "
+        << series->count.load() << "\n";
+  }
+  for (const auto& gauge : gauges_) {
+    out << "# HELP " << gauge.name << " " << gauge.help << "\n"
+        << "# TYPE " << gauge.name << " gauge\n"
+        << gauge.name << " " << gauge.read() << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace esign::http

@@ -1,0 +1,53 @@
+// Prometheus metrics of the service, rendered as the text exposition format on GET /metrics:
+// request counts and latency histograms by route and status, plus gauges that other parts
+// register as callbacks (append latency, projection lag, ...).
+// Thread safety: every method may be called from any thread.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace esign::http {
+
+class Metrics {
+ public:
+  // Upper bounds of the latency buckets, in seconds.
+  static constexpr std::array<double, 12> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                      0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
+
+  void RecordRequest(std::string_view method, std::string_view route, unsigned status,
+                     std::chrono::nanoseconds latency);
+
+  // A gauge read when /metrics is rendered, e.g. "contractd_projection_lag_events".
+  void AddGauge(std::string name, std::string help, std::function<double()> read);
+
+  std::string Render() const;
+
+ private:
+  struct Series {
+    std::array<std::atomic<uint64_t>, kBuckets.size() + 1> buckets{};  // last: +Inf
+    std::atomic<uint64_t> count{0};
+    std::atomic<uint64_t> sum_ns{0};
+  };
+  struct Gauge {
+    std::string name, help;
+    std::function<double()> read;
+  };
+  using Key = std::tuple<std::string, std::string, unsigned>;  // method, route, status
+
+  Series& SeriesFor(std::string_view method, std::string_view route, unsigned status);
+
+  mutable std::mutex mutex_;
+  std::map<Key, std::unique_ptr<Series>> series_;  // guarded by mutex_ (the map, not the values)
+  std::vector<Gauge> gauges_;                      // guarded by mutex_
+};
+
+}  // namespace esign::http
