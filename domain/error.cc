@@ -40,6 +40,8 @@ std::string_view ToString(ErrorCode code) {
       return "PARTICIPANT_NOT_FOUND";
     case ErrorCode::kContractSignedDocumentNotAvailable:
       return "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE";
+    case ErrorCode::kArtifactRevisionNotFound:
+      return "ARTIFACT_REVISION_NOT_FOUND";
     case ErrorCode::kContractStateConflict:
       return "CONTRACT_STATE_CONFLICT";
     case ErrorCode::kStreamVersionConflict:
@@ -58,6 +60,8 @@ std::string_view ToString(ErrorCode code) {
       return "RATE_LIMITED";
     case ErrorCode::kUnavailable:
       return "UNAVAILABLE";
+    case ErrorCode::kNotImplemented:
+      return "NOT_IMPLEMENTED";
     case ErrorCode::kStorage:
       return "STORAGE_ERROR";
     case ErrorCode::kCorruption:

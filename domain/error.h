@@ -30,6 +30,7 @@ enum class ErrorCode {
   kTemplateVersionNotFound,
   kParticipantNotFound,
   kContractSignedDocumentNotAvailable,
+  kArtifactRevisionNotFound,
   // State (409 / 412).
   kContractStateConflict,
   kStreamVersionConflict,
@@ -41,6 +42,7 @@ enum class ErrorCode {
   kUnsupportedMediaType,
   kRateLimited,
   kUnavailable,
+  kNotImplemented,  // 501: an operation whose capability is not built yet
   // Our own faults (500).
   kStorage,
   kCorruption,

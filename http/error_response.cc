@@ -30,6 +30,7 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kTemplateVersionNotFound:
     case ErrorCode::kParticipantNotFound:
     case ErrorCode::kContractSignedDocumentNotAvailable:
+    case ErrorCode::kArtifactRevisionNotFound:
       return S::not_found;
     case ErrorCode::kContractStateConflict:
     case ErrorCode::kStreamVersionConflict:
@@ -47,6 +48,8 @@ beast_http::status StatusOf(ErrorCode code) {
       return S::too_many_requests;
     case ErrorCode::kUnavailable:
       return S::service_unavailable;
+    case ErrorCode::kNotImplemented:
+      return S::not_implemented;
     case ErrorCode::kStorage:
     case ErrorCode::kCorruption:
     case ErrorCode::kInternal:
