@@ -1,26 +1,43 @@
-// The write path of the RocksDB store: callers queue their append and sleep; one appender thread
-// takes every queued append, decides them together, and makes them durable with one synced
-// WriteBatch (group commit). Throughput comes from that batching: one WAL sync serves the batch.
+// The write path of the RocksDB store, in three steps on three kinds of threads:
+//   callers   queue their append and sleep (Completion);
+//   appender  takes every queued append, decides them together (AppendPlanner) and writes their
+//             records, index entries and ledger nodes in one WriteBatch, without syncing;
+//   syncer    syncs the WAL once for every batch written since its last sync, publishes the new
+//             size and root, and wakes the callers.
+// The appender writes batch N+1 while the syncer waits for the disk on batch N, so neither the
+// disk nor the CPU waits for the other. Throughput comes from that batching: one WAL sync serves
+// every append of one or more batches.
+#include <pthread.h>
+
 #include <algorithm>
-#include <atomic>
 #include <utility>
 
+#include "eventstore/completion.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "eventstore/rocksdb_status.h"
 #include "eventstore/store_keys.h"
 
 namespace esign::eventstore {
+namespace {
 
-// Lives on the caller's stack while the caller waits for `done`.
+std::unexpected<Error> Refused() {
+  return Fail(ErrorCode::kStorage,
+              "the event store refuses appends: a WAL sync failed; reopen the store");
+}
+
+}  // namespace
+
+// Lives on the caller's stack while the caller waits.
 struct RocksEventStore::PendingAppend {
   AppendInput input;
   Result<AppendResult> result;
-  std::atomic<uint32_t> done{0};
+  Completion done;
 };
 
 Result<AppendResult> RocksEventStore::Append(std::string_view stream_id, ExpectedVersion expected,
                                              std::vector<NewEvent> events) {
-  PendingAppend pending{AppendInput{stream_id, expected, &events}, AppendResult{}};
+  if (failed_.load(std::memory_order_acquire)) return Refused();
+  PendingAppend pending{AppendInput{stream_id, expected, &events}, AppendResult{}, {}};
   {
     std::lock_guard lock(queue_mutex_);
     if (stopping_) return Fail(ErrorCode::kStorage, "the event store is closed");
@@ -30,13 +47,12 @@ Result<AppendResult> RocksEventStore::Append(std::string_view stream_id, Expecte
       queue_ready_.notify_one();
     }
   }
-  // A futex wait on the flag: no lock or condition variable to share with other callers. The
-  // appender's notify only wakes the address; it never reads `pending` after setting the flag.
-  pending.done.wait(0, std::memory_order_acquire);
+  pending.done.Wait();
   return std::move(pending.result);
 }
 
 void RocksEventStore::RunAppender() {
+  pthread_setname_np(pthread_self(), "esign-appender");
   std::vector<PendingAppend*> batch;
   while (true) {
     {
@@ -68,67 +84,129 @@ void RocksEventStore::RunAppender() {
 }
 
 void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
-  inputs_.clear();
-  for (const PendingAppend* pending : batch) inputs_.push_back(pending->input);
-  const uint64_t base = size_.load(std::memory_order_relaxed);
-  planner_->Plan(inputs_, base, clock_.NowMicros(), plan_);
+  WrittenBatch out;
+  out.requests = batch;
+  if (failed_.load(std::memory_order_acquire)) {
+    for (PendingAppend* pending : batch) pending->result = Refused();
+  } else {
+    inputs_.clear();
+    for (const PendingAppend* pending : batch) inputs_.push_back(pending->input);
+    planner_->Plan(inputs_, written_size_, clock_.NowMicros(), plan_);
 
-  batch_.Clear();
-  fresh_nodes_.clear();
-  // Work on a copy, so a failed write leaves the appender's frontier as it was.
-  MerkleFrontier frontier = work_frontier_;
-  std::string raw;
-  for (size_t i = 0; i < plan_.records.size(); ++i) {
-    const EventRecord& record = plan_.records[i];
-    raw = CanonicalBytes(record);
-    frontier.Append(LeafHash(raw), fresh_nodes_);
-    const U64Key position = EncodeU64(record.position.value());
-    const rocksdb::Slice position_slice(position.data(), position.size());
-    const EventIdValue id_entry = EncodeEventIdEntry(plan_.id_entries[i]);
-    batch_.Put(events_, position_slice, raw).PermitUncheckedError();
-    batch_.Put(streams_, StreamKey(record.stream_id, record.version), position_slice)
-        .PermitUncheckedError();
-    batch_.Put(event_ids_, record.event_id, rocksdb::Slice(id_entry.data(), id_entry.size()))
-        .PermitUncheckedError();
-  }
-  for (const NewNode& node : fresh_nodes_) {
-    const NodeKey key = EncodeNodeKey(node.id);
-    batch_
-        .Put(ledger_nodes_, rocksdb::Slice(key.data(), key.size()),
-             rocksdb::Slice(reinterpret_cast<const char*>(node.hash.data()), node.hash.size()))
-        .PermitUncheckedError();
+    batch_.Clear();
+    fresh_nodes_.clear();
+    // Work on a copy, so a failed write leaves the appender's frontier as it was.
+    MerkleFrontier frontier = work_frontier_;
+    std::string raw;
+    for (size_t i = 0; i < plan_.records.size(); ++i) {
+      const EventRecord& record = plan_.records[i];
+      raw = CanonicalBytes(record);
+      frontier.Append(LeafHash(raw), fresh_nodes_);
+      const U64Key position = EncodeU64(record.position.value());
+      const rocksdb::Slice position_slice(position.data(), position.size());
+      const EventIdValue id_entry = EncodeEventIdEntry(plan_.id_entries[i]);
+      batch_.Put(events_, position_slice, raw).PermitUncheckedError();
+      batch_.Put(streams_, StreamKey(record.stream_id, record.version), position_slice)
+          .PermitUncheckedError();
+      batch_.Put(event_ids_, record.event_id, rocksdb::Slice(id_entry.data(), id_entry.size()))
+          .PermitUncheckedError();
+    }
+    for (const NewNode& node : fresh_nodes_) {
+      const NodeKey key = EncodeNodeKey(node.id);
+      batch_
+          .Put(ledger_nodes_, rocksdb::Slice(key.data(), key.size()),
+               rocksdb::Slice(reinterpret_cast<const char*>(node.hash.data()), node.hash.size()))
+          .PermitUncheckedError();
+    }
+
+    rocksdb::Status written;
+    if (!plan_.records.empty()) {
+      rocksdb::WriteOptions write;
+      write.sync = options_.sync && !options_.pipelined_sync;
+      written = db_->Write(write, &batch_);
+    }
+    if (written.ok()) {
+      if (!plan_.records.empty()) {
+        planner_->Commit(plan_);
+        // The cache only grows left to right, so this cannot fail; were it to, proofs would still
+        // read the missing nodes from RocksDB.
+        static_cast<void>(node_cache_.Add(fresh_nodes_));
+        written_size_ += plan_.records.size();
+        work_frontier_ = frontier;
+        out.wrote = true;
+        out.size = written_size_;
+        out.frontier = std::move(frontier);
+      }
+      for (size_t i = 0; i < batch.size(); ++i) {
+        batch[i]->result = std::move(plan_.appends[i].outcome);
+      }
+    } else {
+      const Error error = FailFromRocks(written, "appending to the log").error();
+      for (PendingAppend* pending : batch) pending->result = Fail(error);
+    }
   }
 
-  rocksdb::Status written;
-  if (!plan_.records.empty()) {
-    rocksdb::WriteOptions write;
-    write.sync = options_.sync;
-    written = db_->Write(write, &batch_);
+  // Even batches that wrote nothing go through the syncer: a replay or a conflict may rest on a
+  // batch whose sync is still pending, and must not be answered before it.
+  std::lock_guard lock(written_mutex_);
+  written_.push_back(std::move(out));
+  if (syncer_idle_) {
+    syncer_idle_ = false;
+    written_ready_.notify_one();
   }
+}
 
-  if (written.ok()) {
-    planner_->Commit(plan_);
-    // The cache only grows left to right; a failure here is a bug and must not lose the answer
-    // already made durable, so it is ignored: reads fall back to RocksDB for missing nodes.
-    static_cast<void>(node_cache_.Add(fresh_nodes_));
-    work_frontier_ = frontier;
+void RocksEventStore::RunSyncer() {
+  pthread_setname_np(pthread_self(), "esign-syncer");
+  std::vector<WrittenBatch> written;
+  while (true) {
+    {
+      std::unique_lock lock(written_mutex_);
+      while (written_.empty() && !syncer_stopping_) {
+        syncer_idle_ = true;
+        written_ready_.wait(lock);
+      }
+      syncer_idle_ = false;
+      if (written_.empty()) return;
+      written.swap(written_);
+    }
+    SyncAndAnswer(written);
+    written.clear();
+  }
+}
+
+void RocksEventStore::SyncAndAnswer(std::vector<WrittenBatch>& written) {
+  const WrittenBatch* last_written = nullptr;
+  for (const WrittenBatch& batch : written) {
+    if (batch.wrote) last_written = &batch;
+  }
+  rocksdb::Status synced;
+  if (last_written != nullptr && options_.sync && options_.pipelined_sync &&
+      !failed_.load(std::memory_order_acquire)) {
+    synced = db_->SyncWAL();
+  }
+  if (!synced.ok() || failed_.load(std::memory_order_acquire)) {
+    // Written but maybe not durable: nothing of it is published or acknowledged, ever.
+    const Error error =
+        synced.ok() ? Refused().error() : FailFromRocks(synced, "syncing the log").error();
+    failed_.store(true, std::memory_order_release);
+    for (WrittenBatch& batch : written) {
+      for (PendingAppend* pending : batch.requests) pending->result = Fail(error);
+    }
+  } else if (last_written != nullptr) {
     {
       std::lock_guard lock(state_mutex_);
-      frontier_ = std::move(frontier);
-      size_.store(base + plan_.records.size(), std::memory_order_release);
+      frontier_ = last_written->frontier;
+      size_.store(last_written->size, std::memory_order_release);
     }
     size_changed_.notify_all();
-    for (size_t i = 0; i < batch.size(); ++i) {
-      batch[i]->result = std::move(plan_.appends[i].outcome);
-    }
-  } else {
-    const Error error = FailFromRocks(written, "appending to the log").error();
-    for (PendingAppend* pending : batch) pending->result = Fail(error);
   }
-  for (PendingAppend* pending : batch) {
-    pending->done.store(1, std::memory_order_release);
-    pending->done.notify_one();
+
+  std::vector<Completion*> completions;
+  for (WrittenBatch& batch : written) {
+    for (PendingAppend* pending : batch.requests) completions.push_back(&pending->done);
   }
+  Completion::Complete(completions);
 }
 
 }  // namespace esign::eventstore

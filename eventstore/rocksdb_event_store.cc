@@ -1,4 +1,5 @@
-// Opening, recovery, reads and closing of the RocksDB store; appends are in rocksdb_appender.cc.
+// Opening, recovery, reads and closing of the RocksDB store; the write path is in
+// rocksdb_appender.cc.
 #include "eventstore/rocksdb_event_store.h"
 
 #include <algorithm>
@@ -83,6 +84,7 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
   store->ledger_ = std::move(*ledger);
 
   store->planner_ = std::make_unique<AppendPlanner>(*store->index_, options.max_cached_streams);
+  store->syncer_ = std::thread([raw = store.get()] { raw->RunSyncer(); });
   store->appender_ = std::thread([raw = store.get()] { raw->RunAppender(); });
   return store;
 }
@@ -114,6 +116,7 @@ Status RocksEventStore::Recover() {
   }
   work_frontier_ = *frontier;
   frontier_ = std::move(*frontier);
+  written_size_ = size;
   size_.store(size, std::memory_order_release);
   return {};
 }
@@ -126,6 +129,12 @@ void RocksEventStore::Close() {
   }
   queue_ready_.notify_one();
   if (appender_.joinable()) appender_.join();
+  {
+    std::lock_guard lock(written_mutex_);
+    syncer_stopping_ = true;
+  }
+  written_ready_.notify_one();
+  if (syncer_.joinable()) syncer_.join();
   {
     std::lock_guard lock(state_mutex_);
     closed_ = true;

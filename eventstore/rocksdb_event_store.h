@@ -11,8 +11,14 @@
 //
 // Appends go through one appender thread (group commit): it takes every waiting append, decides
 // them together (AppendPlanner), and writes their records, index entries and ledger nodes in one
-// WriteBatch with a single WAL sync; callers are answered only after that write. A log record and
-// its ledger nodes therefore share a write, and a crash leaves both or neither.
+// WriteBatch. A log record and its ledger nodes therefore share a write, and a crash leaves both
+// or neither. A syncer thread then syncs the WAL, publishes the new size and root, and answers
+// the callers; while it waits for the disk, the appender already writes the next batch. Nothing
+// is acknowledged, and nothing is visible to readers (Size, ReadAll, proofs), before its sync.
+// When a write fails, its appends fail with kStorage; when a sync fails, every append not yet
+// answered fails with kStorage and the store refuses appends until reopened. Such an append may
+// or may not be found after reopening (its bytes may have reached the disk): retrying it with the
+// same event ids settles which.
 //
 // Thread safety: every method may be called from any thread. Close() must precede destruction of
 // anything the store was given (the clock); the destructor calls it.
@@ -50,6 +56,10 @@ struct RocksStoreOptions {
   std::string data_dir;
   // Sync the WAL before an append is acknowledged. Default: true.
   bool sync = true;
+  // With sync: a second thread syncs the WAL while the appender writes the next batch, and one
+  // sync then covers every batch written meanwhile; callers are still answered only after the
+  // sync that covers their batch. false: each batch's own Write syncs. Default: true.
+  bool pipelined_sync = true;
   // Events decided and written together in one group commit; a single larger append still goes
   // through, alone. Default: 1024.
   size_t max_batch_events = 1024;
@@ -65,6 +75,9 @@ struct RocksStoreOptions {
   size_t max_cached_streams = size_t{1} << 20;
   // Stamps records and tree heads; must outlive the store. Default: the system clock.
   const Clock* clock = &SystemClock::Instance();
+  // RocksDB's access to the operating system, for tests that inject failed writes or syncs; must
+  // outlive the store. Default: nullptr (rocksdb::Env::Default()).
+  rocksdb::Env* env = nullptr;
 };
 
 class RocksEventStore final : public EventStore, private LedgerView {
@@ -109,9 +122,18 @@ class RocksEventStore final : public EventStore, private LedgerView {
   const NodeSource& nodes() const override;
   std::pair<uint64_t, Hash> CurrentHead() const override;
 
-  // The appender thread (rocksdb_appender.cc).
+  // The write path (rocksdb_appender.cc).
+  // A batch the appender has dealt with, on its way to the syncer.
+  struct WrittenBatch {
+    std::vector<PendingAppend*> requests;  // each with its result set
+    bool wrote = false;                    // records were written and await a sync
+    uint64_t size = 0;                     // when wrote: the log's size after this batch
+    MerkleFrontier frontier;               // when wrote: the log's frontier after this batch
+  };
   void RunAppender();
   void WriteBatchOf(std::vector<PendingAppend*>& batch);
+  void RunSyncer();
+  void SyncAndAnswer(std::vector<WrittenBatch>& written);
 
   const RocksStoreOptions options_;
   const Clock& clock_;
@@ -128,15 +150,19 @@ class RocksEventStore final : public EventStore, private LedgerView {
   std::unique_ptr<RocksBlobStore> blobs_;
   std::unique_ptr<MerkleLedger> ledger_;
 
-  // Published by the appender after each durable write; Size() reads it without a lock.
+  // The durable log, published by the syncer; Size() reads it without a lock.
   std::atomic<uint64_t> size_{0};
   mutable std::mutex state_mutex_;
   mutable std::condition_variable size_changed_;
   MerkleFrontier frontier_;  // of the published log; guarded by state_mutex_
   bool closed_ = false;      // guarded by state_mutex_
+  // Set for good when a WAL sync fails: what was written since can no longer be trusted to be
+  // durable, so no append is accepted until the store is reopened.
+  std::atomic<bool> failed_{false};
 
   std::mutex close_mutex_;  // serializes Close
 
+  // Callers -> appender.
   std::mutex queue_mutex_;
   std::condition_variable queue_ready_;
   std::vector<PendingAppend*> queue_;  // guarded by queue_mutex_
@@ -144,9 +170,18 @@ class RocksEventStore final : public EventStore, private LedgerView {
   bool appender_idle_ = false;         // guarded by queue_mutex_
   std::thread appender_;
 
+  // Appender -> syncer: batches written to RocksDB whose WAL is not yet synced.
+  std::mutex written_mutex_;
+  std::condition_variable written_ready_;
+  std::vector<WrittenBatch> written_;  // guarded by written_mutex_
+  bool syncer_stopping_ = false;       // guarded by written_mutex_
+  bool syncer_idle_ = false;           // guarded by written_mutex_
+  std::thread syncer_;
+
   // Owned by the appender thread.
   std::unique_ptr<AppendPlanner> planner_;
-  MerkleFrontier work_frontier_;
+  uint64_t written_size_ = 0;     // events written to RocksDB, durable or not
+  MerkleFrontier work_frontier_;  // over those events
   BatchPlan plan_;
   rocksdb::WriteBatch batch_;
   std::vector<NewNode> fresh_nodes_;

@@ -59,9 +59,12 @@ rocksdb::DBOptions StoreDBOptions(const RocksStoreOptions& options) {
   rocksdb::DBOptions db;
   db.create_if_missing = true;
   db.create_missing_column_families = true;
+  if (options.env != nullptr) db.env = options.env;
   db.max_background_jobs = 2;
   // Appends are acknowledged only after their own synced write; a manual flush would add a step.
   db.manual_wal_flush = false;
+  // One appender writes the log; concurrent memtable inserts would only disable insert hints.
+  db.allow_concurrent_memtable_write = false;
   // Families written rarely (tree heads, checkpoints) must not pin old WAL files forever.
   db.max_total_wal_size = 4 * options.write_buffer_bytes;
   return db;
@@ -74,7 +77,11 @@ std::vector<rocksdb::ColumnFamilyDescriptor> StoreFamilies(const RocksStoreOptio
     // Events are read by position in runs or as hits: a filter would only cost space.
     const bool bloom = name != family::kEvents && name != family::kTreeHeads;
     rocksdb::ColumnFamilyOptions family = Family(options, cache, bloom);
-    if (name == family::kEventIds) {
+    if (name == family::kEvents || name == family::kLedgerNodes) {
+      // Keys only grow (positions; indexes within a level): each insert starts where the last
+      // one of its prefix ended instead of searching the memtable from the top.
+      family.memtable_insert_with_hint_prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(1));
+    } else if (name == family::kEventIds) {
       // Almost every look-up is for a new id: let the memtable say "absent" cheaply as well.
       family.memtable_prefix_bloom_size_ratio = 0.05;
       family.memtable_whole_key_filtering = true;

@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 
 #include "domain/clock.h"
 #include "eventstore/store_keys.h"
@@ -243,6 +245,113 @@ TEST(RocksEventStoreTest, ADeletedEventIsNamedByVerifyLog) {
   EXPECT_FALSE(verification.ok);
   EXPECT_EQ(verification.first_bad_position, 2u);
 }
+
+// Lets a test make writes or syncs of the WAL fail.
+class FaultyEnv : public rocksdb::EnvWrapper {
+ public:
+  FaultyEnv() : EnvWrapper(rocksdb::Env::Default()) {}
+  const char* Name() const override { return "FaultyEnv"; }
+
+  rocksdb::Status NewWritableFile(const std::string& name,
+                                  std::unique_ptr<rocksdb::WritableFile>* file,
+                                  const rocksdb::EnvOptions& options) override {
+    rocksdb::Status status = target()->NewWritableFile(name, file, options);
+    if (status.ok() && name.ends_with(".log")) {
+      *file = std::make_unique<WalFile>(std::move(*file), *this);
+    }
+    return status;
+  }
+
+  std::atomic<bool> fail_appends{false};
+  std::atomic<bool> fail_syncs{false};
+
+ private:
+  class WalFile : public rocksdb::WritableFileWrapper {
+   public:
+    WalFile(std::unique_ptr<rocksdb::WritableFile> file, FaultyEnv& env)
+        : WritableFileWrapper(file.get()), file_(std::move(file)), env_(env) {}
+    rocksdb::Status Append(const rocksdb::Slice& data) override {
+      if (env_.fail_appends) return rocksdb::Status::IOError("injected write failure");
+      return WritableFileWrapper::Append(data);
+    }
+    rocksdb::Status Append(const rocksdb::Slice& data,
+                           const rocksdb::DataVerificationInfo& info) override {
+      if (env_.fail_appends) return rocksdb::Status::IOError("injected write failure");
+      return WritableFileWrapper::Append(data, info);
+    }
+    rocksdb::Status Sync() override {
+      if (env_.fail_syncs) return rocksdb::Status::IOError("injected sync failure");
+      return WritableFileWrapper::Sync();
+    }
+    rocksdb::Status Fsync() override {
+      if (env_.fail_syncs) return rocksdb::Status::IOError("injected sync failure");
+      return WritableFileWrapper::Fsync();
+    }
+
+   private:
+    std::unique_ptr<rocksdb::WritableFile> file_;
+    FaultyEnv& env_;
+  };
+};
+
+class RocksFaultTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(RocksFaultTest, AFailedSyncIsNeverAcknowledgedAndStopsAppends) {
+  const TempDir dir;
+  FaultyEnv env;
+  RocksStoreOptions options = TestRocksOptions(dir.path());
+  options.env = &env;
+  options.pipelined_sync = GetParam();
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("ok", 2)));
+  const Hash root = store->ledger().Root(2).value();
+
+  env.fail_syncs = true;
+  const Result<AppendResult> failed = store->Append("s", ExpectedVersion::Any(), Events("bad", 1));
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().code, ErrorCode::kStorage);
+  // Nothing unsynced became visible.
+  EXPECT_EQ(store->Size(), 2u);
+  EXPECT_EQ(store->ledger().Root(2).value(), root);
+  EXPECT_EQ(store->ReadAll(GlobalPosition(0), 10).value().size(), 2u);
+
+  env.fail_syncs = false;
+  // RocksDB itself stops writing after a failed WAL sync; either way, no append succeeds.
+  EXPECT_FALSE(store->Append("s", ExpectedVersion::Any(), Events("after", 1)));
+  store->Close();
+  store.reset();
+
+  options.env = nullptr;
+  store = MustOpen(options);
+  ASSERT_NE(store, nullptr);
+  EXPECT_GE(store->Size(), 2u);  // the unacknowledged append may or may not have survived
+  EXPECT_EQ(store->ledger().Root(store->Size()).value(), RecomputedRoot(*store));
+  // A retry settles it: the event is stored exactly once.
+  ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("bad", 1)));
+  EXPECT_EQ(store->ReadStream("s", StreamVersion(1), 10).value().size(), 3u);
+}
+
+TEST_P(RocksFaultTest, AFailedWriteFailsItsAppendsAndChangesNothing) {
+  const TempDir dir;
+  FaultyEnv env;
+  RocksStoreOptions options = TestRocksOptions(dir.path());
+  options.env = &env;
+  options.pipelined_sync = GetParam();
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("ok", 1)));
+  env.fail_appends = true;
+  const Result<AppendResult> failed = store->Append("s", ExpectedVersion::Any(), Events("bad", 1));
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().code, ErrorCode::kStorage);
+  EXPECT_EQ(store->Size(), 1u);
+  EXPECT_EQ(store->CurrentVersion("s").value(), StreamVersion(1));
+  EXPECT_EQ(store->ledger().Root(1).value(), RecomputedRoot(*store));
+}
+
+INSTANTIATE_TEST_SUITE_P(SyncModes, RocksFaultTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Pipelined" : "Inline";
+                         });
 
 TEST(RocksEventStoreTest, OpenNeedsADataDirectory) {
   EXPECT_EQ(RocksEventStore::Open(RocksStoreOptions{}).error().code, ErrorCode::kValidationFailed);
