@@ -27,9 +27,9 @@ class ViewReader {
   // Rows whose key starts with `prefix`, in key order (descending when `reverse`), beginning at
   // `start` (inclusive; empty = the first row of the prefix in that direction). `visit` returns
   // false to stop.
-  virtual Status Scan(std::string_view prefix, std::string_view start, bool reverse,
-                      const std::function<bool(std::string_view key, std::string_view value)>&
-                          visit) const = 0;
+  virtual Status Scan(
+      std::string_view prefix, std::string_view start, bool reverse,
+      const std::function<bool(std::string_view key, std::string_view value)>& visit) const = 0;
 };
 
 // The pending writes of one projection for the events being applied. Get sees the batch's own
@@ -49,6 +49,9 @@ class Projection {
   virtual std::string_view Name() const = 0;
   // Applies one event. Events of no interest are ignored (return success).
   virtual Status Apply(const eventstore::EventRecord& event, ViewBatch& batch) = 0;
+  // After the last Apply of a batch and before its commit: writes what the projection deferred,
+  // so rows of an entity that several events of the batch changed are computed once.
+  virtual Status Flush(ViewBatch& /*batch*/) { return {}; }
   // After a batch of applied events is durable; a projection that keeps in-memory state
   // (caches, small directories) publishes it here.
   virtual void Committed() {}

@@ -1,0 +1,235 @@
+#include "projections/contract_index.h"
+
+#include <algorithm>
+#include <set>
+
+#include <boost/json.hpp>
+
+#include "projections/key_codec.h"
+#include "projections/timestamp.h"
+
+namespace esign::projections {
+namespace {
+
+std::optional<int64_t> Micros(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return ParseTimestampMicros(text);
+}
+
+std::optional<int64_t> Micros(const std::optional<std::string>& text) {
+  return text ? Micros(*text) : std::nullopt;
+}
+
+void PutTime(boost::json::object& out, std::string_view key, const std::optional<int64_t>& micros) {
+  if (micros) out[key] = *micros;
+}
+
+std::optional<int64_t> GetTime(const boost::json::object& in, std::string_view key) {
+  const boost::json::value* value = in.if_contains(key);
+  if (value == nullptr || !value->is_int64()) return std::nullopt;
+  return value->get_int64();
+}
+
+std::string SearchText(const ContractState& state, std::string_view contract_id) {
+  std::string text = state.title;
+  for (const Participant& p : state.participants) {
+    text.push_back('\n');
+    text.append(p.name);
+    if (p.email) {
+      text.push_back('\n');
+      text.append(*p.email);
+    }
+  }
+  text.push_back('\n');
+  text.append(contract_id);
+  return AsciiLower(text);
+}
+
+}  // namespace
+
+std::optional<int64_t> IndexEntry::Date(DateField field) const {
+  switch (field) {
+    case DateField::kCreatedAt:
+      return created_at;
+    case DateField::kUpdatedAt:
+      return updated_at;
+    case DateField::kSentAt:
+      return sent_at;
+    case DateField::kCompletedAt:
+      return completed_at;
+    case DateField::kDeclinedAt:
+      return declined_at;
+  }
+  return std::nullopt;
+}
+
+std::vector<AccessRole> IndexEntry::Roles() const {
+  std::vector<AccessRole> out;
+  for (const AccessRole role :
+       {AccessRole::kController, AccessRole::kSigner, AccessRole::kViewer}) {
+    if (Has(role)) out.push_back(role);
+  }
+  return out;
+}
+
+std::string EncodeIndexEntry(const IndexEntry& entry) {
+  boost::json::object out;
+  out["id"] = entry.contract_id;
+  out["version"] = entry.version;
+  out["status"] = ToString(entry.status);
+  PutTime(out, "createdAt", entry.created_at);
+  PutTime(out, "updatedAt", entry.updated_at);
+  PutTime(out, "sentAt", entry.sent_at);
+  PutTime(out, "completedAt", entry.completed_at);
+  PutTime(out, "declinedAt", entry.declined_at);
+  out["controller"] = entry.controller;
+  out["createdBy"] = entry.created_by;
+  boost::json::array counterparties;
+  for (const auto& org : entry.counterparties) counterparties.emplace_back(org);
+  out["counterparties"] = std::move(counterparties);
+  out["roles"] = entry.roles;
+  out["actions"] = entry.actions;
+  out["text"] = entry.text;
+  return boost::json::serialize(out);
+}
+
+Result<IndexEntry> DecodeIndexEntry(std::string_view bytes) {
+  boost::system::error_code ec;
+  boost::json::value parsed = boost::json::parse(bytes, ec);
+  if (ec || !parsed.is_object()) return Fail(ErrorCode::kCorruption, "malformed index entry");
+  const boost::json::object& in = parsed.get_object();
+  IndexEntry entry;
+  const auto text_of = [&](std::string_view key) -> std::optional<std::string> {
+    const boost::json::value* value = in.if_contains(key);
+    if (value == nullptr || !value->is_string()) return std::nullopt;
+    return std::string(value->get_string());
+  };
+  const auto uint_of = [&](std::string_view key) -> std::optional<uint64_t> {
+    const boost::json::value* value = in.if_contains(key);
+    if (value == nullptr) return std::nullopt;
+    if (value->is_uint64()) return value->get_uint64();
+    if (value->is_int64() && value->get_int64() >= 0) {
+      return static_cast<uint64_t>(value->get_int64());
+    }
+    return std::nullopt;
+  };
+  const auto id = text_of("id");
+  const auto status_text = text_of("status");
+  const auto status = status_text ? ParseContractStatus(*status_text) : std::nullopt;
+  const auto version = uint_of("version");
+  const auto roles = uint_of("roles");
+  const auto actions = uint_of("actions");
+  const boost::json::value* counterparties = in.if_contains("counterparties");
+  if (!id || !status || !version || !roles || !actions || counterparties == nullptr ||
+      !counterparties->is_array()) {
+    return Fail(ErrorCode::kCorruption, "malformed index entry");
+  }
+  entry.contract_id = *id;
+  entry.status = *status;
+  entry.version = *version;
+  entry.roles = static_cast<uint8_t>(*roles);
+  entry.actions = static_cast<uint8_t>(*actions);
+  entry.created_at = GetTime(in, "createdAt");
+  entry.updated_at = GetTime(in, "updatedAt");
+  entry.sent_at = GetTime(in, "sentAt");
+  entry.completed_at = GetTime(in, "completedAt");
+  entry.declined_at = GetTime(in, "declinedAt");
+  entry.controller = text_of("controller").value_or("");
+  entry.created_by = text_of("createdBy").value_or("");
+  entry.text = text_of("text").value_or("");
+  for (const auto& org : counterparties->get_array()) {
+    if (org.is_string()) entry.counterparties.emplace_back(org.get_string());
+  }
+  return entry;
+}
+
+std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
+                                                 std::string_view contract_id) {
+  std::map<std::string, IndexEntry> entries;
+  if (!state.exists()) return entries;
+
+  // Relations and actions of each organization.
+  std::map<std::string, std::pair<uint8_t, uint8_t>> orgs;  // org -> {roles, actions}
+  if (!state.organization_id.empty()) {
+    orgs[state.organization_id].first |= IndexEntry::Bit(AccessRole::kController);
+  }
+  // Participants see a contract once it is sent to them: a draft is the controller's
+  // workspace, and its participants may still be replaced.
+  const bool sent = state.status != ContractStatus::kDraft;
+  for (const Participant& p : state.participants) {
+    if (p.recipient_type != RecipientType::kOrganization || !p.organization_id ||
+        p.organization_id->empty()) {
+      continue;
+    }
+    auto& [roles, actions] = orgs[*p.organization_id];
+    actions |= IndexEntry::Bit(p.action);
+    if (sent && p.action == ParticipantAction::kSign) roles |= IndexEntry::Bit(AccessRole::kSigner);
+    if (sent && p.action == ParticipantAction::kView) roles |= IndexEntry::Bit(AccessRole::kViewer);
+  }
+
+  IndexEntry common;
+  common.contract_id = std::string(contract_id);
+  common.version = state.version;
+  common.status = state.status;
+  common.created_at = Micros(state.created_at);
+  common.updated_at = Micros(state.updated_at);
+  common.sent_at = Micros(state.sent_at);
+  common.completed_at = Micros(state.completed_at);
+  common.declined_at = Micros(state.declined_at);
+  common.controller = state.organization_id;
+  common.created_by = state.created_by;
+  common.text = SearchText(state, contract_id);
+
+  for (const auto& [org, relation] : orgs) {
+    if (relation.first == 0) continue;  // involved, but without a grant (receive_copy, drafts)
+    IndexEntry entry = common;
+    entry.roles = relation.first;
+    entry.actions = relation.second;
+    for (const auto& [other, unused] : orgs) {
+      if (other != org) entry.counterparties.push_back(other);
+    }
+    entries.emplace(org, std::move(entry));
+  }
+  return entries;
+}
+
+std::string GrantPrefix(std::string_view organization_id) {
+  std::string key = "g/";
+  AppendKeyPart(key, organization_id);
+  key.push_back('/');
+  return key;
+}
+
+std::string GrantKey(std::string_view organization_id, std::string_view contract_id) {
+  std::string key = GrantPrefix(organization_id);
+  AppendKeyPart(key, contract_id);
+  return key;
+}
+
+std::string StatusIndexPrefix(std::string_view organization_id, ContractStatus status) {
+  std::string key = "gs/";
+  AppendKeyPart(key, organization_id);
+  key.push_back('/');
+  key.append(ToString(status));
+  key.push_back('/');
+  return key;
+}
+
+std::string StatusIndexKey(std::string_view organization_id, ContractStatus status,
+                           std::string_view contract_id) {
+  std::string key = StatusIndexPrefix(organization_id, status);
+  AppendKeyPart(key, contract_id);
+  return key;
+}
+
+std::vector<std::string> IndexKeysOf(const std::map<std::string, IndexEntry>& entries) {
+  std::vector<std::string> keys;
+  keys.reserve(entries.size() * 2);
+  for (const auto& [org, entry] : entries) {
+    keys.push_back(GrantKey(org, entry.contract_id));
+    keys.push_back(StatusIndexKey(org, entry.status, entry.contract_id));
+  }
+  return keys;
+}
+
+}  // namespace esign::projections

@@ -1,0 +1,75 @@
+// The access grants and list index of contracts: for each organization that may read a
+// contract, one IndexEntry carrying everything the list filters look at, so a list query reads
+// only the entries of the actor's organization and never the contracts themselves until a page is
+// chosen.
+//
+// Grants (DESIGN section 8): the controller (the contract's organizationId) from creation on;
+// once the contract is sent, signer for an organization `sign` participant's organizationId and
+// viewer for an organization `view` participant's. Individual participants have an e-mail, not an
+// organization, and grant no API principal; `receive_copy` grants nothing.
+//
+// Keys (under "contracts/"), with each organization id escaped by EscapeKeyPart:
+//   g/<org>/<contractId>              the grant and index entry (every readable contract)
+//   gs/<org>/<status>/<contractId>    the same entry, by status
+// Contract ids are time-ordered, so a reverse scan lists newest first.
+// Pure functions; safe from any thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/contract_state.h"
+#include "domain/result.h"
+#include "projections/list_query.h"
+
+namespace esign::projections {
+
+struct IndexEntry {
+  std::string contract_id;
+  uint64_t version = 0;
+  ContractStatus status = ContractStatus::kDraft;
+  // Microseconds since the epoch; absent until the contract gets there.
+  std::optional<int64_t> created_at;
+  std::optional<int64_t> updated_at;
+  std::optional<int64_t> sent_at;
+  std::optional<int64_t> completed_at;
+  std::optional<int64_t> declined_at;
+  std::string controller;                   // the controlling organization
+  std::string created_by;                   // the creating client
+  std::vector<std::string> counterparties;  // other organizations involved, sorted
+  uint8_t roles = 0;                        // bit per AccessRole of this organization
+  uint8_t actions = 0;                      // bit per ParticipantAction of this organization
+  std::string text;  // lower-cased title, participant names and e-mails, and the id
+
+  bool Has(AccessRole role) const { return (roles & Bit(role)) != 0; }
+  bool Has(ParticipantAction action) const { return (actions & Bit(action)) != 0; }
+  std::optional<int64_t> Date(DateField field) const;
+  std::vector<AccessRole> Roles() const;
+
+  template <class E>
+  static uint8_t Bit(E value) {
+    return static_cast<uint8_t>(1u << static_cast<unsigned>(value));
+  }
+};
+
+std::string EncodeIndexEntry(const IndexEntry& entry);
+Result<IndexEntry> DecodeIndexEntry(std::string_view bytes);
+
+// Organization id -> its entry, for every organization with a grant on the contract.
+std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
+                                                 std::string_view contract_id);
+
+std::string GrantKey(std::string_view organization_id, std::string_view contract_id);
+std::string GrantPrefix(std::string_view organization_id);
+std::string StatusIndexKey(std::string_view organization_id, ContractStatus status,
+                           std::string_view contract_id);
+std::string StatusIndexPrefix(std::string_view organization_id, ContractStatus status);
+
+// Every index key of the entries (grant and status keys).
+std::vector<std::string> IndexKeysOf(const std::map<std::string, IndexEntry>& entries);
+
+}  // namespace esign::projections

@@ -1,0 +1,162 @@
+#include "projections/contract_views.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include <boost/json.hpp>
+
+#include "domain/contract.h"
+#include "eventstore/merkle.h"
+#include "projections/contract_index.h"
+#include "projections/key_codec.h"
+
+namespace esign::projections {
+namespace {
+
+Result<DomainEvent> ToDomainEvent(const eventstore::EventRecord& record) {
+  boost::system::error_code ec;
+  boost::json::value data = boost::json::parse(record.data, ec);
+  if (ec || !data.is_object()) {
+    return Fail(ErrorCode::kCorruption, "event " + record.event_id + " has no JSON object data");
+  }
+  return DomainEvent{record.type, std::move(data.get_object())};
+}
+
+std::string AuditEntryJson(const eventstore::EventRecord& record) {
+  boost::json::object out;
+  out["position"] = record.position.value();
+  out["eventId"] = record.event_id;
+  out["type"] = record.type;
+  out["recordedAt"] = eventstore::FormatTimestamp(record.recorded_at_us);
+  out["actor"] = boost::json::object{{"clientId", record.actor.client_id},
+                                     {"organizationId", record.actor.organization_id},
+                                     {"requestId", record.actor.request_id},
+                                     {"ip", record.actor.ip},
+                                     {"userAgent", record.actor.user_agent}};
+  out["streamVersion"] = record.version.value();
+  out["leafHash"] = eventstore::ToHex(eventstore::LeafHash(eventstore::CanonicalBytes(record)));
+  return boost::json::serialize(out);
+}
+
+}  // namespace
+
+std::string ContractRowKey(std::string_view contract_id) {
+  std::string key = "c/";
+  AppendKeyPart(key, contract_id);
+  return key;
+}
+
+std::string StatusRowKey(std::string_view contract_id) {
+  std::string key = "s/";
+  AppendKeyPart(key, contract_id);
+  return key;
+}
+
+std::string AuditPrefix(std::string_view contract_id) {
+  std::string key = "a/";
+  AppendKeyPart(key, contract_id);
+  key.push_back('/');
+  return key;
+}
+
+std::string AuditRowKey(std::string_view contract_id, uint64_t stream_version) {
+  return AuditPrefix(contract_id) + HexU64(stream_version);
+}
+
+ContractViews::ContractViews(const eventstore::EventStore& log, ContractViewsOptions options)
+    : log_(log), options_(options) {}
+
+Result<ContractState> ContractViews::StateBefore(const eventstore::EventRecord& event,
+                                                 const std::string& contract_id) const {
+  const uint64_t wanted = event.version.value() - 1;
+  ContractState state;
+  if (const auto it = committed_.find(contract_id); it != committed_.end()) {
+    if (it->second.version <= wanted) state = it->second;
+  }
+  if (state.version < wanted) {
+    Result<std::vector<eventstore::EventRecord>> earlier =
+        log_.ReadStream(event.stream_id, StreamVersion(state.version + 1), wanted - state.version);
+    if (!earlier) return Fail(earlier.error());
+    for (const eventstore::EventRecord& record : *earlier) {
+      Result<DomainEvent> domain_event = ToDomainEvent(record);
+      if (!domain_event) return Fail(domain_event.error());
+      state = esign::Apply(std::move(state), *domain_event);
+    }
+  }
+  if (state.version != wanted) {
+    return Fail(ErrorCode::kCorruption, "stream " + event.stream_id + " replays to version " +
+                                            std::to_string(state.version) + ", expected " +
+                                            std::to_string(wanted));
+  }
+  return state;
+}
+
+Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
+  if (!event.stream_id.starts_with(kContractStreamPrefix)) return {};
+  const std::string contract_id = event.stream_id.substr(kContractStreamPrefix.size());
+  if (contract_id.empty() || event.version.value() == 0) {
+    return Fail(ErrorCode::kCorruption,
+                "event " + event.event_id + " on stream " + event.stream_id + " names no contract");
+  }
+
+  auto it = changed_.find(contract_id);
+  if (it == changed_.end()) {
+    Result<ContractState> before = StateBefore(event, contract_id);
+    if (!before) return Fail(before.error());
+    Changed changed;
+    changed.old_index_keys = IndexKeysOf(IndexEntriesOf(*before, contract_id));
+    changed.state = std::move(*before);
+    it = changed_.emplace(contract_id, std::move(changed)).first;
+  } else if (it->second.state.version + 1 != event.version.value()) {
+    return Fail(ErrorCode::kCorruption, "stream " + event.stream_id + " jumps to version " +
+                                            std::to_string(event.version.value()));
+  }
+  Result<DomainEvent> domain_event = ToDomainEvent(event);
+  if (!domain_event) return Fail(domain_event.error());
+  it->second.state = esign::Apply(std::move(it->second.state), *domain_event);
+  batch.Put(AuditRowKey(contract_id, event.version.value()), AuditEntryJson(event));
+  return {};
+}
+
+Status ContractViews::Flush(ViewBatch& batch) {
+  for (auto& [contract_id, changed] : changed_) {
+    const ContractState& state = changed.state;
+    const std::map<std::string, IndexEntry> entries = IndexEntriesOf(state, contract_id);
+    std::vector<std::string> keys = IndexKeysOf(entries);
+    // An entry whose key is unchanged is overwritten below; the others no longer hold.
+    std::sort(keys.begin(), keys.end());
+    for (const std::string& old_key : changed.old_index_keys) {
+      if (!std::binary_search(keys.begin(), keys.end(), old_key)) batch.Delete(old_key);
+    }
+    if (state.exists()) {
+      batch.Put(ContractRowKey(contract_id), boost::json::serialize(ContractToJson(state)));
+      batch.Put(StatusRowKey(contract_id), boost::json::serialize(ContractStatusToJson(state)));
+    }
+    for (const auto& [org, entry] : entries) {
+      const std::string value = EncodeIndexEntry(entry);
+      batch.Put(GrantKey(org, contract_id), value);
+      batch.Put(StatusIndexKey(org, entry.status, contract_id), value);
+    }
+    flushed_.insert_or_assign(contract_id, std::move(changed.state));
+  }
+  changed_.clear();
+  return {};
+}
+
+void ContractViews::Committed() {
+  if (committed_.size() + flushed_.size() > options_.max_cached_states) committed_.clear();
+  for (auto& [contract_id, state] : flushed_) {
+    committed_.insert_or_assign(contract_id, std::move(state));
+  }
+  flushed_.clear();
+}
+
+Status ContractViews::Load(const ViewReader& /*rows*/) {
+  // Nothing is trusted from before: states are replayed from the log as they are needed.
+  changed_.clear();
+  flushed_.clear();
+  committed_.clear();
+  return {};
+}
+
+}  // namespace esign::projections

@@ -1,0 +1,75 @@
+// ContractViews: the read models of contracts, from every event of the streams
+// "contract-<contractId>" (types in docs/domain.md).
+//
+// Rows (under "contracts/"; <id> is the contract id, escaped by EscapeKeyPart):
+//   c/<id>                       the contract representation (domain ContractToJson)
+//   s/<id>                       the status representation (ContractStatusToJson)
+//   a/<id>/<streamVersion hex16> one audit-trail entry per event: position, eventId, type,
+//                                recordedAt, actor {clientId, organizationId, requestId, ip,
+//                                userAgent}, streamVersion, leafHash (the event's Merkle leaf)
+//   g/..., gs/...                grants and list indexes (contract_index.h)
+//
+// The state of a contract comes from the domain's Apply over its stream: the states of recently
+// changed contracts are kept in memory, any other is replayed from the event store given to the
+// constructor (its events before the one being applied are always in the log). Rows of a contract
+// changed several times in one batch are written once, in Flush; index entries that no longer
+// hold (the status or the participants changed) are deleted then.
+//
+// Thread safety: a Projection, driven by one thread (projection.h); it has no public readers.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "domain/contract_state.h"
+#include "eventstore/event_store.h"
+#include "projections/projection.h"
+
+namespace esign::projections {
+
+inline constexpr std::string_view kContractViewsName = "contracts";
+inline constexpr std::string_view kContractStreamPrefix = "contract-";
+
+std::string ContractRowKey(std::string_view contract_id);
+std::string StatusRowKey(std::string_view contract_id);
+std::string AuditPrefix(std::string_view contract_id);
+std::string AuditRowKey(std::string_view contract_id, uint64_t stream_version);
+
+struct ContractViewsOptions {
+  // Contract states kept in memory between batches; past this the cache starts over, and states
+  // are replayed from the log on demand. Default: 32,768.
+  size_t max_cached_states = 32768;
+};
+
+class ContractViews final : public Projection {
+ public:
+  // `log` must outlive the projection.
+  explicit ContractViews(const eventstore::EventStore& log, ContractViewsOptions options = {});
+
+  std::string_view Name() const override { return kContractViewsName; }
+  Status Apply(const eventstore::EventRecord& event, ViewBatch& batch) override;
+  Status Flush(ViewBatch& batch) override;
+  void Committed() override;
+  Status Load(const ViewReader& rows) override;
+
+ private:
+  struct Changed {
+    ContractState state;
+    std::vector<std::string> old_index_keys;  // as committed before this batch
+  };
+
+  // The state after every event of the stream before `event`.
+  Result<ContractState> StateBefore(const eventstore::EventRecord& event,
+                                    const std::string& contract_id) const;
+
+  const eventstore::EventStore& log_;
+  const ContractViewsOptions options_;
+  std::unordered_map<std::string, Changed> changed_;          // by this batch, before Flush
+  std::unordered_map<std::string, ContractState> flushed_;    // flushed, awaiting the commit
+  std::unordered_map<std::string, ContractState> committed_;  // cache of committed states
+};
+
+}  // namespace esign::projections

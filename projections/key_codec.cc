@@ -1,0 +1,71 @@
+#include "projections/key_codec.h"
+
+#include <charconv>
+
+namespace esign::projections {
+namespace {
+
+constexpr char kHexUpper[] = "0123456789ABCDEF";
+constexpr char kHexLower[] = "0123456789abcdef";
+
+}  // namespace
+
+void AppendKeyPart(std::string& key, std::string_view part) {
+  for (const char c : part) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '/' || c == '%' || byte < 0x20 || byte == 0x7f) {
+      key.push_back('%');
+      key.push_back(kHexUpper[byte >> 4]);
+      key.push_back(kHexUpper[byte & 0x0f]);
+    } else {
+      key.push_back(c);
+    }
+  }
+}
+
+std::string EscapeKeyPart(std::string_view part) {
+  std::string out;
+  out.reserve(part.size());
+  AppendKeyPart(out, part);
+  return out;
+}
+
+std::string HexU64(uint64_t value) {
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i) {
+    out[static_cast<size_t>(i)] = kHexLower[value & 0x0f];
+    value >>= 4;
+  }
+  return out;
+}
+
+std::optional<uint64_t> ParseHexU64(std::string_view text) {
+  if (text.size() != 16) return std::nullopt;
+  uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::string PrefixSuccessor(std::string_view prefix) {
+  std::string out(prefix);
+  while (!out.empty()) {
+    auto& last = reinterpret_cast<unsigned char&>(out.back());
+    if (last != 0xff) {
+      ++last;
+      return out;
+    }
+    out.pop_back();
+  }
+  return out;
+}
+
+std::string AsciiLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+}  // namespace esign::projections

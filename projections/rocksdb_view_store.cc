@@ -1,0 +1,152 @@
+#include "projections/rocksdb_view_store.h"
+
+#include <rocksdb/write_batch.h>
+
+#include "eventstore/rocksdb_options.h"
+#include "eventstore/rocksdb_status.h"
+#include "projections/key_codec.h"
+
+namespace esign::projections {
+namespace {
+
+std::string EncodeCheckpoint(uint64_t value) {
+  std::string out(8, '\0');
+  for (int i = 7; i >= 0; --i) {
+    out[static_cast<size_t>(i)] = static_cast<char>(value & 0xff);
+    value >>= 8;
+  }
+  return out;
+}
+
+std::optional<uint64_t> DecodeCheckpoint(std::string_view bytes) {
+  if (bytes.size() != 8) return std::nullopt;
+  uint64_t value = 0;
+  for (const char c : bytes) value = (value << 8) | static_cast<unsigned char>(c);
+  return value;
+}
+
+rocksdb::Slice ToSlice(std::string_view text) { return {text.data(), text.size()}; }
+
+}  // namespace
+
+// Reads at one RocksDB snapshot, released on destruction.
+class RocksViewStore::SnapshotReader final : public RowReader {
+ public:
+  explicit SnapshotReader(const RocksViewStore& store)
+      : store_(store), snapshot_(store.db_->GetSnapshot()) {}
+  ~SnapshotReader() override { store_.db_->ReleaseSnapshot(snapshot_); }
+  SnapshotReader(const SnapshotReader&) = delete;
+  SnapshotReader& operator=(const SnapshotReader&) = delete;
+
+  Result<std::optional<std::string>> Get(std::string_view key) const override {
+    return store_.GetAt(snapshot_, key);
+  }
+  Status Scan(std::string_view prefix, std::string_view start, bool reverse,
+              const Visitor& visit) const override {
+    return store_.ScanAt(snapshot_, prefix, start, reverse, visit);
+  }
+
+ private:
+  const RocksViewStore& store_;
+  const rocksdb::Snapshot* const snapshot_;
+};
+
+Result<std::unique_ptr<RocksViewStore>> RocksViewStore::Open(
+    const eventstore::RocksEventStore& store) {
+  return Open(store.db(), store.Family(eventstore::family::kProjections),
+              store.Family(eventstore::family::kCheckpoints));
+}
+
+Result<std::unique_ptr<RocksViewStore>> RocksViewStore::Open(
+    rocksdb::DB* db, rocksdb::ColumnFamilyHandle* rows, rocksdb::ColumnFamilyHandle* checkpoints) {
+  if (db == nullptr || rows == nullptr || checkpoints == nullptr) {
+    return Fail(ErrorCode::kInternal, "the database has no projections or checkpoints family");
+  }
+  return std::unique_ptr<RocksViewStore>(new RocksViewStore(db, rows, checkpoints));
+}
+
+Result<std::optional<std::string>> RocksViewStore::Get(std::string_view key) const {
+  return GetAt(nullptr, key);
+}
+
+Status RocksViewStore::Scan(std::string_view prefix, std::string_view start, bool reverse,
+                            const Visitor& visit) const {
+  return ScanAt(nullptr, prefix, start, reverse, visit);
+}
+
+Result<std::optional<std::string>> RocksViewStore::GetAt(const rocksdb::Snapshot* snapshot,
+                                                         std::string_view key) const {
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  std::string value;
+  const rocksdb::Status status = db_->Get(options, rows_, ToSlice(key), &value);
+  if (status.IsNotFound()) return std::nullopt;
+  if (!status.ok()) return eventstore::FailFromRocks(status, "reading a view row");
+  return value;
+}
+
+Status RocksViewStore::ScanAt(const rocksdb::Snapshot* snapshot, std::string_view prefix,
+                              std::string_view start, bool reverse, const Visitor& visit) const {
+  const std::string upper = PrefixSuccessor(prefix);
+  const rocksdb::Slice lower_slice = ToSlice(prefix);
+  const rocksdb::Slice upper_slice = ToSlice(upper);
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  // Bounds keep the iterator inside the prefix: it stops there instead of reading past it.
+  options.iterate_lower_bound = &lower_slice;
+  if (!upper.empty()) options.iterate_upper_bound = &upper_slice;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(options, rows_));
+  if (!reverse) {
+    it->Seek(start.empty() || start < prefix ? lower_slice : ToSlice(start));
+  } else if (start.empty() || (!upper.empty() && start >= upper)) {
+    it->SeekToLast();
+  } else {
+    it->SeekForPrev(ToSlice(start));
+  }
+  for (; it->Valid(); reverse ? it->Prev() : it->Next()) {
+    if (!visit(it->key().ToStringView(), it->value().ToStringView())) break;
+  }
+  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "scanning view rows");
+  return {};
+}
+
+Result<uint64_t> RocksViewStore::Checkpoint(std::string_view projection) const {
+  std::string value;
+  const rocksdb::Status status =
+      db_->Get(rocksdb::ReadOptions(), checkpoints_, ToSlice(projection), &value);
+  if (status.IsNotFound()) return 0;
+  if (!status.ok()) return eventstore::FailFromRocks(status, "reading a checkpoint");
+  const std::optional<uint64_t> decoded = DecodeCheckpoint(value);
+  if (!decoded) {
+    return Fail(ErrorCode::kCorruption,
+                "malformed checkpoint of projection " + std::string(projection));
+  }
+  return *decoded;
+}
+
+Status RocksViewStore::Commit(const ViewCommit& commit) {
+  rocksdb::WriteBatch batch;
+  for (const auto& [key, value] : commit.rows) {
+    const rocksdb::Status status =
+        value ? batch.Put(rows_, ToSlice(key), ToSlice(*value)) : batch.Delete(rows_, ToSlice(key));
+    if (!status.ok()) return eventstore::FailFromRocks(status, "batching view rows");
+  }
+  for (const auto& [name, position] : commit.checkpoints) {
+    const rocksdb::Status status =
+        batch.Put(checkpoints_, ToSlice(name), ToSlice(EncodeCheckpoint(position)));
+    if (!status.ok()) return eventstore::FailFromRocks(status, "batching checkpoints");
+  }
+  rocksdb::WriteOptions options;
+  // Not synced: see the header. The WAL still orders this batch after every log write before
+  // it, and the next synced log append makes it durable as well.
+  options.sync = false;
+  const rocksdb::Status status = db_->Write(options, &batch);
+  if (!status.ok()) return eventstore::FailFromRocks(status, "committing views");
+  return {};
+}
+
+std::unique_ptr<const RowReader> RocksViewStore::Snapshot() const {
+  return std::make_unique<SnapshotReader>(*this);
+}
+
+}  // namespace esign::projections

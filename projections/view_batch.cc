@@ -1,0 +1,58 @@
+#include "projections/view_batch.h"
+
+namespace esign::projections {
+
+PrefixedReader::PrefixedReader(const RowReader& rows, std::string_view projection_name)
+    : rows_(rows), prefix_(ProjectionPrefix(projection_name)) {}
+
+Result<std::optional<std::string>> PrefixedReader::Get(std::string_view key) const {
+  std::string full = prefix_;
+  full.append(key);
+  return rows_.Get(full);
+}
+
+Status PrefixedReader::Scan(
+    std::string_view prefix, std::string_view start, bool reverse,
+    const std::function<bool(std::string_view key, std::string_view value)>& visit) const {
+  std::string full_prefix = prefix_;
+  full_prefix.append(prefix);
+  std::string full_start;
+  if (!start.empty()) {
+    full_start = prefix_;
+    full_start.append(start);
+  }
+  const size_t cut = prefix_.size();
+  return rows_.Scan(
+      full_prefix, full_start, reverse,
+      [&](std::string_view key, std::string_view value) { return visit(key.substr(cut), value); });
+}
+
+PrefixedBatch::PrefixedBatch(RowWrites& writes, const RowReader& committed,
+                             std::string_view projection_name)
+    : writes_(writes), committed_(committed), prefix_(ProjectionPrefix(projection_name)) {}
+
+std::string PrefixedBatch::FullKey(std::string_view key) const {
+  std::string full;
+  full.reserve(prefix_.size() + key.size());
+  full.append(prefix_);
+  full.append(key);
+  return full;
+}
+
+void PrefixedBatch::Put(std::string_view key, std::string_view value) {
+  writes_.insert_or_assign(FullKey(key), std::string(value));
+  touched_ = true;
+}
+
+void PrefixedBatch::Delete(std::string_view key) {
+  writes_.insert_or_assign(FullKey(key), std::nullopt);
+  touched_ = true;
+}
+
+Result<std::optional<std::string>> PrefixedBatch::Get(std::string_view key) const {
+  const std::string full = FullKey(key);
+  if (const auto it = writes_.find(full); it != writes_.end()) return it->second;
+  return committed_.Get(full);
+}
+
+}  // namespace esign::projections
