@@ -1,0 +1,83 @@
+// AuthService: the three operations of the authentication family, without HTTP (auth_routes.h
+// maps them to routes).
+//   IssueToken   client credentials -> an access token (OAuth 2 client credentials grant)
+//   Introspect   RFC 7662: an active token of the caller's organization -> its claims
+//   Revoke       RFC 7009: appends `token.revoked` and returns once the directory applied it, so
+//                the token fails from the next request on
+//
+// Wrong credentials cost the same whether the client exists or not: an unknown client id is
+// checked against a dummy hash of the same cost, and both answer the same kInvalidClient.
+//
+// Thread safety: every method may be called from any thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include <boost/json.hpp>
+
+#include "domain/clock.h"
+#include "domain/id_generator.h"
+#include "eventstore/event_store.h"
+#include "http/api.h"
+#include "http/auth_authenticator.h"
+#include "http/auth_secrets.h"
+#include "http/auth_tokens.h"
+#include "projections/client_directory.h"
+
+namespace esign::http {
+
+struct AuthServiceOptions {
+  // Lifetime of an access token, in seconds. Default: 3600.
+  int64_t token_lifetime_seconds = 3600;
+  // How long Revoke waits for the directory to apply its event before answering kUnavailable.
+  // Default: 5 s.
+  std::chrono::milliseconds revocation_wait{5000};
+  // PBKDF2 cost of the dummy hash that unknown client ids are checked against; the same as the
+  // clients' hashes, so that both answers take as long. Default: kDefaultPbkdf2Iterations.
+  int pbkdf2_iterations = kDefaultPbkdf2Iterations;
+};
+
+struct IssuedToken {
+  std::string access_token;
+  int64_t expires_in = 0;  // seconds
+  std::string scope;       // space-separated permissions
+};
+
+class AuthService {
+ public:
+  // True once the directory has applied every event before log position `size`.
+  using WaitApplied = std::function<bool(uint64_t size, std::chrono::milliseconds timeout)>;
+
+  // Everything given must outlive the service. Computes the dummy hash (one PBKDF2 run).
+  AuthService(eventstore::EventStore& store, const projections::ClientDirectory& directory,
+              const TokenCodec& codec, const TokenAuthenticator& authenticator,
+              WaitApplied wait_applied, AuthServiceOptions options = {},
+              const Clock& clock = SystemClock::Instance(),
+              IdGenerator& ids = RandomIdGenerator::Instance());
+
+  // kInvalidClient for an unknown client or a wrong secret, alike.
+  Result<IssuedToken> IssueToken(std::string_view client_id, std::string_view client_secret) const;
+  // {"active":true, clientId, organizationId, scope, exp, iat, tokenType} for an active token of
+  // the caller's organization; {"active":false} for anything else.
+  boost::json::object Introspect(const Principal& caller, std::string_view token) const;
+  // Revokes an active token of the caller's organization. Anything else (malformed, forged,
+  // expired, already revoked, another organization's) succeeds without writing (RFC 7009).
+  Status Revoke(const Principal& caller, std::string_view token, const eventstore::Actor& actor);
+
+ private:
+  eventstore::EventStore& store_;
+  const projections::ClientDirectory& directory_;
+  const TokenCodec& codec_;
+  const TokenAuthenticator& authenticator_;
+  const WaitApplied wait_applied_;
+  const AuthServiceOptions options_;
+  const Clock& clock_;
+  IdGenerator& ids_;
+  std::string dummy_hash_;
+};
+
+}  // namespace esign::http
