@@ -1,19 +1,19 @@
 #include "eventstore/append_planner.h"
 
+#include "eventstore/stored_record.h"
+
 #include <algorithm>
 #include <unordered_set>
 #include <utility>
 
 namespace esign::eventstore {
-namespace {
 
-Status CheckInput(const AppendInput& input) {
-  if (input.stream_id.empty() || input.stream_id.find('\0') != std::string_view::npos) {
+Status CheckAppend(std::string_view stream_id, const std::vector<NewEvent>& events) {
+  if (stream_id.empty() || stream_id.find('\0') != std::string_view::npos) {
     // The stream index separates the id from the version with a 0x00 byte.
     return Fail(ErrorCode::kValidationFailed, "invalid stream id", "streamId",
                 "must be non-empty and contain no NUL byte");
   }
-  const std::vector<NewEvent>& events = *input.events;
   if (events.empty()) {
     return Fail(ErrorCode::kValidationFailed, "an append needs at least one event", "events",
                 "empty");
@@ -22,6 +22,7 @@ Status CheckInput(const AppendInput& input) {
     if (event.event_id.empty()) {
       return Fail(ErrorCode::kValidationFailed, "every event needs an id", "eventId", "empty");
     }
+    if (Status data = CheckEventData(event.data); !data) return data;
   }
   if (events.size() > 1) {
     std::unordered_set<std::string_view> seen;
@@ -34,8 +35,6 @@ Status CheckInput(const AppendInput& input) {
   }
   return {};
 }
-
-}  // namespace
 
 AppendPlanner::AppendPlanner(const AppendIndex& index, size_t max_cached_streams)
     : index_(index), max_cached_streams_(max_cached_streams) {}
@@ -86,7 +85,6 @@ Result<AppendResult> AppendPlanner::PlanOne(const AppendInput& input,
                                             std::span<const std::optional<EventIdEntry>> stored,
                                             uint64_t next_position, int64_t now_us,
                                             BatchPlan& plan) {
-  if (Status checked = CheckInput(input); !checked) return Fail(checked.error());
   std::vector<NewEvent>& events = *input.events;
   const size_t count = events.size();
 

@@ -37,6 +37,12 @@ class AppendIndex {
                                                            StreamVersion version) const = 0;
 };
 
+// The checks of an append that need no stored state: a stream id the index can hold, at least
+// one event, non-empty ids unique within the append, data ParseRecord will read back.
+// kValidationFailed otherwise. Stores call it on the caller's thread, before planning.
+Status CheckAppend(std::string_view stream_id, const std::vector<NewEvent>& events);
+
+// An append that passed CheckAppend.
 struct AppendInput {
   std::string_view stream_id;
   ExpectedVersion expected = ExpectedVersion::Any();

@@ -58,6 +58,7 @@ Result<std::unique_ptr<MemoryEventStore>> MemoryEventStore::Create(const Clock* 
 
 Result<AppendResult> MemoryEventStore::Append(std::string_view stream_id, ExpectedVersion expected,
                                               std::vector<NewEvent> events) {
+  if (Status checked = CheckAppend(stream_id, events); !checked) return Fail(checked.error());
   std::unique_lock lock(mutex_);
   if (closed_) return Closed();
   const AppendInput input{stream_id, expected, &events};

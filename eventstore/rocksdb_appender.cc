@@ -37,6 +37,7 @@ struct RocksEventStore::PendingAppend {
 Result<AppendResult> RocksEventStore::Append(std::string_view stream_id, ExpectedVersion expected,
                                              std::vector<NewEvent> events) {
   if (failed_.load(std::memory_order_acquire)) return Refused();
+  if (Status checked = CheckAppend(stream_id, events); !checked) return Fail(checked.error());
   PendingAppend pending{AppendInput{stream_id, expected, &events}, AppendResult{}, {}};
   {
     std::lock_guard lock(queue_mutex_);

@@ -13,6 +13,7 @@
 #include "eventstore/rocksdb_options.h"
 #include "eventstore/rocksdb_status.h"
 #include "eventstore/store_keys.h"
+#include "eventstore/stored_record.h"
 
 namespace esign::eventstore {
 namespace {
@@ -23,7 +24,7 @@ std::unexpected<Error> MissingEvent(uint64_t position) {
 }
 
 Result<EventRecord> ParseStored(std::string_view bytes, uint64_t position) {
-  Result<EventRecord> record = ParseRecord(bytes);
+  Result<EventRecord> record = ParseStoredRecord(bytes);
   if (!record) {
     return Fail(ErrorCode::kCorruption, "the event at position " + std::to_string(position) +
                                             " is unreadable: " + record.error().message);

@@ -127,6 +127,10 @@ TYPED_TEST(EventStoreTest, InvalidAppendsAreRejected) {
   EXPECT_EQ(code_of("s", {Event("")}), ErrorCode::kValidationFailed);
   EXPECT_EQ(code_of("s", {Event("dup"), Event("dup")}), ErrorCode::kValidationFailed);
   EXPECT_EQ(code_of(std::string_view("a\0b", 3), {Event("x")}), ErrorCode::kValidationFailed);
+  // Data the log could not read back.
+  EXPECT_EQ(code_of("s", {Event("x", "[1]")}), ErrorCode::kValidationFailed);
+  EXPECT_EQ(code_of("s", {Event("x", "{\"a\":")}), ErrorCode::kValidationFailed);
+  EXPECT_EQ(code_of("s", {Event("x", " {}")}), ErrorCode::kValidationFailed);
   EXPECT_EQ(this->store_->Size(), 0u);
 }
 

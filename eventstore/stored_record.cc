@@ -1,0 +1,224 @@
+#include "eventstore/stored_record.h"
+
+#include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/parse_options.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace esign::eventstore {
+namespace {
+
+// A cursor over the canonical layout. Every method returns false, leaving the record to
+// ParseRecord, as soon as the text is not exactly what CanonicalBytes writes for an escape-free
+// record.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : text_(text) {}
+
+  bool Literal(std::string_view literal) {
+    if (text_.substr(at_, literal.size()) != literal) return false;
+    at_ += literal.size();
+    return true;
+  }
+
+  // std::to_string spelling: no sign, no leading zero.
+  bool Unsigned(uint64_t& value) {
+    const size_t begin = at_;
+    value = 0;
+    while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') {
+      const auto digit = static_cast<uint64_t>(text_[at_] - '0');
+      if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) return false;
+      value = value * 10 + digit;
+      ++at_;
+    }
+    const size_t digits = at_ - begin;
+    return digits > 0 && (digits == 1 || text_[begin] != '0');
+  }
+
+  bool Int(int& value) {
+    const bool negative = at_ < text_.size() && text_[at_] == '-';
+    if (negative) ++at_;
+    uint64_t magnitude = 0;
+    if (!Unsigned(magnitude)) return false;
+    if (negative && magnitude == 0) return false;  // "-0" is not how 0 is written
+    const uint64_t limit = negative ? uint64_t{1} << 31 : (uint64_t{1} << 31) - 1;
+    if (magnitude > limit) return false;
+    value =
+        negative ? static_cast<int>(-static_cast<int64_t>(magnitude)) : static_cast<int>(magnitude);
+    return true;
+  }
+
+  // A string whose serialized form is its raw bytes: no escape, no control character.
+  bool String(std::string_view& value) {
+    if (at_ >= text_.size() || text_[at_] != '"') return false;
+    const size_t begin = ++at_;
+    while (at_ < text_.size()) {
+      const auto c = static_cast<unsigned char>(text_[at_]);
+      if (c == '"') {
+        value = text_.substr(begin, at_ - begin);
+        ++at_;
+        return true;
+      }
+      if (c == '\\' || c < 0x20) return false;
+      ++at_;
+    }
+    return false;
+  }
+
+  bool String(std::string& value) {
+    std::string_view view;
+    if (!String(view)) return false;
+    value.assign(view);
+    return true;
+  }
+
+  size_t at() const { return at_; }
+
+ private:
+  std::string_view text_;
+  size_t at_ = 0;
+};
+
+bool Digits(std::string_view text, size_t begin, size_t count, int64_t& value) {
+  value = 0;
+  for (size_t i = begin; i < begin + count; ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    value = value * 10 + (text[i] - '0');
+  }
+  return true;
+}
+
+// "YYYY-MM-DDTHH:MM:SS.ffffffZ" as FormatTimestamp writes it for years 0 to 9999.
+bool Timestamp(std::string_view text, int64_t& unix_micros) {
+  if (text.size() != 27 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':' || text[19] != '.' || text[26] != 'Z') {
+    return false;
+  }
+  int64_t year, month, day, hour, minute, second, micros;
+  if (!Digits(text, 0, 4, year) || !Digits(text, 5, 2, month) || !Digits(text, 8, 2, day) ||
+      !Digits(text, 11, 2, hour) || !Digits(text, 14, 2, minute) || !Digits(text, 17, 2, second) ||
+      !Digits(text, 20, 6, micros)) {
+    return false;
+  }
+  using namespace std::chrono;
+  const year_month_day date{std::chrono::year(static_cast<int>(year)),
+                            std::chrono::month(static_cast<unsigned>(month)),
+                            std::chrono::day(static_cast<unsigned>(day))};
+  if (!date.ok() || hour > 23 || minute > 59 || second > 59) return false;
+  const int64_t days = sys_days(date).time_since_epoch().count();
+  unix_micros = ((days * 24 + hour) * 60 + minute) * 60 * 1'000'000 + second * 1'000'000 + micros;
+  return true;
+}
+
+std::optional<EventRecord> ParseCanonical(std::string_view bytes) {
+  EventRecord record;
+  Cursor in(bytes);
+  uint64_t position = 0;
+  uint64_t version = 0;
+  std::string_view recorded_at;
+  int64_t recorded_at_us = 0;
+  if (!(in.Literal("{\"position\":") && in.Unsigned(position) && in.Literal(",\"streamId\":") &&
+        in.String(record.stream_id) && in.Literal(",\"version\":") && in.Unsigned(version) &&
+        in.Literal(",\"eventId\":") && in.String(record.event_id) && in.Literal(",\"type\":") &&
+        in.String(record.type) && in.Literal(",\"schemaVersion\":") &&
+        in.Int(record.schema_version) && in.Literal(",\"recordedAt\":") && in.String(recorded_at) &&
+        Timestamp(recorded_at, recorded_at_us) && in.Literal(",\"actor\":{\"clientId\":") &&
+        in.String(record.actor.client_id) && in.Literal(",\"organizationId\":") &&
+        in.String(record.actor.organization_id) && in.Literal(",\"requestId\":") &&
+        in.String(record.actor.request_id) && in.Literal(",\"ip\":") &&
+        in.String(record.actor.ip) && in.Literal(",\"userAgent\":") &&
+        in.String(record.actor.user_agent) && in.Literal("},\"data\":"))) {
+    return std::nullopt;
+  }
+  const std::string_view data = bytes.substr(in.at(), bytes.size() - in.at() - 1);
+  if (data.size() < 2 || data.front() != '{' || data.back() != '}' || bytes.back() != '}') {
+    return std::nullopt;
+  }
+  record.position = GlobalPosition(position);
+  record.version = StreamVersion(version);
+  record.recorded_at_us = recorded_at_us;
+  record.data.assign(data);
+  return record;
+}
+
+// Validates without building a DOM: only the top-level kind is recorded.
+struct ShapeHandler {
+  static constexpr std::size_t max_object_size = std::size_t(-1);
+  static constexpr std::size_t max_array_size = std::size_t(-1);
+  static constexpr std::size_t max_key_size = std::size_t(-1);
+  static constexpr std::size_t max_string_size = std::size_t(-1);
+
+  bool top_is_object = false;
+  int depth = 0;
+
+  using ec_t = boost::system::error_code;
+  bool on_document_begin(ec_t&) { return true; }
+  bool on_document_end(ec_t&) { return true; }
+  bool on_object_begin(ec_t&) {
+    if (depth++ == 0) top_is_object = true;
+    return true;
+  }
+  bool on_object_end(std::size_t, ec_t&) {
+    --depth;
+    return true;
+  }
+  bool on_array_begin(ec_t&) {
+    ++depth;
+    return true;
+  }
+  bool on_array_end(std::size_t, ec_t&) {
+    --depth;
+    return true;
+  }
+  bool on_key_part(boost::json::string_view, std::size_t, ec_t&) { return true; }
+  bool on_key(boost::json::string_view, std::size_t, ec_t&) { return true; }
+  bool on_string_part(boost::json::string_view, std::size_t, ec_t&) { return true; }
+  bool on_string(boost::json::string_view, std::size_t, ec_t&) { return true; }
+  bool on_number_part(boost::json::string_view, ec_t&) { return true; }
+  bool on_int64(std::int64_t, boost::json::string_view, ec_t&) { return true; }
+  bool on_uint64(std::uint64_t, boost::json::string_view, ec_t&) { return true; }
+  bool on_double(double, boost::json::string_view, ec_t&) { return true; }
+  bool on_bool(bool, ec_t&) { return true; }
+  bool on_null(ec_t&) { return true; }
+  bool on_comment_part(boost::json::string_view, ec_t&) { return true; }
+  bool on_comment(boost::json::string_view, ec_t&) { return true; }
+};
+
+boost::json::parse_options ReadBackOptions() {
+  // As ParseRecord reads records: strings as stored, nesting up to 256.
+  boost::json::parse_options options;
+  options.allow_invalid_utf8 = true;
+  options.max_depth = 256;
+  return options;
+}
+
+}  // namespace
+
+Result<EventRecord> ParseStoredRecord(std::string_view bytes) {
+  if (std::optional<EventRecord> record = ParseCanonical(bytes)) return std::move(*record);
+  return ParseRecord(bytes);
+}
+
+Status CheckEventData(std::string_view data) {
+  if (data.empty()) return {};
+  // ParseRecord finds `data` between the head and the record's closing brace: it must be one
+  // object with nothing around it, not even white space.
+  if (data.front() != '{' || data.back() != '}') {
+    return Fail(ErrorCode::kValidationFailed, "event data must be a JSON object", "data",
+                "must start with '{' and end with '}'");
+  }
+  boost::json::basic_parser<ShapeHandler> parser(ReadBackOptions());
+  boost::system::error_code ec;
+  const size_t used = parser.write_some(false, data.data(), data.size(), ec);
+  if (ec || used != data.size() || !parser.handler().top_is_object) {
+    return Fail(ErrorCode::kValidationFailed, "event data must be a JSON object", "data",
+                ec ? ec.message() : "not a single JSON object");
+  }
+  return {};
+}
+
+}  // namespace esign::eventstore
