@@ -46,6 +46,12 @@ install_node() {
   install_packages nodejs npm
 }
 
+# The OpenAPI validator the tests run, exactly as tests/openapi/package-lock.json pins it.
+install_npm_packages() {
+  echo "== npm ci in tests/openapi"
+  (cd "$ROOT/tests/openapi" && npm ci --no-audit --no-fund)
+}
+
 build() {
   echo "== building in $BUILD_DIR"
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
@@ -92,6 +98,7 @@ case "$cmd" in
     shift
     install_packages "${RUNTIME_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     install_node
+    install_npm_packages
     build -DBUILD_TESTING=ON -DBUILD_BENCHMARKS=ON
     check_format
     check_lint
