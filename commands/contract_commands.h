@@ -1,0 +1,78 @@
+// The contract command handler: loads a contract by replaying its stream, lets the domain decide,
+// appends the events with optimistic concurrency, and waits until the read side has applied them
+// (read-your-writes). A concurrent writer costs a retry, not an error, unless the caller pinned a
+// version with If-Match (then kPreconditionFailed).
+//
+// Idempotency-Key (POST create and send): the first use of a key reserves it in its own stream
+// ("idempotency-<hash of client and key>") with the request's SHA-256 and the contract id; the
+// command's events then get ids derived from the key, so a retry after a crash replays the append
+// instead of repeating it; finally the outcome (the contract version) is recorded. A later request
+// with the same key and body gets the contract as it was at that version; with another body,
+// kIdempotencyKeyReused.
+//
+// Thread safety: every method may be called from any thread.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "domain/clock.h"
+#include "domain/contract.h"
+#include "domain/id_generator.h"
+#include "domain/result.h"
+#include "eventstore/event_store.h"
+
+namespace esign::commands {
+
+// Finds a template by id; null when unknown.
+using TemplateLookup = std::function<std::shared_ptr<const Template>(std::string_view)>;
+// Blocks until the read side has applied every event below `log_size`; kUnavailable on timeout.
+using WaitVisible = std::function<Status(uint64_t log_size)>;
+
+struct CommandMeta {
+  eventstore::Actor actor;           // recorded with every event
+  std::optional<uint64_t> if_match;  // expected contract version (If-Match)
+  std::optional<std::string> idempotency_key;
+  std::string request_sha256;  // of the request body, for idempotency
+};
+
+struct CommandOutcome {
+  ContractState state;
+  bool replayed = false;  // answered from an earlier request with the same Idempotency-Key
+};
+
+class ContractCommandHandler {
+ public:
+  ContractCommandHandler(eventstore::EventStore& store, TemplateLookup templates,
+                         WaitVisible wait_visible, IdGenerator& ids, const Clock& clock);
+
+  Result<CommandOutcome> Create(const esign::Actor& actor, CreateContract command,
+                                const CommandMeta& meta);
+  // Every other integrator command on an existing contract.
+  Result<CommandOutcome> Execute(const esign::Actor& actor, const std::string& contract_id,
+                                 Command command, const CommandMeta& meta);
+
+  // The contract as of `version` (0 = latest), for the caller's organization only.
+  Result<ContractState> Load(const std::string& contract_id, uint64_t version = 0) const;
+
+ private:
+  struct Reservation;
+  Result<CommandOutcome> Run(const esign::Actor& actor, const std::string& contract_id,
+                             bool creating, Command command, const CommandMeta& meta);
+  Result<CommandOutcome> DecideAndAppend(const esign::Actor& actor, const std::string& contract_id,
+                                         bool creating, const Command& command,
+                                         const CommandMeta& meta, const std::string& event_id_seed);
+  Result<std::optional<Reservation>> Reserve(const esign::Actor& actor,
+                                             const std::string& contract_id,
+                                             const CommandMeta& meta);
+
+  eventstore::EventStore& store_;
+  TemplateLookup templates_;
+  WaitVisible wait_visible_;
+  IdGenerator& ids_;
+  const Clock& clock_;
+};
+
+}  // namespace esign::commands

@@ -1,0 +1,64 @@
+// GET /contracts, /contracts/{id}, /contracts/{id}/status: served from the projections, which
+// hold each representation serialized, so a read copies bytes instead of building JSON.
+#include <boost/json.hpp>
+
+#include "http/contract_routes.h"
+#include "projections/contract_queries.h"
+#include "projections/list_query.h"
+
+namespace esign::http {
+namespace {
+
+using boost::beast::http::verb;
+
+ApiResult ListContracts(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  if (auto allowed = RequirePermission(request, "contracts:read"); !allowed) {
+    return std::unexpected(allowed.error());
+  }
+  auto query = projections::ParseListQuery(request.query);
+  if (!query) return std::unexpected(query.error());
+  auto page = deps.queries.List(ReaderOf(request), *query);
+  if (!page) return std::unexpected(page.error());
+  std::string body = "{\"items\":[";
+  for (size_t i = 0; i < page->items.size(); ++i) {
+    if (i > 0) body.push_back(',');
+    body += page->items[i].json;
+  }
+  body += "],\"nextCursor\":";
+  body += page->next_cursor ? boost::json::serialize(boost::json::value(*page->next_cursor))
+                            : std::string("null");
+  body.push_back('}');
+  return ApiResponse{200, std::move(body), "application/json", {}};
+}
+
+// A row as the response: the stored JSON, with the version as ETag.
+ApiResult RowResponse(Result<projections::ContractRow> row) {
+  if (!row) return std::unexpected(row.error());
+  return ApiResponse{200, std::move(row->json), "application/json", {}}.WithHeader(
+      "ETag", VersionETag(row->version));
+}
+
+}  // namespace
+
+void AddContractReadRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
+  const std::string base = "/api/v1/contracts";
+  routes.Add(verb::get, base, {"listContracts", Auth::kBearer, [deps](const ApiRequest& r) {
+                                 return ListContracts(deps, r);
+                               }});
+  routes.Add(verb::get, base + "/{id}",
+             {"getContract", Auth::kBearer, [deps](const ApiRequest& r) -> ApiResult {
+                if (auto allowed = RequirePermission(r, "contracts:read"); !allowed) {
+                  return std::unexpected(allowed.error());
+                }
+                return RowResponse(deps.queries.Get(ReaderOf(r), r.params.Get("id")));
+              }});
+  routes.Add(verb::get, base + "/{id}/status",
+             {"getContractStatus", Auth::kBearer, [deps](const ApiRequest& r) -> ApiResult {
+                if (auto allowed = RequirePermission(r, "contracts:read"); !allowed) {
+                  return std::unexpected(allowed.error());
+                }
+                return RowResponse(deps.queries.Status(ReaderOf(r), r.params.Get("id")));
+              }});
+}
+
+}  // namespace esign::http

@@ -1,0 +1,151 @@
+#include "http/contract_routes.h"
+
+#include <boost/json.hpp>
+#include <charconv>
+
+#include "domain/contract_commands.h"
+#include "eventstore/merkle.h"
+#include "projections/contract_queries.h"
+
+namespace esign::http {
+namespace {
+
+namespace beast_http = boost::beast::http;
+using beast_http::verb;
+
+constexpr size_t kMaxIdempotencyKeyLength = 255;
+
+std::string ContractId(const ApiRequest& request) { return std::string(request.params.Get("id")); }
+
+// If-Match: "<version>" (or W/"<version>", or *). Anything else matches no version: 412.
+Result<std::optional<uint64_t>> ParseIfMatch(const ApiRequest& request) {
+  std::string_view value = request.Header("If-Match");
+  if (value.empty() || value == "*") return std::nullopt;
+  if (value.starts_with("W/")) value.remove_prefix(2);
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+    value = value.substr(1, value.size() - 2);
+  }
+  uint64_t version = 0;
+  auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), version);
+  if (ec != std::errc() || ptr != value.data() + value.size()) {
+    return Fail(ErrorCode::kPreconditionFailed, "If-Match names no version of this contract",
+                "If-Match", std::string(request.Header("If-Match")));
+  }
+  return version;
+}
+
+Result<commands::CommandMeta> MetaOf(const ApiRequest& request, bool idempotent) {
+  commands::CommandMeta meta;
+  meta.actor = EventActor(request);
+  auto if_match = ParseIfMatch(request);
+  if (!if_match) return std::unexpected(if_match.error());
+  meta.if_match = *if_match;
+  if (idempotent) {
+    if (auto key = request.Header("Idempotency-Key"); !key.empty()) {
+      if (key.size() > kMaxIdempotencyKeyLength) {
+        return Fail(ErrorCode::kValidationFailed, "Idempotency-Key is too long", "Idempotency-Key",
+                    "at most 255 characters");
+      }
+      meta.idempotency_key = std::string(key);
+      // The key is bound to the operation and its body: same key elsewhere is a reuse.
+      meta.request_sha256 = eventstore::ToHex(eventstore::Sha256(
+          std::string(request.http.method_string()) + " " +
+          std::string(request.http.target().substr(0, request.http.target().find('?'))) + "\n" +
+          request.http.body()));
+    }
+  }
+  return meta;
+}
+
+ApiResponse ContractResponse(unsigned status, const ContractState& state) {
+  return ApiResponse::Json(status, ContractToJson(state))
+      .WithHeader("ETag", VersionETag(state.version));
+}
+
+// Parses the body (an empty body counts as {} where every member is optional).
+Result<boost::json::object> BodyObject(const ApiRequest& request, bool may_be_empty) {
+  if (may_be_empty && request.http.body().empty()) return boost::json::object{};
+  return ParseJsonObjectBody(request);
+}
+
+RouteFunction CommandRoute(ContractRoutesDeps deps, std::string_view command_name,
+                           bool may_be_empty, bool idempotent) {
+  return [deps, command_name, may_be_empty, idempotent](const ApiRequest& request) -> ApiResult {
+    auto body = BodyObject(request, may_be_empty);
+    if (!body) return std::unexpected(body.error());
+    auto command = CommandFromJson(command_name, *body);
+    if (!command) return std::unexpected(command.error());
+    auto meta = MetaOf(request, idempotent);
+    if (!meta) return std::unexpected(meta.error());
+    auto outcome = deps.commands.Execute(DomainActor(request.Caller()), ContractId(request),
+                                         std::move(*command), *meta);
+    if (!outcome) return std::unexpected(outcome.error());
+    return ContractResponse(200, outcome->state);
+  };
+}
+
+ApiResult CreateContractRoute(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  auto body = ParseJsonObjectBody(request);
+  if (!body) return std::unexpected(body.error());
+  auto command = CommandFromJson("CreateContract", *body);
+  if (!command) return std::unexpected(command.error());
+  auto meta = MetaOf(request, /*idempotent=*/true);
+  if (!meta) return std::unexpected(meta.error());
+  auto outcome = deps.commands.Create(DomainActor(request.Caller()),
+                                      std::get<CreateContract>(std::move(*command)), *meta);
+  if (!outcome) return std::unexpected(outcome.error());
+  return ContractResponse(201, outcome->state)
+      .WithHeader("Location", "/api/v1/contracts/" + outcome->state.id);
+}
+
+}  // namespace
+
+esign::Actor DomainActor(const Principal& principal) {
+  esign::Actor actor;
+  actor.client_id = principal.client_id;
+  actor.organization_id = principal.organization_id;
+  actor.permissions.insert(principal.permissions.begin(), principal.permissions.end());
+  return actor;
+}
+
+eventstore::Actor EventActor(const ApiRequest& request) {
+  eventstore::Actor actor;
+  if (request.principal) {
+    actor.client_id = request.principal->client_id;
+    actor.organization_id = request.principal->organization_id;
+  }
+  actor.request_id = request.request_id;
+  actor.ip = request.remote_ip;
+  actor.user_agent = std::string(request.UserAgent().substr(0, 512));
+  return actor;
+}
+
+std::string VersionETag(uint64_t version) { return "\"" + std::to_string(version) + "\""; }
+
+projections::QueryActor ReaderOf(const ApiRequest& request) {
+  return projections::QueryActor{request.Caller().client_id, request.Caller().organization_id};
+}
+
+void AddContractRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
+  const std::string base = "/api/v1/contracts";
+  routes.Add(verb::post, base, {"createContract", Auth::kBearer, [deps](const ApiRequest& r) {
+                                  return CreateContractRoute(deps, r);
+                                }});
+  routes.Add(verb::put, base + "/{id}/data",
+             {"updateContractData", Auth::kBearer, CommandRoute(deps, "UpdateData", false, false)});
+  routes.Add(
+      verb::put, base + "/{id}/table-data",
+      {"updateTableData", Auth::kBearer, CommandRoute(deps, "UpdateTableData", false, false)});
+  routes.Add(verb::put, base + "/{id}/participants",
+             {"replaceParticipants", Auth::kBearer,
+              CommandRoute(deps, "ReplaceParticipants", false, false)});
+  routes.Add(verb::put, base + "/{id}/role-bindings",
+             {"updateRoleBindings", Auth::kBearer,
+              CommandRoute(deps, "UpdateRoleBindings", false, false)});
+  routes.Add(verb::post, base + "/{id}/send",
+             {"sendContract", Auth::kBearer, CommandRoute(deps, "SendContract", true, true)});
+  AddContractReadRoutes(routes, deps);
+  AddDocumentRoutes(routes, deps);
+}
+
+}  // namespace esign::http

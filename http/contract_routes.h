@@ -1,0 +1,37 @@
+// The contract family (spec section 4): 18 operations. Writes go through the command handler;
+// reads come from the projections (grant-checked there, so a contract the caller may not read is
+// indistinguishable from a missing one).
+#pragma once
+
+#include <string>
+
+#include "commands/contract_commands.h"
+#include "http/api.h"
+
+namespace esign::projections {
+class ContractQueries;
+struct QueryActor;
+}  // namespace esign::projections
+
+namespace esign::http {
+
+struct ContractRoutesDeps {
+  commands::ContractCommandHandler& commands;
+  const projections::ContractQueries& queries;
+};
+
+// All 18 operations.
+void AddContractRoutes(ApiRoutes& routes, ContractRoutesDeps deps);
+
+// The parts of it, by file: reads (list, get, status) and documents/evidence (5 to 13).
+void AddContractReadRoutes(ApiRoutes& routes, ContractRoutesDeps deps);
+void AddDocumentRoutes(ApiRoutes& routes, ContractRoutesDeps deps);
+
+// Helpers shared with other families.
+esign::Actor DomainActor(const Principal& principal);
+eventstore::Actor EventActor(const ApiRequest& request);
+// The ETag of a contract version: "\"<version>\"".
+std::string VersionETag(uint64_t version);
+projections::QueryActor ReaderOf(const ApiRequest& request);
+
+}  // namespace esign::http

@@ -1,0 +1,147 @@
+// Documents and evidence (operations 5 to 13): routed, authenticated and authorized, with their
+// documented errors. Rendering, signing and evidence bundles are the documents capability's;
+// until it lands, the operations that need a document answer 501 NOT_IMPLEMENTED, while the
+// audit trail and the signed-document rules of the specification already hold.
+#include <boost/json.hpp>
+#include <charconv>
+
+#include "http/contract_routes.h"
+#include "projections/contract_queries.h"
+
+namespace esign::http {
+namespace {
+
+using boost::beast::http::verb;
+
+// The contract, if the caller may read it (kContractNotFound otherwise, as for a missing one).
+Result<ContractState> Readable(const ContractRoutesDeps& deps, const ApiRequest& request,
+                               std::string_view permission = "contracts:read") {
+  if (auto allowed = RequirePermission(request, permission); !allowed) {
+    return std::unexpected(allowed.error());
+  }
+  auto row = deps.queries.Get(ReaderOf(request), request.params.Get("id"));
+  if (!row) return std::unexpected(row.error());
+  return deps.commands.Load(row->id, row->version);
+}
+
+// `download` is an optional boolean: true, false, 1 or 0.
+Status CheckDownloadParameter(const ApiRequest& request) {
+  auto value = request.Query("download");
+  if (!value || *value == "true" || *value == "false" || *value == "1" || *value == "0") return {};
+  return Fail(ErrorCode::kValidationFailed, "download must be true or false", "download",
+              std::string(*value));
+}
+
+std::unexpected<Error> NotBuiltYet(std::string_view what) {
+  return std::unexpected(Error::Of(ErrorCode::kNotImplemented,
+                                   std::string(what) + " is not available in this version"));
+}
+
+std::unexpected<Error> NoSignedDocument(const ContractState& state) {
+  return std::unexpected(Error::Of(ErrorCode::kContractSignedDocumentNotAvailable,
+                                   "contract " + state.id + " has no signed document", "id",
+                                   state.id));
+}
+
+ApiResult ListRevisions(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  boost::json::array items;
+  for (const auto& r : state->artifact_revisions) {
+    items.push_back(boost::json::object{{"revision", r.revision},
+                                        {"kind", r.kind},
+                                        {"sha256", r.sha256},
+                                        {"createdAt", r.created_at}});
+  }
+  return ApiResponse::Json(200, {{"items", std::move(items)}, {"nextCursor", nullptr}});
+}
+
+ApiResult DownloadRevision(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  const std::string_view text = request.params.Get("revision");
+  int64_t revision = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), revision);
+  if (ec != std::errc() || ptr != text.data() + text.size() || revision < 1) {
+    return Fail(ErrorCode::kValidationFailed, "revision must be a positive integer", "revision",
+                std::string(text));
+  }
+  if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  for (const auto& r : state->artifact_revisions) {
+    if (r.revision == revision) return NotBuiltYet("artifact download");
+  }
+  return Fail(ErrorCode::kArtifactRevisionNotFound,
+              "contract " + state->id + " has no revision " + std::string(text), "revision",
+              std::string(text));
+}
+
+ApiResult SignedDocument(const ContractRoutesDeps& deps, const ApiRequest& request, bool strict) {
+  if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  if (state->signed_pdf_key) return NotBuiltYet("signed document download");
+  // signed-latest falls back to the current rendered version; none is rendered in this version.
+  (void)strict;
+  return NoSignedDocument(*state);
+}
+
+ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  if (auto allowed = RequirePermission(request, "contracts:read"); !allowed) {
+    return std::unexpected(allowed.error());
+  }
+  const std::string id(request.params.Get("id"));
+  auto entries = deps.queries.AuditTrail(ReaderOf(request), id);
+  if (!entries) return std::unexpected(entries.error());
+  std::string body =
+      "{\"contractId\":" + boost::json::serialize(boost::json::value(id)) + ",\"events\":[";
+  for (size_t i = 0; i < entries->size(); ++i) {
+    if (i > 0) body.push_back(',');
+    body += (*entries)[i].json;
+  }
+  body += "]}";
+  return ApiResponse{200, std::move(body), "application/json", {}};
+}
+
+RouteFunction NotBuiltRoute(ContractRoutesDeps deps, std::string what,
+                            std::string permission = "contracts:read") {
+  return [deps, what, permission](const ApiRequest& request) -> ApiResult {
+    if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
+    auto state = Readable(deps, request, permission);
+    if (!state) return std::unexpected(state.error());
+    return NotBuiltYet(what);
+  };
+}
+
+}  // namespace
+
+void AddDocumentRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
+  const std::string base = "/api/v1/contracts/{id}";
+  routes.Add(verb::get, base + "/documents/artifact-revisions",
+             {"listArtifactRevisions", Auth::kBearer,
+              [deps](const ApiRequest& r) { return ListRevisions(deps, r); }});
+  routes.Add(verb::get, base + "/documents/artifact-revisions/{revision}/download",
+             {"downloadArtifactRevision", Auth::kBearer,
+              [deps](const ApiRequest& r) { return DownloadRevision(deps, r); }});
+  routes.Add(verb::get, base + "/documents/rendered-unsigned",
+             {"getRenderedUnsignedDocument", Auth::kBearer,
+              NotBuiltRoute(deps, "rendering of the unsigned document")});
+  routes.Add(verb::get, base + "/documents/signed-latest",
+             {"getSignedLatestDocument", Auth::kBearer,
+              [deps](const ApiRequest& r) { return SignedDocument(deps, r, false); }});
+  routes.Add(verb::get, base + "/documents/signed-only",
+             {"getSignedOnlyDocument", Auth::kBearer,
+              [deps](const ApiRequest& r) { return SignedDocument(deps, r, true); }});
+  routes.Add(verb::get, base + "/evidence/audit-trail",
+             {"getAuditTrail", Auth::kBearer,
+              [deps](const ApiRequest& r) { return AuditTrail(deps, r); }});
+  routes.Add(verb::get, base + "/evidence/bundle",
+             {"getEvidenceBundle", Auth::kBearer, NotBuiltRoute(deps, "the evidence bundle")});
+  routes.Add(verb::post, base + "/evidence/bundle",
+             {"persistEvidenceBundle", Auth::kBearer,
+              NotBuiltRoute(deps, "persisting the evidence bundle", "evidence:write")});
+  routes.Add(
+      verb::get, base + "/evidence/verification",
+      {"getVerificationReport", Auth::kBearer, NotBuiltRoute(deps, "the verification report")});
+}
+
+}  // namespace esign::http
