@@ -1,0 +1,160 @@
+// Both view stores against the same tests: point reads, prefix scans in both directions from a
+// start key, atomic commits of rows with checkpoints, snapshots, and the prefixed adapters.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "contract_script.h"
+#include "eventstore/rocksdb_event_store.h"
+#include "projections/memory_view_store.h"
+#include "projections/rocksdb_view_store.h"
+#include "projections/view_batch.h"
+
+namespace esign::projections {
+namespace {
+
+struct MemoryViews {
+  ViewStore& Open() { return store; }
+  MemoryViewStore store;
+};
+
+struct RocksViews {
+  ViewStore& Open() {
+    auto opened = eventstore::RocksEventStore::Open(testing::SmallRocksOptions(dir.path()));
+    EXPECT_TRUE(opened);
+    log = std::move(*opened);
+    auto views = RocksViewStore::Open(*log);
+    EXPECT_TRUE(views);
+    store = std::move(*views);
+    return *store;
+  }
+  ~RocksViews() {
+    store.reset();
+    if (log) log->Close();
+  }
+  testing::TempDir dir;
+  std::unique_ptr<eventstore::RocksEventStore> log;
+  std::unique_ptr<RocksViewStore> store;
+};
+
+template <class Harness>
+class ViewStoreTest : public ::testing::Test {
+ protected:
+  ViewStore& views() {
+    if (views_ == nullptr) views_ = &harness_.Open();
+    return *views_;
+  }
+  void Put(std::initializer_list<std::pair<std::string, std::string>> rows,
+           std::map<std::string, uint64_t, std::less<>> checkpoints = {}) {
+    ViewCommit commit;
+    for (const auto& [key, value] : rows) commit.rows.insert_or_assign(key, value);
+    commit.checkpoints = std::move(checkpoints);
+    ASSERT_TRUE(views().Commit(commit));
+  }
+  std::vector<std::string> Keys(std::string_view prefix, std::string_view start, bool reverse,
+                                const RowReader* reader = nullptr) {
+    std::vector<std::string> keys;
+    const RowReader& rows = reader != nullptr ? *reader : views();
+    EXPECT_TRUE(rows.Scan(prefix, start, reverse, [&](std::string_view key, std::string_view) {
+      keys.emplace_back(key);
+      return true;
+    }));
+    return keys;
+  }
+
+  Harness harness_;
+  ViewStore* views_ = nullptr;
+};
+
+using Harnesses = ::testing::Types<MemoryViews, RocksViews>;
+TYPED_TEST_SUITE(ViewStoreTest, Harnesses);
+
+using Keys = std::vector<std::string>;
+
+TYPED_TEST(ViewStoreTest, GetAndDelete) {
+  this->Put({{"p/a", "1"}, {"p/b", "2"}});
+  EXPECT_EQ(*this->views().Get("p/a"), "1");
+  EXPECT_EQ(*this->views().Get("p/c"), std::nullopt);
+  ViewCommit commit;
+  commit.rows.insert_or_assign("p/a", std::nullopt);
+  ASSERT_TRUE(this->views().Commit(commit));
+  EXPECT_EQ(*this->views().Get("p/a"), std::nullopt);
+  EXPECT_EQ(*this->views().Get("p/b"), "2");
+}
+
+TYPED_TEST(ViewStoreTest, ScansStayInsideThePrefix) {
+  this->Put({{"a/x", ""}, {"b/1", ""}, {"b/2", ""}, {"b/3", ""}, {"b0", ""}, {"c/1", ""}});
+  EXPECT_EQ(this->Keys("b/", "", false), (Keys{"b/1", "b/2", "b/3"}));
+  EXPECT_EQ(this->Keys("b/", "", true), (Keys{"b/3", "b/2", "b/1"}));
+  EXPECT_EQ(this->Keys("b/", "b/2", false), (Keys{"b/2", "b/3"}));
+  EXPECT_EQ(this->Keys("b/", "b/2", true), (Keys{"b/2", "b/1"}));
+  EXPECT_EQ(this->Keys("b/", "b/25", true), (Keys{"b/2", "b/1"}));
+  EXPECT_EQ(this->Keys("b/", "b/9", true), (Keys{"b/3", "b/2", "b/1"}));
+  EXPECT_EQ(this->Keys("b/", "b/0", true), Keys{});
+  EXPECT_EQ(this->Keys("b/", "a", false), (Keys{"b/1", "b/2", "b/3"}));
+  EXPECT_EQ(this->Keys("d/", "", true), Keys{});
+  EXPECT_EQ(this->Keys("", "", false).size(), 6u);
+}
+
+TYPED_TEST(ViewStoreTest, ScanStopsWhenTheVisitorSaysSo) {
+  this->Put({{"p/1", ""}, {"p/2", ""}, {"p/3", ""}});
+  int seen = 0;
+  ASSERT_TRUE(this->views().Scan("p/", "", true,
+                                 [&](std::string_view, std::string_view) { return ++seen < 2; }));
+  EXPECT_EQ(seen, 2);
+}
+
+TYPED_TEST(ViewStoreTest, CheckpointsCommitWithRows) {
+  EXPECT_EQ(*this->views().Checkpoint("p"), 0u);
+  this->Put({{"p/a", "1"}}, {{"p", 7}, {"q", 3}});
+  EXPECT_EQ(*this->views().Checkpoint("p"), 7u);
+  EXPECT_EQ(*this->views().Checkpoint("q"), 3u);
+  this->Put({}, {{"p", 9}});
+  EXPECT_EQ(*this->views().Checkpoint("p"), 9u);
+  EXPECT_EQ(*this->views().Checkpoint("q"), 3u);
+}
+
+TYPED_TEST(ViewStoreTest, SnapshotDoesNotSeeLaterCommits) {
+  this->Put({{"p/a", "1"}});
+  {
+    std::unique_ptr<const RowReader> snapshot = this->views().Snapshot();
+    EXPECT_EQ(*snapshot->Get("p/a"), "1");
+    if constexpr (std::is_same_v<TypeParam, RocksViews>) {
+      // The memory twin holds commits back while a snapshot lives; RocksDB does not.
+      this->Put({{"p/a", "2"}, {"p/b", "3"}});
+      EXPECT_EQ(*snapshot->Get("p/a"), "1");
+      EXPECT_EQ(this->Keys("p/", "", false, snapshot.get()), Keys{"p/a"});
+    }
+  }
+  this->Put({{"p/a", "2"}});
+  EXPECT_EQ(*this->views().Get("p/a"), "2");
+}
+
+TYPED_TEST(ViewStoreTest, PrefixedAdaptersKeepProjectionsApart) {
+  this->Put({{"one/k", "mine"}, {"one2/k", "other"}, {"two/k", "theirs"}});
+  PrefixedReader one(this->views(), "one");
+  EXPECT_EQ(*one.Get("k"), "mine");
+  std::vector<std::string> keys;
+  ASSERT_TRUE(one.Scan("", "", false, [&](std::string_view key, std::string_view) {
+    keys.emplace_back(key);
+    return true;
+  }));
+  EXPECT_EQ(keys, Keys{"k"});
+
+  RowWrites writes;
+  PrefixedBatch batch(writes, this->views(), "one");
+  EXPECT_FALSE(batch.touched());
+  EXPECT_EQ(*batch.Get("k"), "mine");  // committed
+  batch.Put("k", "new");
+  batch.Put("j", "added");
+  EXPECT_EQ(*batch.Get("k"), "new");  // the batch's own write first
+  batch.Delete("j");
+  EXPECT_EQ(*batch.Get("j"), std::nullopt);
+  EXPECT_TRUE(batch.touched());
+  EXPECT_EQ(writes.size(), 2u);
+  EXPECT_TRUE(writes.contains("one/k"));
+  EXPECT_EQ(*this->views().Get("one/k"), "mine");  // nothing committed yet
+}
+
+}  // namespace
+}  // namespace esign::projections
