@@ -39,6 +39,22 @@ std::optional<Hash> NodeCache::Find(NodeId id) const {
   return levels_[slot][id.index];
 }
 
+size_t NodeCache::FindMany(std::span<const NodeId> ids, std::span<Hash> hashes,
+                           std::span<bool> held) const {
+  size_t found = 0;
+  std::shared_lock lock(mutex_);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const NodeId id = ids[i];
+    const size_t slot = id.level - min_level_;
+    held[i] = id.level >= min_level_ && slot < levels_.size() && id.index < levels_[slot].size();
+    if (held[i]) {
+      hashes[i] = levels_[slot][id.index];
+      ++found;
+    }
+  }
+  return found;
+}
+
 size_t NodeCache::node_count() const {
   std::shared_lock lock(mutex_);
   size_t count = 0;

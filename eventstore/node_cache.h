@@ -29,6 +29,9 @@ class NodeCache final : public NodeSource {
   // index (a node already held is ignored); kInternal on a gap.
   Status Add(std::span<const NewNode> nodes);
   std::optional<Hash> Find(NodeId id) const;
+  // Finds many under one lock: sets hashes[i] and held[i] = true for every ids[i] held here.
+  // Returns how many were held.
+  size_t FindMany(std::span<const NodeId> ids, std::span<Hash> hashes, std::span<bool> held) const;
   // Hashes held in memory, for sizing.
   size_t node_count() const;
 

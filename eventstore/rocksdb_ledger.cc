@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "eventstore/rocksdb_status.h"
@@ -42,27 +43,24 @@ Result<Hash> RocksNodeSource::Get(NodeId id) const {
 
 Result<std::vector<Hash>> RocksNodeSource::GetMany(const std::vector<NodeId>& ids) const {
   std::vector<Hash> hashes(ids.size());
-  // A proof needs about log2(size) nodes: small fixed buffers keep this allocation-free.
-  constexpr size_t kInline = 64;
+  // A proof needs about 2 log2(size) nodes: fixed buffers keep the common case allocation-free.
+  constexpr size_t kInline = 128;
+  if (ids.size() > kInline) return NodeSource::GetMany(ids);
+  std::array<bool, kInline> held;
+  if (cache_.FindMany(ids, hashes, std::span(held.data(), ids.size())) == ids.size()) {
+    return hashes;
+  }
   std::array<size_t, kInline> slots;
   std::array<NodeKey, kInline> keys;
   std::array<rocksdb::Slice, kInline> slices;
   size_t missing = 0;
   for (size_t i = 0; i < ids.size(); ++i) {
-    if (std::optional<Hash> cached = cache_.Find(ids[i])) {
-      hashes[i] = *cached;
-    } else if (missing < kInline) {
-      slots[missing] = i;
-      keys[missing] = EncodeNodeKey(ids[i]);
-      slices[missing] = rocksdb::Slice(keys[missing].data(), keys[missing].size());
-      ++missing;
-    } else {
-      Result<Hash> hash = Get(ids[i]);
-      if (!hash) return Fail(hash.error());
-      hashes[i] = *hash;
-    }
+    if (held[i]) continue;
+    slots[missing] = i;
+    keys[missing] = EncodeNodeKey(ids[i]);
+    slices[missing] = rocksdb::Slice(keys[missing].data(), keys[missing].size());
+    ++missing;
   }
-  if (missing == 0) return hashes;
   std::array<rocksdb::PinnableSlice, kInline> values;
   std::array<rocksdb::Status, kInline> statuses;
   db_->MultiGet(rocksdb::ReadOptions(), family_, missing, slices.data(), values.data(),

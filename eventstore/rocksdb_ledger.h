@@ -19,7 +19,7 @@ class RocksNodeSource final : public NodeSource {
       : db_(db), family_(family), cache_(cache) {}
 
   Result<Hash> Get(NodeId id) const override;
-  // Cached nodes from memory, the others in one MultiGet.
+  // Cached nodes from memory under one lock, the others in one MultiGet.
   Result<std::vector<Hash>> GetMany(const std::vector<NodeId>& ids) const override;
 
   // Fills `cache` with the stored nodes it covers.
