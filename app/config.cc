@@ -10,6 +10,8 @@ namespace esign::app {
 namespace po = boost::program_options;
 namespace {
 
+constexpr int64_t kMaxTokenLifetimeSeconds = 7 * 24 * 3600;
+
 // CONTRACTD_DATA_DIR -> "data-dir" for the options this command knows.
 std::string EnvToOption(const std::string& env, const po::options_description& known) {
   constexpr std::string_view kPrefix = "CONTRACTD_";
@@ -17,6 +19,126 @@ std::string EnvToOption(const std::string& env, const po::options_description& k
   std::string name = env.substr(kPrefix.size());
   for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(c));
   return known.find_nothrow(name, false) ? name : "";
+}
+
+// Parses `args` and the environment into `vm`; true when --help was asked for, with the usage
+// text in `command`.
+Result<bool> ParseOptions(const std::vector<std::string>& args,
+                          const po::options_description& options,
+                          const po::positional_options_description* positional,
+                          const std::string& synopsis, po::variables_map& vm, Command& command) {
+  try {
+    po::command_line_parser parser(args);
+    parser.options(options);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    po::store(po::parse_environment(
+                  options, [&](const std::string& env) { return EnvToOption(env, options); }),
+              vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return Fail(ErrorCode::kValidationFailed, e.what());
+  }
+  if (vm.count("help")) {
+    std::ostringstream usage;
+    usage << "usage: " << synopsis << "\n" << options;
+    command.name = "help";
+    command.usage = usage.str();
+    return true;
+  }
+  return false;
+}
+
+// "a, b,,c" -> {"a", "b", "c"}
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ',')) {
+    const auto first = item.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    const auto last = item.find_last_not_of(" \t");
+    items.push_back(item.substr(first, last - first + 1));
+  }
+  return items;
+}
+
+std::unexpected<Error> Missing(const std::string& flag) {
+  return Fail(ErrorCode::kValidationFailed, "--" + flag + " is required", flag, "required");
+}
+
+Status ParseServe(const std::vector<std::string>& args, Command& command) {
+  ServeConfig& serve = command.serve;
+  po::options_description options("contractd serve");
+  options.add_options()("help,h", "show this help")(
+      "data-dir", po::value(&serve.data_dir)->default_value(serve.data_dir),
+      "data directory (RocksDB, keys)")(
+      "listen", po::value(&serve.listen)->default_value(serve.listen), "HOST:PORT to listen on")(
+      "templates", po::value(&serve.templates_dir),
+      "directory of template JSON files imported at start (default: the examples)")(
+      "threads", po::value(&serve.server.threads)->default_value(0),
+      "HTTP I/O threads (0 = one per core)")(
+      "body-limit", po::value(&serve.server.body_limit)->default_value(serve.server.body_limit),
+      "largest request body in bytes")(
+      "token-lifetime",
+      po::value(&serve.token_lifetime_seconds)->default_value(serve.token_lifetime_seconds),
+      "access token lifetime in seconds")(
+      "demo-client", po::value(&serve.demo_client)->default_value(serve.demo_client),
+      "on a data directory without clients, create and print a demo client (true/false)");
+  po::variables_map vm;
+  auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
+  if (!help) return Fail(help.error());
+  if (*help) return {};
+  if (serve.token_lifetime_seconds <= 0 ||
+      serve.token_lifetime_seconds > kMaxTokenLifetimeSeconds) {
+    return Fail(ErrorCode::kValidationFailed, "--token-lifetime must be 1..604800 seconds",
+                "token-lifetime", std::to_string(serve.token_lifetime_seconds));
+  }
+  return ParseListen(serve.listen, serve.server);
+}
+
+Status ParseClientsCreate(const std::vector<std::string>& args, Command& command) {
+  ClientsCreateConfig& config = command.clients_create;
+  std::string permissions;
+  po::options_description options("contractd clients create");
+  options.add_options()("help,h", "show this help")(
+      "data-dir", po::value(&command.data_dir)->default_value("./data"), "data directory")(
+      "org", po::value(&config.organization_id), "organization the client acts for")(
+      "permissions", po::value(&permissions),
+      "comma-separated permissions, e.g. contracts:read,contracts:create")(
+      "name", po::value(&config.name), "a name for people to recognize the client by");
+  po::variables_map vm;
+  auto help = ParseOptions(
+      args, options, nullptr,
+      "contractd clients create --data-dir DIR --org ORG --permissions P1,P2 --name NAME", vm,
+      command);
+  if (!help) return Fail(help.error());
+  if (*help) return {};
+  if (config.organization_id.empty()) return Missing("org");
+  if (permissions.empty()) return Missing("permissions");
+  if (config.name.empty()) return Missing("name");
+  config.permissions = SplitList(permissions);
+  return {};
+}
+
+Status ParseTemplatesImport(const std::vector<std::string>& args, Command& command) {
+  po::options_description options("contractd templates import");
+  options.add_options()("help,h", "show this help")(
+      "data-dir", po::value(&command.data_dir)->default_value("./data"), "data directory");
+  po::options_description all;
+  all.add(options).add_options()("file", po::value(&command.templates_import.files));
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  po::variables_map vm;
+  auto help = ParseOptions(args, all, &positional,
+                           "contractd templates import --data-dir DIR FILE...", vm, command);
+  if (!help) return Fail(help.error());
+  if (*help) return {};
+  if (command.templates_import.files.empty()) {
+    return Fail(ErrorCode::kValidationFailed, "name at least one template file", "file",
+                "required");
+  }
+  return {};
 }
 
 }  // namespace
@@ -44,52 +166,30 @@ Status ParseListen(const std::string& listen, http::ServerOptions& options) {
 
 Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
   Command command;
-  ServeConfig& serve = command.serve;
-
-  po::options_description serve_options("contractd serve");
-  serve_options.add_options()("help,h", "show this help")(
-      "data-dir", po::value(&serve.data_dir)->default_value(serve.data_dir),
-      "data directory (RocksDB, keys)")(
-      "listen", po::value(&serve.listen)->default_value(serve.listen), "HOST:PORT to listen on")(
-      "templates", po::value(&serve.templates_dir),
-      "directory of template JSON files imported at start (default: the examples)")(
-      "threads", po::value(&serve.server.threads)->default_value(0),
-      "HTTP I/O threads (0 = one per core)")(
-      "body-limit", po::value(&serve.server.body_limit)->default_value(serve.server.body_limit),
-      "largest request body in bytes");
-
   std::vector<std::string> args(argv + 1, argv + argc);
   command.name = "serve";
   if (!args.empty() && !args.front().starts_with("-")) {
-    command.name = args.front();
+    const std::string first = args.front();
     args.erase(args.begin());
-  }
-  if (command.name != "serve") {
-    return Fail(ErrorCode::kValidationFailed, "unknown command '" + command.name + "'", "command",
-                "one of: serve");
-  }
-
-  try {
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(serve_options).run(), vm);
-    po::store(
-        po::parse_environment(
-            serve_options, [&](const std::string& env) { return EnvToOption(env, serve_options); }),
-        vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-      std::ostringstream usage;
-      usage << "usage: contractd [serve] [options]\n" << serve_options;
-      command.name = "help";
-      command.usage = usage.str();
-      return command;
+    const std::string second =
+        !args.empty() && !args.front().starts_with("-") ? args.front() : std::string();
+    if (first == "clients" || first == "templates") {
+      if (!second.empty()) args.erase(args.begin());
+      command.name = first + " " + second;
+      if (command.name != "clients create" && command.name != "templates import") {
+        return Fail(ErrorCode::kValidationFailed,
+                    "unknown command '" + first + (second.empty() ? "" : " " + second) + "'",
+                    "command", first == "clients" ? "clients create" : "templates import");
+      }
+    } else if (first != "serve") {
+      return Fail(ErrorCode::kValidationFailed, "unknown command '" + first + "'", "command",
+                  "one of: serve, clients create, templates import");
     }
-  } catch (const po::error& e) {
-    return Fail(ErrorCode::kValidationFailed, e.what());
   }
-  if (auto status = ParseListen(serve.listen, serve.server); !status) {
-    return std::unexpected(status.error());
-  }
+  Status parsed = command.name == "serve"            ? ParseServe(args, command)
+                  : command.name == "clients create" ? ParseClientsCreate(args, command)
+                                                     : ParseTemplatesImport(args, command);
+  if (!parsed) return Fail(parsed.error());
   return command;
 }
 

@@ -1,7 +1,12 @@
 // contractd's configuration: command-line flags with CONTRACTD_* environment equivalents, filled
 // in one place. Flags win over the environment, the environment over the defaults.
+//
+//   contractd [serve] [--data-dir DIR] [--listen HOST:PORT] ...      the service (the default)
+//   contractd clients create --data-dir DIR --org ORG --permissions p1,p2 --name NAME
+//   contractd templates import --data-dir DIR FILE...
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,15 +21,35 @@ struct ServeConfig {
   // --templates / CONTRACTD_TEMPLATES; empty = the example templates shipped with the source
   std::string templates_dir;
   http::ServerOptions server;  // host and port come from `listen`
+  // --token-lifetime / CONTRACTD_TOKEN_LIFETIME: access token lifetime in seconds. Default: 3600.
+  int64_t token_lifetime_seconds = 3600;
+  // --demo-client / CONTRACTD_DEMO_CLIENT: on a data directory without any client, create one
+  // with every permission for "org_demo" and print its credentials. Default: true.
+  bool demo_client = true;
+};
+
+// `clients create`: provisions a machine client; its secret is printed once.
+struct ClientsCreateConfig {
+  std::string organization_id;           // --org / CONTRACTD_ORG
+  std::string name;                      // --name / CONTRACTD_NAME
+  std::vector<std::string> permissions;  // --permissions p1,p2 / CONTRACTD_PERMISSIONS
+};
+
+// `templates import`: imports template files into the log.
+struct TemplatesImportConfig {
+  std::vector<std::string> files;  // positional
 };
 
 struct Command {
-  std::string name;  // "serve", "help", ...
+  std::string name;  // "serve", "clients create", "templates import", "help"
   ServeConfig serve;
+  std::string data_dir;  // of the administrative commands (--data-dir / CONTRACTD_DATA_DIR)
+  ClientsCreateConfig clients_create;
+  TemplatesImportConfig templates_import;
   std::string usage;  // set for "help"
 };
 
-// Parses argv (without the program name's meaning) and the environment.
+// Parses argv (argv[0] is the program) and the environment. kValidationFailed for usage errors.
 Result<Command> ParseCommandLine(int argc, const char* const argv[]);
 
 // "host:port" -> options.host/port; kValidationFailed when malformed.

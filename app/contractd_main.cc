@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 
+#include "app/cli_runner.h"
 #include "app/config.h"
 #include "app/service.h"
 
@@ -25,6 +26,11 @@ int main(int argc, char** argv) {
   if (command->name == "help") {
     std::cout << command->usage;
     return 0;
+  }
+  if (command->name != "serve") {
+    // An administrative command is short: Ctrl-C simply ends it (an append is atomic).
+    pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+    return esign::app::RunAdminCommand(*command, std::cout, std::cerr);
   }
 
   auto service = esign::app::Service::Start(command->serve);

@@ -1,0 +1,190 @@
+#include "app/cli_commands.h"
+
+#include <sstream>
+
+#include "commands/template_commands.h"
+#include "domain/json_parse.h"
+
+namespace esign::app {
+namespace {
+
+constexpr std::string_view kDemoOrganization = "org_demo";
+
+eventstore::Actor AdminActor() { return eventstore::Actor{.client_id = "contractd-admin"}; }
+
+Result<std::string> StringField(const boost::json::object& request, std::string_view key) {
+  const auto* value = request.if_contains(key);
+  if (!value || !value->is_string()) {
+    return Fail(ErrorCode::kValidationFailed, std::string(key) + " must be a string",
+                std::string(key), "required, a string");
+  }
+  return std::string(value->as_string());
+}
+
+ErrorCode CodeFromString(std::string_view text) {
+  for (int i = 0; i <= static_cast<int>(ErrorCode::kInternal); ++i) {
+    const auto code = static_cast<ErrorCode>(i);
+    if (ToString(code) == text) return code;
+  }
+  return ErrorCode::kInternal;
+}
+
+}  // namespace
+
+Result<boost::json::object> AdminCommands::Run(const boost::json::object& request) {
+  auto command = StringField(request, "command");
+  if (!command) return Fail(command.error());
+  if (*command == "clients.create") return CreateClient(request);
+  if (*command == "templates.import") return ImportTemplate(request);
+  if (*command == "ping") return boost::json::object{};
+  return Fail(ErrorCode::kValidationFailed, "unknown admin command '" + *command + "'", "command",
+              "one of: clients.create, templates.import, ping");
+}
+
+std::string AdminCommands::HandleLine(std::string_view line) {
+  auto parsed = ParseJson(line);
+  if (!parsed) return EncodeAdminResponse(Fail(parsed.error()));
+  if (!parsed->is_object()) {
+    return EncodeAdminResponse(
+        Fail(ErrorCode::kValidationFailed, "an admin request is a JSON object"));
+  }
+  return EncodeAdminResponse(Run(parsed->as_object()));
+}
+
+Result<boost::json::object> AdminCommands::CreateClient(const boost::json::object& request) {
+  http::NewClient client;
+  auto org = StringField(request, "organizationId");
+  if (!org) return Fail(org.error());
+  client.organization_id = std::move(*org);
+  auto name = StringField(request, "name");
+  if (!name) return Fail(name.error());
+  client.name = std::move(*name);
+  const auto* permissions = request.if_contains("permissions");
+  if (!permissions || !permissions->is_array()) {
+    return Fail(ErrorCode::kValidationFailed, "permissions must be an array of strings",
+                "permissions", "required, an array of strings");
+  }
+  for (const auto& p : permissions->as_array()) {
+    if (!p.is_string()) {
+      return Fail(ErrorCode::kValidationFailed, "permissions must be an array of strings",
+                  "permissions", "required, an array of strings");
+    }
+    client.permissions.emplace_back(p.as_string());
+  }
+  auto created = http::CreateClient(store_, client, AdminActor());
+  if (!created) return Fail(created.error());
+  // So that the new client can ask for a token as soon as the command returns.
+  if (wait_applied_) wait_applied_(store_.Size());
+  return http::CreatedClientJson(*created);
+}
+
+Result<boost::json::object> AdminCommands::ImportTemplate(const boost::json::object& request) {
+  auto file = StringField(request, "file");
+  if (!file) return Fail(file.error());
+  auto text = StringField(request, "text");
+  if (!text) return Fail(text.error());
+  auto imported = commands::ImportTemplateFromText(store_, *text, *file, AdminActor());
+  if (!imported) return Fail(imported.error());
+  if (wait_applied_) wait_applied_(store_.Size());
+  return boost::json::object{
+      {"templateId", imported->template_id},
+      {"file", imported->file},
+      {"changed", imported->changed},
+  };
+}
+
+std::string EncodeAdminResponse(const Result<boost::json::object>& result) {
+  if (result) return boost::json::serialize(boost::json::object{{"ok", true}, {"result", *result}});
+  boost::json::array details;
+  for (const auto& d : result.error().details) {
+    details.push_back(boost::json::object{{"field", d.field}, {"issue", d.issue}});
+  }
+  return boost::json::serialize(boost::json::object{
+      {"ok", false},
+      {"error", boost::json::object{{"code", ToString(result.error().code)},
+                                    {"message", result.error().message},
+                                    {"details", std::move(details)}}},
+  });
+}
+
+Result<boost::json::object> DecodeAdminResponse(std::string_view line) {
+  boost::system::error_code ec;
+  boost::json::value value = boost::json::parse(line, ec);
+  const boost::json::object* object = !ec && value.is_object() ? &value.as_object() : nullptr;
+  const boost::json::value* ok = object ? object->if_contains("ok") : nullptr;
+  if (!ok || !ok->is_bool()) {
+    return Fail(ErrorCode::kInternal, "malformed answer on the admin socket");
+  }
+  if (ok->as_bool()) {
+    const auto* result = object->if_contains("result");
+    if (!result || !result->is_object()) {
+      return Fail(ErrorCode::kInternal, "malformed answer on the admin socket");
+    }
+    return result->as_object();
+  }
+  const auto* error = object->if_contains("error");
+  if (!error || !error->is_object()) {
+    return Fail(ErrorCode::kInternal, "malformed answer on the admin socket");
+  }
+  const auto& e = error->as_object();
+  Error out;
+  if (const auto* code = e.if_contains("code"); code && code->is_string()) {
+    out.code = CodeFromString(code->as_string());
+  }
+  if (const auto* message = e.if_contains("message"); message && message->is_string()) {
+    out.message = std::string(message->as_string());
+  }
+  if (const auto* details = e.if_contains("details"); details && details->is_array()) {
+    for (const auto& d : details->as_array()) {
+      const auto* field = d.is_object() ? d.as_object().if_contains("field") : nullptr;
+      const auto* issue = d.is_object() ? d.as_object().if_contains("issue") : nullptr;
+      if (field && field->is_string() && issue && issue->is_string()) {
+        out.details.push_back({std::string(field->as_string()), std::string(issue->as_string())});
+      }
+    }
+  }
+  return Fail(std::move(out));
+}
+
+int ExitCodeOf(const Error& error) {
+  return error.code == ErrorCode::kValidationFailed || error.code == ErrorCode::kTemplateInvalid
+             ? 2
+             : 1;
+}
+
+Result<std::optional<http::CreatedClient>> CreateDemoClientIfNone(
+    eventstore::EventStore& store, const projections::ClientDirectory& directory) {
+  if (directory.ClientCount() > 0) return std::nullopt;
+  http::NewClient demo{.organization_id = std::string(kDemoOrganization), .name = "Demo client"};
+  for (const auto permission : http::kPermissions) demo.permissions.emplace_back(permission);
+  auto created = http::CreateClient(store, demo, eventstore::Actor{.client_id = "contractd"});
+  if (!created) return Fail(created.error());
+  return std::optional<http::CreatedClient>(std::move(*created));
+}
+
+std::string DemoClientBanner(const http::CreatedClient& client, std::string_view host,
+                             uint16_t port) {
+  // A wildcard address is reachable on loopback; an IPv6 literal needs brackets in a URL.
+  std::string address(host);
+  if (address.empty() || address == "0.0.0.0") address = "127.0.0.1";
+  if (address == "::") address = "::1";
+  if (address.find(':') != std::string::npos) address = "[" + address + "]";
+  const std::string body = boost::json::serialize(
+      boost::json::object{{"clientId", client.client_id}, {"clientSecret", client.client_secret}});
+  std::string scope;
+  for (const auto& p : client.permissions) scope += (scope.empty() ? "" : " ") + p;
+  std::ostringstream out;
+  out << "contractd: ===================== DEMO CLIENT (shown only once) =====================\n"
+      << "contractd: no client existed, so a demo client was created with every permission\n"
+      << "contractd:   organizationId " << client.organization_id << "\n"
+      << "contractd:   clientId       " << client.client_id << "\n"
+      << "contractd:   clientSecret   " << client.client_secret << "\n"
+      << "contractd:   permissions    " << scope << "\n"
+      << "contractd: obtain an access token with:\n"
+      << "curl -s -X POST http://" << address << ":" << port
+      << "/api/v1/auth/machine-token -H 'Content-Type: application/json' -d '" << body << "'\n"
+      << "contractd: ===========================================================================\n";
+  return out.str();
+}
+
+}  // namespace esign::app

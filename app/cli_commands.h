@@ -1,0 +1,70 @@
+// The administrative commands of the command line, as JSON requests, run by the same code whether
+// the command line opened the store itself or handed the request to a running service through the
+// admin socket (admin_socket.h).
+//
+// Requests (one JSON object each):
+//   {"command":"clients.create","organizationId":"...","name":"...","permissions":["..."]}
+//       -> {"clientId","clientSecret","organizationId","permissions"}
+//   {"command":"templates.import","file":"<file name>","text":"<the file's content>"}
+//       -> {"templateId","file","changed"}
+//   {"command":"ping"} -> {}
+// Responses: {"ok":true,"result":{...}} or {"ok":false,"error":{"code","message","details"}}.
+//
+// Thread safety: as the EventStore's.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <boost/json.hpp>
+
+#include "domain/result.h"
+#include "eventstore/event_store.h"
+#include "http/auth_clients.h"
+#include "projections/client_directory.h"
+
+namespace esign::app {
+
+class AdminCommands {
+ public:
+  // True once the service's projections have applied the log up to a size; null for the command
+  // line's own store, which has no projections running.
+  using WaitApplied = std::function<bool(uint64_t size)>;
+
+  // `store` must outlive the commands.
+  explicit AdminCommands(eventstore::EventStore& store, WaitApplied wait_applied = nullptr)
+      : store_(store), wait_applied_(std::move(wait_applied)) {}
+
+  Result<boost::json::object> Run(const boost::json::object& request);
+  // Parses a request line, runs it and encodes the response line.
+  std::string HandleLine(std::string_view line);
+
+ private:
+  Result<boost::json::object> CreateClient(const boost::json::object& request);
+  Result<boost::json::object> ImportTemplate(const boost::json::object& request);
+
+  eventstore::EventStore& store_;
+  WaitApplied wait_applied_;
+};
+
+std::string EncodeAdminResponse(const Result<boost::json::object>& result);
+// The result, or the error the response carries; kInternal for a malformed response.
+Result<boost::json::object> DecodeAdminResponse(std::string_view line);
+
+// 2 for usage and validation errors (kValidationFailed, kTemplateInvalid), 1 for the rest.
+int ExitCodeOf(const Error& error);
+
+// When the directory holds no client yet, creates "the demo client": every permission, for the
+// organization "org_demo". std::nullopt when some client exists.
+Result<std::optional<http::CreatedClient>> CreateDemoClientIfNone(
+    eventstore::EventStore& store, const projections::ClientDirectory& directory);
+
+// The block contractd prints on stderr for the demo client: its credentials (shown this once)
+// and a curl command line that obtains a token from the server at host:port.
+std::string DemoClientBanner(const http::CreatedClient& client, std::string_view host,
+                             uint16_t port);
+
+}  // namespace esign::app

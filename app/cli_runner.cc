@@ -1,0 +1,116 @@
+#include "app/cli_runner.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "app/admin_socket.h"
+#include "app/cli_commands.h"
+#include "app/cli_store.h"
+
+namespace esign::app {
+namespace {
+
+int Report(const Error& error, std::ostream& err) {
+  err << "contractd: " << error.message;
+  for (const auto& d : error.details) err << " (" << d.field << ": " << d.issue << ")";
+  err << "\n";
+  return ExitCodeOf(error);
+}
+
+// The requests of the command, in order. A template file that cannot be read is refused here,
+// before anything is sent or stored.
+Result<std::vector<boost::json::object>> BuildRequests(const Command& command) {
+  std::vector<boost::json::object> requests;
+  if (command.name == "clients create") {
+    boost::json::array permissions;
+    for (const auto& p : command.clients_create.permissions) permissions.emplace_back(p);
+    requests.push_back(boost::json::object{
+        {"command", "clients.create"},
+        {"organizationId", command.clients_create.organization_id},
+        {"name", command.clients_create.name},
+        {"permissions", std::move(permissions)},
+    });
+    return requests;
+  }
+  for (const auto& file : command.templates_import.files) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    if (!in || !(text << in.rdbuf())) {
+      return Fail(ErrorCode::kTemplateInvalid, "cannot read template file " + file, "file", file);
+    }
+    // The server reads the text, not the path: it may run with another working directory.
+    requests.push_back(boost::json::object{
+        {"command", "templates.import"},
+        {"file", std::filesystem::path(file).filename().string()},
+        {"text", text.str()},
+    });
+  }
+  return requests;
+}
+
+}  // namespace
+
+int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err,
+                    const CliOptions& options) {
+  auto requests = BuildRequests(command);
+  if (!requests) return Report(requests.error(), err);
+
+  const std::filesystem::path data_dir = command.data_dir;
+  const std::filesystem::path socket = data_dir / kAdminSocketName;
+  const auto deadline = std::chrono::steady_clock::now() + options.lock_wait;
+  std::unique_ptr<eventstore::RocksEventStore> store;
+  std::unique_ptr<AdminCommands> local;
+  int status = 0;
+
+  for (const auto& request : *requests) {
+    const std::string line = boost::json::serialize(request);
+    Result<boost::json::object> result;
+    while (true) {
+      if (!local) {
+        auto answer = AdminRequest(socket, line, options.answer_wait);
+        if (!answer) return Report(answer.error(), err);
+        if (*answer) {
+          result = DecodeAdminResponse(**answer);
+          break;
+        }
+        // No server: the store is ours to open, unless a service is starting or stopping.
+        std::error_code ec;
+        std::filesystem::create_directories(data_dir, ec);
+        if (ec) {
+          return Report(Error::Of(ErrorCode::kStorage, "cannot create data directory " +
+                                                           data_dir.string() + ": " + ec.message()),
+                        err);
+        }
+        eventstore::RocksStoreOptions store_options;
+        store_options.data_dir = data_dir.string();
+        store_options.block_cache_bytes = size_t{8} << 20;  // one short command
+        auto opened = eventstore::RocksEventStore::Open(store_options);
+        if (!opened) {
+          if (IsLockedByAnotherProcess(opened.error()) &&
+              std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            continue;
+          }
+          return Report(opened.error(), err);
+        }
+        store = std::move(*opened);
+        local = std::make_unique<AdminCommands>(*store);
+      }
+      result = local->Run(request);
+      break;
+    }
+    if (!result) {
+      status = Report(result.error(), err);
+      break;
+    }
+    out << boost::json::serialize(*result) << std::endl;
+  }
+  local.reset();
+  if (store) store->Close();
+  return status;
+}
+
+}  // namespace esign::app
