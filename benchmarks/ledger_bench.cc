@@ -176,6 +176,8 @@ class Bench {
     Result<std::unique_ptr<RocksEventStore>> store = RocksEventStore::Open(options);
     if (!store) Die("open", store.error());
     store_ = std::move(*store);
+    // Fresh ids for a reopened store too.
+    next_id_ = store_->Size() + (uint64_t{1} << 40);
   }
 
   void Run(std::string_view name) {
@@ -211,8 +213,12 @@ class Bench {
       workers.emplace_back([&, t] {
         const std::string stream = "bench-" + std::to_string(run) + "-" + std::to_string(t);
         parts[t].reserve(latencies != nullptr ? per_thread : 0);
+        char id[32];
         for (uint64_t i = 0; i < per_thread; ++i) {
-          std::vector<NewEvent> events = OneEvent(stream + "-" + std::to_string(i));
+          // Time-ordered like the service's ids ("evt_" then the time, then randomness).
+          std::snprintf(id, sizeof id, "evt_%016llx",
+                        static_cast<unsigned long long>(next_id_.fetch_add(1)));
+          std::vector<NewEvent> events = OneEvent(id);
           const Clock::time_point start = Clock::now();
           Result<AppendResult> appended =
               store_->Append(stream, ExpectedVersion::Any(), std::move(events));
@@ -363,6 +369,7 @@ class Bench {
   const std::string payload_;
   std::unique_ptr<RocksEventStore> store_;
   uint64_t run_ = 0;
+  std::atomic<uint64_t> next_id_{0};
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <system_error>
 #include <utility>
 
@@ -169,7 +170,23 @@ uint64_t RocksEventStore::WaitForSizeAbove(uint64_t size, std::chrono::milliseco
 }
 
 Result<StreamVersion> RocksEventStore::CurrentVersion(std::string_view stream_id) const {
-  return index_->LoadVersion(stream_id);
+  // The index may already hold versions whose sync is pending; readers see only published ones,
+  // so the newest entries are skipped while they point past the published size.
+  const uint64_t size = Size();
+  rocksdb::ReadOptions read;
+  read.prefix_same_as_start = true;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, streams_));
+  for (it->SeekForPrev(StreamKey(stream_id, StreamVersion(std::numeric_limits<uint64_t>::max())));
+       it->Valid(); it->Prev()) {
+    const std::optional<StreamVersion> version =
+        StreamKeyVersion(it->key().ToStringView(), stream_id);
+    if (!version) break;
+    const std::optional<uint64_t> position = DecodeU64(it->value().ToStringView());
+    if (!position) return Fail(ErrorCode::kCorruption, "malformed stream index entry");
+    if (*position < size) return *version;
+  }
+  if (!it->status().ok()) return FailFromRocks(it->status(), "reading the stream index");
+  return StreamVersion(0);
 }
 
 Result<std::string> RocksEventStore::ReadRaw(GlobalPosition position) const {

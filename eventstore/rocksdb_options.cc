@@ -88,6 +88,8 @@ std::vector<rocksdb::ColumnFamilyDescriptor> StoreFamilies(const RocksStoreOptio
       // one of its prefix ended instead of searching the memtable from the top.
       family.memtable_insert_with_hint_prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(1));
     } else if (name == family::kEventIds) {
+      // Event ids are time-ordered ("evt_" then the time): new ones land near the previous one.
+      family.memtable_insert_with_hint_prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(4));
       // Almost every look-up is for a new id: let the memtable say "absent" cheaply as well.
       family.memtable_prefix_bloom_size_ratio = 0.05;
       family.memtable_whole_key_filtering = true;
