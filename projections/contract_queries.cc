@@ -55,7 +55,7 @@ bool Matches(const IndexEntry& entry, const QueryActor& actor, const ListQuery& 
 }  // namespace
 
 ContractQueries::ContractQueries(const ViewStore& views, std::string cursor_key)
-    : views_(views), cursors_(cursor_key), has_cursor_key_(!cursor_key.empty()) {}
+    : views_(views), has_cursor_key_(!cursor_key.empty()), cursors_(std::move(cursor_key)) {}
 
 Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::string_view contract_id,
                                              bool status) const {

@@ -72,8 +72,8 @@ class ContractQueries {
                               bool status) const;
 
   const ViewStore& views_;
-  const CursorCodec cursors_;
   const bool has_cursor_key_;
+  const CursorCodec cursors_;
 };
 
 }  // namespace esign::projections

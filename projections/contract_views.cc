@@ -67,11 +67,14 @@ ContractViews::ContractViews(const eventstore::EventStore& log, ContractViewsOpt
     : log_(log), options_(options) {}
 
 Result<ContractState> ContractViews::StateBefore(const eventstore::EventRecord& event,
-                                                 const std::string& contract_id) const {
+                                                 const std::string& contract_id) {
   const uint64_t wanted = event.version.value() - 1;
   ContractState state;
-  if (const auto it = committed_.find(contract_id); it != committed_.end()) {
-    if (it->second.version <= wanted) state = it->second;
+  if (auto it = committed_.find(contract_id); it != committed_.end()) {
+    // Taken, not copied: Committed() puts the state back once this batch is written, and a
+    // failed batch stops the projector, whose next start reloads from the log anyway.
+    if (it->second.version <= wanted) state = std::move(it->second);
+    committed_.erase(it);
   }
   if (state.version < wanted) {
     Result<std::vector<eventstore::EventRecord>> earlier =
@@ -133,9 +136,9 @@ Status ContractViews::Flush(ViewBatch& batch) {
       batch.Put(StatusRowKey(contract_id), boost::json::serialize(ContractStatusToJson(state)));
     }
     for (const auto& [org, entry] : entries) {
-      const std::string value = EncodeIndexEntry(entry);
-      batch.Put(GrantKey(org, contract_id), value);
-      batch.Put(StatusIndexKey(org, entry.status, contract_id), value);
+      std::string value = EncodeIndexEntry(entry);
+      batch.Put(GrantKey(org, contract_id), std::string_view(value));
+      batch.Put(StatusIndexKey(org, entry.status, contract_id), std::move(value));
     }
     flushed_.insert_or_assign(contract_id, std::move(changed.state));
   }

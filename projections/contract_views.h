@@ -61,9 +61,9 @@ class ContractViews final : public Projection {
     std::vector<std::string> old_index_keys;  // as committed before this batch
   };
 
-  // The state after every event of the stream before `event`.
+  // The state after every event of the stream before `event`; takes it out of the cache.
   Result<ContractState> StateBefore(const eventstore::EventRecord& event,
-                                    const std::string& contract_id) const;
+                                    const std::string& contract_id);
 
   const eventstore::EventStore& log_;
   const ContractViewsOptions options_;

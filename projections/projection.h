@@ -38,6 +38,9 @@ class ViewBatch {
  public:
   virtual ~ViewBatch() = default;
   virtual void Put(std::string_view key, std::string_view value) = 0;
+  // The same for a value the caller no longer needs: an implementation may keep it without a copy.
+  virtual void Put(std::string_view key, std::string&& value) { Put(key, std::string_view(value)); }
+  void Put(std::string_view key, const char* value) { Put(key, std::string_view(value)); }
   virtual void Delete(std::string_view key) = 0;
   virtual Result<std::optional<std::string>> Get(std::string_view key) const = 0;
 };

@@ -8,7 +8,7 @@
 
 namespace esign::projections {
 
-ProjectionRunner::ProjectionRunner(ViewStore& views, std::vector<Projection*> projections)
+ProjectionRunner::ProjectionRunner(ViewStore& views, const std::vector<Projection*>& projections)
     : views_(views) {
   entries_.reserve(projections.size());
   for (Projection* projection : projections) {

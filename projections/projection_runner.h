@@ -22,7 +22,7 @@ namespace esign::projections {
 
 class ProjectionRunner {
  public:
-  ProjectionRunner(ViewStore& views, std::vector<Projection*> projections);
+  ProjectionRunner(ViewStore& views, const std::vector<Projection*>& projections);
 
   // Reads the checkpoints and calls Load on every projection; before the first Apply, and again
   // to start over after a failure.

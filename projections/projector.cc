@@ -6,8 +6,8 @@
 namespace esign::projections {
 
 Projector::Projector(const eventstore::EventStore& store, ViewStore& views,
-                     std::vector<Projection*> projections, ProjectorOptions options)
-    : store_(store), options_(options), runner_(views, std::move(projections)) {}
+                     const std::vector<Projection*>& projections, ProjectorOptions options)
+    : store_(store), options_(options), runner_(views, projections) {}
 
 Projector::~Projector() { Stop(); }
 

@@ -42,7 +42,7 @@ struct ProjectorOptions {
 class Projector {
  public:
   Projector(const eventstore::EventStore& store, ViewStore& views,
-            std::vector<Projection*> projections, ProjectorOptions options = {});
+            const std::vector<Projection*>& projections, ProjectorOptions options = {});
   ~Projector();  // stops
 
   Projector(const Projector&) = delete;

@@ -7,9 +7,10 @@
 
 namespace esign::projections {
 
-Result<uint64_t> Rebuild(const eventstore::EventStore& log, std::vector<Projection*> projections,
-                         ViewStore& target, size_t batch_size) {
-  ProjectionRunner runner(target, std::move(projections));
+Result<uint64_t> Rebuild(const eventstore::EventStore& log,
+                         const std::vector<Projection*>& projections, ViewStore& target,
+                         size_t batch_size) {
+  ProjectionRunner runner(target, projections);
   if (Status loaded = runner.Load(); !loaded) return Fail(loaded.error());
   const uint64_t end = log.Size();
   batch_size = std::max<size_t>(batch_size, 1);

@@ -19,8 +19,9 @@ namespace esign::projections {
 // Applies the log, from each projection's checkpoint in `target` (0 for a fresh store) up to the
 // log's size at the time of the call, to fresh projection objects, committing in batches of
 // `batch_size` events. Returns the position reached.
-Result<uint64_t> Rebuild(const eventstore::EventStore& log, std::vector<Projection*> projections,
-                         ViewStore& target, size_t batch_size = 1024);
+Result<uint64_t> Rebuild(const eventstore::EventStore& log,
+                         const std::vector<Projection*>& projections, ViewStore& target,
+                         size_t batch_size = 1024);
 
 // The first key, in key order, whose row differs between `a` and `b` (present in one only, or
 // with different values); std::nullopt when every row is equal. Rows only, not checkpoints.

@@ -125,7 +125,12 @@ Result<uint64_t> RocksViewStore::Checkpoint(std::string_view projection) const {
 }
 
 Status RocksViewStore::Commit(const ViewCommit& commit) {
-  rocksdb::WriteBatch batch;
+  // Sized up front: the batch's buffer grows by copying, and a commit holds a thousand events.
+  size_t bytes = 64;
+  for (const auto& [key, value] : commit.rows)
+    bytes += key.size() + (value ? value->size() : 0) + 16;
+  for (const auto& [name, position] : commit.checkpoints) bytes += name.size() + 8 + 16;
+  rocksdb::WriteBatch batch(bytes);
   for (const auto& [key, value] : commit.rows) {
     const rocksdb::Status status =
         value ? batch.Put(rows_, ToSlice(key), ToSlice(*value)) : batch.Delete(rows_, ToSlice(key));

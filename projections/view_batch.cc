@@ -44,6 +44,11 @@ void PrefixedBatch::Put(std::string_view key, std::string_view value) {
   touched_ = true;
 }
 
+void PrefixedBatch::Put(std::string_view key, std::string&& value) {
+  writes_.insert_or_assign(FullKey(key), std::move(value));
+  touched_ = true;
+}
+
 void PrefixedBatch::Delete(std::string_view key) {
   writes_.insert_or_assign(FullKey(key), std::nullopt);
   touched_ = true;

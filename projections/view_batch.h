@@ -34,7 +34,9 @@ class PrefixedBatch final : public ViewBatch {
   // keys the batch has not written. Both must outlive this object.
   PrefixedBatch(RowWrites& writes, const RowReader& committed, std::string_view projection_name);
 
+  using ViewBatch::Put;
   void Put(std::string_view key, std::string_view value) override;
+  void Put(std::string_view key, std::string&& value) override;
   void Delete(std::string_view key) override;
   Result<std::optional<std::string>> Get(std::string_view key) const override;
 

@@ -146,7 +146,7 @@ TYPED_TEST(ViewStoreTest, PrefixedAdaptersKeepProjectionsApart) {
   EXPECT_FALSE(batch.touched());
   EXPECT_EQ(*batch.Get("k"), "mine");  // committed
   batch.Put("k", "new");
-  batch.Put("j", "added");
+  batch.Put("j", std::string("added"));
   EXPECT_EQ(*batch.Get("k"), "new");  // the batch's own write first
   batch.Delete("j");
   EXPECT_EQ(*batch.Get("j"), std::nullopt);
