@@ -14,7 +14,8 @@
 // WriteBatch. A log record and its ledger nodes therefore share a write, and a crash leaves both
 // or neither. A syncer thread then syncs the WAL, publishes the new size and root, and answers
 // the callers; while it waits for the disk, the appender already writes the next batch. Nothing
-// is acknowledged, and nothing is visible to readers (Size, ReadAll, proofs), before its sync.
+// is acknowledged, and nothing is visible to readers (Size, reads, CurrentVersion, proofs) before
+// its sync.
 // When a write fails, its appends fail with kStorage; when a sync fails, every append not yet
 // answered fails with kStorage and the store refuses appends until reopened. Such an append may
 // or may not be found after reopening (its bytes may have reached the disk): retrying it with the
@@ -68,7 +69,8 @@ struct RocksStoreOptions {
   // Memtable size of each column family. Default: 64 MiB.
   size_t write_buffer_bytes = size_t{64} << 20;
   // Ledger nodes at this level and above stay in memory (about 64 / 2^level bytes per event),
-  // so proofs read only the levels below from RocksDB. Default: 0 (every node).
+  // so proofs read only the levels below from RocksDB. With every node in memory a proof over a
+  // million events takes about 1.5 us; with level 4, about 12 us. Default: 0 (every node).
   uint32_t ledger_cache_min_level = 0;
   // Stream versions the appender remembers between batches; past this it forgets them all and
   // reloads them on demand. Default: 1,048,576.
