@@ -22,7 +22,36 @@ Result<DomainEvent> ToDomainEvent(const eventstore::EventRecord& record) {
   return DomainEvent{record.type, std::move(data.get_object())};
 }
 
-std::string AuditEntryJson(const eventstore::EventRecord& record) {
+// Members of event data that an audit trail shows beside the envelope: who the event concerns
+// and the hashes of the documents it fixed. Signer evidence is copied whole (it is the record of
+// how the signature was given).
+constexpr std::string_view kAuditDetails[] = {
+    "participantId",   "templateRoleId", "reason", "renderedDocumentSha256",
+    "signedPdfSha256", "revision",       "sha256", "evidence"};
+
+// Long strings (a signature image, say) become "sha256:<hex>": the trail stays small and still
+// pins the content, which the log holds in full.
+boost::json::value Abridged(const boost::json::value& value) {
+  constexpr size_t kMaxInlineString = 1024;
+  if (value.is_string() && value.get_string().size() > kMaxInlineString) {
+    const boost::json::string& text = value.get_string();
+    return boost::json::value("sha256:" + eventstore::ToHex(eventstore::Sha256(
+                                              std::string_view(text.data(), text.size()))));
+  }
+  if (value.is_object()) {
+    boost::json::object out;
+    for (const auto& [key, member] : value.get_object()) out[key] = Abridged(member);
+    return out;
+  }
+  if (value.is_array()) {
+    boost::json::array out;
+    for (const auto& element : value.get_array()) out.push_back(Abridged(element));
+    return out;
+  }
+  return value;
+}
+
+std::string AuditEntryJson(const eventstore::EventRecord& record, const boost::json::object& data) {
   boost::json::object out;
   out["position"] = record.position.value();
   out["eventId"] = record.event_id;
@@ -35,6 +64,11 @@ std::string AuditEntryJson(const eventstore::EventRecord& record) {
                                      {"userAgent", record.actor.user_agent}};
   out["streamVersion"] = record.version.value();
   out["leafHash"] = eventstore::ToHex(eventstore::LeafHash(eventstore::CanonicalBytes(record)));
+  boost::json::object details;
+  for (const std::string_view key : kAuditDetails) {
+    if (const boost::json::value* value = data.if_contains(key)) details[key] = Abridged(*value);
+  }
+  if (!details.empty()) out["details"] = std::move(details);
   return boost::json::serialize(out);
 }
 
@@ -116,8 +150,9 @@ Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& bat
   }
   Result<DomainEvent> domain_event = ToDomainEvent(event);
   if (!domain_event) return Fail(domain_event.error());
+  batch.Put(AuditRowKey(contract_id, event.version.value()),
+            AuditEntryJson(event, domain_event->data));
   it->second.state = esign::Apply(std::move(it->second.state), *domain_event);
-  batch.Put(AuditRowKey(contract_id, event.version.value()), AuditEntryJson(event));
   return {};
 }
 

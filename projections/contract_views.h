@@ -6,7 +6,10 @@
 //   s/<id>                       the status representation (ContractStatusToJson)
 //   a/<id>/<streamVersion hex16> one audit-trail entry per event: position, eventId, type,
 //                                recordedAt, actor {clientId, organizationId, requestId, ip,
-//                                userAgent}, streamVersion, leafHash (the event's Merkle leaf)
+//                                userAgent}, streamVersion, leafHash (the event's Merkle leaf),
+//                                details (participantId, reason, document hashes, signer
+//                                evidence, when the event has them; strings over 1 KiB are
+//                                replaced by "sha256:<hex>")
 //   g/..., gs/...                grants and list indexes (contract_index.h)
 //
 // The state of a contract comes from the domain's Apply over its stream: the states of recently

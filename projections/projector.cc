@@ -49,7 +49,13 @@ void Projector::Run() {
     const uint64_t next = runner_.position();
     if (store_.Size() <= next) {
       // Woken by an append; the timeout only bounds how long a Stop waits.
-      store_.WaitForSizeAbove(next, options_.stop_latency);
+      const auto before = std::chrono::steady_clock::now();
+      if (store_.WaitForSizeAbove(next, options_.stop_latency) <= next &&
+          std::chrono::steady_clock::now() - before < options_.stop_latency / 2) {
+        // Back early with nothing new: the store is closed. Wait for Stop instead of spinning.
+        std::unique_lock lock(mutex_);
+        progressed_.wait_for(lock, options_.stop_latency, [&] { return stop_requested_; });
+      }
       continue;
     }
     Result<std::vector<eventstore::EventRecord>> events =

@@ -12,7 +12,8 @@
 // (health()); no event is ever skipped. Waiters are released with false.
 //
 // Thread safety: every method may be called from any thread. The store, the view store and the
-// projections must outlive the projector; Stop (or destruction) must come before the store closes.
+// projections must outlive the projector. Stop it before closing the store; if the store closes
+// first, the projector applies what is stored and then idles until stopped.
 #pragma once
 
 #include <chrono>

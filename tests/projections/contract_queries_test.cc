@@ -389,6 +389,42 @@ TEST_F(ContractQueriesTest, AuditTrailHasEveryEventWithItsLeafHash) {
   EXPECT_EQ(world_->queries().AuditTrail(kD, c5_).error().code, ErrorCode::kContractNotFound);
 }
 
+TEST_F(ContractQueriesTest, AuditEntriesCarryTheDetailsOfTheirEvents) {
+  auto trail = world_->queries().AuditTrail(kA1, c3_);
+  ASSERT_TRUE(trail);
+  const boost::json::object last = boost::json::parse(trail->back().json).as_object();
+  EXPECT_EQ(last.at("type"), "contract.declined");
+  EXPECT_EQ(last.at("details").at("reason"), "no");
+  EXPECT_FALSE(last.at("details").at("participantId").as_string().empty());
+  const boost::json::object first = boost::json::parse(trail->front().json).as_object();
+  EXPECT_EQ(first.at("type"), "contract.created");
+  EXPECT_FALSE(first.contains("details"));
+}
+
+TEST(ContractQueriesNewWorldTest, LongEvidenceIsShownByItsHash) {
+  testing::ContractWorld world;
+  const Actor a1 = testing::Client("cli_a1", "org_a");
+  const std::string id = world.script().Create(
+      a1, testing::ServicesBody("Evidence", testing::Parties{}), "2026-01-01T10:00:00Z");
+  ASSERT_TRUE(world.script().RunJson(a1, id, "SendContract", "{}", "2026-01-02T10:00:00Z"));
+  const std::string image(5000, 'i');
+  boost::json::object evidence{{"ipAddress", "198.51.100.4"}, {"signatureImage", image}};
+  ASSERT_TRUE(world.script().Run(
+      a1, id, RecordSignerCompleted{world.script().ParticipantId(id, "Clara Client"), "", evidence},
+      "2026-01-03T10:00:00Z"));
+  world.Sync();
+  auto trail = world.queries().AuditTrail(kA1, id);
+  ASSERT_TRUE(trail);
+  ASSERT_GE(trail->size(), 2u);  // signer.completed, then contract.signing_in_progress
+  const boost::json::object signed_entry =
+      boost::json::parse((*trail)[trail->size() - 2].json).as_object();
+  ASSERT_EQ(signed_entry.at("type"), "signer.completed");
+  const auto& shown = signed_entry.at("details").at("evidence");
+  EXPECT_EQ(shown.at("ipAddress"), "198.51.100.4");
+  EXPECT_EQ(shown.at("signatureImage").as_string(),
+            "sha256:" + eventstore::ToHex(eventstore::Sha256(image)));
+}
+
 TEST(ContractQueriesNewWorldTest, PagingIsStableWhileContractsAreCreated) {
   testing::ContractWorld world;
   const Actor a1 = testing::Client("cli_a1", "org_a");

@@ -134,6 +134,22 @@ TEST_F(ProjectorTest, StopEndsPromptly) {
   projector.Stop();                                        // idempotent
 }
 
+TEST_F(ProjectorTest, AStoreClosedFirstLeavesTheProjectorIdleUntilStopped) {
+  AppendEvents(*store_, "a", 3);
+  RecordingProjection projection("rec");
+  Projector projector(*store_, views_, {&projection});
+  ASSERT_TRUE(projector.Start());
+  ASSERT_TRUE(projector.WaitFor(3, milliseconds(5000)));
+  store_->Close();
+  std::this_thread::sleep_for(milliseconds(100));
+  EXPECT_TRUE(projector.running());
+  EXPECT_TRUE(projector.health());
+  const auto start = std::chrono::steady_clock::now();
+  projector.Stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(1000));
+  EXPECT_EQ(projection.applied.load(), 3);
+}
+
 TEST_F(ProjectorTest, AFailingProjectionStopsEverythingAndCommitsNothingOfTheBatch) {
   AppendEvents(*store_, "a", 8);
   RecordingProjection good("good");
