@@ -1,0 +1,15 @@
+-- GET /api/v1/contracts/{id}/status over a set of existing contracts.
+package.path = os.getenv("WRK_DIR") .. "/?.lua;" .. package.path
+local common = require("common")
+local ids, headers, i
+
+init = function(args)
+  ids = common.read_ids()
+  headers = common.headers()
+  i = math.random(#ids)
+end
+
+request = function()
+  i = i % #ids + 1
+  return wrk.format("GET", "/api/v1/contracts/" .. ids[i] .. "/status", headers)
+end
