@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,9 +107,10 @@ class EventStore {
 
   // Events in the log (the next position to be assigned).
   virtual uint64_t Size() const = 0;
-  // Blocks until Size() > `size`, the timeout passes, or the store closes; returns Size().
-  // Woken by appends: no polling.
-  virtual uint64_t WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout) const = 0;
+  // Blocks until Size() > `size`, the timeout passes, `stop` is requested, or the store closes;
+  // returns Size(). Woken by appends and by the stop request: no polling.
+  virtual uint64_t WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout,
+                                    std::stop_token stop = {}) const = 0;
 
   virtual Ledger& ledger() = 0;
   virtual BlobStore& blobs() = 0;

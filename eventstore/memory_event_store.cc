@@ -124,10 +124,10 @@ Result<std::string> MemoryEventStore::ReadRaw(GlobalPosition position) const {
 
 uint64_t MemoryEventStore::Size() const { return size_.load(std::memory_order_acquire); }
 
-uint64_t MemoryEventStore::WaitForSizeAbove(uint64_t size,
-                                            std::chrono::milliseconds timeout) const {
+uint64_t MemoryEventStore::WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout,
+                                            std::stop_token stop) const {
   std::unique_lock lock(mutex_);
-  size_changed_.wait_for(lock, timeout, [&] { return records_.size() > size || closed_; });
+  size_changed_.wait_for(lock, stop, timeout, [&] { return records_.size() > size || closed_; });
   return records_.size();
 }
 

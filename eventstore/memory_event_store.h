@@ -39,7 +39,8 @@ class MemoryEventStore final : public EventStore,
   Result<std::vector<EventRecord>> ReadAll(GlobalPosition from, size_t max_count) const override;
   Result<std::string> ReadRaw(GlobalPosition position) const override;
   uint64_t Size() const override;
-  uint64_t WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout) const override;
+  uint64_t WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout,
+                            std::stop_token stop = {}) const override;
   Ledger& ledger() override { return *ledger_; }
   BlobStore& blobs() override { return *blobs_; }
   void Close() override;
@@ -75,7 +76,7 @@ class MemoryEventStore final : public EventStore,
   std::atomic<uint64_t> size_{0};
 
   mutable std::mutex mutex_;
-  mutable std::condition_variable size_changed_;
+  mutable std::condition_variable_any size_changed_;
   // All guarded by mutex_.
   bool closed_ = false;
   std::vector<EventRecord> records_;

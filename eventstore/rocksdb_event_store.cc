@@ -163,9 +163,10 @@ std::pair<uint64_t, Hash> RocksEventStore::CurrentHead() const {
 
 uint64_t RocksEventStore::Size() const { return size_.load(std::memory_order_acquire); }
 
-uint64_t RocksEventStore::WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout) const {
+uint64_t RocksEventStore::WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout,
+                                           std::stop_token stop) const {
   std::unique_lock lock(state_mutex_);
-  size_changed_.wait_for(lock, timeout, [&] { return Size() > size || closed_; });
+  size_changed_.wait_for(lock, stop, timeout, [&] { return Size() > size || closed_; });
   return Size();
 }
 

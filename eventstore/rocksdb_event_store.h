@@ -99,7 +99,8 @@ class RocksEventStore final : public EventStore, private LedgerView {
   Result<std::vector<EventRecord>> ReadAll(GlobalPosition from, size_t max_count) const override;
   Result<std::string> ReadRaw(GlobalPosition position) const override;
   uint64_t Size() const override;
-  uint64_t WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout) const override;
+  uint64_t WaitForSizeAbove(uint64_t size, std::chrono::milliseconds timeout,
+                            std::stop_token stop = {}) const override;
   Ledger& ledger() override;
   BlobStore& blobs() override;
   // Lets the appender finish every append already queued, then stops it; later appends fail with
@@ -155,7 +156,7 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // The durable log, published by the syncer; Size() reads it without a lock.
   std::atomic<uint64_t> size_{0};
   mutable std::mutex state_mutex_;
-  mutable std::condition_variable size_changed_;
+  mutable std::condition_variable_any size_changed_;
   MerkleFrontier frontier_;  // of the published log; guarded by state_mutex_
   bool closed_ = false;      // guarded by state_mutex_
   // Set for good when a WAL sync fails: what was written since can no longer be trusted to be

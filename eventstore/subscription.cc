@@ -19,12 +19,14 @@ void CatchUpSubscription::Start() {
     running_ = true;
   }
   stop_requested_.store(false);
+  stop_source_ = std::stop_source();
   thread_ = std::thread([this] { Run(); });
 }
 
 void CatchUpSubscription::Stop() {
   std::lock_guard lifecycle(lifecycle_mutex_);
   stop_requested_.store(true);
+  stop_source_.request_stop();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -60,8 +62,9 @@ void CatchUpSubscription::Run() {
   while (!stop_requested_.load(std::memory_order_relaxed)) {
     if (store_.Size() <= next) {
       const auto start = std::chrono::steady_clock::now();
-      if (store_.WaitForSizeAbove(next, options_.stop_latency) <= next &&
-          std::chrono::steady_clock::now() - start < options_.stop_latency) {
+      if (store_.WaitForSizeAbove(next, options_.idle_wait, stop_source_.get_token()) <= next &&
+          !stop_requested_.load() &&
+          std::chrono::steady_clock::now() - start < options_.idle_wait) {
         // Only a closed store ends a wait early without new events: none will come.
         break;
       }

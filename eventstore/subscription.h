@@ -19,6 +19,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <thread>
 
 #include "eventstore/event_store.h"
@@ -28,10 +29,9 @@ namespace esign::eventstore {
 struct SubscriptionOptions {
   // Events read per ReadAll call. Default: 512.
   size_t batch_size = 512;
-  // Longest sleep in WaitForSizeAbove. The store interface has no way to interrupt a wait, so
-  // this bounds how long Stop may take; appends wake the subscription at once regardless.
-  // Default: 50 ms.
-  std::chrono::milliseconds stop_latency{50};
+  // Longest sleep in WaitForSizeAbove while idle. Appends and Stop wake it at once; this only
+  // bounds how long a closed store goes unnoticed. Default: 60 s.
+  std::chrono::milliseconds idle_wait{60000};
 };
 
 class CatchUpSubscription {
@@ -69,6 +69,7 @@ class CatchUpSubscription {
   const SubscriptionOptions options_;
   std::atomic<uint64_t> next_;
   std::atomic<bool> stop_requested_{false};
+  std::stop_source stop_source_;  // wakes the thread from WaitForSizeAbove
   std::thread thread_;
   std::mutex lifecycle_mutex_;  // serializes Start and Stop
 

@@ -25,6 +25,7 @@ Status Projector::Start() {
     running_ = true;
     stop_requested_ = false;
   }
+  stop_source_ = std::stop_source();
   thread_ = std::thread([this] { Run(); });
   return {};
 }
@@ -35,6 +36,7 @@ void Projector::Stop() {
     std::lock_guard lock(mutex_);
     stop_requested_ = true;
   }
+  stop_source_.request_stop();
   progressed_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
@@ -50,11 +52,12 @@ void Projector::Run() {
     if (store_.Size() <= next) {
       // Woken by an append; the timeout only bounds how long a Stop waits.
       const auto before = std::chrono::steady_clock::now();
-      if (store_.WaitForSizeAbove(next, options_.stop_latency) <= next &&
-          std::chrono::steady_clock::now() - before < options_.stop_latency / 2) {
-        // Back early with nothing new: the store is closed. Wait for Stop instead of spinning.
+      if (store_.WaitForSizeAbove(next, options_.idle_wait, stop_source_.get_token()) <= next &&
+          std::chrono::steady_clock::now() - before < options_.idle_wait / 2) {
+        // Back early with nothing new: stopping, or the store is closed. Wait for Stop instead
+        // of spinning.
         std::unique_lock lock(mutex_);
-        progressed_.wait_for(lock, options_.stop_latency, [&] { return stop_requested_; });
+        progressed_.wait(lock, [&] { return stop_requested_; });
       }
       continue;
     }

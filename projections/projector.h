@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
@@ -35,9 +36,9 @@ namespace esign::projections {
 struct ProjectorOptions {
   // Events read, applied and committed together. Default: 1024.
   size_t batch_size = 1024;
-  // Longest sleep in WaitForSizeAbove. The store cannot interrupt a wait, so this bounds how long
-  // Stop may take; appends wake the projector at once regardless. Default: 50 ms.
-  std::chrono::milliseconds stop_latency{50};
+  // Longest sleep in WaitForSizeAbove while idle. Appends and Stop wake it at once; this only
+  // bounds how long a closed store goes unnoticed. Default: 60 s.
+  std::chrono::milliseconds idle_wait{60000};
 };
 
 class Projector {
@@ -78,10 +79,11 @@ class Projector {
 
   mutable std::mutex mutex_;
   mutable std::condition_variable progressed_;
-  uint64_t position_ = 0;        // guarded by mutex_
-  bool running_ = false;         // guarded by mutex_
-  bool stop_requested_ = false;  // guarded by mutex_
-  Status health_;                // guarded by mutex_
+  uint64_t position_ = 0;         // guarded by mutex_
+  bool running_ = false;          // guarded by mutex_
+  bool stop_requested_ = false;   // guarded by mutex_
+  std::stop_source stop_source_;  // wakes the thread from WaitForSizeAbove
+  Status health_;                 // guarded by mutex_
 };
 
 }  // namespace esign::projections

@@ -95,7 +95,7 @@ TYPED_TEST(SubscriptionTest, IsWokenByAnAppendWhileIdle) {
   typename TestFixture::Seen seen;
   // A long stop latency: only the append can explain a prompt delivery.
   CatchUpSubscription subscription(*this->store_, GlobalPosition(0), seen.Handler(),
-                                   SubscriptionOptions{.stop_latency = 5s});
+                                   SubscriptionOptions{.idle_wait = 5s});
   subscription.Start();
   std::this_thread::sleep_for(30ms);
   const auto start = std::chrono::steady_clock::now();

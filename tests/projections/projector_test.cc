@@ -104,7 +104,7 @@ TEST_F(ProjectorTest, WaitForIsWokenByAppends) {
   RecordingProjection projection("rec");
   // A long stop latency: only an append can wake the projector in time.
   Projector projector(*store_, views_, {&projection},
-                      ProjectorOptions{.stop_latency = milliseconds(60000)});
+                      ProjectorOptions{.idle_wait = milliseconds(60000)});
   ASSERT_TRUE(projector.Start());
   EXPECT_TRUE(projector.WaitFor(0, milliseconds(0)));
   EXPECT_FALSE(projector.WaitFor(1, milliseconds(20)));
@@ -258,6 +258,31 @@ TEST(ProjectorRocksTest, KeepsUpWithConcurrentWriters) {
   projector.Stop();
   views->reset();
   (*store)->Close();
+}
+
+}  // namespace
+}  // namespace esign::projections
+
+namespace esign::projections {
+namespace {
+
+TEST(ProjectorStopTest, StopsPromptlyWhenIdleWithoutPolling) {
+  auto store = eventstore::MemoryEventStore::Create();
+  ASSERT_TRUE(store);
+  MemoryViewStore views;
+  class Ignore final : public Projection {
+   public:
+    std::string_view Name() const override { return "ignore"; }
+    Status Apply(const eventstore::EventRecord&, ViewBatch&) override { return {}; }
+  } projection;
+  // The idle wait is a minute: only the stop request can end it in time.
+  Projector projector(**store, views, {&projection});
+  ASSERT_TRUE(projector.Start());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto start = std::chrono::steady_clock::now();
+  projector.Stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_FALSE(projector.running());
 }
 
 }  // namespace
