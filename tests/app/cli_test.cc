@@ -1,0 +1,216 @@
+// The administrative command line end to end: `clients create` and `templates import` with no
+// server running (the command opens the store), with a server running (through its admin
+// socket), after a server was killed (stale socket), and the demo client of a first start.
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "tests/app/contractd_fixture.h"
+
+namespace esign::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class ContractdCliTest : public ContractdFixture {
+ protected:
+  // A copy of an example template under another name, so that importing it changes the log.
+  std::string TemplateFile(const std::string& name) {
+    std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/mutual-nda.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    auto value = boost::json::parse(text.str());
+    value.as_object()["name"] = name;
+    std::filesystem::create_directories(data_dir_.string() + "-files");
+    const std::string path = data_dir_.string() + "-files/nda.json";
+    std::ofstream(path) << boost::json::serialize(value);
+    return path;
+  }
+  void TearDown() override {
+    std::filesystem::remove_all(data_dir_.string() + "-files");
+    ContractdFixture::TearDown();
+  }
+
+  std::string TemplateName(const std::string& token) {
+    auto response = HttpClient(port_).Get("/api/v1/templates/tpl_mutual_nda",
+                                          {{"Authorization", "Bearer " + token}});
+    EXPECT_EQ(response.status, 200) << response.body;
+    return response.status == 200 ? std::string(response.Json().at("name").as_string()) : "";
+  }
+};
+
+TEST_F(ContractdCliTest, CreatesAClientWithoutAServerThatTheServerThenAccepts) {
+  const auto created = CreateClient("org_acme", "contracts:read,templates:read", "Acme CRM");
+  const Credentials credentials = ParseCreated(created);
+  auto printed = boost::json::parse(created.out).as_object();
+  EXPECT_TRUE(credentials.client_id.starts_with("cli_"));
+  EXPECT_TRUE(credentials.client_secret.starts_with("cs_"));
+  EXPECT_EQ(printed.at("organizationId"), "org_acme");
+  EXPECT_EQ(printed.at("permissions"),
+            boost::json::parse(R"(["contracts:read","templates:read"])"));
+  EXPECT_FALSE(std::filesystem::exists(data_dir_ / "admin.sock"));
+
+  auto server = StartServer();
+  ASSERT_NE(port_, 0);
+  // A client existed already: no demo client.
+  EXPECT_EQ(server->output().find("DEMO CLIENT"), std::string::npos) << server->output();
+  const std::string token = TokenFor(credentials);
+  EXPECT_FALSE(token.empty());
+  EXPECT_FALSE(TemplateName(token).empty());
+  StopServer(*server);
+  EXPECT_FALSE(std::filesystem::exists(data_dir_ / "admin.sock"));
+  EXPECT_EQ(CountEvents("client.created"), 1u);
+}
+
+TEST_F(ContractdCliTest, CreatesAClientThroughTheRunningServersAdminSocket) {
+  auto server = StartServer();
+  ASSERT_NE(port_, 0);
+  struct stat info {};
+  ASSERT_EQ(::stat((data_dir_ / "admin.sock").c_str(), &info), 0);
+  EXPECT_TRUE(S_ISSOCK(info.st_mode));
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+
+  const Credentials credentials = ParseCreated(CreateClient("org_live", "contracts:create"));
+  // Usable at once: the server's directory has it when the command returns.
+  const std::string token = TokenFor(credentials);
+  auto introspected = HttpClient(port_).Post(
+      "/api/v1/auth/introspect", boost::json::serialize(boost::json::object{{"token", token}}),
+      {{"Authorization", "Bearer " + token}});
+  EXPECT_EQ(introspected.Json().at("organizationId"), "org_live");
+  EXPECT_EQ(introspected.Json().at("scope"), "contracts:create");
+
+  // Refusals through the socket: exit 2, the reason on stderr, nothing on stdout.
+  for (const auto& bad :
+       {CreateClient("org_live", "contracts:read,contracts:destroy"),
+        CreateClient("org live", "contracts:read"), CreateClient("org_live", " , ")}) {
+    EXPECT_EQ(bad.exit_code, 2) << bad.err;
+    EXPECT_TRUE(bad.out.empty()) << bad.out;
+    EXPECT_FALSE(bad.err.empty());
+  }
+  StopServer(*server);
+  // The demo client and the one created here; nothing from the refusals.
+  EXPECT_EQ(CountEvents("client.created"), 2u);
+}
+
+TEST_F(ContractdCliTest, UsageErrorsExitWith2AndWriteNothing) {
+  const std::string dir = data_dir_.string();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"clients", "create", "--data-dir", dir, "--org", "o", "--permissions",
+            "contracts:read"},
+           {"clients", "create", "--data-dir", dir, "--org", "o", "--name", "n"},
+           {"clients", "create", "--data-dir", dir, "--permissions", "contracts:read", "--name",
+            "n"},
+           {"clients", "create", "--data-dir", dir, "--org", "o", "--permissions", "nope", "--name",
+            "n"},
+           {"clients", "create", "--data-dir", dir, "--bogus"},
+           {"clients", "remove"},
+           {"templates", "import", "--data-dir", dir},
+           {"templates", "import", "--data-dir", dir, dir + "/missing.json"},
+       }) {
+    const auto result = RunContractd(args);
+    EXPECT_EQ(result.exit_code, 2) << args[1] << " " << result.err;
+    EXPECT_FALSE(result.err.empty());
+    EXPECT_TRUE(result.out.empty());
+  }
+  EXPECT_EQ(CountEvents("client.created"), 0u);
+}
+
+TEST_F(ContractdCliTest, AStaleSocketOfAKilledServerDoesNotStandInTheWay) {
+  auto server = StartServer();
+  ASSERT_NE(port_, 0);
+  server->Signal(SIGKILL);
+  server->Wait(20s);
+  ASSERT_TRUE(std::filesystem::exists(data_dir_ / "admin.sock"));
+
+  const Credentials credentials = ParseCreated(CreateClient("org_after", "contracts:read"));
+  auto restarted = StartServer();
+  ASSERT_NE(port_, 0);
+  EXPECT_FALSE(TokenFor(credentials).empty());
+  EXPECT_EQ(RunContractd({"clients", "create", "--data-dir", data_dir_.string(), "--org", "o",
+                          "--permissions", "contracts:read", "--name", "through the new socket"})
+                .exit_code,
+            0);
+  StopServer(*restarted);
+  EXPECT_EQ(CountEvents("client.created"), 3u);  // the demo client and two
+}
+
+TEST_F(ContractdCliTest, ImportsTemplatesWithAndWithoutAServer) {
+  const std::string dir = data_dir_.string();
+  const std::string file = TemplateFile("NDA, offline edition");
+  auto first = RunContractd({"templates", "import", "--data-dir", dir, file});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(boost::json::parse(first.out),
+            boost::json::parse(R"({"templateId":"tpl_mutual_nda","file":"nda.json",)"
+                               R"("changed":true})"));
+  auto again = RunContractd({"templates", "import", "--data-dir", dir, file});
+  EXPECT_EQ(boost::json::parse(again.out).at("changed"), false);
+
+  const Credentials credentials = ParseCreated(CreateClient("org_t", "templates:read"));
+  // --templates points at an empty directory, so the start imports nothing over the file above.
+  std::filesystem::create_directories(dir + "-files/none");
+  auto server = StartServer({"--templates", dir + "-files/none"});
+  ASSERT_NE(port_, 0);
+  const std::string token = TokenFor(credentials);
+  EXPECT_EQ(TemplateName(token), "NDA, offline edition");
+
+  auto live =
+      RunContractd({"templates", "import", "--data-dir", dir, TemplateFile("NDA, live edition")});
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  EXPECT_EQ(boost::json::parse(live.out).at("changed"), true);
+  EXPECT_EQ(TemplateName(token), "NDA, live edition");
+
+  std::ofstream(dir + "-files/broken.json") << R"({"templateId":"tpl_x"})";
+  auto broken =
+      RunContractd({"templates", "import", "--data-dir", dir, dir + "-files/broken.json"});
+  EXPECT_EQ(broken.exit_code, 2);
+  EXPECT_NE(broken.err.find("broken.json"), std::string::npos) << broken.err;
+  EXPECT_TRUE(broken.out.empty());
+  EXPECT_EQ(TemplateName(token), "NDA, live edition");
+  StopServer(*server);
+  EXPECT_EQ(CountEvents("template.imported"), 2u);
+}
+
+TEST_F(ContractdCliTest, PrintsTheDemoClientOnTheFirstStartOnly) {
+  auto first = StartServer();
+  ASSERT_NE(port_, 0);
+  const std::string& out = first->output();
+  ASSERT_NE(out.find("DEMO CLIENT"), std::string::npos) << out;
+  std::smatch match;
+  ASSERT_TRUE(
+      std::regex_search(out, match,
+                        std::regex(R"(curl -s -X POST http://127\.0\.0\.1:(\d+)/api/v1/auth/)"
+                                   R"(machine-token .* -d '(\{.*\})')")))
+      << out;
+  EXPECT_EQ(std::stoi(match[1]), port_);
+  const auto body = boost::json::parse(match[2].str()).as_object();
+  const Credentials demo{std::string(body.at("clientId").as_string()),
+                         std::string(body.at("clientSecret").as_string())};
+  const std::string token = TokenFor(demo);
+  auto introspected = HttpClient(port_).Post(
+      "/api/v1/auth/introspect", boost::json::serialize(boost::json::object{{"token", token}}),
+      {{"Authorization", "Bearer " + token}});
+  EXPECT_EQ(introspected.Json().at("organizationId"), "org_demo");
+  EXPECT_EQ(introspected.Json().at("scope"),
+            "contracts:read contracts:create contracts:update contracts:send templates:read "
+            "signing:manage evidence:write webhooks:manage");
+  StopServer(*first);
+
+  auto second = StartServer();
+  ASSERT_NE(port_, 0);
+  EXPECT_FALSE(TokenFor(demo).empty());
+  StopServer(*second);
+  EXPECT_EQ(second->output().find("DEMO CLIENT"), std::string::npos) << second->output();
+  EXPECT_EQ(CountEvents("client.created"), 1u);
+}
+
+TEST_F(ContractdCliTest, NoDemoClientWhenTurnedOff) {
+  auto server = StartServer({"--demo-client=false"});
+  ASSERT_NE(port_, 0);
+  StopServer(*server);
+  EXPECT_EQ(server->output().find("DEMO CLIENT"), std::string::npos);
+  EXPECT_EQ(CountEvents("client.created"), 0u);
+}
+
+}  // namespace
+}  // namespace esign::testing

@@ -1,0 +1,96 @@
+// Parsing the command line: serve stays the default with its flags, the two administrative
+// commands, their environment equivalents, and usage errors.
+#include "app/config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace esign::app {
+namespace {
+
+Result<Command> Parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "contractd");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return ParseCommandLine(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(ConfigTest, ServeIsTheDefaultWithItsFlags) {
+  auto command = Parse({"--listen", "127.0.0.1:9999", "--data-dir", "/tmp/x"});
+  ASSERT_TRUE(command);
+  EXPECT_EQ(command->name, "serve");
+  EXPECT_EQ(command->serve.server.port, 9999);
+  EXPECT_EQ(command->serve.data_dir, "/tmp/x");
+  EXPECT_EQ(command->serve.token_lifetime_seconds, 3600);
+  EXPECT_TRUE(command->serve.demo_client);
+
+  command = Parse({"serve", "--token-lifetime", "60", "--demo-client=false"});
+  ASSERT_TRUE(command);
+  EXPECT_EQ(command->serve.token_lifetime_seconds, 60);
+  EXPECT_FALSE(command->serve.demo_client);
+  EXPECT_FALSE(Parse({"serve", "--token-lifetime", "0"}));
+  EXPECT_FALSE(Parse({"serve", "--listen", "nonsense"}));
+}
+
+TEST(ConfigTest, ClientsCreate) {
+  auto command = Parse({"clients", "create", "--data-dir", "/d", "--org", "org_1", "--permissions",
+                        "contracts:read, contracts:send,,", "--name", "CRM sync"});
+  ASSERT_TRUE(command) << command.error().message;
+  EXPECT_EQ(command->name, "clients create");
+  EXPECT_EQ(command->data_dir, "/d");
+  EXPECT_EQ(command->clients_create.organization_id, "org_1");
+  EXPECT_EQ(command->clients_create.name, "CRM sync");
+  EXPECT_EQ(command->clients_create.permissions,
+            (std::vector<std::string>{"contracts:read", "contracts:send"}));
+
+  for (const auto& missing : std::vector<std::vector<std::string>>{
+           {"clients", "create", "--permissions", "p", "--name", "n"},
+           {"clients", "create", "--org", "o", "--name", "n"},
+           {"clients", "create", "--org", "o", "--permissions", "p"},
+           {"clients"},
+           {"clients", "drop"},
+           {"templates", "export"},
+           {"bogus"},
+       }) {
+    auto result = Parse(missing);
+    ASSERT_FALSE(result) << missing.back();
+    EXPECT_EQ(result.error().code, ErrorCode::kValidationFailed);
+  }
+}
+
+TEST(ConfigTest, TemplatesImportTakesFiles) {
+  auto command = Parse({"templates", "import", "--data-dir", "/d", "a.json", "b.json"});
+  ASSERT_TRUE(command);
+  EXPECT_EQ(command->name, "templates import");
+  EXPECT_EQ(command->templates_import.files, (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_FALSE(Parse({"templates", "import", "--data-dir", "/d"}));
+}
+
+TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveOut) {
+  ::setenv("CONTRACTD_DATA_DIR", "/from/env", 1);
+  ::setenv("CONTRACTD_ORG", "org_env", 1);
+  auto command = Parse({"clients", "create", "--permissions", "contracts:read", "--name", "n"});
+  auto flagged = Parse({"clients", "create", "--data-dir", "/flag", "--permissions",
+                        "contracts:read", "--name", "n"});
+  ::unsetenv("CONTRACTD_DATA_DIR");
+  ::unsetenv("CONTRACTD_ORG");
+  ASSERT_TRUE(command);
+  EXPECT_EQ(command->data_dir, "/from/env");
+  EXPECT_EQ(command->clients_create.organization_id, "org_env");
+  ASSERT_TRUE(flagged);
+  EXPECT_EQ(flagged->data_dir, "/flag");
+}
+
+TEST(ConfigTest, HelpForEachCommand) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--help"}, {"clients", "create", "--help"}, {"templates", "import", "-h"}}) {
+    auto command = Parse(args);
+    ASSERT_TRUE(command);
+    EXPECT_EQ(command->name, "help");
+    EXPECT_NE(command->usage.find("usage: contractd"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace esign::app

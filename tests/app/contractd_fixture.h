@@ -1,0 +1,188 @@
+// What the end-to-end tests of contractd share: a fresh data directory per test, a server started
+// on it as a child process, the command line run to completion with both outputs captured, and
+// the store opened afterwards to check exactly what was written.
+#pragma once
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "eventstore/rocksdb_event_store.h"
+#include "tests/support/child_process.h"
+#include "tests/support/http_client.h"
+
+extern char** environ;
+
+namespace esign::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs contractd with `args` to completion (at most `timeout`), capturing stdout and stderr.
+inline CommandResult RunContractd(const std::vector<std::string>& args,
+                                  std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+  CommandResult result;
+  int out_pipe[2];
+  int err_pipe[2];
+  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return result;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
+  posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
+  std::vector<std::string> argv{CONTRACTD_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> raw;
+  for (auto& a : argv) raw.push_back(a.data());
+  raw.push_back(nullptr);
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (spawned != 0) {
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    return result;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&result.out, &result.err};
+  int open_fds = 2;
+  while (open_fds > 0 && std::chrono::steady_clock::now() < deadline) {
+    if (poll(fds, 2, 100) <= 0) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      char buffer[4096];
+      const ssize_t n = read(fds[i].fd, buffer, sizeof(buffer));
+      if (n > 0) {
+        sinks[i]->append(buffer, static_cast<size_t>(n));
+      } else {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& fd : fds) {
+    if (fd.fd >= 0) close(fd.fd);
+  }
+  if (open_fds > 0) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+class ContractdFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Short names: the admin socket's path must fit a Unix socket address.
+    data_dir_ = std::filesystem::temp_directory_path() /
+                ("cd-" + std::to_string(::getpid()) + "-" + std::to_string(++counter_));
+    std::filesystem::remove_all(data_dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(data_dir_); }
+
+  std::unique_ptr<ChildProcess> StartServer(std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv{CONTRACTD_BINARY,   "serve",    "--data-dir",
+                                  data_dir_.string(), "--listen", "127.0.0.1:0"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    auto child = std::make_unique<ChildProcess>(argv);
+    auto line = child->WaitForLine("listening on", std::chrono::seconds(60));
+    EXPECT_TRUE(line.has_value()) << child->output();
+    std::smatch match;
+    port_ = 0;
+    if (line && std::regex_search(*line, match, std::regex(R"(127\.0\.0\.1:(\d+))"))) {
+      port_ = static_cast<uint16_t>(std::stoi(match[1]));
+    }
+    return child;
+  }
+
+  static void StopServer(ChildProcess& child) {
+    child.Signal(SIGTERM);
+    auto status = child.Wait(std::chrono::seconds(30));
+    ASSERT_TRUE(status.has_value()) << "did not stop";
+    EXPECT_EQ(*status, 0) << child.output();
+  }
+
+  CommandResult CreateClient(const std::string& org, const std::string& permissions,
+                             const std::string& name = "Test client") {
+    return RunContractd({"clients", "create", "--data-dir", data_dir_.string(), "--org", org,
+                         "--permissions", permissions, "--name", name});
+  }
+
+  struct Credentials {
+    std::string client_id;
+    std::string client_secret;
+  };
+
+  // The credentials of a successful `clients create`, checking the one JSON line it prints.
+  static Credentials ParseCreated(const CommandResult& result) {
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 1) << result.out;
+    boost::system::error_code ec;
+    auto value = boost::json::parse(result.out, ec);
+    if (ec || !value.is_object()) {
+      ADD_FAILURE() << "not one JSON object: " << result.out;
+      return {};
+    }
+    const auto& object = value.as_object();
+    EXPECT_EQ(object.size(), 4u) << result.out;
+    return {std::string(object.at("clientId").as_string()),
+            std::string(object.at("clientSecret").as_string())};
+  }
+
+  // POST machine-token; the access token, or "" (with a test failure) when refused.
+  std::string TokenFor(const Credentials& credentials) {
+    HttpClient client(port_);
+    auto response = client.Post(
+        "/api/v1/auth/machine-token",
+        boost::json::serialize(boost::json::object{{"clientId", credentials.client_id},
+                                                   {"clientSecret", credentials.client_secret}}));
+    EXPECT_EQ(response.status, 200) << response.body;
+    if (response.status != 200) return "";
+    return std::string(response.Json().at("accessToken").as_string());
+  }
+
+  // Every event of the data directory's log; the server must be stopped.
+  std::vector<eventstore::EventRecord> StoredEvents() {
+    eventstore::RocksStoreOptions options;
+    options.data_dir = data_dir_.string();
+    auto store = eventstore::RocksEventStore::Open(options);
+    EXPECT_TRUE(store) << store.error().message;
+    if (!store) return {};
+    auto events = (*store)->ReadAll(GlobalPosition(0), 1'000'000);
+    (*store)->Close();
+    EXPECT_TRUE(events);
+    return events ? *events : std::vector<eventstore::EventRecord>{};
+  }
+  size_t CountEvents(std::string_view type) {
+    size_t count = 0;
+    for (const auto& e : StoredEvents()) count += e.type == type ? 1 : 0;
+    return count;
+  }
+
+  static inline int counter_ = 0;
+  std::filesystem::path data_dir_;
+  uint16_t port_ = 0;
+};
+
+}  // namespace esign::testing
