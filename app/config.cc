@@ -10,7 +10,7 @@ namespace esign::app {
 namespace po = boost::program_options;
 namespace {
 
-constexpr int64_t kMaxTokenLifetimeSeconds = 7 * 24 * 3600;
+constexpr int64_t kMaxTokenLifetimeSeconds = int64_t{7} * 24 * 3600;
 
 // CONTRACTD_DATA_DIR -> "data-dir" for the options this command knows.
 std::string EnvToOption(const std::string& env, const po::options_description& known) {
