@@ -3,12 +3,44 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/cli_commands.h"
+#include "app/cli_store.h"
 #include "commands/template_commands.h"
+#include "http/auth_token_key.h"
+#include "http/contract_routes.h"
+#include "http/openapi_routes.h"
+#include "http/template_routes.h"
 
 namespace esign::app {
 
+namespace {
+
+// How long a write waits for the read side before answering; past it the write still stands.
+constexpr auto kReadYourWritesTimeout = std::chrono::seconds(10);
+
+}  // namespace
+
 Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   std::unique_ptr<Service> service(new Service());
+  if (auto s = service->OpenStore(config); !s) return std::unexpected(s.error());
+  if (auto s = service->PrepareAuth(config); !s) return std::unexpected(s.error());
+  if (auto s = service->StartReadSide(); !s) return std::unexpected(s.error());
+  if (auto s = service->AddRoutes(config); !s) return std::unexpected(s.error());
+
+  http::ApiHandlerOptions handler_options;
+  handler_options.access_log = http::StderrAccessLog();
+  service->handler_ = std::make_unique<http::ApiHandler>(
+      service->routes_, &service->auth_->authenticator(), std::move(handler_options));
+  service->AddGauges();
+  auto server = http::HttpServer::Start(config.server, *service->handler_);
+  if (!server) return std::unexpected(server.error());
+  service->server_ = std::move(*server);
+  if (auto s = service->StartAdmin(config); !s) return std::unexpected(s.error());
+  service->handler_->SetReady(true);
+  return service;
+}
+
+Status Service::OpenStore(const ServeConfig& config) {
   std::error_code ec;
   std::filesystem::create_directories(config.data_dir, ec);
   if (ec) {
@@ -17,38 +49,118 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   }
   eventstore::RocksStoreOptions store_options;
   store_options.data_dir = config.data_dir;
-  auto store = eventstore::RocksEventStore::Open(store_options);
+  // A command line may hold the store for a moment (cli_runner.h): wait for it, not fail.
+  auto store = OpenStoreWaitingForLock(store_options, std::chrono::seconds(30));
   if (!store) return std::unexpected(store.error());
-  service->store_ = std::move(*store);
+  store_ = std::move(*store);
 
   const std::string templates_dir =
       config.templates_dir.empty() ? ESIGN_EXAMPLE_TEMPLATES_DIR : config.templates_dir;
-  auto imported = commands::ImportTemplateDirectory(*service->store_, templates_dir,
+  auto imported = commands::ImportTemplateDirectory(*store_, templates_dir,
                                                     eventstore::Actor{.client_id = "contractd"});
   if (!imported) return std::unexpected(imported.error());
   for (const auto& t : *imported) {
     std::cerr << "contractd: template " << t.template_id << " from " << t.file
               << (t.changed ? " imported" : " unchanged") << std::endl;
   }
+  return {};
+}
 
-  http::ApiHandlerOptions handler_options;
-  handler_options.access_log = http::StderrAccessLog();
-  service->handler_ =
-      std::make_unique<http::ApiHandler>(service->routes_, nullptr, std::move(handler_options));
-  auto server = http::HttpServer::Start(config.server, *service->handler_);
-  if (!server) return std::unexpected(server.error());
-  service->server_ = std::move(*server);
-  service->handler_->SetReady(true);
-  return service;
+Status Service::StartReadSide() {
+  auto views = projections::RocksViewStore::Open(*store_);
+  if (!views) return std::unexpected(views.error());
+  views_ = std::move(*views);
+  contract_views_ = std::make_unique<projections::ContractViews>(*store_);
+  projector_ = std::make_unique<projections::Projector>(
+      *store_, *views_,
+      std::vector<projections::Projection*>{&template_catalog_, contract_views_.get(),
+                                            &auth_->directory()});
+  if (auto started = projector_->Start(); !started) return started;
+  // The catalog must hold the templates just imported before the first request arrives.
+  if (!projector_->WaitFor(store_->Size(), std::chrono::minutes(10))) {
+    return Fail(ErrorCode::kInternal, "the read side did not catch up with the log");
+  }
+  return {};
+}
+
+Status Service::AddRoutes(const ServeConfig& config) {
+  auto cursor_key =
+      http::LoadOrCreateTokenKey(std::filesystem::path(config.data_dir) / "cursor-key");
+  if (!cursor_key) return std::unexpected(cursor_key.error());
+  contract_queries_ = std::make_unique<projections::ContractQueries>(*views_, *cursor_key);
+  contract_commands_ = std::make_unique<commands::ContractCommandHandler>(
+      *store_, [this](std::string_view id) { return template_catalog_.Find(id); },
+      [this](uint64_t size) -> Status {
+        if (projector_->WaitFor(size, kReadYourWritesTimeout)) return {};
+        return Fail(ErrorCode::kUnavailable, "the read side is behind; the write is stored");
+      },
+      RandomIdGenerator::Instance(), SystemClock::Instance());
+  http::AddTemplateRoutes(routes_, template_catalog_);
+  auth_->AddRoutes(routes_);
+  http::AddContractRoutes(routes_, {*contract_commands_, *contract_queries_});
+  http::AddOpenApiRoutes(routes_);
+  return {};
+}
+
+void Service::AddGauges() {
+  http::Metrics& metrics = handler_->metrics();
+  contract_commands_->SetAppendObserver([&metrics](std::chrono::nanoseconds duration) {
+    metrics.RecordDuration("contractd_append_duration_seconds", duration);
+  });
+  metrics.AddGauge("contractd_log_events", "Events in the log.",
+                   [this] { return static_cast<double>(store_->Size()); });
+  metrics.AddGauge("contractd_projection_lag_events",
+                   "Events in the log that the read side has not applied yet.", [this] {
+                     const uint64_t size = store_->Size();
+                     const uint64_t applied = projector_->position();
+                     return static_cast<double>(size > applied ? size - applied : 0);
+                   });
 }
 
 Service::~Service() { Stop(); }
 
 void Service::Stop() {
+  if (admin_socket_) admin_socket_->Stop();
   if (handler_) handler_->SetReady(false);
   if (server_) server_->Stop();
   if (handler_) handler_->Drain();
+  if (projector_) projector_->Stop();
   if (store_) store_->Close();
+}
+
+// Authentication and the admin socket ----------------------------------------------------------
+
+Status Service::PrepareAuth(const ServeConfig& config) {
+  http::AuthServiceOptions options;
+  options.token_lifetime_seconds = config.token_lifetime_seconds;
+  auto auth = http::AuthModule::Create(
+      *store_, config.data_dir,
+      [this](uint64_t size, std::chrono::milliseconds timeout) {
+        return projector_->WaitFor(size, timeout);
+      },
+      options);
+  if (!auth) return std::unexpected(auth.error());
+  auth_ = std::move(*auth);
+  return {};
+}
+
+Status Service::StartAdmin(const ServeConfig& config) {
+  if (config.demo_client) {
+    auto demo = CreateDemoClientIfNone(*store_, auth_->directory());
+    if (!demo) return std::unexpected(demo.error());
+    if (*demo) {
+      projector_->WaitFor(store_->Size(), kReadYourWritesTimeout);
+      std::cerr << DemoClientBanner(**demo, config.server.host, port()) << std::flush;
+    }
+  }
+  admin_commands_ = std::make_unique<AdminCommands>(
+      *store_, [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); });
+  auto socket = AdminSocketServer::Start(
+      std::filesystem::path(config.data_dir) / kAdminSocketName,
+      [this](std::string_view line) { return admin_commands_->HandleLine(line); });
+  if (!socket) return std::unexpected(socket.error());
+  admin_socket_ = std::move(*socket);
+  return {};
 }
 
 }  // namespace esign::app

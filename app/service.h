@@ -4,11 +4,20 @@
 
 #include <memory>
 
+#include "app/admin_socket.h"
+#include "app/cli_commands.h"
 #include "app/config.h"
+#include "commands/contract_commands.h"
 #include "domain/result.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "http/api_handler.h"
+#include "http/auth_module.h"
 #include "http/server.h"
+#include "projections/contract_queries.h"
+#include "projections/contract_views.h"
+#include "projections/projector.h"
+#include "projections/rocksdb_view_store.h"
+#include "projections/template_catalog.h"
 
 namespace esign::app {
 
@@ -18,15 +27,35 @@ class Service {
   ~Service();
 
   uint16_t port() const { return server_->port(); }
+  const http::ApiRoutes& routes() const { return routes_; }
   // Finishes in-flight requests, then closes the store. Idempotent.
   void Stop();
 
  private:
   Service() = default;
+  // Start-up steps, in order.
+  Status OpenStore(const ServeConfig& config);
+  Status StartReadSide();
+  Status AddRoutes(const ServeConfig& config);
+  // Authentication (before the read side, whose projector feeds the client directory) and the
+  // admin socket with the demo client (once the server listens).
+  Status PrepareAuth(const ServeConfig& config);
+  Status StartAdmin(const ServeConfig& config);
+  void AddGauges();
+
   std::unique_ptr<eventstore::RocksEventStore> store_;
+  std::unique_ptr<projections::RocksViewStore> views_;
+  projections::TemplateCatalog template_catalog_;
+  std::unique_ptr<projections::ContractViews> contract_views_;
+  std::unique_ptr<http::AuthModule> auth_;  // its directory must outlive the projector
+  std::unique_ptr<projections::Projector> projector_;
+  std::unique_ptr<projections::ContractQueries> contract_queries_;
+  std::unique_ptr<commands::ContractCommandHandler> contract_commands_;
   http::ApiRoutes routes_;
   std::unique_ptr<http::ApiHandler> handler_;
   std::unique_ptr<http::HttpServer> server_;
+  std::unique_ptr<AdminCommands> admin_commands_;
+  std::unique_ptr<AdminSocketServer> admin_socket_;
 };
 
 }  // namespace esign::app

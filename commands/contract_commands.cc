@@ -200,8 +200,10 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     const auto expected = creating
                               ? eventstore::ExpectedVersion::NoStream()
                               : eventstore::ExpectedVersion::Exactly(StreamVersion(state.version));
+    const auto append_started = std::chrono::steady_clock::now();
     auto appended =
         store_.Append(eventstore::ContractStreamId(contract_id), expected, std::move(events));
+    if (observe_append_) observe_append_(std::chrono::steady_clock::now() - append_started);
     if (!appended) {
       if (appended.error().code != ErrorCode::kStreamVersionConflict) {
         return std::unexpected(appended.error());

@@ -13,6 +13,7 @@
 // Thread safety: every method may be called from any thread.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -54,6 +55,11 @@ class ContractCommandHandler {
   Result<CommandOutcome> Execute(const esign::Actor& actor, const std::string& contract_id,
                                  Command command, const CommandMeta& meta);
 
+  // Called with the duration of every append (for metrics); set before use.
+  void SetAppendObserver(std::function<void(std::chrono::nanoseconds)> observer) {
+    observe_append_ = std::move(observer);
+  }
+
   // The contract as of `version` (0 = latest), for the caller's organization only.
   Result<ContractState> Load(const std::string& contract_id, uint64_t version = 0) const;
 
@@ -73,6 +79,7 @@ class ContractCommandHandler {
   WaitVisible wait_visible_;
   IdGenerator& ids_;
   const Clock& clock_;
+  std::function<void(std::chrono::nanoseconds)> observe_append_;
 };
 
 }  // namespace esign::commands

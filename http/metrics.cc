@@ -13,20 +13,51 @@ Metrics::Series& Metrics::SeriesFor(std::string_view method, std::string_view ro
   return *slot;
 }
 
-void Metrics::RecordRequest(std::string_view method, std::string_view route, unsigned status,
-                            std::chrono::nanoseconds latency) {
-  Series& series = SeriesFor(method, route, status);
-  const double seconds = std::chrono::duration<double>(latency).count();
+void Metrics::Observe(Series& series, std::chrono::nanoseconds duration) {
+  const double seconds = std::chrono::duration<double>(duration).count();
   size_t bucket = 0;
   while (bucket < kBuckets.size() && seconds > kBuckets[bucket]) ++bucket;
   series.buckets[bucket].fetch_add(1, std::memory_order_relaxed);
   series.count.fetch_add(1, std::memory_order_relaxed);
-  series.sum_ns.fetch_add(static_cast<uint64_t>(latency.count()), std::memory_order_relaxed);
+  series.sum_ns.fetch_add(static_cast<uint64_t>(duration.count()), std::memory_order_relaxed);
+}
+
+void Metrics::RecordRequest(std::string_view method, std::string_view route, unsigned status,
+                            std::chrono::nanoseconds latency) {
+  Observe(SeriesFor(method, route, status), latency);
+}
+
+void Metrics::RecordDuration(const std::string& name, std::chrono::nanoseconds duration) {
+  Series* series = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    auto& slot = durations_[name];
+    if (!slot) slot = std::make_unique<Series>();
+    series = slot.get();
+  }
+  Observe(*series, duration);
 }
 
 void Metrics::AddGauge(std::string name, std::string help, std::function<double()> read) {
   std::lock_guard lock(mutex_);
   gauges_.push_back(Gauge{std::move(name), std::move(help), std::move(read)});
+}
+
+void Metrics::RenderHistogram(std::ostream& out, const std::string& name, const std::string& labels,
+                              const Series& series) {
+  const std::string sep = labels.empty() ? "" : ",";
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i < kBuckets.size(); ++i) {
+    cumulative += series.buckets[i].load();
+    char le[32];
+    std::snprintf(le, sizeof le, "%g", kBuckets[i]);
+    out << name << "_bucket{" << labels << sep << "le=\"" << le << "\"} " << cumulative << "\n";
+  }
+  cumulative += series.buckets[kBuckets.size()].load();
+  out << name << "_bucket{" << labels << sep << "le=\"+Inf\"} " << cumulative << "\n";
+  const std::string braces = labels.empty() ? "" : "{" + labels + "}";
+  out << name << "_sum" << braces << " " << static_cast<double>(series.sum_ns.load()) / 1e9 << "\n";
+  out << name << "_count" << braces << " " << series.count.load() << "\n";
 }
 
 std::string Metrics::Render() const {
@@ -43,23 +74,15 @@ std::string Metrics::Render() const {
       << "# TYPE contractd_http_request_duration_seconds histogram\n";
   for (const auto& [key, series] : series_) {
     const auto& [method, route, status] = key;
-    const std::string labels = "method=\"" + method + "\",route=\"" + route + "\",status=\"" +
-                               std::to_string(status) + "\"";
-    uint64_t cumulative = 0;
-    for (size_t i = 0; i < kBuckets.size(); ++i) {
-      cumulative += series->buckets[i].load();
-      char le[32];
-      std::snprintf(le, sizeof le, "%g", kBuckets[i]);
-      out << "contractd_http_request_duration_seconds_bucket{" << labels << ",le=\"" << le << "\"} "
-          << cumulative << "\n";
-    }
-    cumulative += series->buckets[kBuckets.size()].load();
-    out << "contractd_http_request_duration_seconds_bucket{" << labels << ",le=\"+Inf\"} "
-        << cumulative << "\n";
-    out << "contractd_http_request_duration_seconds_sum{" << labels << "} "
-        << static_cast<double>(series->sum_ns.load()) / 1e9 << "\n";
-    out << "contractd_http_request_duration_seconds_count{" << labels << "} "
-        << series->count.load() << "\n";
+    RenderHistogram(out, "contractd_http_request_duration_seconds",
+                    "method=\"" + method + "\",route=\"" + route + "\",status=\"" +
+                        std::to_string(status) + "\"",
+                    *series);
+  }
+  for (const auto& [name, series] : durations_) {
+    out << "# HELP " << name << " Duration in seconds.\n"
+        << "# TYPE " << name << " histogram\n";
+    RenderHistogram(out, name, "", *series);
   }
   for (const auto& gauge : gauges_) {
     out << "# HELP " << gauge.name << " " << gauge.help << "\n"

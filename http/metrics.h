@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <ostream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -25,6 +26,9 @@ class Metrics {
 
   void RecordRequest(std::string_view method, std::string_view route, unsigned status,
                      std::chrono::nanoseconds latency);
+
+  // A histogram of durations outside HTTP, e.g. "contractd_append_duration_seconds".
+  void RecordDuration(const std::string& name, std::chrono::nanoseconds duration);
 
   // A gauge read when /metrics is rendered, e.g. "contractd_projection_lag_events".
   void AddGauge(std::string name, std::string help, std::function<double()> read);
@@ -44,10 +48,14 @@ class Metrics {
   using Key = std::tuple<std::string, std::string, unsigned>;  // method, route, status
 
   Series& SeriesFor(std::string_view method, std::string_view route, unsigned status);
+  static void Observe(Series& series, std::chrono::nanoseconds duration);
+  static void RenderHistogram(std::ostream& out, const std::string& name, const std::string& labels,
+                              const Series& series);
 
   mutable std::mutex mutex_;
   std::map<Key, std::unique_ptr<Series>> series_;  // guarded by mutex_ (the map, not the values)
   std::vector<Gauge> gauges_;                      // guarded by mutex_
+  std::map<std::string, std::unique_ptr<Series>> durations_;  // guarded by mutex_ (the map)
 };
 
 }  // namespace esign::http

@@ -10,10 +10,13 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace beast_http = boost::beast::http;
 
-boost::json::value HttpResult::Json() const {
-  boost::system::error_code ec;
-  auto value = boost::json::parse(body, ec);
-  return ec ? boost::json::value() : value;
+const boost::json::value& HttpResult::Json() const {
+  if (!json_) {
+    boost::system::error_code ec;
+    auto value = boost::json::parse(body, ec);
+    json_ = ec ? boost::json::value() : std::move(value);
+  }
+  return *json_;
 }
 
 std::string HttpResult::ErrorCode() const {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -23,8 +24,13 @@ struct HttpResult {
     auto it = headers.find(lower_name);
     return it == headers.end() ? "" : it->second;
   }
-  boost::json::value Json() const;  // null when the body is not JSON
-  std::string ErrorCode() const;    // error.code of an error body, or ""
+  // The body parsed once and kept, so references into it stay valid as long as the result does;
+  // null when the body is not JSON.
+  const boost::json::value& Json() const;
+  std::string ErrorCode() const;  // error.code of an error body, or ""
+
+ private:
+  mutable std::optional<boost::json::value> json_;
 };
 
 class HttpClient {
