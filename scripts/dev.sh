@@ -54,6 +54,8 @@ install_npm_packages() {
 
 build() {
   echo "== building in $BUILD_DIR"
+  # Paths relative to the checkout, so compiler caches hit across clones.
+  export CCACHE_BASEDIR="$ROOT"
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   ninja -C "$BUILD_DIR"
 }
