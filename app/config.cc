@@ -84,7 +84,11 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       po::value(&serve.token_lifetime_seconds)->default_value(serve.token_lifetime_seconds),
       "access token lifetime in seconds")(
       "demo-client", po::value(&serve.demo_client)->default_value(serve.demo_client),
-      "on a data directory without clients, create and print a demo client (true/false)");
+      "on a data directory without clients, create and print a demo client (true/false)")(
+      "access-log", po::value(&serve.access_log)->default_value(serve.access_log),
+      "write a JSON access-log line per request to stderr (true/false)")(
+      "workers", po::value(&serve.workers)->default_value(serve.workers),
+      "threads that run request handlers (1..1024)");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -93,6 +97,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       serve.token_lifetime_seconds > kMaxTokenLifetimeSeconds) {
     return Fail(ErrorCode::kValidationFailed, "--token-lifetime must be 1..604800 seconds",
                 "token-lifetime", std::to_string(serve.token_lifetime_seconds));
+  }
+  if (serve.workers < 1 || serve.workers > 1024) {
+    return Fail(ErrorCode::kValidationFailed, "--workers must be 1..1024", "workers",
+                std::to_string(serve.workers));
   }
   return ParseListen(serve.listen, serve.server);
 }

@@ -26,6 +26,10 @@ struct ServeConfig {
   // --demo-client / CONTRACTD_DEMO_CLIENT: on a data directory without any client, create one
   // with every permission for "org_demo" and print its credentials. Default: true.
   bool demo_client = true;
+  // --access-log / CONTRACTD_ACCESS_LOG: one JSON line per request on stderr. Default: true.
+  bool access_log = true;
+  // --workers / CONTRACTD_WORKERS: threads that run request handlers. Default: 64.
+  int workers = 64;
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

@@ -28,7 +28,8 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (auto s = service->AddRoutes(config); !s) return std::unexpected(s.error());
 
   http::ApiHandlerOptions handler_options;
-  handler_options.access_log = http::StderrAccessLog();
+  if (config.access_log) handler_options.access_log = http::StderrAccessLog();
+  handler_options.worker_threads = config.workers;
   service->handler_ = std::make_unique<http::ApiHandler>(
       service->routes_, &service->auth_->authenticator(), std::move(handler_options));
   service->AddGauges();

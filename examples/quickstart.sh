@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The README's quickstart as one script: token, create, send, status, list.
+# Usage: CLIENT_ID=... CLIENT_SECRET=... examples/quickstart.sh [http://127.0.0.1:8080]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BASE=${1:-http://127.0.0.1:8080}
+: "${CLIENT_ID:?set CLIENT_ID (printed by contractd at first start)}"
+: "${CLIENT_SECRET:?set CLIENT_SECRET}"
+
+TOKEN=$(curl -sf -X POST "$BASE/api/v1/auth/machine-token" -H 'Content-Type: application/json' \
+  -d "{\"clientId\":\"$CLIENT_ID\",\"clientSecret\":\"$CLIENT_SECRET\"}" |
+  sed -E 's/.*"accessToken":"([^"]+)".*/\1/')
+
+CONTRACT=$(curl -sf -X POST "$BASE/api/v1/contracts" -H "Authorization: Bearer $TOKEN" \
+  -H 'Content-Type: application/json' -d @examples/requests/create-nda.json)
+ID=$(echo "$CONTRACT" | sed -E 's/.*"id":"(ctr_[A-Z0-9]+)".*/\1/')
+echo "created $ID"
+
+curl -sf -X POST "$BASE/api/v1/contracts/$ID/send" -H "Authorization: Bearer $TOKEN" \
+  -H 'Idempotency-Key: quickstart-send-1' >/dev/null
+echo "sent $ID"
+
+curl -sf "$BASE/api/v1/contracts/$ID/status" -H "Authorization: Bearer $TOKEN"
+echo
+curl -sf "$BASE/api/v1/contracts?status=sent&limit=5" -H "Authorization: Bearer $TOKEN"
+echo
