@@ -88,7 +88,9 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "access-log", po::value(&serve.access_log)->default_value(serve.access_log),
       "write a JSON access-log line per request to stderr (true/false)")(
       "workers", po::value(&serve.workers)->default_value(serve.workers),
-      "threads that run request handlers (1..1024)");
+      "threads that run request handlers (1..1024)")(
+      "rate-limit", po::value(&serve.rate_limit)->default_value(serve.rate_limit),
+      "authenticated requests per second per client, burst twice that (0 = no limit)");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -97,6 +99,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       serve.token_lifetime_seconds > kMaxTokenLifetimeSeconds) {
     return Fail(ErrorCode::kValidationFailed, "--token-lifetime must be 1..604800 seconds",
                 "token-lifetime", std::to_string(serve.token_lifetime_seconds));
+  }
+  if (!(serve.rate_limit >= 0)) {
+    return Fail(ErrorCode::kValidationFailed, "--rate-limit must be 0 or more", "rate-limit",
+                std::to_string(serve.rate_limit));
   }
   if (serve.workers < 1 || serve.workers > 1024) {
     return Fail(ErrorCode::kValidationFailed, "--workers must be 1..1024", "workers",

@@ -30,6 +30,9 @@ struct ServeConfig {
   bool access_log = true;
   // --workers / CONTRACTD_WORKERS: threads that run request handlers. Default: 64.
   int workers = 64;
+  // --rate-limit / CONTRACTD_RATE_LIMIT: authenticated requests per second per client, with a
+  // burst of twice that; 0 = no limit. Default: 2000.
+  double rate_limit = 2000;
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

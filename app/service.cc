@@ -30,6 +30,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   http::ApiHandlerOptions handler_options;
   if (config.access_log) handler_options.access_log = http::StderrAccessLog();
   handler_options.worker_threads = config.workers;
+  handler_options.rate_limit.requests_per_second = config.rate_limit;
   service->handler_ = std::make_unique<http::ApiHandler>(
       service->routes_, &service->auth_->authenticator(), std::move(handler_options));
   service->AddGauges();

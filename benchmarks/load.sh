@@ -23,7 +23,7 @@ cleanup() {
 trap cleanup EXIT
 
 "$BUILD_DIR/app/contractd" serve --data-dir "$WORK/data" --listen "127.0.0.1:$PORT" \
-  --access-log false >"$WORK/server.out" 2>"$WORK/server.err" &
+  --access-log false --rate-limit 0 >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
 for _ in $(seq 100); do
   curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break

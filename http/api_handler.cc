@@ -21,6 +21,7 @@ struct ApiHandler::Exchange {
   Respond respond;
   const RouteSpec* route = nullptr;
   std::string route_pattern = "unmatched";
+  int64_t retry_after_seconds = 0;  // set when rate limited
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
   Exchange(Request request, Respond r)
@@ -65,6 +66,7 @@ ApiHandler::ApiHandler(const ApiRoutes& routes, const Authenticator* authenticat
     : routes_(routes),
       authenticator_(authenticator),
       options_(std::move(options)),
+      rate_limiter_(options_.rate_limit),
       workers_(static_cast<size_t>(std::max(1, options_.worker_threads))) {}
 
 ApiHandler::~ApiHandler() { Drain(); }
@@ -118,6 +120,11 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
     auto principal = authenticator_->Authenticate(token);
     if (!principal) return Finish(*exchange, std::unexpected(principal.error()));
     api.principal = std::move(*principal);
+    if (auto wait = rate_limiter_.Admit(api.principal->client_id, exchange->started)) {
+      exchange->retry_after_seconds = (wait->count() + 999) / 1000;
+      return Finish(*exchange, Fail(ErrorCode::kRateLimited,
+                                    "too many requests from this client; retry later"));
+    }
   }
   Dispatch(std::move(exchange));
 }
@@ -178,6 +185,10 @@ void ApiHandler::Finish(Exchange& exchange, ApiResult result) {
     if (result.error().code == ErrorCode::kUnauthenticated ||
         result.error().code == ErrorCode::kInvalidClient) {
       response.set(beast_http::field::www_authenticate, "Bearer");
+    }
+    if (result.error().code == ErrorCode::kRateLimited) {
+      response.set(beast_http::field::retry_after,
+                   std::to_string(std::max<int64_t>(1, exchange.retry_after_seconds)));
     }
   }
   response.set("X-Request-Id", exchange.api.request_id);

@@ -14,6 +14,7 @@
 
 #include "http/api.h"
 #include "http/metrics.h"
+#include "http/rate_limiter.h"
 #include "http/request_handler.h"
 
 namespace esign::http {
@@ -23,6 +24,8 @@ struct ApiHandlerOptions {
   int worker_threads = 64;
   // Receives one JSON access-log line per request; empty = no access log. Default: none.
   std::function<void(std::string_view line)> access_log;
+  // Per-client limits on authenticated requests. Default: none.
+  RateLimitOptions rate_limit;
 };
 
 class ApiHandler final : public RequestHandler {
@@ -51,6 +54,7 @@ class ApiHandler final : public RequestHandler {
   const Authenticator* authenticator_;
   ApiHandlerOptions options_;
   Metrics metrics_;
+  RateLimiter rate_limiter_;
   boost::asio::thread_pool workers_;
   std::atomic<bool> ready_{false};
   std::atomic<bool> draining_{false};
