@@ -12,9 +12,9 @@ Result<DomainEvent> ToDomainEvent(const EventRecord& record) {
   boost::system::error_code ec;
   auto value = boost::json::parse(record.data, ec);
   if (ec || !value.is_object()) {
-    return Fail(ErrorCode::kCorruption,
-                "event at position " + std::to_string(record.position.value()) +
-                    " does not hold a JSON object");
+    return Fail(ErrorCode::kCorruption, "event at position " +
+                                            std::to_string(record.position.value()) +
+                                            " does not hold a JSON object");
   }
   return DomainEvent{record.type, std::move(value.as_object())};
 }
