@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "domain/id_generator.h"
-#include "http/auth_encoding.h"
+#include "domain/base64url.h"
 
 namespace esign::http {
 namespace {

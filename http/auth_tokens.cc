@@ -5,7 +5,7 @@
 #include <boost/json.hpp>
 #include <cstring>
 
-#include "http/auth_encoding.h"
+#include "domain/base64url.h"
 
 namespace esign::http {
 namespace {

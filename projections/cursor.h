@@ -32,9 +32,4 @@ class CursorCodec {
   std::string key_;
 };
 
-// RFC 4648 section 5 without padding. Decoding refuses any other character, padding, and
-// non-canonical trailing bits.
-std::string Base64UrlEncode(std::string_view bytes);
-Result<std::string> Base64UrlDecode(std::string_view text);
-
 }  // namespace esign::projections

@@ -6,7 +6,7 @@
 
 #include <thread>
 
-#include "http/auth_encoding.h"
+#include "domain/base64url.h"
 #include "tests/app/contractd_fixture.h"
 
 namespace esign::testing {
@@ -146,12 +146,12 @@ TEST_F(ContractdAuthTest, EveryBadTokenIsUnauthenticated) {
        reinterpret_cast<const unsigned char*>(signed_part.data()), signed_part.size(), mac,
        &length);
   const std::string forged =
-      signed_part + "." + http::Base64UrlEncode(std::string(reinterpret_cast<char*>(mac), 32));
+      signed_part + "." + Base64UrlEncode(std::string(reinterpret_cast<char*>(mac), 32));
   // Claims changed (another organization) under the original MAC.
-  auto payload = boost::json::parse(*http::Base64UrlDecode(token.substr(3, dot - 3)));
+  auto payload = boost::json::parse(*Base64UrlDecode(token.substr(3, dot - 3)));
   payload.as_object()["org"] = "org_other";
   const std::string tampered =
-      "at." + http::Base64UrlEncode(boost::json::serialize(payload)) + token.substr(dot);
+      "at." + Base64UrlEncode(boost::json::serialize(payload)) + token.substr(dot);
 
   HttpClient client(port_);
   const std::string body = Body("token", token);

@@ -6,7 +6,7 @@
 
 #include <chrono>
 
-#include "http/auth_encoding.h"
+#include "domain/base64url.h"
 
 namespace esign::http {
 namespace {

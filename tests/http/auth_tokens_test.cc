@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "http/auth_encoding.h"
+#include "domain/base64url.h"
 #include "http/auth_token_key.h"
 
 namespace esign::http {

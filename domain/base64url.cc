@@ -1,9 +1,9 @@
-#include "http/auth_encoding.h"
+#include "domain/base64url.h"
 
 #include <array>
 #include <cstdint>
 
-namespace esign::http {
+namespace esign {
 namespace {
 
 constexpr std::string_view kAlphabet =
@@ -71,4 +71,4 @@ std::optional<std::string> Base64UrlDecode(std::string_view text) {
   return out;
 }
 
-}  // namespace esign::http
+}  // namespace esign

@@ -1,9 +1,9 @@
 // Base64url: RFC 4648 vectors, and the strict decoding that gives each byte string one text.
-#include "http/auth_encoding.h"
+#include "domain/base64url.h"
 
 #include <gtest/gtest.h>
 
-namespace esign::http {
+namespace esign {
 namespace {
 
 TEST(Base64UrlTest, EncodesTheRfcVectorsWithoutPadding) {
@@ -37,4 +37,4 @@ TEST(Base64UrlTest, RefusesEverythingButTheCanonicalText) {
 }
 
 }  // namespace
-}  // namespace esign::http
+}  // namespace esign
