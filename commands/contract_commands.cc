@@ -69,13 +69,15 @@ Result<CommandOutcome> ContractCommandHandler::Create(const esign::Actor& actor,
 
 Result<CommandOutcome> ContractCommandHandler::Execute(const esign::Actor& actor,
                                                        const std::string& contract_id,
-                                                       Command command, const CommandMeta& meta) {
-  return Run(actor, contract_id, /*creating=*/false, std::move(command), meta);
+                                                       const Command& command,
+                                                       const CommandMeta& meta) {
+  return Run(actor, contract_id, /*creating=*/false, command, meta);
 }
 
 Result<CommandOutcome> ContractCommandHandler::Run(const esign::Actor& actor,
                                                    const std::string& contract_id, bool creating,
-                                                   Command command, const CommandMeta& meta) {
+                                                   const Command& command,
+                                                   const CommandMeta& meta) {
   if (!meta.idempotency_key) {
     return DecideAndAppend(actor, contract_id, creating, command, meta, "");
   }

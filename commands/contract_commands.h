@@ -53,7 +53,7 @@ class ContractCommandHandler {
                                 const CommandMeta& meta);
   // Every other integrator command on an existing contract.
   Result<CommandOutcome> Execute(const esign::Actor& actor, const std::string& contract_id,
-                                 Command command, const CommandMeta& meta);
+                                 const Command& command, const CommandMeta& meta);
 
   // Called with the duration of every append (for metrics); set before use.
   void SetAppendObserver(std::function<void(std::chrono::nanoseconds)> observer) {
@@ -66,7 +66,7 @@ class ContractCommandHandler {
  private:
   struct Reservation;
   Result<CommandOutcome> Run(const esign::Actor& actor, const std::string& contract_id,
-                             bool creating, Command command, const CommandMeta& meta);
+                             bool creating, const Command& command, const CommandMeta& meta);
   Result<CommandOutcome> DecideAndAppend(const esign::Actor& actor, const std::string& contract_id,
                                          bool creating, const Command& command,
                                          const CommandMeta& meta, const std::string& event_id_seed);

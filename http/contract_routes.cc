@@ -77,8 +77,8 @@ RouteFunction CommandRoute(ContractRoutesDeps deps, std::string_view command_nam
     if (!command) return std::unexpected(command.error());
     auto meta = MetaOf(request, idempotent);
     if (!meta) return std::unexpected(meta.error());
-    auto outcome = deps.commands.Execute(DomainActor(request.Caller()), ContractId(request),
-                                         std::move(*command), *meta);
+    auto outcome =
+        deps.commands.Execute(DomainActor(request.Caller()), ContractId(request), *command, *meta);
     if (!outcome) return std::unexpected(outcome.error());
     return ContractResponse(200, outcome->state);
   };

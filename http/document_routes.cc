@@ -104,7 +104,8 @@ ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) 
 
 RouteFunction NotBuiltRoute(ContractRoutesDeps deps, std::string what,
                             std::string permission = "contracts:read") {
-  return [deps, what, permission](const ApiRequest& request) -> ApiResult {
+  return [deps, what = std::move(what),
+          permission = std::move(permission)](const ApiRequest& request) -> ApiResult {
     if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
     auto state = Readable(deps, request, permission);
     if (!state) return std::unexpected(state.error());

@@ -74,10 +74,10 @@ std::string Metrics::Render() const {
       << "# TYPE contractd_http_request_duration_seconds histogram\n";
   for (const auto& [key, series] : series_) {
     const auto& [method, route, status] = key;
-    RenderHistogram(out, "contractd_http_request_duration_seconds",
-                    "method=\"" + method + "\",route=\"" + route + "\",status=\"" +
-                        std::to_string(status) + "\"",
-                    *series);
+    std::string labels = "method=\"";
+    labels.append(method).append("\",route=\"").append(route).append("\",status=\"");
+    labels.append(std::to_string(status)).append("\"");
+    RenderHistogram(out, "contractd_http_request_duration_seconds", labels, *series);
   }
   for (const auto& [name, series] : durations_) {
     out << "# HELP " << name << " Duration in seconds.\n"
