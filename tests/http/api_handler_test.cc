@@ -1,0 +1,149 @@
+// The API handler without sockets: a request in, a response out through the Respond callback.
+#include "http/api_handler.h"
+
+#include <future>
+
+#include <gtest/gtest.h>
+
+#include "http/error_response.h"
+
+namespace esign::http {
+namespace {
+
+namespace beast_http = boost::beast::http;
+
+class FixedAuthenticator : public Authenticator {
+ public:
+  Result<Principal> Authenticate(std::string_view token) const override {
+    if (token != "good") return Fail(ErrorCode::kUnauthenticated, "invalid or expired token");
+    return Principal{
+        .client_id = "cli_1", .organization_id = "org_1", .permissions = {"contracts:read"}};
+  }
+};
+
+class ApiHandlerTest : public ::testing::Test {
+ protected:
+  ApiHandlerTest() {
+    routes_.Add(beast_http::verb::get, "/api/v1/things/{id}",
+                {"getThing", Auth::kBearer, [](const ApiRequest& r) -> ApiResult {
+                   if (auto ok = RequirePermission(r, "contracts:read"); !ok) {
+                     return std::unexpected(ok.error());
+                   }
+                   return ApiResponse::Json(
+                       200, {{"id", r.params.Get("id")}, {"by", r.Caller().client_id}});
+                 }});
+    routes_.Add(beast_http::verb::post, "/api/v1/things",
+                {"createThing", Auth::kBearer, [](const ApiRequest& r) -> ApiResult {
+                   auto body = ParseJsonObjectBody(r);
+                   if (!body) return std::unexpected(body.error());
+                   return ApiResponse::Json(201, *body);
+                 }});
+    routes_.Add(beast_http::verb::get, "/api/v1/open",
+                {"open", Auth::kNone, [](const ApiRequest& r) -> ApiResult {
+                   return ApiResponse::Json(200, {{"q", std::string(r.Query("q").value_or(""))}});
+                 }});
+    handler_ = std::make_unique<ApiHandler>(routes_, &authenticator_,
+                                            ApiHandlerOptions{.worker_threads = 2});
+  }
+
+  Response Call(beast_http::verb method, const std::string& target, const std::string& body = "",
+                std::map<std::string, std::string> headers = {}) {
+    Request request{method, target, 11};
+    for (const auto& [k, v] : headers) request.set(k, v);
+    request.body() = body;
+    request.prepare_payload();
+    std::promise<Response> answered;
+    handler_->Handle(std::move(request), RequestContext{"127.0.0.1"},
+                     [&](Response r) { answered.set_value(std::move(r)); });
+    return answered.get_future().get();
+  }
+
+  static std::string Code(const Response& r) {
+    return std::string(boost::json::parse(r.body()).at("error").at("code").as_string());
+  }
+
+  ApiRoutes routes_;
+  FixedAuthenticator authenticator_;
+  std::unique_ptr<ApiHandler> handler_;
+};
+
+TEST_F(ApiHandlerTest, RoutesAuthenticatesAndAnswers) {
+  auto r =
+      Call(beast_http::verb::get, "/api/v1/things/t_1", "", {{"Authorization", "Bearer good"}});
+  EXPECT_EQ(r.result_int(), 200u);
+  EXPECT_EQ(boost::json::parse(r.body()).at("id"), "t_1");
+  EXPECT_EQ(boost::json::parse(r.body()).at("by"), "cli_1");
+  EXPECT_TRUE(r[beast_http::field::content_type].starts_with("application/json"));
+  EXPECT_FALSE(r["X-Request-Id"].empty());
+}
+
+TEST_F(ApiHandlerTest, EchoesTheRequestId) {
+  auto r = Call(beast_http::verb::get, "/api/v1/open", "", {{"X-Request-Id", "req_mine"}});
+  EXPECT_EQ(r["X-Request-Id"], "req_mine");
+}
+
+TEST_F(ApiHandlerTest, DecodesQueryParameters) {
+  auto r = Call(beast_http::verb::get, "/api/v1/open?q=caf%C3%A9%20au%20lait");
+  EXPECT_EQ(boost::json::parse(r.body()).at("q"), "café au lait");
+}
+
+TEST_F(ApiHandlerTest, UnknownPathIs404AndWrongMethod405) {
+  EXPECT_EQ(Code(Call(beast_http::verb::get, "/api/v1/nothing")), "NOT_FOUND");
+  auto wrong = Call(beast_http::verb::delete_, "/api/v1/things/t_1");
+  EXPECT_EQ(wrong.result_int(), 405u);
+  EXPECT_EQ(Code(wrong), "METHOD_NOT_ALLOWED");
+}
+
+TEST_F(ApiHandlerTest, MissingOrBadTokenIs401WithChallenge) {
+  auto missing = Call(beast_http::verb::get, "/api/v1/things/t_1");
+  EXPECT_EQ(missing.result_int(), 401u);
+  EXPECT_EQ(Code(missing), "UNAUTHENTICATED");
+  EXPECT_EQ(missing[beast_http::field::www_authenticate], "Bearer");
+  EXPECT_EQ(Code(Call(beast_http::verb::get, "/api/v1/things/t_1", "",
+                      {{"Authorization", "Bearer bad"}})),
+            "UNAUTHENTICATED");
+  EXPECT_EQ(Code(Call(beast_http::verb::get, "/api/v1/things/t_1", "",
+                      {{"Authorization", "Basic good"}})),
+            "UNAUTHENTICATED");
+}
+
+TEST_F(ApiHandlerTest, BodiesMustBeJson) {
+  const std::map<std::string, std::string> auth{{"Authorization", "Bearer good"}};
+  auto plain = Call(beast_http::verb::post, "/api/v1/things", "{}",
+                    {{"Authorization", "Bearer good"}, {"Content-Type", "text/plain"}});
+  EXPECT_EQ(plain.result_int(), 415u);
+  auto ok =
+      Call(beast_http::verb::post, "/api/v1/things", R"({"a":1})",
+           {{"Authorization", "Bearer good"}, {"Content-Type", "application/json; charset=utf-8"}});
+  EXPECT_EQ(ok.result_int(), 201u);
+  auto broken = Call(beast_http::verb::post, "/api/v1/things", "{",
+                     {{"Authorization", "Bearer good"}, {"Content-Type", "application/json"}});
+  EXPECT_EQ(broken.result_int(), 400u);
+  EXPECT_EQ(Code(broken), "VALIDATION_FAILED");
+}
+
+TEST_F(ApiHandlerTest, OperationalRoutesAndMetrics) {
+  handler_->SetReady(false);
+  EXPECT_EQ(Call(beast_http::verb::get, "/readyz").result_int(), 503u);
+  handler_->SetReady(true);
+  EXPECT_EQ(Call(beast_http::verb::get, "/readyz").result_int(), 200u);
+  EXPECT_EQ(Call(beast_http::verb::get, "/healthz").result_int(), 200u);
+  Call(beast_http::verb::get, "/api/v1/things/t_1", "", {{"Authorization", "Bearer good"}});
+  const std::string metrics = Call(beast_http::verb::get, "/metrics").body();
+  EXPECT_NE(metrics.find(
+                R"(contractd_http_requests_total{method="GET",route="getThing",status="200"} 1)"),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("contractd_http_request_duration_seconds_bucket"), std::string::npos);
+}
+
+TEST_F(ApiHandlerTest, AfterDrainRequestsAnswer503) {
+  handler_->Drain();
+  auto r =
+      Call(beast_http::verb::get, "/api/v1/things/t_1", "", {{"Authorization", "Bearer good"}});
+  EXPECT_EQ(r.result_int(), 503u);
+  EXPECT_EQ(Code(r), "UNAVAILABLE");
+}
+
+}  // namespace
+}  // namespace esign::http
