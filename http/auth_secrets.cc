@@ -7,8 +7,8 @@
 #include <charconv>
 #include <optional>
 
-#include "domain/id_generator.h"
 #include "domain/base64url.h"
+#include "domain/id_generator.h"
 
 namespace esign::http {
 namespace {
