@@ -81,10 +81,17 @@ enum class Auth {
   kBearer,  // a valid access token is required: 401 otherwise
 };
 
+// Where a route's handler runs.
+enum class Execution {
+  kWorker,  // on the worker pool: anything that may wait (a synced append, rendering)
+  kInline,  // on the I/O thread: short reads of committed rows or memory, which never wait
+};
+
 struct RouteSpec {
   std::string operation_id;  // as in the OpenAPI document, e.g. "getContractStatus"
   Auth auth = Auth::kBearer;
   RouteFunction handler;
+  Execution execution = Execution::kWorker;
 };
 
 // Collects the routes of every API family at start; read-only afterwards.

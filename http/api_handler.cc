@@ -133,6 +133,15 @@ void ApiHandler::Dispatch(std::shared_ptr<Exchange> exchange) {
   if (draining_) {
     return Finish(*exchange, Fail(ErrorCode::kUnavailable, "the service is stopping"));
   }
+  if (exchange->route->execution == Execution::kInline) {
+    ApiResult result;
+    try {
+      result = exchange->route->handler(exchange->api);
+    } catch (const std::exception& e) {
+      result = Fail(ErrorCode::kInternal, e.what());
+    }
+    return Finish(*exchange, std::move(result));
+  }
   boost::asio::post(workers_, [this, exchange = std::move(exchange)] {
     ApiResult result;
     try {

@@ -1,5 +1,7 @@
 // GET /contracts, /contracts/{id}, /contracts/{id}/status: served from the projections, which
-// hold each representation serialized, so a read copies bytes instead of building JSON.
+// hold each representation serialized, so a read copies bytes instead of building JSON. Reading
+// one contract is two point reads of committed rows, short enough to run on the I/O thread; a
+// listing scans and goes to the worker pool.
 #include <boost/json.hpp>
 
 #include "http/contract_routes.h"
@@ -46,19 +48,23 @@ void AddContractReadRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
                                  return ListContracts(deps, r);
                                }});
   routes.Add(verb::get, base + "/{id}",
-             {"getContract", Auth::kBearer, [deps](const ApiRequest& r) -> ApiResult {
+             {"getContract", Auth::kBearer,
+              [deps](const ApiRequest& r) -> ApiResult {
                 if (auto allowed = RequirePermission(r, "contracts:read"); !allowed) {
                   return std::unexpected(allowed.error());
                 }
                 return RowResponse(deps.queries.Get(ReaderOf(r), r.params.Get("id")));
-              }});
+              },
+              Execution::kInline});
   routes.Add(verb::get, base + "/{id}/status",
-             {"getContractStatus", Auth::kBearer, [deps](const ApiRequest& r) -> ApiResult {
+             {"getContractStatus", Auth::kBearer,
+              [deps](const ApiRequest& r) -> ApiResult {
                 if (auto allowed = RequirePermission(r, "contracts:read"); !allowed) {
                   return std::unexpected(allowed.error());
                 }
                 return RowResponse(deps.queries.Status(ReaderOf(r), r.params.Get("id")));
-              }});
+              },
+              Execution::kInline});
 }
 
 }  // namespace esign::http

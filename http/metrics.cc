@@ -7,8 +7,14 @@ namespace esign::http {
 
 Metrics::Series& Metrics::SeriesFor(std::string_view method, std::string_view route,
                                     unsigned status) {
-  std::lock_guard lock(mutex_);
-  auto& slot = series_[Key(std::string(method), std::string(route), status)];
+  Key key(std::string(method), std::string(route), status);
+  {
+    // Every request looks its series up; only the first of a kind inserts.
+    std::shared_lock lock(mutex_);
+    if (auto it = series_.find(key); it != series_.end()) return *it->second;
+  }
+  std::unique_lock lock(mutex_);
+  auto& slot = series_[std::move(key)];
   if (!slot) slot = std::make_unique<Series>();
   return *slot;
 }
@@ -30,7 +36,7 @@ void Metrics::RecordRequest(std::string_view method, std::string_view route, uns
 void Metrics::RecordDuration(const std::string& name, std::chrono::nanoseconds duration) {
   Series* series = nullptr;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     auto& slot = durations_[name];
     if (!slot) slot = std::make_unique<Series>();
     series = slot.get();
@@ -39,7 +45,7 @@ void Metrics::RecordDuration(const std::string& name, std::chrono::nanoseconds d
 }
 
 void Metrics::AddGauge(std::string name, std::string help, std::function<double()> read) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   gauges_.push_back(Gauge{std::move(name), std::move(help), std::move(read)});
 }
 
@@ -62,7 +68,7 @@ void Metrics::RenderHistogram(std::ostream& out, const std::string& name, const 
 
 std::string Metrics::Render() const {
   std::ostringstream out;
-  std::lock_guard lock(mutex_);
+  std::shared_lock lock(mutex_);
   out << "# HELP contractd_http_requests_total HTTP requests by route and status.\n"
       << "# TYPE contractd_http_requests_total counter\n";
   for (const auto& [key, series] : series_) {

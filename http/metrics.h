@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <ostream>
+#include <shared_mutex>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -52,7 +53,7 @@ class Metrics {
   static void RenderHistogram(std::ostream& out, const std::string& name, const std::string& labels,
                               const Series& series);
 
-  mutable std::mutex mutex_;
+  mutable std::shared_mutex mutex_;
   std::map<Key, std::unique_ptr<Series>> series_;  // guarded by mutex_ (the map, not the values)
   std::vector<Gauge> gauges_;                      // guarded by mutex_
   std::map<std::string, std::unique_ptr<Series>> durations_;  // guarded by mutex_ (the map)

@@ -40,7 +40,8 @@ Result<projections::TemplateCatalog::TemplatePtr> FindTemplate(
 
 void AddTemplateRoutes(ApiRoutes& routes, const projections::TemplateCatalog& catalog) {
   routes.Add(verb::get, "/api/v1/templates",
-             {"listTemplates", Auth::kBearer, [&catalog](const ApiRequest& request) -> ApiResult {
+             {"listTemplates", Auth::kBearer,
+              [&catalog](const ApiRequest& request) -> ApiResult {
                 if (auto allowed = RequirePermission(request, "templates:read"); !allowed) {
                   return std::unexpected(allowed.error());
                 }
@@ -48,9 +49,11 @@ void AddTemplateRoutes(ApiRoutes& routes, const projections::TemplateCatalog& ca
                 for (const auto& tmpl : catalog.List()) items.push_back(TemplateSummary(*tmpl));
                 return ApiResponse::Json(
                     200, boost::json::object{{"items", std::move(items)}, {"nextCursor", nullptr}});
-              }});
+              },
+              Execution::kInline});
   routes.Add(verb::get, "/api/v1/templates/{id}",
-             {"getTemplate", Auth::kBearer, [&catalog](const ApiRequest& request) -> ApiResult {
+             {"getTemplate", Auth::kBearer,
+              [&catalog](const ApiRequest& request) -> ApiResult {
                 auto tmpl = FindTemplate(catalog, request);
                 if (!tmpl) return std::unexpected(tmpl.error());
                 boost::json::object body = TemplateSummary(**tmpl);
@@ -59,7 +62,8 @@ void AddTemplateRoutes(ApiRoutes& routes, const projections::TemplateCatalog& ca
                   versions.push_back(TemplateVersionToJson(v));
                 body["versions"] = std::move(versions);
                 return ApiResponse::Json(200, body);
-              }});
+              },
+              Execution::kInline});
   routes.Add(verb::get, "/api/v1/templates/{id}/published-version",
              {"getPublishedTemplateVersion", Auth::kBearer,
               [&catalog](const ApiRequest& request) -> ApiResult {
@@ -74,7 +78,8 @@ void AddTemplateRoutes(ApiRoutes& routes, const projections::TemplateCatalog& ca
                 boost::json::object body = TemplateVersionToJson(*published);
                 body["templateId"] = (*tmpl)->template_id;
                 return ApiResponse::Json(200, body);
-              }});
+              },
+              Execution::kInline});
 }
 
 }  // namespace esign::http
