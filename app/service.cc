@@ -90,16 +90,17 @@ Status Service::AddRoutes(const ServeConfig& config) {
       http::LoadOrCreateTokenKey(std::filesystem::path(config.data_dir) / "cursor-key");
   if (!cursor_key) return std::unexpected(cursor_key.error());
   contract_queries_ = std::make_unique<projections::ContractQueries>(*views_, *cursor_key);
+  read_your_writes_ =
+      std::make_unique<projections::ReadYourWrites>(*projector_, kReadYourWritesTimeout);
   contract_commands_ = std::make_unique<commands::ContractCommandHandler>(
       *store_, [this](std::string_view id) { return template_catalog_.Find(id); },
-      [this](uint64_t size) -> Status {
-        if (projector_->WaitFor(size, kReadYourWritesTimeout)) return {};
-        return Fail(ErrorCode::kUnavailable, "the read side is behind; the write is stored");
+      [this](std::string_view client_id, uint64_t size) {
+        read_your_writes_->Wrote(client_id, size);
       },
       RandomIdGenerator::Instance(), SystemClock::Instance());
   http::AddTemplateRoutes(routes_, template_catalog_);
   auth_->AddRoutes(routes_);
-  http::AddContractRoutes(routes_, {*contract_commands_, *contract_queries_});
+  http::AddContractRoutes(routes_, {*contract_commands_, *contract_queries_, *read_your_writes_});
   http::AddOpenApiRoutes(routes_);
   return {};
 }

@@ -16,6 +16,7 @@
 #include "projections/contract_queries.h"
 #include "projections/contract_views.h"
 #include "projections/projector.h"
+#include "projections/read_your_writes.h"
 #include "projections/rocksdb_view_store.h"
 #include "projections/template_catalog.h"
 
@@ -50,6 +51,7 @@ class Service {
   std::unique_ptr<http::AuthModule> auth_;  // its directory must outlive the projector
   std::unique_ptr<projections::Projector> projector_;
   std::unique_ptr<projections::ContractQueries> contract_queries_;
+  std::unique_ptr<projections::ReadYourWrites> read_your_writes_;
   std::unique_ptr<commands::ContractCommandHandler> contract_commands_;
   http::ApiRoutes routes_;
   std::unique_ptr<http::ApiHandler> handler_;

@@ -39,11 +39,11 @@ struct ContractCommandHandler::Reservation {
 };
 
 ContractCommandHandler::ContractCommandHandler(eventstore::EventStore& store,
-                                               TemplateLookup templates, WaitVisible wait_visible,
+                                               TemplateLookup templates, RecordWrite record_write,
                                                IdGenerator& ids, const Clock& clock)
     : store_(store),
       templates_(std::move(templates)),
-      wait_visible_(std::move(wait_visible)),
+      record_write_(std::move(record_write)),
       ids_(ids),
       clock_(clock) {}
 
@@ -216,10 +216,7 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
       }
       continue;  // another writer got there first: decide again on the new state
     }
-    if (auto visible = wait_visible_(appended->first_position.value() + appended->count);
-        !visible) {
-      return std::unexpected(visible.error());
-    }
+    record_write_(actor.client_id, appended->first_position.value() + appended->count);
     if (appended->replayed) {
       auto replayed = Load(contract_id, appended->version.value());
       if (!replayed) return std::unexpected(replayed.error());

@@ -1,7 +1,8 @@
 // The contract command handler: loads a contract by replaying its stream, lets the domain decide,
-// appends the events with optimistic concurrency, and waits until the read side has applied them
-// (read-your-writes). A concurrent writer costs a retry, not an error, unless the caller pinned a
-// version with If-Match (then kPreconditionFailed).
+// appends the events with optimistic concurrency, and reports each append with its client so that
+// the client's next read waits for the read side to show it (read-your-writes). A concurrent writer
+// costs a retry, not an error, unless the caller pinned a version with If-Match (then
+// kPreconditionFailed).
 //
 // Idempotency-Key (POST create and send): the first use of a key reserves it in its own stream
 // ("idempotency-<hash of client and key>") with the request's SHA-256 and the contract id; the
@@ -29,8 +30,8 @@ namespace esign::commands {
 
 // Finds a template by id; null when unknown.
 using TemplateLookup = std::function<std::shared_ptr<const Template>(std::string_view)>;
-// Blocks until the read side has applied every event below `log_size`; kUnavailable on timeout.
-using WaitVisible = std::function<Status(uint64_t log_size)>;
+// Told that `client_id` appended events below `log_size` (read-your-writes).
+using RecordWrite = std::function<void(std::string_view client_id, uint64_t log_size)>;
 
 struct CommandMeta {
   eventstore::Actor actor;           // recorded with every event
@@ -47,7 +48,7 @@ struct CommandOutcome {
 class ContractCommandHandler {
  public:
   ContractCommandHandler(eventstore::EventStore& store, TemplateLookup templates,
-                         WaitVisible wait_visible, IdGenerator& ids, const Clock& clock);
+                         RecordWrite record_write, IdGenerator& ids, const Clock& clock);
 
   Result<CommandOutcome> Create(const esign::Actor& actor, CreateContract command,
                                 const CommandMeta& meta);
@@ -76,7 +77,7 @@ class ContractCommandHandler {
 
   eventstore::EventStore& store_;
   TemplateLookup templates_;
-  WaitVisible wait_visible_;
+  RecordWrite record_write_;
   IdGenerator& ids_;
   const Clock& clock_;
   std::function<void(std::chrono::nanoseconds)> observe_append_;

@@ -92,6 +92,9 @@ struct RouteSpec {
   Auth auth = Auth::kBearer;
   RouteFunction handler;
   Execution execution = Execution::kWorker;
+  // For kInline: when set and false for a request, that request goes to the worker pool instead
+  // (for example a read that first has to wait for the caller's own write to become visible).
+  std::function<bool(const ApiRequest&)> inline_when;
 };
 
 // Collects the routes of every API family at start; read-only afterwards.

@@ -133,7 +133,8 @@ void ApiHandler::Dispatch(std::shared_ptr<Exchange> exchange) {
   if (draining_) {
     return Finish(*exchange, Fail(ErrorCode::kUnavailable, "the service is stopping"));
   }
-  if (exchange->route->execution == Execution::kInline) {
+  if (exchange->route->execution == Execution::kInline &&
+      (!exchange->route->inline_when || exchange->route->inline_when(exchange->api))) {
     ApiResult result;
     try {
       result = exchange->route->handler(exchange->api);

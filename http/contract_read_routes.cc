@@ -7,6 +7,7 @@
 #include "http/contract_routes.h"
 #include "projections/contract_queries.h"
 #include "projections/list_query.h"
+#include "projections/read_your_writes.h"
 
 namespace esign::http {
 namespace {
@@ -14,9 +15,7 @@ namespace {
 using boost::beast::http::verb;
 
 ApiResult ListContracts(const ContractRoutesDeps& deps, const ApiRequest& request) {
-  if (auto allowed = RequirePermission(request, "contracts:read"); !allowed) {
-    return std::unexpected(allowed.error());
-  }
+  if (auto ready = BeginRead(deps, request); !ready) return std::unexpected(ready.error());
   auto query = projections::ParseListQuery(request.query);
   if (!query) return std::unexpected(query.error());
   auto page = deps.queries.List(ReaderOf(request), *query);
@@ -44,27 +43,27 @@ ApiResult RowResponse(Result<projections::ContractRow> row) {
 
 void AddContractReadRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
   const std::string base = "/api/v1/contracts";
+  // A reader whose own writes are already visible never waits: it may run on the I/O thread.
+  auto caught_up = [deps](const ApiRequest& r) {
+    return r.principal && deps.read_your_writes.CaughtUp(r.principal->client_id);
+  };
   routes.Add(verb::get, base, {"listContracts", Auth::kBearer, [deps](const ApiRequest& r) {
                                  return ListContracts(deps, r);
                                }});
   routes.Add(verb::get, base + "/{id}",
              {"getContract", Auth::kBearer,
               [deps](const ApiRequest& r) -> ApiResult {
-                if (auto allowed = RequirePermission(r, "contracts:read"); !allowed) {
-                  return std::unexpected(allowed.error());
-                }
+                if (auto ready = BeginRead(deps, r); !ready) return std::unexpected(ready.error());
                 return RowResponse(deps.queries.Get(ReaderOf(r), r.params.Get("id")));
               },
-              Execution::kInline});
+              Execution::kInline, caught_up});
   routes.Add(verb::get, base + "/{id}/status",
              {"getContractStatus", Auth::kBearer,
               [deps](const ApiRequest& r) -> ApiResult {
-                if (auto allowed = RequirePermission(r, "contracts:read"); !allowed) {
-                  return std::unexpected(allowed.error());
-                }
+                if (auto ready = BeginRead(deps, r); !ready) return std::unexpected(ready.error());
                 return RowResponse(deps.queries.Status(ReaderOf(r), r.params.Get("id")));
               },
-              Execution::kInline});
+              Execution::kInline, caught_up});
 }
 
 }  // namespace esign::http

@@ -6,6 +6,7 @@
 #include "domain/contract_commands.h"
 #include "eventstore/merkle.h"
 #include "projections/contract_queries.h"
+#include "projections/read_your_writes.h"
 
 namespace esign::http {
 namespace {
@@ -124,6 +125,12 @@ std::string VersionETag(uint64_t version) { return "\"" + std::to_string(version
 
 projections::QueryActor ReaderOf(const ApiRequest& request) {
   return projections::QueryActor{request.Caller().client_id, request.Caller().organization_id};
+}
+
+Status BeginRead(const ContractRoutesDeps& deps, const ApiRequest& request,
+                 std::string_view permission) {
+  if (auto allowed = RequirePermission(request, permission); !allowed) return allowed;
+  return deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id);
 }
 
 void AddContractRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {

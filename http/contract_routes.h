@@ -10,6 +10,7 @@
 
 namespace esign::projections {
 class ContractQueries;
+class ReadYourWrites;
 struct QueryActor;
 }  // namespace esign::projections
 
@@ -18,6 +19,7 @@ namespace esign::http {
 struct ContractRoutesDeps {
   commands::ContractCommandHandler& commands;
   const projections::ContractQueries& queries;
+  const projections::ReadYourWrites& read_your_writes;
 };
 
 // All 18 operations.
@@ -33,5 +35,9 @@ eventstore::Actor EventActor(const ApiRequest& request);
 // The ETag of a contract version: "\"<version>\"".
 std::string VersionETag(uint64_t version);
 projections::QueryActor ReaderOf(const ApiRequest& request);
+// Every read starts here: the caller needs `permission`, and its own earlier writes become
+// visible first (read-your-writes).
+Status BeginRead(const ContractRoutesDeps& deps, const ApiRequest& request,
+                 std::string_view permission = "contracts:read");
 
 }  // namespace esign::http

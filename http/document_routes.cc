@@ -16,8 +16,8 @@ using boost::beast::http::verb;
 // The contract, if the caller may read it (kContractNotFound otherwise, as for a missing one).
 Result<ContractState> Readable(const ContractRoutesDeps& deps, const ApiRequest& request,
                                std::string_view permission = "contracts:read") {
-  if (auto allowed = RequirePermission(request, permission); !allowed) {
-    return std::unexpected(allowed.error());
+  if (auto ready = BeginRead(deps, request, permission); !ready) {
+    return std::unexpected(ready.error());
   }
   auto row = deps.queries.Get(ReaderOf(request), request.params.Get("id"));
   if (!row) return std::unexpected(row.error());
@@ -86,9 +86,7 @@ ApiResult SignedDocument(const ContractRoutesDeps& deps, const ApiRequest& reque
 }
 
 ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) {
-  if (auto allowed = RequirePermission(request, "contracts:read"); !allowed) {
-    return std::unexpected(allowed.error());
-  }
+  if (auto ready = BeginRead(deps, request); !ready) return std::unexpected(ready.error());
   const std::string id(request.params.Get("id"));
   auto entries = deps.queries.AuditTrail(ReaderOf(request), id);
   if (!entries) return std::unexpected(entries.error());

@@ -1,0 +1,30 @@
+#include "projections/read_your_writes.h"
+
+#include <algorithm>
+#include <mutex>
+
+namespace esign::projections {
+
+void ReadYourWrites::Wrote(std::string_view client_id, uint64_t log_size) {
+  std::unique_lock lock(mutex_);
+  uint64_t& mark = watermarks_[std::string(client_id)];
+  mark = std::max(mark, log_size);
+}
+
+uint64_t ReadYourWrites::Watermark(std::string_view client_id) const {
+  std::shared_lock lock(mutex_);
+  auto it = watermarks_.find(std::string(client_id));
+  return it == watermarks_.end() ? 0 : it->second;
+}
+
+bool ReadYourWrites::CaughtUp(std::string_view client_id) const {
+  return projector_.position() >= Watermark(client_id);
+}
+
+Status ReadYourWrites::AwaitOwnWrites(std::string_view client_id) const {
+  const uint64_t mark = Watermark(client_id);
+  if (projector_.position() >= mark || projector_.WaitFor(mark, timeout_)) return {};
+  return Fail(ErrorCode::kUnavailable, "the read side is behind this client's last write");
+}
+
+}  // namespace esign::projections

@@ -1,0 +1,40 @@
+// Read-your-writes without making every write wait for the read side. A write records how much of
+// the log must be applied before its client may read again; that client's next read waits until
+// the projector has got there, which it usually has. Other clients' reads are never held up.
+// Thread safety: every method may be called from any thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "domain/result.h"
+#include "projections/projector.h"
+
+namespace esign::projections {
+
+class ReadYourWrites {
+ public:
+  ReadYourWrites(const Projector& projector, std::chrono::milliseconds timeout)
+      : projector_(projector), timeout_(timeout) {}
+
+  // `client_id` appended events below `log_size`.
+  void Wrote(std::string_view client_id, uint64_t log_size);
+  // True when the read side already shows every write of the client (no wait needed).
+  bool CaughtUp(std::string_view client_id) const;
+  // Waits until it does; kUnavailable after the timeout.
+  Status AwaitOwnWrites(std::string_view client_id) const;
+
+ private:
+  uint64_t Watermark(std::string_view client_id) const;
+
+  const Projector& projector_;
+  const std::chrono::milliseconds timeout_;
+  mutable std::shared_mutex mutex_;
+  std::unordered_map<std::string, uint64_t> watermarks_;  // guarded by mutex_
+};
+
+}  // namespace esign::projections
