@@ -307,6 +307,51 @@ TEST_F(ContractApiTest, EditsOnlyInDraftWithVersionsAndIfMatch) {
                 before);
 }
 
+TEST_F(ContractApiTest, TableDataAndParticipantsAreReplacedInDraft) {
+  auto draft = Create("a", R"({"title":"Services","templateId":"tpl_services_agreement"})");
+  const std::string base = "/api/v1/contracts/" + std::string(draft.at("id").as_string());
+
+  auto table = client_.Put(base + "/table-data", R"({"tableData":{"paymentMilestones":[
+      {"description":"Kick-off","dueDate":"2027-01-15","amount":"12500.00"},
+      {"description":"Delivery","dueDate":"2027-03-01","amount":12500.5}]}})",
+                           As("a"));
+  ASSERT_EQ(table.status, 200) << table.body;
+  const auto& rows = table.Json().at("tableData").at("paymentMilestones").as_array();
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].at("amount"), "12500.00");  // decimals keep their exact text
+
+  uint64_t before = LogSize();
+  ExpectRefused(client_.Put(base + "/table-data",
+                            R"({"tableData":{"paymentMilestones":[{"amount":"ten"}]}})", As("a")),
+                400, "VALIDATION_FAILED", before);
+  ExpectRefused(client_.Put(base + "/data",
+                            R"({"fieldValues":[{"key":"paymentMilestones","value":[]}]})", As("a")),
+                400, "VALIDATION_FAILED", before);
+
+  auto participants = client_.Put(base + "/participants", R"({"participants":[
+      {"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
+       "name":"Client Signer","email":"signer@client.example","templateRoleId":"client_signatory"},
+      {"action":"view","recipientType":"organization","name":"Auditor","organizationId":"org_b"}]})",
+                                  As("a"));
+  ASSERT_EQ(participants.status, 200) << participants.body;
+  EXPECT_EQ(participants.Json().at("participants").as_array().size(), 2u);
+  EXPECT_EQ(participants.Header("etag"), "\"3\"");
+
+  before = LogSize();
+  ExpectRefused(client_.Put(base + "/participants", R"({"participants":[
+      {"action":"view","recipientType":"individual","executionChannel":"platform_hosted",
+       "name":"Viewer","email":"v@x.example"}]})",
+                            As("a")),
+                400, "VALIDATION_FAILED", before, "participants[0].executionChannel");
+  ExpectRefused(client_.Put(base + "/participants", R"({"participants":[
+      {"action":"sign","recipientType":"organization","executionChannel":"platform_hosted",
+       "name":"Org","organizationId":"org_c"}]})",
+                            As("a")),
+                400, "VALIDATION_FAILED", before, "participants[0].executionChannel");
+  ExpectRefused(client_.Put(base + "/participants", R"({"participants":[]})", As("b")), 404,
+                "CONTRACT_NOT_FOUND", before);
+}
+
 TEST_F(ContractApiTest, IdempotencyKeyReplaysTheFirstResponse) {
   const std::string body = NdaBody("Idempotent", true);
   auto first = client_.Post("/api/v1/contracts", body, As("a", {{"Idempotency-Key", "k-1"}}));
