@@ -16,6 +16,18 @@ Status CheckEditable(const ContractState& state, const DecisionContext& context,
   return RequireDraft(state, what);
 }
 
+// The common start of every edit: the checks above, then the contract's template version; members
+// the request should not have are noted in `validation`.
+Result<const TemplateVersion*> BeginEdit(const ContractState& state, const DecisionContext& context,
+                                         std::string_view permission, std::string_view what,
+                                         const boost::json::object& unknown, Details& validation) {
+  if (auto ok = CheckEditable(state, context, permission, what); !ok) return Fail(ok.error());
+  auto version = VersionOf(state, context);
+  if (!version) return Fail(version.error());
+  RejectUnknown(unknown, validation);
+  return version;
+}
+
 boost::json::array Keys(const boost::json::object& object) {
   boost::json::array out;
   for (const auto& member : object) out.emplace_back(member.key());
@@ -26,13 +38,10 @@ boost::json::array Keys(const boost::json::object& object) {
 
 Result<std::vector<DomainEvent>> DecideUpdateData(const ContractState& state, const UpdateData& c,
                                                   const DecisionContext& context) {
-  if (auto ok = CheckEditable(state, context, "contracts:update", "data can be changed"); !ok) {
-    return Fail(ok.error());
-  }
-  auto version = VersionOf(state, context);
-  if (!version) return Fail(version.error());
   Details validation;
-  RejectUnknown(c.unknown, validation);
+  auto version =
+      BeginEdit(state, context, "contracts:update", "data can be changed", c.unknown, validation);
+  if (!version) return Fail(version.error());
   DataChanges changes;
   if (c.field_values.is_null()) {
     AddDetail(validation, "fieldValues", "required");
@@ -62,14 +71,10 @@ Result<std::vector<DomainEvent>> DecideUpdateData(const ContractState& state, co
 Result<std::vector<DomainEvent>> DecideUpdateTableData(const ContractState& state,
                                                        const UpdateTableData& c,
                                                        const DecisionContext& context) {
-  if (auto ok = CheckEditable(state, context, "contracts:update", "table data can be changed");
-      !ok) {
-    return Fail(ok.error());
-  }
-  auto version = VersionOf(state, context);
-  if (!version) return Fail(version.error());
   Details validation;
-  RejectUnknown(c.unknown, validation);
+  auto version = BeginEdit(state, context, "contracts:update", "table data can be changed",
+                           c.unknown, validation);
+  if (!version) return Fail(version.error());
   DataChanges changes;
   if (c.table_data.is_null()) {
     AddDetail(validation, "tableData", "required");
@@ -93,10 +98,10 @@ Result<std::vector<DomainEvent>> DecideUpdateTableData(const ContractState& stat
 Result<std::vector<DomainEvent>> DecideReplaceParticipants(const ContractState& state,
                                                            const ReplaceParticipants& c,
                                                            const DecisionContext& context) {
-  if (auto ok = CheckEditable(state, context, "contracts:update", "participants can be replaced");
-      !ok) {
-    return Fail(ok.error());
-  }
+  Details validation;
+  auto version = BeginEdit(state, context, "contracts:update", "participants can be replaced",
+                           c.unknown, validation);
+  if (!version) return Fail(version.error());
   // Assigning roles through participants is role assignment: it needs contracts:send, as at
   // creation (specification 4.2 rule 4).
   if (c.participants.is_array()) {
@@ -111,11 +116,7 @@ Result<std::vector<DomainEvent>> DecideReplaceParticipants(const ContractState& 
       }
     }
   }
-  auto version = VersionOf(state, context);
-  if (!version) return Fail(version.error());
-  Details validation;
   Details routing;
-  RejectUnknown(c.unknown, validation);
   std::vector<ParticipantRequest> requests;
   size_t next_fresh = 0;
   if (c.participants.is_null()) {
@@ -183,14 +184,10 @@ Result<std::vector<DomainEvent>> DecideReplaceParticipants(const ContractState& 
 Result<std::vector<DomainEvent>> DecideUpdateRoleBindings(const ContractState& state,
                                                           const UpdateRoleBindings& c,
                                                           const DecisionContext& context) {
-  if (auto ok = CheckEditable(state, context, "contracts:send", "role bindings can be changed");
-      !ok) {
-    return Fail(ok.error());
-  }
-  auto version = VersionOf(state, context);
-  if (!version) return Fail(version.error());
   Details validation;
-  RejectUnknown(c.unknown, validation);
+  auto version = BeginEdit(state, context, "contracts:send", "role bindings can be changed",
+                           c.unknown, validation);
+  if (!version) return Fail(version.error());
   if (c.role_bindings.is_null()) AddDetail(validation, "roleBindings", "required");
   boost::json::object signing_settings = state.signing_settings;
   if (!c.signing_settings.is_null()) {
