@@ -1,0 +1,420 @@
+#include "documents/pdf_signer.h"
+
+#include <openssl/cms.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/x509.h>
+#include <qpdf/qpdf-c.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace esign::documents {
+namespace {
+
+struct CmsDeleter {
+  void operator()(CMS_ContentInfo* cms) const { CMS_ContentInfo_free(cms); }
+};
+struct BioDeleter {
+  void operator()(BIO* bio) const { BIO_free(bio); }
+};
+struct MdCtxDeleter {
+  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
+};
+using CmsPtr = std::unique_ptr<CMS_ContentInfo, CmsDeleter>;
+using BioPtr = std::unique_ptr<BIO, BioDeleter>;
+using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxDeleter>;
+
+// Width of each /ByteRange number in the placeholder; 10 digits cover any PDF below 10 GB.
+constexpr size_t kByteRangeDigits = 10;
+
+// What the incremental update needs to know about the original file.
+struct Layout {
+  std::string root_ref;             // "n g R" of the catalog
+  int root_id = 0, root_gen = 0;    // catalog object
+  std::string catalog_body;         // catalog dictionary without /AcroForm
+  std::string acroform_body;        // AcroForm entries except /Fields and /SigFlags
+  std::vector<std::string> fields;  // "n g R" of the existing fields
+  std::set<std::string> field_names;
+  int page_id = 0, page_gen = 0;
+  std::string page_body;            // page 1 dictionary without /Annots
+  std::vector<std::string> annots;  // existing annotations of page 1
+  std::string trailer_extra;        // /Info and /ID copied from the original trailer
+  int size = 0;                     // trailer /Size: first free object number
+  long long prev_xref = 0;          // offset of the last xref section
+};
+
+std::string Ref(int id, int gen) { return std::to_string(id) + " " + std::to_string(gen) + " R"; }
+
+// A QPDF C API session. The C API (rather than the C++ one) keeps QPDF's exceptions inside the
+// library: failures come back as flags and defaults, checked once with qpdf_has_error.
+class QpdfReader {
+ public:
+  QpdfReader() : qpdf_(qpdf_init()) {
+    qpdf_silence_errors(qpdf_);
+    qpdf_set_suppress_warnings(qpdf_, QPDF_TRUE);
+  }
+  ~QpdfReader() { qpdf_cleanup(&qpdf_); }
+  QpdfReader(const QpdfReader&) = delete;
+  QpdfReader& operator=(const QpdfReader&) = delete;
+
+  qpdf_data get() const { return qpdf_; }
+  bool Failed() const { return qpdf_has_error(qpdf_) != QPDF_FALSE; }
+  std::string ErrorText() const {
+    qpdf_error error = qpdf_get_error(qpdf_);
+    return error != nullptr ? qpdf_get_error_full_text(qpdf_, error) : "unknown error";
+  }
+  std::string RefOf(qpdf_oh handle) const {
+    return Ref(qpdf_oh_get_object_id(qpdf_, handle), qpdf_oh_get_generation(qpdf_, handle));
+  }
+  std::string Unparse(qpdf_oh handle) const { return qpdf_oh_unparse(qpdf_, handle); }
+
+  // The dictionary's entries, except `skip`, as PDF text; indirect values stay references.
+  std::string DictEntries(qpdf_oh dict, const std::set<std::string>& skip) const {
+    std::vector<std::string> keys;
+    qpdf_oh_begin_dict_key_iter(qpdf_, dict);
+    while (qpdf_oh_dict_more_keys(qpdf_) != QPDF_FALSE)
+      keys.emplace_back(qpdf_oh_dict_next_key(qpdf_));
+    std::string out;
+    for (const std::string& key : keys) {
+      if (skip.contains(key)) continue;
+      out += Unparse(qpdf_oh_new_name(qpdf_, key.c_str())) + " " +
+             Unparse(qpdf_oh_get_key(qpdf_, dict, key.c_str())) + " ";
+    }
+    return out;
+  }
+  std::vector<qpdf_oh> Items(qpdf_oh array) const {
+    std::vector<qpdf_oh> out;
+    if (qpdf_oh_is_array(qpdf_, array) == QPDF_FALSE) return out;
+    const int count = qpdf_oh_get_array_n_items(qpdf_, array);
+    for (int i = 0; i < count; ++i) out.push_back(qpdf_oh_get_array_item(qpdf_, array, i));
+    return out;
+  }
+  std::vector<std::string> RefsOf(qpdf_oh array) const {
+    std::vector<std::string> out;
+    for (const qpdf_oh item : Items(array)) {
+      out.push_back(qpdf_oh_is_indirect(qpdf_, item) != QPDF_FALSE ? RefOf(item) : Unparse(item));
+    }
+    return out;
+  }
+
+ private:
+  qpdf_data qpdf_;
+};
+
+// Offset of the last xref section: the number after the last "startxref".
+std::optional<long long> LastStartXref(std::string_view pdf) {
+  const size_t at = pdf.rfind("startxref");
+  if (at == std::string_view::npos) return std::nullopt;
+  size_t i = at + 9;
+  while (i < pdf.size() && (pdf[i] == ' ' || pdf[i] == '\r' || pdf[i] == '\n')) ++i;
+  long long value = 0;
+  bool any = false;
+  while (i < pdf.size() && pdf[i] >= '0' && pdf[i] <= '9') {
+    value = value * 10 + (pdf[i++] - '0');
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return value;
+}
+
+Result<Layout> ReadLayout(std::string_view pdf) {
+  std::optional<long long> prev = LastStartXref(pdf);
+  if (!prev) return Fail(ErrorCode::kValidationFailed, "the PDF has no startxref");
+  QpdfReader reader;
+  qpdf_data q = reader.get();
+  if ((qpdf_read_memory(q, "document", pdf.data(), pdf.size(), nullptr) & QPDF_ERRORS) != 0) {
+    return Fail(ErrorCode::kValidationFailed, "unreadable PDF: " + reader.ErrorText());
+  }
+  if (qpdf_is_encrypted(q) != QPDF_FALSE) {
+    return Fail(ErrorCode::kValidationFailed, "an encrypted PDF cannot be signed");
+  }
+  Layout layout;
+  layout.prev_xref = *prev;
+  const qpdf_oh trailer = qpdf_get_trailer(q);
+  const qpdf_oh root = qpdf_oh_get_key(q, trailer, "/Root");
+  if (qpdf_oh_is_indirect(q, root) == QPDF_FALSE || qpdf_oh_is_dictionary(q, root) == QPDF_FALSE) {
+    return Fail(ErrorCode::kValidationFailed, "the PDF has no catalog");
+  }
+  layout.root_id = qpdf_oh_get_object_id(q, root);
+  layout.root_gen = qpdf_oh_get_generation(q, root);
+  layout.root_ref = reader.RefOf(root);
+  layout.catalog_body = reader.DictEntries(root, {"/AcroForm"});
+  const qpdf_oh acroform = qpdf_oh_get_key(q, root, "/AcroForm");
+  if (qpdf_oh_is_dictionary(q, acroform) != QPDF_FALSE) {
+    layout.acroform_body = reader.DictEntries(acroform, {"/Fields", "/SigFlags"});
+    const qpdf_oh fields = qpdf_oh_get_key(q, acroform, "/Fields");
+    layout.fields = reader.RefsOf(fields);
+    for (const qpdf_oh field : reader.Items(fields)) {
+      const qpdf_oh title = qpdf_oh_get_key(q, field, "/T");
+      if (qpdf_oh_is_string(q, title) != QPDF_FALSE) {
+        layout.field_names.insert(qpdf_oh_get_utf8_value(q, title));
+      }
+    }
+  }
+  if (qpdf_get_num_pages(q) < 1) return Fail(ErrorCode::kValidationFailed, "the PDF has no page");
+  const qpdf_oh page = qpdf_get_page_n(q, 0);
+  if (qpdf_oh_is_indirect(q, page) == QPDF_FALSE) {
+    return Fail(ErrorCode::kValidationFailed, "the PDF has no page object");
+  }
+  layout.page_id = qpdf_oh_get_object_id(q, page);
+  layout.page_gen = qpdf_oh_get_generation(q, page);
+  layout.page_body = reader.DictEntries(page, {"/Annots"});
+  layout.annots = reader.RefsOf(qpdf_oh_get_key(q, page, "/Annots"));
+  layout.trailer_extra =
+      reader.DictEntries(trailer, {"/Root", "/Size", "/Prev", "/XRefStm", "/Type", "/W", "/Index",
+                                   "/Filter", "/DecodeParms", "/Length", "/Encrypt"});
+  const qpdf_oh size = qpdf_oh_get_key(q, trailer, "/Size");
+  layout.size =
+      qpdf_oh_is_integer(q, size) != QPDF_FALSE ? qpdf_oh_get_int_value_as_int(q, size) : 0;
+  if (reader.Failed()) {
+    return Fail(ErrorCode::kValidationFailed, "unreadable PDF: " + reader.ErrorText());
+  }
+  if (layout.size < 1) return Fail(ErrorCode::kValidationFailed, "the PDF trailer has no /Size");
+  return layout;
+}
+
+// A PDF text string: printable ASCII as a literal string; anything else as UTF-16BE with a byte
+// order mark, hex-encoded, because PDFDocEncoding cannot carry arbitrary Unicode.
+std::string TextString(std::string_view utf8) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) {
+    std::string literal = "(";
+    for (const char c : utf8) {
+      if (c == '(' || c == ')' || c == '\\') literal += '\\';
+      literal += c;
+    }
+    return literal + ")";
+  }
+  std::string out = "<FEFF";
+  auto put16 = [&](unsigned unit) {
+    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xF];
+  };
+  for (size_t i = 0; i < utf8.size();) {
+    const auto byte = static_cast<unsigned char>(utf8[i]);
+    unsigned code = 0xFFFD;
+    size_t length = 1;
+    if (byte < 0x80) {
+      code = byte;
+    } else if ((byte >> 5) == 0x6 && i + 1 < utf8.size()) {
+      code = ((byte & 0x1Fu) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu);
+      length = 2;
+    } else if ((byte >> 4) == 0xE && i + 2 < utf8.size()) {
+      code = ((byte & 0x0Fu) << 12) | ((static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu) << 6) |
+             (static_cast<unsigned char>(utf8[i + 2]) & 0x3Fu);
+      length = 3;
+    } else if ((byte >> 3) == 0x1E && i + 3 < utf8.size()) {
+      code = ((byte & 0x07u) << 18) | ((static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu) << 12) |
+             ((static_cast<unsigned char>(utf8[i + 2]) & 0x3Fu) << 6) |
+             (static_cast<unsigned char>(utf8[i + 3]) & 0x3Fu);
+      length = 4;
+    }
+    i += length;
+    if (code >= 0x10000) {
+      code -= 0x10000;
+      put16(0xD800 | (code >> 10));
+      put16(0xDC00 | (code & 0x3FF));
+    } else {
+      put16(code);
+    }
+  }
+  return out + ">";
+}
+
+std::string PdfDate(std::chrono::system_clock::time_point when) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "D:%Y%m%d%H%M%SZ", &utc);
+  return buffer;
+}
+
+std::string Padded(size_t value, size_t width) {
+  std::string digits = std::to_string(value);
+  return digits + std::string(width > digits.size() ? width - digits.size() : 0, ' ');
+}
+
+// DER of the signed attributes as a SET OF, which is what the signature covers (RFC 5652 5.4).
+Result<std::string> SignedAttributesDer(CMS_SignerInfo* si) {
+  std::vector<std::string> encoded;
+  for (int i = 0; i < CMS_signed_get_attr_count(si); ++i) {
+    X509_ATTRIBUTE* attr = CMS_signed_get_attr(si, i);
+    unsigned char* der = nullptr;
+    const int length = i2d_X509_ATTRIBUTE(attr, &der);
+    if (length <= 0) return Fail(ErrorCode::kInternal, "cannot encode a signed attribute");
+    encoded.emplace_back(reinterpret_cast<char*>(der), static_cast<size_t>(length));
+    OPENSSL_free(der);
+  }
+  // DER orders SET OF members by their encodings.
+  std::sort(encoded.begin(), encoded.end());
+  std::string body;
+  for (const std::string& item : encoded) body += item;
+  std::string out(1, '\x31');
+  if (body.size() < 0x80) {
+    out += static_cast<char>(body.size());
+  } else {
+    std::string length;
+    for (size_t n = body.size(); n != 0; n >>= 8) length.insert(0, 1, static_cast<char>(n & 0xFF));
+    out += static_cast<char>(0x80 | length.size());
+    out += length;
+  }
+  return out + body;
+}
+
+// CMS SignedData, detached, over `content`: SHA-256, content-type, message-digest and ESS
+// signing-certificate-v2 as signed attributes. OpenSSL always adds signing-time when it signs, and
+// PAdES B-B forbids it, so the attribute is removed afterwards and the signer info signed again.
+Result<std::string> CmsSign(std::string_view content, const ServiceCertificate& cert) {
+  auto* pkey = static_cast<EVP_PKEY*>(cert.key());
+  auto* x509 = static_cast<X509*>(cert.certificate());
+  constexpr unsigned kFlags = CMS_DETACHED | CMS_BINARY | CMS_NOSMIMECAP | CMS_PARTIAL | CMS_CADES;
+  CmsPtr cms(CMS_sign(nullptr, nullptr, nullptr, nullptr, kFlags));
+  if (cms == nullptr) return Fail(ErrorCode::kInternal, "cannot start a CMS SignedData");
+  CMS_SignerInfo* si = CMS_add1_signer(cms.get(), x509, pkey, EVP_sha256(), kFlags);
+  if (si == nullptr) return Fail(ErrorCode::kInternal, "cannot add the CMS signer");
+  BioPtr data(BIO_new_mem_buf(content.data(), static_cast<int>(content.size())));
+  if (data == nullptr || CMS_final(cms.get(), data.get(), nullptr, kFlags) != 1) {
+    return Fail(ErrorCode::kInternal, "cannot finish the CMS SignedData");
+  }
+  const int at = CMS_signed_get_attr_by_NID(si, NID_pkcs9_signingTime, -1);
+  if (at >= 0) {
+    X509_ATTRIBUTE_free(CMS_signed_delete_attr(si, at));
+    Result<std::string> attributes = SignedAttributesDer(si);
+    if (!attributes) return Fail(std::move(attributes.error()));
+    const MdCtxPtr ctx(EVP_MD_CTX_new());
+    size_t length = 0;
+    if (ctx == nullptr ||
+        EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, pkey) != 1 ||
+        EVP_DigestSign(ctx.get(), nullptr, &length,
+                       reinterpret_cast<const unsigned char*>(attributes->data()),
+                       attributes->size()) != 1) {
+      return Fail(ErrorCode::kInternal, "cannot sign the CMS attributes");
+    }
+    std::string signature(length, '\0');
+    if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
+                       reinterpret_cast<const unsigned char*>(attributes->data()),
+                       attributes->size()) != 1 ||
+        ASN1_STRING_set(CMS_SignerInfo_get0_signature(si), signature.data(),
+                        static_cast<int>(length)) != 1) {
+      return Fail(ErrorCode::kInternal, "cannot sign the CMS attributes");
+    }
+  }
+  unsigned char* der = nullptr;
+  const int length = i2d_CMS_ContentInfo(cms.get(), &der);
+  if (length <= 0) return Fail(ErrorCode::kInternal, "cannot encode the CMS SignedData");
+  std::string out(reinterpret_cast<char*>(der), static_cast<size_t>(length));
+  OPENSSL_free(der);
+  return out;
+}
+
+std::string Hex(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (const char c : bytes) {
+    out += kHex[static_cast<unsigned char>(c) >> 4];
+    out += kHex[static_cast<unsigned char>(c) & 0xF];
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert,
+                            const SignOptions& options) {
+  Result<Layout> read = ReadLayout(pdf);
+  if (!read) return Fail(std::move(read.error()));
+  const Layout& layout = *read;
+
+  std::string field_name = options.field_name;
+  for (int n = 1; field_name.empty() || layout.field_names.contains(field_name); ++n) {
+    field_name = "Signature" + std::to_string(n);
+  }
+  const int sig_id = layout.size;
+  const int widget_id = layout.size + 1;
+  const int acroform_id = layout.size + 2;
+  const int new_size = layout.size + 3;
+
+  std::string out(pdf);
+  if (out.back() != '\n' && out.back() != '\r') out += '\n';
+  std::map<int, std::pair<size_t, int>> offsets;  // object id -> (offset, generation)
+  auto begin_object = [&](int id, int gen) {
+    offsets[id] = {out.size(), gen};
+    out += std::to_string(id) + " " + std::to_string(gen) + " obj\n";
+  };
+
+  // Signature dictionary; /ByteRange and /Contents are filled in once the offsets are known.
+  begin_object(sig_id, 0);
+  out += "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [";
+  const size_t byte_range_at = out.size();
+  const std::string range_placeholder(kByteRangeDigits, ' ');
+  out += "0 " + range_placeholder + " " + range_placeholder + " " + range_placeholder + "]";
+  out += " /Contents ";
+  const size_t contents_at = out.size();
+  out += "<" + std::string(options.contents_capacity * 2, '0') + ">";
+  const size_t contents_end = out.size();
+  out += " /M (" + PdfDate(options.signing_time) + ") /Reason " + TextString(options.reason) +
+         " /Name " + TextString(options.name) + " >>\nendobj\n";
+
+  // Merged field and widget; invisible (empty /Rect), printed and locked.
+  begin_object(widget_id, 0);
+  out += "<< /Type /Annot /Subtype /Widget /FT /Sig /T " + TextString(field_name) + " /V " +
+         Ref(sig_id, 0) + " /P " + Ref(layout.page_id, layout.page_gen) +
+         " /Rect [0 0 0 0] /F 132 >>\nendobj\n";
+
+  begin_object(acroform_id, 0);
+  out += "<< " + layout.acroform_body + "/Fields [";
+  for (const std::string& field : layout.fields) out += field + " ";
+  out += Ref(widget_id, 0) + "] /SigFlags 3 >>\nendobj\n";
+
+  begin_object(layout.root_id, layout.root_gen);
+  out += "<< " + layout.catalog_body + "/AcroForm " + Ref(acroform_id, 0) + " >>\nendobj\n";
+
+  begin_object(layout.page_id, layout.page_gen);
+  out += "<< " + layout.page_body + "/Annots [";
+  for (const std::string& annot : layout.annots) out += annot + " ";
+  out += Ref(widget_id, 0) + "] >>\nendobj\n";
+
+  // Classic xref section: one subsection per run of consecutive object numbers.
+  const size_t xref_at = out.size();
+  out += "xref\n";
+  for (auto it = offsets.begin(); it != offsets.end();) {
+    auto run_end = std::next(it);
+    while (run_end != offsets.end() && run_end->first == std::prev(run_end)->first + 1) ++run_end;
+    out += std::to_string(it->first) + " " + std::to_string(std::distance(it, run_end)) + "\n";
+    for (; it != run_end; ++it) {
+      char entry[32];
+      std::snprintf(entry, sizeof entry, "%010zu %05d n \n", it->second.first, it->second.second);
+      out += entry;
+    }
+  }
+  out += "trailer\n<< /Size " + std::to_string(new_size) + " /Root " + layout.root_ref + " " +
+         layout.trailer_extra + "/Prev " + std::to_string(layout.prev_xref) + " >>\nstartxref\n" +
+         std::to_string(xref_at) + "\n%%EOF\n";
+
+  const std::string ranges = Padded(contents_at, kByteRangeDigits) + " " +
+                             Padded(contents_end, kByteRangeDigits) + " " +
+                             Padded(out.size() - contents_end, kByteRangeDigits);
+  out.replace(byte_range_at + 2, ranges.size(), ranges);
+
+  std::string signed_bytes = out.substr(0, contents_at);
+  signed_bytes.append(out, contents_end, std::string::npos);
+  Result<std::string> cms = CmsSign(signed_bytes, cert);
+  if (!cms) return Fail(std::move(cms.error()));
+  if (cms->size() > options.contents_capacity) {
+    return Fail(ErrorCode::kInternal, "the CMS signature does not fit the reserved /Contents");
+  }
+  const std::string hex = Hex(*cms);
+  out.replace(contents_at + 1, hex.size(), hex);
+  return out;
+}
+
+}  // namespace esign::documents
