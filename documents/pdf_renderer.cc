@@ -1,0 +1,452 @@
+#include "documents/pdf_renderer.h"
+
+#include <cairo-pdf.h>
+#include <cairo.h>
+#include <pango/pangocairo.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "documents/pdf_layout.h"
+
+namespace esign {
+namespace {
+
+// A4 in points.
+constexpr double kPageWidth = 595.276;
+constexpr double kPageHeight = 841.89;
+constexpr double kFooterHeight = 24.0;
+constexpr double kCellPadding = 4.0;
+
+struct GObjectDeleter {
+  void operator()(gpointer object) const { g_object_unref(object); }
+};
+template <class T>
+using GPtr = std::unique_ptr<T, GObjectDeleter>;
+
+struct SurfaceDeleter {
+  void operator()(cairo_surface_t* surface) const { cairo_surface_destroy(surface); }
+};
+struct CairoDeleter {
+  void operator()(cairo_t* cr) const { cairo_destroy(cr); }
+};
+struct FontDescriptionDeleter {
+  void operator()(PangoFontDescription* desc) const { pango_font_description_free(desc); }
+};
+struct FontOptionsDeleter {
+  void operator()(cairo_font_options_t* options) const { cairo_font_options_destroy(options); }
+};
+
+// Font maps cache fonts and are not safe to share between threads: one per thread, kept for the
+// thread's life because building one costs a fontconfig scan.
+PangoFontMap* ThreadFontMap() {
+  thread_local GPtr<PangoFontMap> font_map(pango_cairo_font_map_new());
+  return font_map.get();
+}
+
+// What the layout pass decides and the drawing pass paints, in page coordinates (top-left).
+struct DrawOp {
+  enum class Kind { kLine, kLayout, kStrokeRect, kFillRect, kRule };
+  Kind kind = Kind::kLayout;
+  PangoLayout* layout = nullptr;  // owned by Document::layouts
+  int line = 0;                   // kLine: index into layout
+  double x = 0;
+  double y = 0;  // kLine: baseline; kLayout: top
+  double width = 0;
+  double height = 0;
+  double gray = 0;
+};
+
+// Lays the body out into pages of DrawOps. Every PangoLayout it makes lives until rendering ends.
+class Document {
+ public:
+  Document(PangoContext* context, const RenderOptions& options)
+      : context_(context),
+        options_(options),
+        left_(options.margin),
+        width_(kPageWidth - 2 * options.margin),
+        bottom_(kPageHeight - options.margin - kFooterHeight) {
+    pages_.emplace_back();
+    y_ = options.margin;
+  }
+
+  PangoLayout* MakeLayout(const std::string& text, double size, bool bold, double width) {
+    GPtr<PangoLayout> layout(pango_layout_new(context_));
+    std::unique_ptr<PangoFontDescription, FontDescriptionDeleter> desc(
+        pango_font_description_from_string(options_.font_families.c_str()));
+    pango_font_description_set_absolute_size(desc.get(), size * PANGO_SCALE);
+    pango_font_description_set_weight(desc.get(), bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_layout_set_font_description(layout.get(), desc.get());
+    pango_layout_set_width(layout.get(), static_cast<int>(width * PANGO_SCALE));
+    pango_layout_set_wrap(layout.get(), PANGO_WRAP_WORD_CHAR);
+    pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
+    layouts_.push_back(std::move(layout));
+    return layouts_.back().get();
+  }
+
+  static double HeightOf(PangoLayout* layout) {
+    int w = 0;
+    int h = 0;
+    pango_layout_get_size(layout, &w, &h);
+    return static_cast<double>(h) / PANGO_SCALE;
+  }
+
+  double Remaining() const { return bottom_ - y_; }
+  void NewPage() {
+    pages_.emplace_back();
+    y_ = options_.margin;
+  }
+  void Space(double points) { y_ = std::min(y_ + points, bottom_); }
+
+  // Flows a wrapped text line by line, so a long paragraph continues on the next page.
+  void Flow(const std::string& text, double size, bool bold, double space_after) {
+    PangoLayout* layout = MakeLayout(text, size, bold, width_);
+    PangoLayoutIter* iter = pango_layout_get_iter(layout);
+    int index = 0;
+    do {
+      int top = 0;
+      int bottom = 0;
+      pango_layout_iter_get_line_yrange(iter, &top, &bottom);
+      const double line_height = static_cast<double>(bottom - top) / PANGO_SCALE;
+      const double baseline =
+          static_cast<double>(pango_layout_iter_get_baseline(iter) - top) / PANGO_SCALE;
+      PangoRectangle logical;
+      pango_layout_iter_get_line_extents(iter, nullptr, &logical);
+      if (line_height > Remaining()) NewPage();
+      pages_.back().push_back({.kind = DrawOp::Kind::kLine,
+                               .layout = layout,
+                               .line = index,
+                               .x = left_ + static_cast<double>(logical.x) / PANGO_SCALE,
+                               .y = y_ + baseline});
+      y_ += line_height;
+      ++index;
+    } while (pango_layout_iter_next_line(iter) != 0);
+    pango_layout_iter_free(iter);
+    Space(space_after);
+  }
+
+  void TitleBlock(const std::string& title, const std::string& subtitle) {
+    Flow(title.empty() ? std::string(kMissingValue) : title, options_.body_font_size * 2, true, 4);
+    Flow(subtitle, options_.body_font_size * 0.9, false, 6);
+    pages_.back().push_back(
+        {.kind = DrawOp::Kind::kRule, .x = left_, .y = y_, .width = width_, .gray = 0.5});
+    Space(options_.body_font_size * 1.5);
+  }
+
+  void Heading(const std::string& text, int64_t level) {
+    const double scale = level <= 1 ? 1.6 : (level == 2 ? 1.3 : 1.1);
+    const double size = options_.body_font_size * scale;
+    PangoLayout* layout = MakeLayout(text, size, true, width_);
+    // A heading keeps with the start of what follows: never alone at the foot of a page.
+    const double needed = HeightOf(layout) + 3 * options_.body_font_size * 1.4;
+    if (y_ > options_.margin && needed > Remaining()) NewPage();
+    if (y_ > options_.margin) Space(size * 0.6);
+    pages_.back().push_back({.kind = DrawOp::Kind::kLayout, .layout = layout, .x = left_, .y = y_});
+    y_ += HeightOf(layout);
+    Space(size * 0.4);
+  }
+
+  void Paragraph(const std::string& text) {
+    Flow(text, options_.body_font_size, false, options_.body_font_size * 0.8);
+  }
+
+  // A table from tableData: the header row opens the table and every page it continues on.
+  void Table(const TableDef& table, const boost::json::array* rows) {
+    if (!table.label.empty()) {
+      PangoLayout* caption = MakeLayout(table.label, options_.body_font_size, true, width_);
+      if (HeightOf(caption) + 3 * options_.body_font_size * 2 > Remaining()) NewPage();
+      pages_.back().push_back(
+          {.kind = DrawOp::Kind::kLayout, .layout = caption, .x = left_, .y = y_});
+      y_ += HeightOf(caption) + 2;
+    }
+    const size_t columns = std::max<size_t>(table.columns.size(), 1);
+    const double column_width = width_ / static_cast<double>(columns);
+    std::vector<std::string> header;
+    header.reserve(table.columns.size());
+    for (const auto& column : table.columns) header.push_back(column.label);
+    const auto make_row = [&](const std::vector<std::string>& cells, bool bold) {
+      std::vector<PangoLayout*> row;
+      row.reserve(cells.size());
+      for (const auto& cell : cells) {
+        row.push_back(MakeLayout(cell, options_.body_font_size * 0.95, bold,
+                                 column_width - 2 * kCellPadding));
+      }
+      return row;
+    };
+    const auto row_height = [](const std::vector<PangoLayout*>& row) {
+      double height = 0;
+      for (auto* cell : row) height = std::max(height, HeightOf(cell));
+      return height + 2 * kCellPadding;
+    };
+    const auto place_row = [&](const std::vector<PangoLayout*>& row, double height, bool shaded) {
+      auto& page = pages_.back();
+      if (shaded) {
+        page.push_back({.kind = DrawOp::Kind::kFillRect,
+                        .x = left_,
+                        .y = y_,
+                        .width = width_,
+                        .height = height,
+                        .gray = 0.9});
+      }
+      for (size_t i = 0; i < row.size(); ++i) {
+        const double x = left_ + column_width * static_cast<double>(i);
+        page.push_back({.kind = DrawOp::Kind::kStrokeRect,
+                        .x = x,
+                        .y = y_,
+                        .width = column_width,
+                        .height = height,
+                        .gray = 0.4});
+        page.push_back({.kind = DrawOp::Kind::kLayout,
+                        .layout = row[i],
+                        .x = x + kCellPadding,
+                        .y = y_ + kCellPadding});
+      }
+      y_ += height;
+    };
+    const auto place_header = [&] {
+      const auto row = make_row(header, true);
+      place_row(row, row_height(row), true);
+    };
+    place_header();
+    if (rows != nullptr) {
+      for (const auto& row_value : *rows) {
+        const auto* object = row_value.if_object();
+        std::vector<std::string> cells;
+        cells.reserve(table.columns.size());
+        for (const auto& column : table.columns) {
+          const auto* value = object != nullptr ? object->if_contains(column.key) : nullptr;
+          cells.push_back(value != nullptr ? DisplayValue(*value) : std::string(kMissingValue));
+        }
+        const auto row = make_row(cells, false);
+        const double height = row_height(row);
+        if (height > Remaining()) {
+          NewPage();
+          place_header();
+        }
+        place_row(row, height, false);
+      }
+    }
+    Space(options_.body_font_size);
+  }
+
+  // Makes sure the document has at least `count` pages (signature boxes may sit on a page the
+  // body does not reach).
+  void EnsurePages(size_t count) {
+    while (pages_.size() < count) pages_.emplace_back();
+  }
+
+  void AddBox(size_t page, double x, double y, double width, double height,
+              const std::string& label) {
+    EnsurePages(page);
+    auto& ops = pages_[page - 1];
+    ops.push_back({.kind = DrawOp::Kind::kStrokeRect,
+                   .x = x,
+                   .y = y,
+                   .width = width,
+                   .height = height,
+                   .gray = 0.3});
+    PangoLayout* layout = MakeLayout(label, options_.body_font_size * 0.8, false,
+                                     std::max(width - 2 * kCellPadding, 1.0));
+    ops.push_back(
+        {.kind = DrawOp::Kind::kLayout, .layout = layout, .x = x + kCellPadding, .y = y + 2});
+  }
+
+  std::vector<std::vector<DrawOp>>& pages() { return pages_; }
+  double left() const { return left_; }
+  double width() const { return width_; }
+
+ private:
+  PangoContext* context_;
+  const RenderOptions& options_;
+  double left_;
+  double width_;
+  double bottom_;
+  double y_ = 0;
+  std::vector<GPtr<PangoLayout>> layouts_;
+  std::vector<std::vector<DrawOp>> pages_;
+};
+
+const std::string* ParticipantName(const ContractState& state, std::string_view participant_id) {
+  const Participant* participant = state.FindParticipant(participant_id);
+  return participant != nullptr ? &participant->name : nullptr;
+}
+
+std::string RoleLabel(const TemplateVersion& version, const std::string& template_role_id,
+                      const std::string* participant_name) {
+  const RoleDef* role = version.FindRole(template_role_id);
+  std::string label = role != nullptr ? role->name : template_role_id;
+  if (participant_name != nullptr && !participant_name->empty()) {
+    label += " \u2014 " + *participant_name;
+  }
+  return label;
+}
+
+// The signatures block: one line per signing role with who fills it, in routing order.
+void SignaturesBlock(Document& doc, const TemplateVersion& version, const ContractState& state) {
+  doc.Heading("Signatures", 2);
+  if (!state.prepared_roles.empty()) {
+    auto roles = state.prepared_roles;
+    std::stable_sort(roles.begin(), roles.end(), [](const auto& a, const auto& b) {
+      return a.routing_order < b.routing_order;
+    });
+    for (const auto& role : roles) {
+      if (role.action != ParticipantAction::kSign) continue;
+      doc.Paragraph(
+          RoleLabel(version, role.template_role_id, ParticipantName(state, role.participant_id)));
+    }
+    return;
+  }
+  for (const auto& role : version.roles) {
+    if (role.action != ParticipantAction::kSign) continue;
+    const std::string* name = nullptr;
+    for (const auto& binding : state.role_bindings) {
+      if (binding.template_role_id == role.template_role_id) {
+        name = ParticipantName(state, binding.participant_id);
+      }
+    }
+    doc.Paragraph(RoleLabel(version, role.template_role_id, name));
+  }
+}
+
+void SignatureBoxes(Document& doc, const TemplateVersion& version, const ContractState& state) {
+  const auto add = [&](const std::vector<SignaturePlacement>& placements,
+                       const std::string& label) {
+    for (const auto& p : placements) {
+      if (p.page < 1 || p.page > 1000) continue;  // the importer forbids these; never loop on them
+      doc.AddBox(static_cast<size_t>(p.page), p.x, p.y, p.width, p.height, label);
+    }
+  };
+  if (!state.prepared_roles.empty()) {
+    for (const auto& role : state.prepared_roles) {
+      add(role.signature_placement,
+          RoleLabel(version, role.template_role_id, ParticipantName(state, role.participant_id)));
+    }
+    return;
+  }
+  for (const auto& role : version.roles) {
+    add(role.signature_placement, RoleLabel(version, role.template_role_id, nullptr));
+  }
+}
+
+void Paint(cairo_t* cr, const DrawOp& op) {
+  switch (op.kind) {
+    case DrawOp::Kind::kLine:
+      cairo_set_source_rgb(cr, 0, 0, 0);
+      cairo_move_to(cr, op.x, op.y);
+      pango_cairo_show_layout_line(cr, pango_layout_get_line_readonly(op.layout, op.line));
+      break;
+    case DrawOp::Kind::kLayout:
+      cairo_set_source_rgb(cr, 0, 0, 0);
+      cairo_move_to(cr, op.x, op.y);
+      pango_cairo_show_layout(cr, op.layout);
+      break;
+    case DrawOp::Kind::kStrokeRect:
+      cairo_set_source_rgb(cr, op.gray, op.gray, op.gray);
+      cairo_set_line_width(cr, 0.75);
+      cairo_rectangle(cr, op.x, op.y, op.width, op.height);
+      cairo_stroke(cr);
+      break;
+    case DrawOp::Kind::kFillRect:
+      cairo_set_source_rgb(cr, op.gray, op.gray, op.gray);
+      cairo_rectangle(cr, op.x, op.y, op.width, op.height);
+      cairo_fill(cr);
+      break;
+    case DrawOp::Kind::kRule:
+      cairo_set_source_rgb(cr, op.gray, op.gray, op.gray);
+      cairo_set_line_width(cr, 0.75);
+      cairo_move_to(cr, op.x, op.y);
+      cairo_line_to(cr, op.x + op.width, op.y);
+      cairo_stroke(cr);
+      break;
+  }
+}
+
+cairo_status_t AppendToString(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersion& version,
+                                      const ContractState& state, const RenderOptions& options) {
+  std::string bytes;
+  std::unique_ptr<cairo_surface_t, SurfaceDeleter> surface(
+      cairo_pdf_surface_create_for_stream(AppendToString, &bytes, kPageWidth, kPageHeight));
+  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) {
+    return Fail(ErrorCode::kInternal, "cannot create the PDF surface");
+  }
+  // Without these cairo stamps the current time into /CreationDate and /ModDate.
+  const std::string date = PdfMetadataDate(state.created_at);
+  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATE_DATE, date.c_str());
+  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_MOD_DATE, date.c_str());
+  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_TITLE, state.title.c_str());
+  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_AUTHOR,
+                                 state.organization_id.c_str());
+  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATOR, "contractd");
+  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_SUBJECT,
+                                 ("Contract " + state.id).c_str());
+
+  std::unique_ptr<cairo_t, CairoDeleter> cr(cairo_create(surface.get()));
+  GPtr<PangoContext> context(pango_font_map_create_context(ThreadFontMap()));
+  // Unhinted metrics: line breaks depend on the text and fonts only, never on a device.
+  std::unique_ptr<cairo_font_options_t, FontOptionsDeleter> font_options(
+      cairo_font_options_create());
+  cairo_font_options_set_hint_metrics(font_options.get(), CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style(font_options.get(), CAIRO_HINT_STYLE_NONE);
+  pango_cairo_context_set_font_options(context.get(), font_options.get());
+  pango_cairo_update_context(cr.get(), context.get());
+
+  // Layout first, so every footer knows the page count.
+  Document doc(context.get(), options);
+  doc.TitleBlock(state.title, "Contract " + state.id + "  \u00b7  " + tmpl.name + " (" +
+                                  version.template_version_id + ")");
+  for (const auto& block : version.body) {
+    switch (block.type) {
+      case BlockType::kHeading:
+        doc.Heading(block.text, block.level);
+        break;
+      case BlockType::kParagraph:
+        doc.Paragraph(SubstitutePlaceholders(block.text, state.data.field_values));
+        break;
+      case BlockType::kTable: {
+        const TableDef* table = version.FindTable(block.table_key);
+        if (table == nullptr) break;  // the importer guarantees the key; a hand-built one may not
+        const auto* rows = state.data.table_data.if_contains(block.table_key);
+        doc.Table(*table, rows != nullptr ? rows->if_array() : nullptr);
+        break;
+      }
+      case BlockType::kSignatures:
+        SignaturesBlock(doc, version, state);
+        break;
+    }
+  }
+  SignatureBoxes(doc, version, state);
+
+  auto& pages = doc.pages();
+  const size_t total = pages.size();
+  for (size_t i = 0; i < total; ++i) {
+    for (const auto& op : pages[i]) Paint(cr.get(), op);
+    PangoLayout* footer =
+        doc.MakeLayout("Page " + std::to_string(i + 1) + " of " + std::to_string(total),
+                       options.body_font_size * 0.85, false, doc.width());
+    pango_layout_set_alignment(footer, PANGO_ALIGN_CENTER);
+    Paint(cr.get(), {.kind = DrawOp::Kind::kLayout,
+                     .layout = footer,
+                     .x = doc.left(),
+                     .y = kPageHeight - options.margin - Document::HeightOf(footer)});
+    cairo_show_page(cr.get());
+  }
+  cr.reset();
+  cairo_surface_finish(surface.get());
+  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) {
+    return Fail(ErrorCode::kInternal,
+                std::string("PDF rendering failed: ") +
+                    cairo_status_to_string(cairo_surface_status(surface.get())));
+  }
+  return bytes;
+}
+
+}  // namespace esign

@@ -1,0 +1,40 @@
+// The unsigned PDF of a contract: the template version's body laid out on A4 pages with the
+// contract's data (DESIGN section 12). Headings, paragraphs with {{fieldKey}} placeholders
+// substituted ("________" for a value not given), tables from tableData whose header row repeats
+// on every page the table spans, a title block (contract title and id), "Page N of M" footers and
+// a labelled box at every signature placement: the prepared roles' once the contract is prepared,
+// else the template roles'. Text is real, selectable text shaped by pango (Unicode, CJK and
+// right-to-left scripts) with the fonts of RenderOptions, found through fontconfig.
+//
+// Deterministic: the same template, version, state and options give the same bytes; the PDF's
+// dates are the contract's created_at, never the clock.
+//
+// Thread safety: RenderContractPdf may run on several threads at once (each thread uses its own
+// pango font map). It is CPU-bound and may take tens of milliseconds: callers keep it off the
+// I/O threads.
+#pragma once
+
+#include <string>
+
+#include "domain/contract_state.h"
+#include "domain/result.h"
+#include "domain/template.h"
+
+namespace esign {
+
+struct RenderOptions {
+  // Font families in order of preference; fontconfig falls back along the list per character.
+  // Default: "Noto Sans, Noto Sans CJK SC, DejaVu Sans".
+  std::string font_families = "Noto Sans, Noto Sans CJK SC, DejaVu Sans";
+  // Body text size in points. Default: 10.5.
+  double body_font_size = 10.5;
+  // Page margin on every side, in points. Default: 56.7 (2 cm).
+  double margin = 56.7;
+};
+
+// The PDF bytes, or kInternal when cairo fails to produce them.
+Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersion& version,
+                                      const ContractState& state,
+                                      const RenderOptions& options = {});
+
+}  // namespace esign

@@ -1,0 +1,320 @@
+#include "documents/pdf_renderer.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "documents/pdf_layout.h"
+#include "domain/template_importer.h"
+
+namespace esign {
+namespace {
+
+Template LoadTemplate(const std::string& file) {
+  std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto imported = ImportTemplateText(text.str());
+  EXPECT_TRUE(imported.has_value()) << file;
+  return imported.value_or(Template{});
+}
+
+struct ToolOutput {
+  int exit_code = -1;
+  std::string out;
+};
+
+// Runs a command line and returns its exit code and standard output.
+ToolOutput Run(const std::string& command) {
+  ToolOutput result;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+// A rendered PDF in a temporary file, removed at the end of the test unless ESIGN_KEEP_PDF is set
+// (to look at the pages).
+class PdfFile {
+ public:
+  explicit PdfFile(const std::string& bytes) {
+    static int counter = 0;
+    path_ = (std::filesystem::temp_directory_path() / ("esign_render_" + std::to_string(getpid()) +
+                                                       "_" + std::to_string(counter++) + ".pdf"))
+                .string();
+    std::ofstream(path_, std::ios::binary) << bytes;
+  }
+  ~PdfFile() {
+    if (std::getenv("ESIGN_KEEP_PDF") == nullptr) std::filesystem::remove(path_);
+  }
+  PdfFile(const PdfFile&) = delete;
+  PdfFile& operator=(const PdfFile&) = delete;
+
+  ToolOutput Check() const { return Run("qpdf --check '" + path_ + "'"); }
+  std::string Text() const { return Run("pdftotext -enc UTF-8 '" + path_ + "' -").out; }
+  // pdftotext separates pages with a form feed.
+  std::vector<std::string> PageTexts() const {
+    std::vector<std::string> pages;
+    std::stringstream all(Text());
+    std::string page;
+    while (std::getline(all, page, '\f')) pages.push_back(page);
+    if (!pages.empty() && pages.back().find_first_not_of(" \n") == std::string::npos) {
+      pages.pop_back();
+    }
+    return pages;
+  }
+  int PageCount() const {
+    const std::string info = Run("pdfinfo '" + path_ + "'").out;
+    const auto at = info.find("Pages:");
+    return at == std::string::npos ? -1 : std::stoi(info.substr(at + 6));
+  }
+
+ private:
+  std::string path_;
+};
+
+Participant Person(std::string id, std::string name, ParticipantAction action) {
+  Participant p;
+  p.participant_id = std::move(id);
+  p.name = std::move(name);
+  p.action = action;
+  p.email = p.participant_id + "@example.com";
+  return p;
+}
+
+ContractState BaseState(const Template& tmpl, std::string title) {
+  ContractState state;
+  state.id = "ctr_01JD4T5Y2M8Q";
+  state.version = 3;
+  state.title = std::move(title);
+  state.template_id = tmpl.template_id;
+  state.template_version_id = tmpl.versions.front().template_version_id;
+  state.organization_id = "org_acme";
+  state.created_at = "2026-03-14T09:26:53.589Z";
+  state.updated_at = state.created_at;
+  return state;
+}
+
+boost::json::array Milestones(int count) {
+  boost::json::array rows;
+  for (int i = 1; i <= count; ++i) {
+    rows.push_back(boost::json::object{{"description", "Milestone number " + std::to_string(i)},
+                                       {"dueDate", "2026-05-01"},
+                                       {"amount", std::to_string(i * 100) + ".00"}});
+  }
+  return rows;
+}
+
+ContractState ServicesState(const Template& tmpl, int milestones) {
+  ContractState state = BaseState(tmpl, "Services for Ñúñez Consulting");
+  state.data.field_values = {
+      {"clientName", "Zoë Ñúñez"},
+      {"clientAddress", "Calle Mayor 12, 28013 Madrid"},
+      {"providerName", "王小明 Consulting Ltd"},
+      {"providerRegistrationNumber", "HRB 123456"},
+      {"billingEmail", "billing@example.com"},
+      {"effectiveDate", "2026-04-01"},
+      {"scopeOfServices", "Design and delivery of the onboarding platform, including support."},
+      {"currency", "EUR"},
+      {"totalFee", "48250.50"},
+      {"paymentTermsDays", 30},
+      {"governingLaw", "Spain"}};
+  state.data.table_data = {{"paymentMilestones", Milestones(milestones)}};
+  state.participants = {Person("p_client", "Zoë Ñúñez", ParticipantAction::kSign),
+                        Person("p_provider", "مريم", ParticipantAction::kSign)};
+  state.role_bindings = {{"client_signatory", "p_client"}, {"provider_company", "p_provider"}};
+  return state;
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(PdfLayoutTest, SubstitutesPlaceholdersAndMarksMissingValues) {
+  const boost::json::object values = {{"name", "Zoë"}, {"n", 3}, {"ok", true}, {"empty", ""}};
+  EXPECT_EQ(SubstitutePlaceholders("Hi {{name}}, {{ n }} {{ok}} [{{empty}}] {{absent}}.", values),
+            "Hi Zoë, 3 Yes [________] ________.");
+  EXPECT_EQ(SubstitutePlaceholders("broken {{name", values), "broken {{name");
+  EXPECT_EQ(DisplayValue(boost::json::value("1250.50")), "1250.50");
+  EXPECT_EQ(DisplayValue(boost::json::value(false)), "No");
+  EXPECT_EQ(DisplayValue(boost::json::value(nullptr)), "________");
+}
+
+TEST(PdfLayoutTest, MetadataDateComesFromTheTimestamp) {
+  EXPECT_EQ(PdfMetadataDate("2026-03-14T09:26:53.589Z"), "2026-03-14T09:26:53Z");
+  EXPECT_EQ(PdfMetadataDate("yesterday"), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(PdfMetadataDate(""), "1970-01-01T00:00:00Z");
+}
+
+TEST(PdfRendererTest, ServicesAgreementHasValuesHeadingsUnicodeAndBoxes) {
+  const Template tmpl = LoadTemplate("services-agreement.json");
+  const ContractState state = ServicesState(tmpl, 3);
+  auto pdf = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+  ASSERT_TRUE(pdf.has_value()) << pdf.error().message;
+  PdfFile file(*pdf);
+  const auto check = file.Check();
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+  const std::string text = file.Text();
+  for (const char* expected :
+       {"Services for Ñúñez Consulting", "ctr_01JD4T5Y2M8Q", "Professional Services Agreement",
+        "1. Services", "6. Governing law", "Zoë Ñúñez", "王小明", "مريم", "48250.50 EUR",
+        "Calle Mayor 12", "Milestone number 3", "Payment milestones", "Client signatory",
+        "Provider company"}) {
+    EXPECT_TRUE(Contains(text, expected)) << expected << "\n" << text;
+  }
+  // endDate and liabilityCapMultiple are not given: their blanks are printed.
+  EXPECT_TRUE(Contains(text, "ends on ________")) << text;
+  // The template places the boxes on page 3: the document reaches it.
+  const int pages = file.PageCount();
+  EXPECT_EQ(pages, 3);
+  EXPECT_TRUE(Contains(text, "Page 1 of 3")) << text;
+  EXPECT_TRUE(Contains(text, "Page 3 of 3")) << text;
+}
+
+TEST(PdfRendererTest, EveryExampleTemplateRendersAValidPdf) {
+  struct Case {
+    std::string file;
+    boost::json::object values;
+    std::vector<std::string> expected;
+  };
+  const std::vector<Case> cases = {
+      {"employment-offer.json",
+       {{"candidateName", "Zoë Ñúñez"},
+        {"candidateAddress", "Rue de Rivoli 5, Paris"},
+        {"employerName", "Acme GmbH"},
+        {"jobTitle", "Staff Engineer"},
+        {"department", "Platform"},
+        {"reportsTo", "王小明"},
+        {"employmentType", "full_time"},
+        {"startDate", "2026-06-01"},
+        {"weeklyHours", 40},
+        {"workLocation", "Berlin"},
+        {"remoteAllowed", true},
+        {"annualSalary", "98000.00"},
+        {"salaryCurrency", "EUR"},
+        {"annualLeaveDays", 28},
+        {"probationMonths", 6},
+        {"offerExpiryDate", "2026-04-30"},
+        {"hrContactEmail", "hr@acme.example"}},
+       {"Offer of Employment", "Compensation and leave", "Zoë Ñúñez", "Staff Engineer", "98000.00",
+        "Hiring manager", "Candidate"}},
+      {"mutual-nda.json",
+       {{"partyAName", "Ñúñez Holdings S.L."},
+        {"partyAAddress", "Calle Mayor 12, Madrid"},
+        {"partyBName", "王小明 Trading Co."},
+        {"partyBAddress", "88 Nanjing Road, Shanghai"},
+        {"effectiveDate", "2026-05-01"},
+        {"purpose", "Evaluating a joint venture in logistics software."},
+        {"termMonths", 24},
+        {"confidentialityYears", 5},
+        {"governingLaw", "Switzerland"},
+        {"courtsOf", "Zürich"}},
+       {"Mutual Non-Disclosure Agreement", "3. Obligations", "Ñúñez Holdings", "王小明", "Zürich",
+        "First party signatory", "Second party signatory"}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.file);
+    const Template tmpl = LoadTemplate(c.file);
+    ContractState state = BaseState(tmpl, "Contract from " + c.file);
+    state.data.field_values = c.values;
+    auto pdf = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+    ASSERT_TRUE(pdf.has_value()) << pdf.error().message;
+    PdfFile file(*pdf);
+    const auto check = file.Check();
+    EXPECT_EQ(check.exit_code, 0) << check.out;
+    const std::string text = file.Text();
+    for (const auto& expected : c.expected) {
+      EXPECT_TRUE(Contains(text, expected)) << expected << "\n" << text;
+    }
+    const int pages = file.PageCount();
+    EXPECT_GE(pages, 2);
+    EXPECT_TRUE(Contains(text, "Page " + std::to_string(pages) + " of " + std::to_string(pages)));
+  }
+}
+
+TEST(PdfRendererTest, LongTableSpansPagesAndRepeatsItsHeader) {
+  const Template tmpl = LoadTemplate("services-agreement.json");
+  // maxRows (24) is a write rule; the renderer lays out whatever the data holds.
+  const ContractState state = ServicesState(tmpl, 80);
+  auto pdf = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+  ASSERT_TRUE(pdf.has_value()) << pdf.error().message;
+  PdfFile file(*pdf);
+  EXPECT_EQ(file.Check().exit_code, 0);
+  const auto pages = file.PageTexts();
+  ASSERT_GE(file.PageCount(), 3);
+  int pages_with_rows = 0;
+  int pages_with_header = 0;
+  for (const auto& page : pages) {
+    if (!Contains(page, "Milestone number")) continue;
+    ++pages_with_rows;
+    if (Contains(page, "Due date") && Contains(page, "Amount")) ++pages_with_header;
+  }
+  EXPECT_GE(pages_with_rows, 2);
+  EXPECT_EQ(pages_with_header, pages_with_rows);
+  EXPECT_TRUE(Contains(file.Text(), "Milestone number 80"));
+}
+
+TEST(PdfRendererTest, SameInputGivesSameBytesOnAnyThread) {
+  const Template tmpl = LoadTemplate("services-agreement.json");
+  const ContractState state = ServicesState(tmpl, 5);
+  auto first = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+  auto second = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+  ASSERT_TRUE(first.has_value() && second.has_value());
+  EXPECT_TRUE(*first == *second);
+  // The dates are the contract's, never the clock.
+  // cairo 1.16 writes the date without the optional "D:" prefix.
+  EXPECT_TRUE(Contains(*first, "/CreationDate (20260314092653Z)")) << "no fixed /CreationDate";
+
+  std::vector<std::string> results(2);
+  std::vector<std::thread> threads;
+  for (auto& result : results) {
+    threads.emplace_back([&] {
+      auto pdf = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+      if (pdf.has_value()) result = *pdf;
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const auto& result : results) EXPECT_TRUE(result == *first);
+}
+
+TEST(PdfRendererTest, PreparedRolesPlaceLabelledBoxes) {
+  const Template tmpl = LoadTemplate("services-agreement.json");
+  ContractState state = ServicesState(tmpl, 2);
+  state.status = ContractStatus::kSent;
+  state.prepared_roles = {
+      {.template_role_id = "client_signatory",
+       .participant_id = "p_client",
+       .routing_order = 1,
+       .signature_placement = {{.page = 1, .x = 72, .y = 700, .width = 200, .height = 50}}},
+      {.template_role_id = "provider_company",
+       .participant_id = "p_provider",
+       .recipient_type = RecipientType::kOrganization,
+       .routing_order = 2,
+       .signature_placement = {{.page = 1, .x = 320, .y = 700, .width = 200, .height = 50}}}};
+  auto pdf = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+  ASSERT_TRUE(pdf.has_value());
+  PdfFile file(*pdf);
+  EXPECT_EQ(file.Check().exit_code, 0);
+  // The boxes follow the prepared placements (page 1), not the template's (page 3).
+  EXPECT_EQ(file.PageCount(), 2);
+  const auto pages = file.PageTexts();
+  ASSERT_FALSE(pages.empty());
+  EXPECT_TRUE(Contains(pages[0], "Client signatory")) << pages[0];
+  EXPECT_TRUE(Contains(pages[0], "Provider company")) << pages[0];
+}
+
+}  // namespace
+}  // namespace esign
