@@ -57,15 +57,29 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
   }
   const std::filesystem::path db_dir = std::filesystem::path(options.data_dir) / "db";
   std::error_code error;
-  std::filesystem::create_directories(db_dir, error);
-  if (error) {
-    return Fail(ErrorCode::kStorage, "cannot create " + db_dir.string() + ": " + error.message());
+  if (options.read_only) {
+    // A read-only open must not create the key (heads would then fail to verify) or the database.
+    const std::filesystem::path key = std::filesystem::path(options.data_dir) / "ledger-key.pem";
+    if (!std::filesystem::exists(db_dir, error) || !std::filesystem::exists(key, error)) {
+      return Fail(ErrorCode::kStorage, "no event store in " + options.data_dir + " (" +
+                                           db_dir.string() + " and " + key.string() +
+                                           " must exist)");
+    }
+  } else {
+    std::filesystem::create_directories(db_dir, error);
+    if (error) {
+      return Fail(ErrorCode::kStorage, "cannot create " + db_dir.string() + ": " + error.message());
+    }
   }
 
   std::unique_ptr<RocksEventStore> store(new RocksEventStore(options));
   rocksdb::DB* db = nullptr;
-  const rocksdb::Status opened = rocksdb::DB::Open(StoreDBOptions(options), db_dir.string(),
-                                                   StoreFamilies(options), &store->families_, &db);
+  const rocksdb::Status opened =
+      options.read_only
+          ? rocksdb::DB::OpenForReadOnly(StoreDBOptions(options), db_dir.string(),
+                                         StoreFamilies(options), &store->families_, &db)
+          : rocksdb::DB::Open(StoreDBOptions(options), db_dir.string(), StoreFamilies(options),
+                              &store->families_, &db);
   if (!opened.ok()) return FailFromRocks(opened, "opening " + db_dir.string());
   store->db_.reset(db);
   store->events_ = store->Family(family::kEvents);
@@ -85,6 +99,11 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
   if (!ledger) return Fail(ledger.error());
   store->ledger_ = std::move(*ledger);
 
+  if (options.read_only) {
+    // No appender: Append sees a stopped queue and fails instead of waiting forever.
+    store->stopping_ = true;
+    return store;
+  }
   store->planner_ = std::make_unique<AppendPlanner>(*store->index_, options.max_cached_streams);
   store->syncer_ = std::thread([raw = store.get()] { raw->RunSyncer(); });
   store->appender_ = std::thread([raw = store.get()] { raw->RunAppender(); });

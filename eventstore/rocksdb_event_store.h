@@ -80,6 +80,11 @@ struct RocksStoreOptions {
   // RocksDB's access to the operating system, for tests that inject failed writes or syncs; must
   // outlive the store. Default: nullptr (rocksdb::Env::Default()).
   rocksdb::Env* env = nullptr;
+  // Opens the database with OpenForReadOnly, for the auditor's tool: it takes no lock, so it
+  // works while the service runs, writes nothing and creates nothing (the database and the ledger
+  // key must exist), and sees the log as it was at the open. Appends fail with kStorage, and
+  // signing a new tree head fails. Default: false.
+  bool read_only = false;
 };
 
 class RocksEventStore final : public EventStore, private LedgerView {

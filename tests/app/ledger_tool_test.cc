@@ -1,0 +1,341 @@
+// contract-ledger end to end: a data directory written by contractd (a client, a contract) and a
+// signed tree head over it, then every subcommand run as a child process on it, or on a copy
+// with one byte changed.
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include <boost/json.hpp>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+#include "eventstore/domain_events.h"
+#include "eventstore/proof_bundle.h"
+#include "eventstore/store_keys.h"
+#include "eventstore/tree_head.h"
+#include "tests/app/contractd_fixture.h"
+
+namespace esign::testing {
+namespace {
+
+std::string Quote(const std::string& arg) { return "'" + arg + "'"; }
+
+std::string ReadText(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+size_t Lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+class LedgerToolTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = std::filesystem::temp_directory_path() / ("ledger-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+    data_dir_ = root_ / "data";
+    auto created = RunContractd(
+        {"clients", "create", "--data-dir", data_dir_.string(), "--org", "org_a", "--permissions",
+         "contracts:read,contracts:create,contracts:update", "--name", "ledger test"});
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+    auto credentials = boost::json::parse(created.out).as_object();
+
+    ChildProcess server(std::vector<std::string>{CONTRACTD_BINARY, "serve", "--data-dir",
+                                                 data_dir_.string(), "--listen", "127.0.0.1:0"});
+    auto line = server.WaitForLine("listening on", std::chrono::seconds(60));
+    ASSERT_TRUE(line) << server.output();
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(*line, match, std::regex(R"(127\.0\.0\.1:(\d+))")));
+    HttpClient client(static_cast<uint16_t>(std::stoi(match[1])));
+    auto token = client.Post("/api/v1/auth/machine-token",
+                             boost::json::serialize(boost::json::object{
+                                 {"clientId", credentials.at("clientId")},
+                                 {"clientSecret", credentials.at("clientSecret")}}));
+    ASSERT_EQ(token.status, 200) << token.body;
+    const std::map<std::string, std::string> auth{
+        {"Authorization", "Bearer " + std::string(token.Json().at("accessToken").as_string())}};
+    const std::string body =
+        R"({"title":"Ledger","templateId":"tpl_mutual_nda","data":{"parties":{
+"partyAName":"Acme GmbH","partyAAddress":"Hauptstrasse 1, Berlin","partyBName":"Globex Ltd",
+"partyBAddress":"1 High Street, London"},"terms":{"effectiveDate":"2026-12-01",
+"purpose":"Evaluating a joint venture","termMonths":24,"confidentialityYears":5,
+"governingLaw":"England and Wales"}},"participants":[{"action":"sign",
+"recipientType":"individual","executionChannel":"platform_hosted","name":"Ada Lovelace",
+"email":"ada@acme.example"}]})";
+    auto contract = client.Post("/api/v1/contracts", body, auth);
+    ASSERT_EQ(contract.status, 201) << contract.body;
+    contract_id_ = std::string(contract.Json().at("id").as_string());
+    std::map<std::string, std::string> if_match = auth;
+    if_match["If-Match"] = "\"1\"";
+    auto data = client.Put("/api/v1/contracts/" + contract_id_ + "/data",
+                           R"({"fieldValues":[{"key":"purpose","value":"Ledger second purpose"}]})",
+                           if_match);
+    ASSERT_EQ(data.status, 200) << data.body;
+
+    // Read-only: the tool works beside the running service, which holds the database's lock.
+    auto beside = Run({"verify", "--data-dir", data_dir_.string()});
+    EXPECT_EQ(beside.exit_code, 0) << beside.out << beside.err;
+
+    server.Signal(SIGTERM);
+    ASSERT_EQ(server.Wait(std::chrono::seconds(30)), 0) << server.output();
+
+    eventstore::RocksStoreOptions options;
+    options.data_dir = data_dir_.string();
+    auto store = eventstore::RocksEventStore::Open(options);
+    ASSERT_TRUE(store) << store.error().message;
+    ASSERT_TRUE((*store)->ledger().SignTreeHead());
+    size_ = (*store)->Size();
+    (*store)->Close();
+  }
+
+  static void TearDownTestSuite() {
+    if (std::getenv("LEDGER_TEST_KEEP") == nullptr) std::filesystem::remove_all(root_);
+  }
+
+  // Runs contract-ledger with `args`; stdout and stderr captured.
+  static CommandResult Run(const std::vector<std::string>& args) {
+    std::string line = Quote(LEDGER_BINARY);
+    for (const std::string& arg : args) line += " " + Quote(arg);
+    const std::filesystem::path err = root_ / "stderr";
+    line += " 2>" + Quote(err.string());
+    CommandResult result;
+    FILE* pipe = popen(line.c_str(), "r");
+    if (pipe == nullptr) return result;
+    char buffer[4096];
+    size_t n = 0;
+    while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
+    const int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.err = ReadText(err);
+    return result;
+  }
+
+  // A copy of the data directory, for tests that change it.
+  static std::filesystem::path CopyData(const std::string& name) {
+    const std::filesystem::path copy = root_ / name;
+    std::filesystem::remove_all(copy);
+    std::filesystem::copy(data_dir_, copy, std::filesystem::copy_options::recursive);
+    return copy;
+  }
+
+  // Runs `change` on the database of `data_dir` opened directly, with the family `name`.
+  static void WithRawDb(
+      const std::filesystem::path& data_dir, const std::string& name,
+      const std::function<void(rocksdb::DB&, rocksdb::ColumnFamilyHandle*)>& change) {
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    for (const std::string& family : eventstore::RocksEventStore::FamilyNames()) {
+      descriptors.emplace_back(family, rocksdb::ColumnFamilyOptions());
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> families;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(), (data_dir / "db").string(), descriptors,
+                                  &families, &raw)
+                    .ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    rocksdb::ColumnFamilyHandle* wanted = nullptr;
+    for (size_t i = 0; i < families.size(); ++i) {
+      if (descriptors[i].name == name) wanted = families[i];
+    }
+    if (wanted != nullptr) change(*db, wanted);
+    EXPECT_NE(wanted, nullptr) << name;
+    for (auto* family : families) EXPECT_TRUE(db->DestroyColumnFamilyHandle(family).ok());
+  }
+
+  static std::filesystem::path ProveToFile(const std::string& name) {
+    auto proved = Run({"prove", "--data-dir", data_dir_.string(), contract_id_});
+    EXPECT_EQ(proved.exit_code, 0) << proved.err;
+    const std::filesystem::path file = root_ / name;
+    WriteText(file, proved.out);
+    return file;
+  }
+
+  static inline std::filesystem::path root_;
+  static inline std::filesystem::path data_dir_;
+  static inline std::string contract_id_;
+  static inline uint64_t size_ = 0;
+};
+
+TEST_F(LedgerToolTest, UsageErrorsExitTwoAndHelpNamesTheExitCodes) {
+  EXPECT_EQ(Run({}).exit_code, 2);
+  EXPECT_EQ(Run({"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(Run({"verify"}).exit_code, 2);
+  EXPECT_EQ(Run({"prove", "--data-dir", data_dir_.string()}).exit_code, 2);
+  auto help = Run({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("3 I/O error"), std::string::npos) << help.out;
+  EXPECT_EQ(Run({"verify", "--help"}).exit_code, 0);
+}
+
+TEST_F(LedgerToolTest, AMissingDataDirectoryIsAnIoErrorAndCreatesNothing) {
+  const std::filesystem::path missing = root_ / "missing";
+  EXPECT_EQ(Run({"verify", "--data-dir", missing.string()}).exit_code, 3);
+  EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+TEST_F(LedgerToolTest, VerifyPassesAndSummarizes) {
+  auto verified = Run({"verify", "--data-dir", data_dir_.string()});
+  EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("events: " + std::to_string(size_)), std::string::npos)
+      << verified.out;
+  EXPECT_NE(verified.out.find("heads checked: 1"), std::string::npos) << verified.out;
+}
+
+TEST_F(LedgerToolTest, AChangedStoredEventFailsVerifyNamingItsPosition) {
+  const std::filesystem::path copy = CopyData("tampered");
+  const uint64_t position = size_ - 1;
+  // The database opened directly, as someone with access to the disk could.
+  WithRawDb(copy, "events", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* events) {
+    const auto key = eventstore::EncodeU64(position);
+    const rocksdb::Slice key_slice(key.data(), key.size());
+    std::string value;
+    ASSERT_TRUE(db.Get(rocksdb::ReadOptions(), events, key_slice, &value).ok());
+    const size_t at = value.find("Ledger second purpose");
+    ASSERT_NE(at, std::string::npos) << value;
+    value[at] = 'l';
+    ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), events, key_slice, value).ok());
+  });
+  auto verified = Run({"verify", "--data-dir", copy.string()});
+  EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("first bad position: " + std::to_string(position)), std::string::npos)
+      << verified.out;
+}
+
+TEST_F(LedgerToolTest, ExportPrintsOneLinePerEventWithItsLeafHash) {
+  auto exported = Run({"export", "--data-dir", data_dir_.string()});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_EQ(Lines(exported.out), size_);
+  std::istringstream lines(exported.out);
+  std::string line;
+  for (uint64_t position = 0; std::getline(lines, line); ++position) {
+    const boost::json::object record = boost::json::parse(line).as_object();
+    EXPECT_EQ(record.at("position").to_number<uint64_t>(), position);
+    EXPECT_EQ(record.at("leafHash").as_string().size(), 64u);
+  }
+  auto tail =
+      Run({"export", "--data-dir", data_dir_.string(), "--from", std::to_string(size_ - 1)});
+  EXPECT_EQ(tail.exit_code, 0);
+  EXPECT_EQ(Lines(tail.out), 1u);
+}
+
+TEST_F(LedgerToolTest, ProveAndVerifyBundlePass) {
+  const std::filesystem::path bundle = ProveToFile("bundle.json");
+  const boost::json::object parsed = boost::json::parse(ReadText(bundle)).as_object();
+  EXPECT_EQ(parsed.at("events").as_array().size(), 2u);
+  auto checked = Run({"verify-bundle", bundle.string()});
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  EXPECT_EQ(checked.out.find("FAIL"), std::string::npos) << checked.out;
+
+  const std::filesystem::path key = root_ / "ledger.pub";
+  WriteText(key, std::string(parsed.at("publicKeyPem").as_string()));
+  EXPECT_EQ(Run({"verify-bundle", bundle.string(), "--public-key", key.string()}).exit_code, 0);
+
+  auto other = eventstore::TreeHeadSigner::CreateEphemeral();
+  ASSERT_TRUE(other);
+  WriteText(key, (*other)->PublicKeyPem());
+  auto foreign = Run({"verify-bundle", bundle.string(), "--public-key", key.string()});
+  EXPECT_EQ(foreign.exit_code, 1);
+  EXPECT_NE(foreign.out.find("FAIL publicKey"), std::string::npos) << foreign.out;
+}
+
+TEST_F(LedgerToolTest, AChangedByteInABundleIsNamed) {
+  const std::string original = ReadText(ProveToFile("original.json"));
+  struct Case {
+    std::string find;  // the first occurrence gets one byte changed
+    std::string check;
+  };
+  const Case cases[] = {
+      {"Ledger second purpose", "events[1].leafHash"},
+      {R"("leafHash":")", "events[0].leafHash"},
+      {R"("root":")", "treeHead.signature"},
+      {R"("inclusionProof":[")", "events[0].inclusionProof"},
+      {R"("timestamp":)", "treeHead.signature"},
+  };
+  for (const Case& c : cases) {
+    std::string changed = original;
+    size_t at = changed.find(c.find);
+    ASSERT_NE(at, std::string::npos) << c.find;
+    at += c.find.size();
+    if (c.find.starts_with("Ledger")) at -= 3;  // inside the second event's record
+    changed[at] = changed[at] == '1' ? '2' : '1';
+    const std::filesystem::path file = root_ / "changed.json";
+    WriteText(file, changed);
+    auto checked = Run({"verify-bundle", file.string()});
+    EXPECT_EQ(checked.exit_code, 1) << c.find << "\n" << checked.out;
+    EXPECT_NE(checked.out.find("FAIL " + c.check), std::string::npos) << c.find << "\n"
+                                                                      << checked.out;
+  }
+  EXPECT_EQ(Run({"verify-bundle", (root_ / "absent.json").string()}).exit_code, 3);
+}
+
+TEST_F(LedgerToolTest, ProvingWithoutACoveringHeadOrEventsFails) {
+  auto unknown = Run({"prove", "--data-dir", data_dir_.string(), "ctr_unknown"});
+  EXPECT_EQ(unknown.exit_code, 1) << unknown.err;
+
+  // One more event after the head: nothing covers it, and the offline tool signs nothing.
+  const std::filesystem::path copy = CopyData("uncovered");
+  {
+    eventstore::RocksStoreOptions options;
+    options.data_dir = copy.string();
+    auto store = eventstore::RocksEventStore::Open(options);
+    ASSERT_TRUE(store) << store.error().message;
+    ASSERT_TRUE((*store)->Append(
+        eventstore::ContractStreamId(contract_id_), eventstore::ExpectedVersion::Any(),
+        {eventstore::NewEvent{"evt_ledger_extra", "test.noted", 1, "{}"}}));
+    (*store)->Close();
+  }
+  auto uncovered = Run({"prove", "--data-dir", copy.string(), contract_id_});
+  EXPECT_EQ(uncovered.exit_code, 1);
+  EXPECT_NE(uncovered.err.find("no signed tree head covers"), std::string::npos) << uncovered.err;
+}
+
+TEST_F(LedgerToolTest, ReplayEqualsTheLiveViews) {
+  auto replayed = Run({"replay", "--data-dir", data_dir_.string()});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("replay: equal"), std::string::npos) << replayed.out;
+  const std::filesystem::path out = root_ / "views";
+  auto on_disk = Run({"replay", "--data-dir", data_dir_.string(), "--out", out.string()});
+  EXPECT_EQ(on_disk.exit_code, 0) << on_disk.out << on_disk.err;
+  EXPECT_EQ(Run({"replay", "--data-dir", data_dir_.string(), "--out", out.string()}).exit_code, 2);
+}
+
+TEST_F(LedgerToolTest, AChangedLiveViewFailsReplayNamingItsKey) {
+  const std::filesystem::path copy = CopyData("views-changed");
+  std::string changed_key;
+  WithRawDb(copy, "projections", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* rows) {
+    std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), rows));
+    it->SeekToFirst();
+    ASSERT_TRUE(it->Valid());
+    changed_key = it->key().ToString();
+    std::string value = it->value().ToString() + " ";
+    ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), rows, changed_key, value).ok());
+  });
+  auto replayed = Run({"replay", "--data-dir", copy.string()});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("first differing key: " + changed_key), std::string::npos)
+      << replayed.out;
+}
+
+TEST_F(LedgerToolTest, ReadOnlyStoreRefusesAppends) {
+  eventstore::RocksStoreOptions options;
+  options.data_dir = data_dir_.string();
+  options.read_only = true;
+  auto store = eventstore::RocksEventStore::Open(options);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ((*store)->Size(), size_);
+  auto appended = (*store)->Append("s-1", eventstore::ExpectedVersion::Any(),
+                                   {eventstore::NewEvent{"evt_ro", "test.noted", 1, "{}"}});
+  ASSERT_FALSE(appended);
+  EXPECT_EQ(appended.error().code, ErrorCode::kStorage);
+  (*store)->Close();
+}
+
+}  // namespace
+}  // namespace esign::testing
