@@ -6,6 +6,7 @@
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
 #include "commands/template_commands.h"
+#include "documents/pdf_renderer.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
 #include "http/openapi_routes.h"
@@ -100,9 +101,27 @@ Status Service::AddRoutes(const ServeConfig& config) {
       RandomIdGenerator::Instance(), SystemClock::Instance());
   http::AddTemplateRoutes(routes_, template_catalog_);
   auth_->AddRoutes(routes_);
-  http::AddContractRoutes(routes_, {*contract_commands_, *contract_queries_, *read_your_writes_});
+  contract_commands_->SetFreezeDocument(
+      [this](const ContractState& prepared) -> Result<std::string> {
+        auto pdf = RenderPdf(prepared);
+        if (!pdf) return std::unexpected(pdf.error());
+        return store_->blobs().Put(*pdf);
+      });
+  http::AddContractRoutes(
+      routes_, {*contract_commands_, *contract_queries_, *read_your_writes_, store_->blobs(),
+                [this](const ContractState& s) { return RenderPdf(s); }});
   http::AddOpenApiRoutes(routes_);
   return {};
+}
+
+Result<std::string> Service::RenderPdf(const ContractState& state) const {
+  auto tmpl = template_catalog_.Find(state.template_id);
+  const TemplateVersion* version = tmpl ? tmpl->FindVersion(state.template_version_id) : nullptr;
+  if (!version) {
+    return Fail(ErrorCode::kTemplateVersionNotFound,
+                "template version " + state.template_version_id + " is not available");
+  }
+  return RenderContractPdf(*tmpl, *version, state);
 }
 
 void Service::AddGauges() {

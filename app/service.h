@@ -43,6 +43,8 @@ class Service {
   Status PrepareAuth(const ServeConfig& config);
   Status StartAdmin(const ServeConfig& config);
   void AddGauges();
+  // The unsigned PDF of a contract, from its template version.
+  Result<std::string> RenderPdf(const ContractState& state) const;
 
   std::unique_ptr<eventstore::RocksEventStore> store_;
   std::unique_ptr<projections::RocksViewStore> views_;

@@ -23,6 +23,13 @@ size_t ParticipantCount(const Command& command) {
   return participants && participants->is_array() ? participants->as_array().size() : 0;
 }
 
+bool Prepares(const std::vector<DomainEvent>& events) {
+  for (const auto& event : events) {
+    if (event.type == event_type::kContractPrepared) return true;
+  }
+  return false;
+}
+
 std::string TemplateIdOf(const Command& command, const ContractState& state) {
   if (const auto* create = std::get_if<CreateContract>(&command)) {
     return create->template_id.is_string() ? std::string(create->template_id.as_string()) : "";
@@ -191,6 +198,17 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     }
     auto decided = Decide(state, command, context);
     if (!decided) return std::unexpected(decided.error());
+    if (freeze_document_ && Prepares(*decided)) {
+      // The document is rendered from the state the preparation leads to, then the decision is
+      // taken again with its hash: same context, same ids, so the same events plus the hash.
+      ContractState prepared = state;
+      for (const auto& event : *decided) prepared = Apply(std::move(prepared), event);
+      auto sha256 = freeze_document_(prepared);
+      if (!sha256) return std::unexpected(sha256.error());
+      context.rendered_document_sha256 = *sha256;
+      decided = Decide(state, command, context);
+      if (!decided) return std::unexpected(decided.error());
+    }
 
     std::vector<eventstore::NewEvent> events;
     events.reserve(decided->size());

@@ -32,6 +32,9 @@ namespace esign::commands {
 using TemplateLookup = std::function<std::shared_ptr<const Template>(std::string_view)>;
 // Told that `client_id` appended events below `log_size` (read-your-writes).
 using RecordWrite = std::function<void(std::string_view client_id, uint64_t log_size)>;
+// Renders the unsigned PDF of a contract as sending freezes it, stores it, and returns its
+// SHA-256 (hex), which contract.prepared records.
+using FreezeDocument = std::function<Result<std::string>(const ContractState& prepared)>;
 
 struct CommandMeta {
   eventstore::Actor actor;           // recorded with every event
@@ -55,6 +58,9 @@ class ContractCommandHandler {
   // Every other integrator command on an existing contract.
   Result<CommandOutcome> Execute(const esign::Actor& actor, const std::string& contract_id,
                                  const Command& command, const CommandMeta& meta);
+
+  // Sending renders and stores the document when set; set before use.
+  void SetFreezeDocument(FreezeDocument freeze) { freeze_document_ = std::move(freeze); }
 
   // Called with the duration of every append (for metrics); set before use.
   void SetAppendObserver(std::function<void(std::chrono::nanoseconds)> observer) {
@@ -81,6 +87,7 @@ class ContractCommandHandler {
   IdGenerator& ids_;
   const Clock& clock_;
   std::function<void(std::chrono::nanoseconds)> observe_append_;
+  FreezeDocument freeze_document_;
 };
 
 }  // namespace esign::commands

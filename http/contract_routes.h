@@ -20,6 +20,9 @@ struct ContractRoutesDeps {
   commands::ContractCommandHandler& commands;
   const projections::ContractQueries& queries;
   const projections::ReadYourWrites& read_your_writes;
+  const eventstore::BlobStore& blobs;
+  // Renders the unsigned PDF of a contract as it stands (for drafts, which have none frozen).
+  std::function<Result<std::string>(const ContractState&)> render_pdf;
 };
 
 // All 18 operations.

@@ -1,10 +1,10 @@
-// Documents and evidence (operations 5 to 13): routed, authenticated and authorized, with their
-// documented errors. Rendering, signing and evidence bundles are the documents capability's;
-// until it lands, the operations that need a document answer 501 NOT_IMPLEMENTED, while the
-// audit trail and the signed-document rules of the specification already hold.
+// Documents and evidence (operations 5 to 13). The unsigned PDF is rendered (frozen at send, or
+// from the draft as it stands); signed documents follow the specification's rules. Evidence
+// bundles, verification and revision downloads answer 501 NOT_IMPLEMENTED until they are built.
 #include <boost/json.hpp>
 #include <charconv>
 
+#include "eventstore/merkle.h"
 #include "http/contract_routes.h"
 #include "projections/contract_queries.h"
 
@@ -75,13 +75,63 @@ ApiResult DownloadRevision(const ContractRoutesDeps& deps, const ApiRequest& req
               std::string(text));
 }
 
+bool WantsAttachment(const ApiRequest& request) {
+  auto value = request.Query("download");
+  return value && (*value == "true" || *value == "1");
+}
+
+// Document bytes as the response: ETag is their SHA-256, If-None-Match answers 304, and
+// `download` chooses attachment over inline.
+ApiResult DocumentResponse(const ApiRequest& request, std::string bytes, const std::string& sha256,
+                           const std::string& file_name) {
+  const std::string etag = "\"" + sha256 + "\"";
+  const std::string_view if_none_match = request.Header("If-None-Match");
+  if (!if_none_match.empty() &&
+      (if_none_match == "*" || if_none_match.find(etag) != std::string_view::npos)) {
+    return ApiResponse{304, "", "application/pdf", {}}.WithHeader("ETag", etag);
+  }
+  const std::string disposition = std::string(WantsAttachment(request) ? "attachment" : "inline") +
+                                  "; filename=\"" + file_name + "\"";
+  return ApiResponse{200, std::move(bytes), "application/pdf", {}}
+      .WithHeader("ETag", etag)
+      .WithHeader("Content-Disposition", disposition);
+}
+
+ApiResult StoredDocument(const ContractRoutesDeps& deps, const ApiRequest& request,
+                         const std::string& sha256, const std::string& file_name) {
+  auto bytes = deps.blobs.Get(sha256);
+  if (!bytes) return std::unexpected(bytes.error());
+  return DocumentResponse(request, std::move(*bytes), sha256, file_name);
+}
+
+// The unsigned PDF: frozen at send, or rendered from the draft as it stands.
+ApiResult RenderedUnsigned(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  const std::string file_name = state->id + "-rendered-unsigned.pdf";
+  if (state->rendered_document_sha256) {
+    return StoredDocument(deps, request, *state->rendered_document_sha256, file_name);
+  }
+  auto pdf = deps.render_pdf(*state);
+  if (!pdf) return std::unexpected(pdf.error());
+  const std::string sha256 = eventstore::ToHex(eventstore::Sha256(*pdf));
+  return DocumentResponse(request, std::move(*pdf), sha256, file_name);
+}
+
 ApiResult SignedDocument(const ContractRoutesDeps& deps, const ApiRequest& request, bool strict) {
   if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
   auto state = Readable(deps, request);
   if (!state) return std::unexpected(state.error());
-  if (state->signed_pdf_key) return NotBuiltYet("signed document download");
-  // signed-latest falls back to the current rendered version; none is rendered in this version.
-  (void)strict;
+  const std::string kind = strict ? "signed-only" : "signed-latest";
+  if (state->signed_pdf_key) {
+    return StoredDocument(deps, request, *state->signed_pdf_key, state->id + "-" + kind + ".pdf");
+  }
+  // signed-latest falls back to the rendered version frozen at send; a draft has none.
+  if (!strict && state->rendered_document_sha256) {
+    return StoredDocument(deps, request, *state->rendered_document_sha256,
+                          state->id + "-" + kind + ".pdf");
+  }
   return NoSignedDocument(*state);
 }
 
@@ -123,7 +173,7 @@ void AddDocumentRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
               [deps](const ApiRequest& r) { return DownloadRevision(deps, r); }});
   routes.Add(verb::get, base + "/documents/rendered-unsigned",
              {"getRenderedUnsignedDocument", Auth::kBearer,
-              NotBuiltRoute(deps, "rendering of the unsigned document")});
+              [deps](const ApiRequest& r) { return RenderedUnsigned(deps, r); }});
   routes.Add(verb::get, base + "/documents/signed-latest",
              {"getSignedLatestDocument", Auth::kBearer,
               [deps](const ApiRequest& r) { return SignedDocument(deps, r, false); }});

@@ -2,6 +2,7 @@
 // spoken to over loopback by clients of four organizations. Every refusal is checked to leave the
 // log as it was (the log size is read from /metrics).
 #include <boost/json.hpp>
+#include <fstream>
 #include <memory>
 #include <regex>
 #include <set>
@@ -470,6 +471,52 @@ TEST_F(ContractApiTest, BadInputIsRefusedAndChangesNothing) {
       client_.Send(boost::beast::http::verb::delete_, "/api/v1/contracts", "", As("a")).ErrorCode(),
       "METHOD_NOT_ALLOWED");
   EXPECT_EQ(LogSize(), before);
+}
+
+TEST_F(ContractApiTest, TheUnsignedPdfIsRenderedAndFrozenAtSend) {
+  auto draft = Create("a", NdaBody("Rendered", true));
+  const std::string id(draft.at("id").as_string());
+  const std::string base = "/api/v1/contracts/" + id;
+
+  auto preview = client_.Get(base + "/documents/rendered-unsigned", As("a"));
+  ASSERT_EQ(preview.status, 200) << preview.body.substr(0, 300);
+  EXPECT_EQ(preview.Header("content-type"), "application/pdf");
+  EXPECT_TRUE(preview.body.starts_with("%PDF-"));
+  EXPECT_EQ(preview.Header("content-length"), std::to_string(preview.body.size()));
+  EXPECT_EQ(preview.Header("content-disposition"),
+            "inline; filename=\"" + id + "-rendered-unsigned.pdf\"");
+  const std::string etag = preview.Header("etag");
+  ASSERT_EQ(etag.size(), 66u);  // a quoted SHA-256
+  EXPECT_EQ(
+      client_.Get(base + "/documents/rendered-unsigned", As("a", {{"If-None-Match", etag}})).status,
+      304);
+  // A draft has no frozen version yet: signed-latest has nothing to fall back to.
+  EXPECT_EQ(client_.Get(base + "/documents/signed-latest", As("a")).ErrorCode(),
+            "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE");
+
+  auto sent = client_.Post(base + "/send", "", As("a"));
+  ASSERT_EQ(sent.status, 200) << sent.body;
+  const std::string frozen_sha(sent.Json().at("renderedDocumentSha256").as_string());
+  auto frozen = client_.Get(base + "/documents/rendered-unsigned?download=true", As("a"));
+  ASSERT_EQ(frozen.status, 200);
+  EXPECT_EQ(frozen.Header("etag"), "\"" + frozen_sha + "\"");
+  EXPECT_EQ(frozen.Header("content-disposition"),
+            "attachment; filename=\"" + id + "-rendered-unsigned.pdf\"");
+  auto latest = client_.Get(base + "/documents/signed-latest", As("a"));
+  ASSERT_EQ(latest.status, 200);
+  EXPECT_EQ(latest.body, frozen.body);
+  EXPECT_EQ(client_.Get(base + "/documents/signed-only", As("a")).ErrorCode(),
+            "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE");
+
+  // The PDF is well formed for an independent checker.
+  const auto pdf_path = data_dir_.parent_path() / (id + ".pdf");
+  {
+    std::ofstream out(pdf_path, std::ios::binary);
+    out << frozen.body;
+  }
+  const int qpdf = std::system(("qpdf --check " + pdf_path.string() + " >/dev/null").c_str());
+  std::filesystem::remove(pdf_path);
+  EXPECT_EQ(qpdf, 0);
 }
 
 TEST_F(ContractApiTest, EveryContractOperationNeedsAToken) {
