@@ -41,7 +41,7 @@ ApiResult RowResponse(Result<projections::ContractRow> row) {
 
 }  // namespace
 
-void AddContractReadRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
+void AddContractReadRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   const std::string base = "/api/v1/contracts";
   // A reader whose own writes are already visible never waits: it may run on the I/O thread.
   auto caught_up = [deps](const ApiRequest& r) {

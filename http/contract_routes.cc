@@ -69,7 +69,7 @@ Result<boost::json::object> BodyObject(const ApiRequest& request, bool may_be_em
   return ParseJsonObjectBody(request);
 }
 
-RouteFunction CommandRoute(ContractRoutesDeps deps, std::string_view command_name,
+RouteFunction CommandRoute(const ContractRoutesDeps& deps, std::string_view command_name,
                            bool may_be_empty, bool idempotent) {
   return [deps, command_name, may_be_empty, idempotent](const ApiRequest& request) -> ApiResult {
     auto body = BodyObject(request, may_be_empty);
@@ -133,7 +133,7 @@ Status BeginRead(const ContractRoutesDeps& deps, const ApiRequest& request,
   return deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id);
 }
 
-void AddContractRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
+void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   const std::string base = "/api/v1/contracts";
   routes.Add(verb::post, base, {"createContract", Auth::kBearer, [deps](const ApiRequest& r) {
                                   return CreateContractRoute(deps, r);

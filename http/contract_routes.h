@@ -26,11 +26,11 @@ struct ContractRoutesDeps {
 };
 
 // All 18 operations.
-void AddContractRoutes(ApiRoutes& routes, ContractRoutesDeps deps);
+void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 
 // The parts of it, by file: reads (list, get, status) and documents/evidence (5 to 13).
-void AddContractReadRoutes(ApiRoutes& routes, ContractRoutesDeps deps);
-void AddDocumentRoutes(ApiRoutes& routes, ContractRoutesDeps deps);
+void AddContractReadRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
+void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 
 // Helpers shared with other families.
 esign::Actor DomainActor(const Principal& principal);

@@ -150,7 +150,7 @@ ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) 
   return ApiResponse{200, std::move(body), "application/json", {}};
 }
 
-RouteFunction NotBuiltRoute(ContractRoutesDeps deps, std::string what,
+RouteFunction NotBuiltRoute(const ContractRoutesDeps& deps, std::string what,
                             std::string permission = "contracts:read") {
   return [deps, what = std::move(what),
           permission = std::move(permission)](const ApiRequest& request) -> ApiResult {
@@ -163,7 +163,7 @@ RouteFunction NotBuiltRoute(ContractRoutesDeps deps, std::string what,
 
 }  // namespace
 
-void AddDocumentRoutes(ApiRoutes& routes, ContractRoutesDeps deps) {
+void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   const std::string base = "/api/v1/contracts/{id}";
   routes.Add(verb::get, base + "/documents/artifact-revisions",
              {"listArtifactRevisions", Auth::kBearer,
