@@ -7,6 +7,7 @@
 #include "app/cli_store.h"
 #include "commands/template_commands.h"
 #include "documents/pdf_renderer.h"
+#include "documents/service_certificate.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
 #include "http/openapi_routes.h"
@@ -107,9 +108,12 @@ Status Service::AddRoutes(const ServeConfig& config) {
         if (!pdf) return std::unexpected(pdf.error());
         return store_->blobs().Put(*pdf);
       });
-  http::AddContractRoutes(
-      routes_, {*contract_commands_, *contract_queries_, *read_your_writes_, store_->blobs(),
-                [this](const ContractState& s) { return RenderPdf(s); }});
+  auto certificate = documents::ServiceCertificate::OpenOrCreate(config.data_dir);
+  if (!certificate) return std::unexpected(certificate.error());
+  certificate_ = std::move(*certificate);
+  http::AddContractRoutes(routes_, {*contract_commands_, *contract_queries_, *read_your_writes_,
+                                    store_->blobs(), *store_, certificate_->CertificatePem(),
+                                    [this](const ContractState& s) { return RenderPdf(s); }});
   http::AddOpenApiRoutes(routes_);
   return {};
 }

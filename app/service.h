@@ -8,6 +8,7 @@
 #include "app/cli_commands.h"
 #include "app/config.h"
 #include "commands/contract_commands.h"
+#include "documents/service_certificate.h"
 #include "domain/result.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "http/api_handler.h"
@@ -54,6 +55,8 @@ class Service {
   std::unique_ptr<projections::Projector> projector_;
   std::unique_ptr<projections::ContractQueries> contract_queries_;
   std::unique_ptr<projections::ReadYourWrites> read_your_writes_;
+  std::unique_ptr<documents::ServiceCertificate>
+      certificate_;  // signs PDFs; its certificate is in evidence
   std::unique_ptr<commands::ContractCommandHandler> contract_commands_;
   http::ApiRoutes routes_;
   std::unique_ptr<http::ApiHandler> handler_;

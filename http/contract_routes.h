@@ -21,6 +21,8 @@ struct ContractRoutesDeps {
   const projections::ContractQueries& queries;
   const projections::ReadYourWrites& read_your_writes;
   const eventstore::BlobStore& blobs;
+  eventstore::EventStore& store;  // evidence: signs tree heads, builds proofs
+  std::string certificate_pem;    // the service's signing certificate, carried in evidence
   // Renders the unsigned PDF of a contract as it stands (for drafts, which have none frozen).
   std::function<Result<std::string>(const ContractState&)> render_pdf;
 };

@@ -1,10 +1,14 @@
 // Documents and evidence (operations 5 to 13). The unsigned PDF is rendered (frozen at send, or
-// from the draft as it stands); signed documents follow the specification's rules. Evidence
-// bundles, verification and revision downloads answer 501 NOT_IMPLEMENTED until they are built.
+// from the draft as it stands); signed documents follow the specification's rules; evidence
+// bundles carry the audit trail, document hashes and Merkle proofs (documents/evidence_bundle.h).
 #include <boost/json.hpp>
 #include <charconv>
 
+#include "documents/evidence_bundle.h"
+#include "domain/clock.h"
+#include "eventstore/domain_events.h"
 #include "eventstore/merkle.h"
+#include "eventstore/proof_bundle.h"
 #include "http/contract_routes.h"
 #include "projections/contract_queries.h"
 
@@ -32,11 +36,6 @@ Status CheckDownloadParameter(const ApiRequest& request) {
               std::string(*value));
 }
 
-std::unexpected<Error> NotBuiltYet(std::string_view what) {
-  return std::unexpected(Error::Of(ErrorCode::kNotImplemented,
-                                   std::string(what) + " is not available in this version"));
-}
-
 std::unexpected<Error> NoSignedDocument(const ContractState& state) {
   return std::unexpected(Error::Of(ErrorCode::kContractSignedDocumentNotAvailable,
                                    "contract " + state.id + " has no signed document", "id",
@@ -54,25 +53,6 @@ ApiResult ListRevisions(const ContractRoutesDeps& deps, const ApiRequest& reques
                                         {"createdAt", r.created_at}});
   }
   return ApiResponse::Json(200, {{"items", std::move(items)}, {"nextCursor", nullptr}});
-}
-
-ApiResult DownloadRevision(const ContractRoutesDeps& deps, const ApiRequest& request) {
-  const std::string_view text = request.params.Get("revision");
-  int64_t revision = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), revision);
-  if (ec != std::errc() || ptr != text.data() + text.size() || revision < 1) {
-    return Fail(ErrorCode::kValidationFailed, "revision must be a positive integer", "revision",
-                std::string(text));
-  }
-  if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
-  auto state = Readable(deps, request);
-  if (!state) return std::unexpected(state.error());
-  for (const auto& r : state->artifact_revisions) {
-    if (r.revision == revision) return NotBuiltYet("artifact download");
-  }
-  return Fail(ErrorCode::kArtifactRevisionNotFound,
-              "contract " + state->id + " has no revision " + std::string(text), "revision",
-              std::string(text));
 }
 
 bool WantsAttachment(const ApiRequest& request) {
@@ -135,6 +115,88 @@ ApiResult SignedDocument(const ContractRoutesDeps& deps, const ApiRequest& reque
   return NoSignedDocument(*state);
 }
 
+ApiResult DownloadRevision(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  const std::string_view text = request.params.Get("revision");
+  int64_t revision = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), revision);
+  if (ec != std::errc() || ptr != text.data() + text.size() || revision < 1) {
+    return Fail(ErrorCode::kValidationFailed, "revision must be a positive integer", "revision",
+                std::string(text));
+  }
+  if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  for (const auto& r : state->artifact_revisions) {
+    if (r.revision != revision) continue;
+    const bool bundle = r.kind == "evidence_bundle";
+    auto response = StoredDocument(
+        deps, request, r.sha256,
+        state->id + "-revision-" + std::to_string(revision) + (bundle ? ".json" : ".pdf"));
+    if (response && bundle && response->status == 200) response->content_type = "application/json";
+    return response;
+  }
+  return Fail(ErrorCode::kArtifactRevisionNotFound,
+              "contract " + state->id + " has no revision " + std::string(text), "revision",
+              std::string(text));
+}
+
+// The evidence bundle of a contract as of now: a tree head covering its events is signed first.
+Result<boost::json::object> BuildBundle(const ContractRoutesDeps& deps, const ApiRequest& request,
+                                        const ContractState& state) {
+  if (auto head = deps.store.ledger().SignTreeHead(); !head) return std::unexpected(head.error());
+  auto proof = eventstore::BuildProofBundle(deps.store, eventstore::ContractStreamId(state.id));
+  if (!proof) return std::unexpected(proof.error());
+  auto trail = deps.queries.AuditTrail(ReaderOf(request), state.id);
+  if (!trail) return std::unexpected(trail.error());
+  EvidenceSources sources;
+  sources.state = &state;
+  for (auto& entry : *trail) sources.audit_entries.push_back(std::move(entry.json));
+  sources.ledger_proof = std::move(*proof);
+  sources.blobs = &deps.blobs;
+  sources.certificate_pem = deps.certificate_pem;
+  sources.generated_at = eventstore::FormatTimestamp(SystemClock::Instance().NowMicros());
+  return BuildEvidenceBundle(sources);
+}
+
+ApiResult GetEvidenceBundle(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  auto bundle = BuildBundle(deps, request, *state);
+  if (!bundle) return std::unexpected(bundle.error());
+  return ApiResponse::Json(200, *bundle);
+}
+
+ApiResult PersistEvidenceBundle(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  auto state = Readable(deps, request, "evidence:write");
+  if (!state) return std::unexpected(state.error());
+  auto bundle = BuildBundle(deps, request, *state);
+  if (!bundle) return std::unexpected(bundle.error());
+  const std::string bytes = boost::json::serialize(*bundle);
+  auto sha256 = deps.store.blobs().Put(bytes);
+  if (!sha256) return std::unexpected(sha256.error());
+  commands::CommandMeta meta;
+  meta.actor = EventActor(request);
+  auto outcome = deps.commands.Execute(DomainActor(request.Caller()), state->id,
+                                       PersistEvidence{state->LatestRevision() + 1, *sha256}, meta);
+  if (!outcome) return std::unexpected(outcome.error());
+  const auto& revisions = outcome->state.artifact_revisions;
+  const auto& created = revisions.back();
+  return ApiResponse::Json(201, {{"revision", created.revision},
+                                 {"kind", created.kind},
+                                 {"sha256", created.sha256},
+                                 {"size", bytes.size()},
+                                 {"createdAt", created.created_at}});
+}
+
+ApiResult VerifyEvidence(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  auto bundle = BuildBundle(deps, request, *state);
+  if (!bundle) return std::unexpected(bundle.error());
+  const auto checks = VerifyEvidenceBundle(*bundle, deps.blobs, deps.store.ledger().PublicKeyPem());
+  return ApiResponse::Json(200, VerificationReport(state->id, checks));
+}
+
 ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) {
   if (auto ready = BeginRead(deps, request); !ready) return std::unexpected(ready.error());
   const std::string id(request.params.Get("id"));
@@ -148,17 +210,6 @@ ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) 
   }
   body += "]}";
   return ApiResponse{200, std::move(body), "application/json", {}};
-}
-
-RouteFunction NotBuiltRoute(const ContractRoutesDeps& deps, std::string what,
-                            std::string permission = "contracts:read") {
-  return [deps, what = std::move(what),
-          permission = std::move(permission)](const ApiRequest& request) -> ApiResult {
-    if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
-    auto state = Readable(deps, request, permission);
-    if (!state) return std::unexpected(state.error());
-    return NotBuiltYet(what);
-  };
 }
 
 }  // namespace
@@ -184,13 +235,14 @@ void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
              {"getAuditTrail", Auth::kBearer,
               [deps](const ApiRequest& r) { return AuditTrail(deps, r); }});
   routes.Add(verb::get, base + "/evidence/bundle",
-             {"getEvidenceBundle", Auth::kBearer, NotBuiltRoute(deps, "the evidence bundle")});
+             {"getEvidenceBundle", Auth::kBearer,
+              [deps](const ApiRequest& r) { return GetEvidenceBundle(deps, r); }});
   routes.Add(verb::post, base + "/evidence/bundle",
              {"persistEvidenceBundle", Auth::kBearer,
-              NotBuiltRoute(deps, "persisting the evidence bundle", "evidence:write")});
-  routes.Add(
-      verb::get, base + "/evidence/verification",
-      {"getVerificationReport", Auth::kBearer, NotBuiltRoute(deps, "the verification report")});
+              [deps](const ApiRequest& r) { return PersistEvidenceBundle(deps, r); }});
+  routes.Add(verb::get, base + "/evidence/verification",
+             {"getVerificationReport", Auth::kBearer,
+              [deps](const ApiRequest& r) { return VerifyEvidence(deps, r); }});
 }
 
 }  // namespace esign::http

@@ -519,6 +519,66 @@ TEST_F(ContractApiTest, TheUnsignedPdfIsRenderedAndFrozenAtSend) {
   EXPECT_EQ(qpdf, 0);
 }
 
+TEST_F(ContractApiTest, EvidenceBundlesProveTheHistoryAndArePersistedAsRevisions) {
+  auto contract = Create("a", NdaBody("Evidence", true, true));
+  const std::string id(contract.at("id").as_string());
+  const std::string base = "/api/v1/contracts/" + id;
+
+  auto bundle = client_.Get(base + "/evidence/bundle", As("a"));
+  ASSERT_EQ(bundle.status, 200) << bundle.body.substr(0, 500);
+  const auto& json = bundle.Json().as_object();
+  EXPECT_EQ(json.at("format"), "esign-evidence-bundle/1");
+  EXPECT_EQ(json.at("auditTrail").as_array().size(), 3u);  // created, prepared, sent
+  EXPECT_EQ(json.at("documents").as_array().at(0).at("kind"), "rendered_unsigned");
+  EXPECT_FALSE(json.at("serviceCertificatePem").as_string().empty());
+
+  // The ledger part verifies offline with the auditor's tool, and a changed byte is caught.
+  const auto proof_path = data_dir_.parent_path() / (id + "-proof.json");
+  auto verify_offline = [&](const std::string& text) {
+    {
+      std::ofstream out(proof_path);
+      out << text;
+    }
+    const int status = std::system(
+        (std::string(LEDGER_BINARY) + " verify-bundle " + proof_path.string() + " >/dev/null 2>&1")
+            .c_str());
+    return WEXITSTATUS(status);
+  };
+  std::string proof = boost::json::serialize(json.at("ledger"));
+  EXPECT_EQ(verify_offline(proof), 0);
+  const auto leaf = proof.find("\"leafHash\":\"") + 12;
+  proof[leaf] = proof[leaf] == 'a' ? 'b' : 'a';
+  EXPECT_EQ(verify_offline(proof), 1);
+  std::filesystem::remove(proof_path);
+
+  auto report = client_.Get(base + "/evidence/verification", As("a"));
+  ASSERT_EQ(report.status, 200) << report.body;
+  EXPECT_EQ(report.Json().at("verdict"), "pass") << report.body;
+  EXPECT_GE(report.Json().at("checks").as_array().size(), 5u);
+
+  auto persisted = client_.Post(base + "/evidence/bundle", "", As("a"));
+  ASSERT_EQ(persisted.status, 201) << persisted.body;
+  EXPECT_EQ(persisted.Json().at("revision"), 1);
+  const std::string sha(persisted.Json().at("sha256").as_string());
+  auto revisions = client_.Get(base + "/documents/artifact-revisions", As("a"));
+  ASSERT_EQ(revisions.Json().at("items").as_array().size(), 1u);
+  EXPECT_EQ(revisions.Json().at("items").at(0).at("kind"), "evidence_bundle");
+  auto download =
+      client_.Get(base + "/documents/artifact-revisions/1/download?download=true", As("a"));
+  ASSERT_EQ(download.status, 200);
+  EXPECT_EQ(download.Header("content-type"), "application/json");
+  EXPECT_EQ(download.Header("etag"), "\"" + sha + "\"");
+  EXPECT_EQ(boost::json::parse(download.body).at("contractId").as_string(), id);
+
+  // A draft has nothing to persist yet.
+  auto draft = Create("a", NdaBody("Draft evidence", true));
+  const uint64_t before = LogSize();
+  ExpectRefused(client_.Post("/api/v1/contracts/" + std::string(draft.at("id").as_string()) +
+                                 "/evidence/bundle",
+                             "", As("a")),
+                409, "CONTRACT_STATE_CONFLICT", before);
+}
+
 TEST_F(ContractApiTest, EveryContractOperationNeedsAToken) {
   const std::string id = "ctr_whatever";
   const std::vector<std::pair<boost::beast::http::verb, std::string>> operations = {

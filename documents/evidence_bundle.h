@@ -1,0 +1,53 @@
+// The evidence bundle of a contract: one JSON document an auditor can check with nothing but the
+// service's public key. It holds the audit trail, the SHA-256 and size of every stored document
+// and revision, the contract's events with their Merkle inclusion proofs against a signed tree
+// head (eventstore/proof_bundle.h), the ledger's public key and the service's certificate.
+//
+//   {"format":"esign-evidence-bundle/1","contractId":..,"generatedAt":..,"status":..,
+//    "auditTrail":[...],"documents":[{"kind","sha256","size","revision"?}],
+//    "ledger":<proof bundle>,"serviceCertificatePem":..}
+//
+// VerifyEvidenceBundle recomputes every check: the proof bundle's (head signature, each leaf hash
+// and inclusion proof) and each document's hash against the stored bytes.
+// Thread safety: pure functions over their arguments; the blob store must be safe to read.
+#pragma once
+
+#include <boost/json.hpp>
+#include <string>
+#include <vector>
+
+#include "domain/contract_state.h"
+#include "domain/result.h"
+#include "eventstore/event_store.h"
+
+namespace esign {
+
+inline constexpr std::string_view kEvidenceBundleFormat = "esign-evidence-bundle/1";
+
+struct EvidenceSources {
+  const ContractState* state = nullptr;
+  std::vector<std::string> audit_entries;  // serialized audit-trail entries, oldest first
+  boost::json::object ledger_proof;        // BuildProofBundle of the contract's stream
+  const eventstore::BlobStore* blobs = nullptr;
+  std::string certificate_pem;
+  std::string generated_at;  // RFC 3339
+};
+
+Result<boost::json::object> BuildEvidenceBundle(const EvidenceSources& sources);
+
+struct EvidenceCheck {
+  std::string name;  // "ledger.treeHead.signature", "documents[0].sha256", ...
+  bool ok = false;
+  std::string detail;
+};
+
+// Every check with its outcome; `trusted_public_key_pem` (the service's) must match the bundle's.
+std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundle,
+                                                const eventstore::BlobStore& blobs,
+                                                std::string_view trusted_public_key_pem);
+
+// {"contractId","verdict":"pass"|"fail","checks":[{"name","result":"pass"|"fail","detail"}]}
+boost::json::object VerificationReport(std::string_view contract_id,
+                                       const std::vector<EvidenceCheck>& checks);
+
+}  // namespace esign
