@@ -69,6 +69,7 @@ std::unexpected<Error> Missing(const std::string& flag) {
 
 Status ParseServe(const std::vector<std::string>& args, Command& command) {
   ServeConfig& serve = command.serve;
+  int64_t tree_head_seconds = serve.tree_head_interval.count();
   po::options_description options("contractd serve");
   options.add_options()("help,h", "show this help")(
       "data-dir", po::value(&serve.data_dir)->default_value(serve.data_dir),
@@ -90,7 +91,9 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "workers", po::value(&serve.workers)->default_value(serve.workers),
       "threads that run request handlers (1..1024)")(
       "rate-limit", po::value(&serve.rate_limit)->default_value(serve.rate_limit),
-      "authenticated requests per second per client, burst twice that (0 = no limit)");
+      "authenticated requests per second per client, burst twice that (0 = no limit)")(
+      "tree-head-interval", po::value(&tree_head_seconds)->default_value(tree_head_seconds),
+      "seconds between signed tree heads of the ledger (1..3600)");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -100,6 +103,11 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
     return Fail(ErrorCode::kValidationFailed, "--token-lifetime must be 1..604800 seconds",
                 "token-lifetime", std::to_string(serve.token_lifetime_seconds));
   }
+  if (tree_head_seconds < 1 || tree_head_seconds > 3600) {
+    return Fail(ErrorCode::kValidationFailed, "--tree-head-interval must be 1..3600 seconds",
+                "tree-head-interval", std::to_string(tree_head_seconds));
+  }
+  serve.tree_head_interval = std::chrono::seconds(tree_head_seconds);
   if (!(serve.rate_limit >= 0)) {
     return Fail(ErrorCode::kValidationFailed, "--rate-limit must be 0 or more", "rate-limit",
                 std::to_string(serve.rate_limit));

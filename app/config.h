@@ -6,6 +6,7 @@
 //   contractd templates import --data-dir DIR FILE...
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct ServeConfig {
   // --rate-limit / CONTRACTD_RATE_LIMIT: authenticated requests per second per client, with a
   // burst of twice that; 0 = no limit. Default: 2000.
   double rate_limit = 2000;
+  // --tree-head-interval / CONTRACTD_TREE_HEAD_INTERVAL: seconds between signed tree heads (and
+  // one more at stop). Default: 10.
+  std::chrono::seconds tree_head_interval{10};
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

@@ -40,6 +40,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (!server) return std::unexpected(server.error());
   service->server_ = std::move(*server);
   if (auto s = service->StartAdmin(config); !s) return std::unexpected(s.error());
+  service->StartTreeHeadSigner(config.tree_head_interval);
   service->handler_->SetReady(true);
   return service;
 }
@@ -151,7 +152,31 @@ void Service::Stop() {
   if (server_) server_->Stop();
   if (handler_) handler_->Drain();
   if (projector_) projector_->Stop();
+  if (tree_head_signer_.joinable()) {
+    tree_head_signer_.request_stop();
+    tree_head_signer_.join();
+  }
+  // A last head covers everything written, so an auditor can prove every event offline.
+  if (store_ && store_->Size() > 0) (void)store_->ledger().SignTreeHead();
   if (store_) store_->Close();
+}
+
+void Service::StartTreeHeadSigner(std::chrono::seconds interval) {
+  // Like a transparency log's merge delay: every event is covered by a signed head within
+  // `interval`. SignTreeHead returns the newest head when nothing was appended since.
+  tree_head_signer_ = std::jthread([this, interval](std::stop_token stop) {
+    std::mutex mutex;
+    std::condition_variable_any wake;
+    std::unique_lock lock(mutex);
+    while (!stop.stop_requested()) {
+      // Returns at the interval, or at once when stopping.
+      wake.wait_for(lock, stop, interval, [] { return false; });
+      if (stop.stop_requested()) break;
+      if (auto head = store_->ledger().SignTreeHead(); !head) {
+        std::cerr << "contractd: signing a tree head failed: " << head.error().message << std::endl;
+      }
+    }
+  });
 }
 
 // Authentication and the admin socket ----------------------------------------------------------

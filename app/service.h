@@ -2,7 +2,9 @@
 // Start and Stop from the main thread.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <thread>
 
 #include "app/admin_socket.h"
 #include "app/cli_commands.h"
@@ -44,6 +46,7 @@ class Service {
   Status PrepareAuth(const ServeConfig& config);
   Status StartAdmin(const ServeConfig& config);
   void AddGauges();
+  void StartTreeHeadSigner(std::chrono::seconds interval);
   // The unsigned PDF of a contract, from its template version.
   Result<std::string> RenderPdf(const ContractState& state) const;
 
@@ -63,6 +66,7 @@ class Service {
   std::unique_ptr<http::HttpServer> server_;
   std::unique_ptr<AdminCommands> admin_commands_;
   std::unique_ptr<AdminSocketServer> admin_socket_;
+  std::jthread tree_head_signer_;
 };
 
 }  // namespace esign::app

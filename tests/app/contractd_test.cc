@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "eventstore/rocksdb_event_store.h"
 #include "tests/support/child_process.h"
 #include "tests/support/http_client.h"
 
@@ -86,6 +87,24 @@ TEST_F(ContractdTest, RestartKeepsDataAndReimportsNothingUnchanged) {
   const std::string& out = second->output();
   EXPECT_EQ(out.find(" imported"), std::string::npos) << out;
   EXPECT_NE(out.find(" unchanged"), std::string::npos) << out;
+}
+
+TEST_F(ContractdTest, SignsTreeHeadsWhileRunningAndAtStop) {
+  auto child = Start();  // imports the example templates: events to cover
+  ASSERT_NE(port_, 0);
+  child->Signal(SIGTERM);
+  ASSERT_EQ(child->Wait(20s), std::optional<int>(0)) << child->output();
+
+  eventstore::RocksStoreOptions options;
+  options.data_dir = data_dir_.string();
+  options.read_only = true;
+  auto store = eventstore::RocksEventStore::Open(options);
+  ASSERT_TRUE(store) << store.error().message;
+  auto heads = (*store)->ledger().TreeHeads();
+  ASSERT_TRUE(heads);
+  ASSERT_FALSE(heads->empty());
+  EXPECT_EQ(heads->back().size, (*store)->Size());  // the head at stop covers every event
+  (*store)->Close();
 }
 
 TEST_F(ContractdTest, RefusesABadListenAddress) {
