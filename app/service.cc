@@ -164,7 +164,7 @@ void Service::Stop() {
 void Service::StartTreeHeadSigner(std::chrono::seconds interval) {
   // Like a transparency log's merge delay: every event is covered by a signed head within
   // `interval`. SignTreeHead returns the newest head when nothing was appended since.
-  tree_head_signer_ = std::jthread([this, interval](std::stop_token stop) {
+  tree_head_signer_ = std::jthread([this, interval](const std::stop_token& stop) {
     std::mutex mutex;
     std::condition_variable_any wake;
     std::unique_lock lock(mutex);
