@@ -1,5 +1,7 @@
 #include "documents/service_certificate.h"
 
+#include "eventstore/secret_file.h"
+
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -43,10 +45,6 @@ struct Identity {
   PkeyPtr pkey;
   X509Ptr x509;
 };
-
-std::unexpected<Error> StorageError(const std::string& what, const std::string& path) {
-  return Fail(ErrorCode::kStorage, what + " " + path + ": " + std::strerror(errno));
-}
 
 bool AddExtension(X509* x509, int nid, const char* value) {
   X509V3_CTX ctx;
@@ -111,73 +109,6 @@ Result<Identity> FromPem(const std::string& pem, const std::string& path) {
   return Identity{std::move(pkey), std::move(x509)};
 }
 
-Result<std::optional<std::string>> ReadFileIfPresent(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return std::optional<std::string>();
-    return StorageError("cannot open", path);
-  }
-  std::string contents;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) != 0) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      auto error = StorageError("cannot read", path);
-      ::close(fd);
-      return error;
-    }
-    contents.append(buffer, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return std::optional<std::string>(std::move(contents));
-}
-
-Status WriteAllAndSync(int fd, std::string_view bytes, const std::string& path) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return StorageError("cannot write", path);
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  if (::fsync(fd) != 0) return StorageError("cannot sync", path);
-  return {};
-}
-
-Status SyncDirectory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return StorageError("cannot open", dir);
-  const int rc = ::fsync(fd);
-  ::close(fd);
-  if (rc != 0) return StorageError("cannot sync", dir);
-  return {};
-}
-
-// Linking (unlike renaming) never replaces an identity another process installed meanwhile.
-// Returns false when such an identity won the race.
-Result<bool> Publish(const std::string& dir, const std::string& path, std::string_view pem) {
-  std::string temp = dir + "/.service-signing.pem.XXXXXX";
-  const int fd = ::mkstemp(temp.data());  // creates the file with mode 0600
-  if (fd < 0) return StorageError("cannot create", temp);
-  Status written = ::fchmod(fd, 0600) == 0 ? WriteAllAndSync(fd, pem, temp)
-                                           : StorageError("cannot set the mode of", temp);
-  ::close(fd);
-  if (!written) {
-    ::unlink(temp.c_str());
-    return Fail(std::move(written.error()));
-  }
-  const int linked = ::link(temp.c_str(), path.c_str());
-  const int link_errno = errno;
-  ::unlink(temp.c_str());
-  if (linked != 0) {
-    if (link_errno == EEXIST) return false;
-    errno = link_errno;
-    return StorageError("cannot install", path);
-  }
-  if (Status synced = SyncDirectory(dir); !synced) return Fail(std::move(synced.error()));
-  return true;
-}
-
 }  // namespace
 
 ServiceCertificate::~ServiceCertificate() {
@@ -195,7 +126,7 @@ Result<std::unique_ptr<ServiceCertificate>> ServiceCertificate::OpenOrCreate(
   const std::string path = dir + "/" + kFileName;
   // A second round only when another process installed an identity between our look and link.
   for (int attempt = 0; attempt < 2; ++attempt) {
-    Result<std::optional<std::string>> existing = ReadFileIfPresent(path);
+    Result<std::optional<std::string>> existing = eventstore::ReadFileIfPresent(path);
     if (!existing) return Fail(std::move(existing.error()));
     if (existing->has_value()) {
       Result<Identity> identity = FromPem(**existing, path);
@@ -207,7 +138,7 @@ Result<std::unique_ptr<ServiceCertificate>> ServiceCertificate::OpenOrCreate(
     if (!identity) return Fail(std::move(identity.error()));
     Result<std::string> pem = ToPem(*identity);
     if (!pem) return Fail(std::move(pem.error()));
-    Result<bool> installed = Publish(dir, path, *pem);
+    Result<bool> installed = eventstore::PublishSecretFile(dir, kFileName, *pem);
     if (!installed) return Fail(std::move(installed.error()));
     if (*installed) {
       return std::unique_ptr<ServiceCertificate>(

@@ -1,5 +1,7 @@
 #include "eventstore/tree_head.h"
 
+#include "eventstore/secret_file.h"
+
 #include <fcntl.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
@@ -85,10 +87,6 @@ std::string BioContents(BIO* bio) {
 
 bool IsEd25519(const EVP_PKEY* pkey) { return EVP_PKEY_is_a(pkey, "ED25519") == 1; }
 
-std::unexpected<Error> StorageError(const std::string& what, const std::string& path) {
-  return Fail(ErrorCode::kStorage, what + " " + path + ": " + std::strerror(errno));
-}
-
 Result<PkeyPtr> GenerateKey() {
   PkeyPtr pkey(EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519"));
   if (pkey == nullptr) return Fail(ErrorCode::kInternal, "cannot generate an Ed25519 key");
@@ -115,74 +113,6 @@ Result<std::string> PrivateKeyPem(EVP_PKEY* pkey) {
 }
 
 // nullopt when the file does not exist.
-Result<std::optional<std::string>> ReadFileIfPresent(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return std::optional<std::string>();
-    return StorageError("cannot open", path);
-  }
-  std::string contents;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) != 0) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      auto error = StorageError("cannot read", path);
-      ::close(fd);
-      return error;
-    }
-    contents.append(buffer, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return std::optional<std::string>(std::move(contents));
-}
-
-Status WriteAllAndSync(int fd, std::string_view bytes, const std::string& path) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return StorageError("cannot write", path);
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  if (::fsync(fd) != 0) return StorageError("cannot sync", path);
-  return {};
-}
-
-Status SyncDirectory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return StorageError("cannot open", dir);
-  const int rc = ::fsync(fd);
-  ::close(fd);
-  if (rc != 0) return StorageError("cannot sync", dir);
-  return {};
-}
-
-// Writes the key beside its final name and links it into place: the key file is either absent
-// or complete, and linking (unlike renaming) never replaces a key another process created
-// meanwhile. Returns false when such a key won the race.
-Result<bool> PublishKeyFile(const std::string& dir, const std::string& path, std::string_view pem) {
-  std::string temp = dir + "/.ledger-key.pem.XXXXXX";
-  const int fd = ::mkstemp(temp.data());  // creates the file with mode 0600
-  if (fd < 0) return StorageError("cannot create", temp);
-  Status written = ::fchmod(fd, 0600) == 0 ? WriteAllAndSync(fd, pem, temp)
-                                           : StorageError("cannot set the mode of", temp);
-  ::close(fd);
-  if (!written) {
-    ::unlink(temp.c_str());
-    return Fail(std::move(written.error()));
-  }
-  const int linked = ::link(temp.c_str(), path.c_str());
-  const int link_errno = errno;
-  ::unlink(temp.c_str());
-  if (linked != 0) {
-    if (link_errno == EEXIST) return false;
-    errno = link_errno;
-    return StorageError("cannot install", path);
-  }
-  if (Status synced = SyncDirectory(dir); !synced) return Fail(std::move(synced.error()));
-  return true;
-}
-
 // Signing with a valid Ed25519 key fails only when OpenSSL cannot allocate. A head with a missing
 // signature would be stored and served as evidence, so stopping is the only safe answer.
 [[noreturn]] void SigningFailed() {
@@ -278,7 +208,7 @@ Result<std::unique_ptr<TreeHeadSigner>> TreeHeadSigner::OpenOrCreate(const std::
     if (!pkey) return Fail(std::move(pkey.error()));
     Result<std::string> pem = PrivateKeyPem(pkey->get());
     if (!pem) return Fail(std::move(pem.error()));
-    Result<bool> installed = PublishKeyFile(dir, path, *pem);
+    Result<bool> installed = PublishSecretFile(dir, kKeyFileName, *pem);
     if (!installed) return Fail(std::move(installed.error()));
     if (*installed) return std::unique_ptr<TreeHeadSigner>(new TreeHeadSigner(pkey->release()));
   }
