@@ -215,6 +215,8 @@ Result<BundleReport> VerifyProofBundle(const json::value& value,
   std::string_view key = trusted_public_key_pem;
   if (!bundle_key) {
     report.Add("publicKey", false, "publicKeyPem missing");
+  } else if (CanonicalPublicKeyPem(*bundle_key) != std::optional<std::string>(*bundle_key)) {
+    report.Add("publicKey", false, "publicKeyPem is not a public key in canonical PEM form");
   } else if (!trusted_public_key_pem.empty() &&
              TrimPem(*bundle_key) != TrimPem(trusted_public_key_pem)) {
     report.Add("publicKey", false, "the bundle's key is not the trusted key");

@@ -247,6 +247,18 @@ std::string TreeHeadSigner::PublicKeyPem() const {
   return BioContents(bio.get());
 }
 
+std::optional<std::string> CanonicalPublicKeyPem(std::string_view pem) {
+  const BioPtr in = MemoryBio(pem);
+  if (in == nullptr) return std::nullopt;
+  const PkeyPtr pkey(PEM_read_bio_PUBKEY(in.get(), nullptr, nullptr, nullptr));
+  const BioPtr out(BIO_new(BIO_s_mem()));
+  if (pkey == nullptr || out == nullptr || PEM_write_bio_PUBKEY(out.get(), pkey.get()) != 1) {
+    ERR_clear_error();
+    return std::nullopt;
+  }
+  return BioContents(out.get());
+}
+
 namespace {
 
 bool VerifySignature(const SignedTreeHead& head, std::string_view public_key_pem) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -47,6 +48,11 @@ class TreeHeadSigner {
   explicit TreeHeadSigner(void* pkey);
   void* pkey_;  // EVP_PKEY*, kept opaque so callers need no OpenSSL headers
 };
+
+// The PEM text the service itself writes for the key in `pem`, or nothing when `pem` holds no
+// public key. PEM readers ignore the unused low bits of the last base64 group, so two texts can
+// carry one key; comparing with this form makes every changed character count.
+std::optional<std::string> CanonicalPublicKeyPem(std::string_view pem);
 
 // Checks a head's signature with a PEM public key; false on any failure.
 bool VerifyTreeHead(const SignedTreeHead& head, std::string_view public_key_pem);
