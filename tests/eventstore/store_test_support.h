@@ -13,27 +13,11 @@
 #include "eventstore/event_store.h"
 #include "eventstore/memory_event_store.h"
 #include "eventstore/rocksdb_event_store.h"
+#include "tests/support/temp_dir.h"
 
 namespace esign::eventstore::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "esign-store-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using esign::testing::TempDir;
 
 inline NewEvent Event(std::string id, std::string data = R"({"n":1})") {
   NewEvent event;

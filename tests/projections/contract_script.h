@@ -22,6 +22,7 @@
 #include "domain/template_json.h"
 #include "eventstore/event_store.h"
 #include "eventstore/rocksdb_event_store.h"
+#include "tests/support/temp_dir.h"
 
 namespace esign::projections::testing {
 
@@ -36,24 +37,7 @@ inline std::string ExampleTemplate(const std::string& name) {
   return ReadFile(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/" + name);
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "esign-proj-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using esign::testing::TempDir;
 
 inline eventstore::RocksStoreOptions SmallRocksOptions(const std::string& dir) {
   eventstore::RocksStoreOptions options;
