@@ -11,6 +11,7 @@
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
 #include "http/openapi_routes.h"
+#include "http/signing_page_routes.h"
 #include "http/template_routes.h"
 
 namespace esign::app {
@@ -116,6 +117,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
                                     store_->blobs(), *store_, certificate_->CertificatePem(),
                                     [this](const ContractState& s) { return RenderPdf(s); }});
   http::AddOpenApiRoutes(routes_);
+  http::AddSigningPageRoutes(routes_);
   return {};
 }
 

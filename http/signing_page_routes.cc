@@ -1,0 +1,72 @@
+#include "http/signing_page_routes.h"
+
+#include <boost/beast/http/verb.hpp>
+#include <stdexcept>
+
+#include "domain/base64url.h"
+#include "eventstore/merkle.h"
+
+namespace esign::http {
+namespace {
+
+using boost::beast::http::verb;
+
+// The text between `<tag>` and `</tag>` in the page; the page holds exactly one of each.
+std::string_view ElementText(std::string_view page, std::string_view tag) {
+  const std::string open = "<" + std::string(tag) + ">";
+  const std::string close = "</" + std::string(tag) + ">";
+  const size_t begin = page.find(open);
+  const size_t end = begin == std::string_view::npos ? begin : page.find(close, begin);
+  if (end == std::string_view::npos) {
+    throw std::logic_error("http/signing_page.html has no <" + std::string(tag) + "> element");
+  }
+  return page.substr(begin + open.size(), end - begin - open.size());
+}
+
+// A CSP hash source: 'sha256-' and the standard (padded) base64 of the digest.
+std::string HashSource(std::string_view text) {
+  const auto digest = eventstore::Sha256(text);
+  std::string base64 = Base64UrlEncode(
+      std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  for (char& c : base64) {
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  while (base64.size() % 4 != 0) base64.push_back('=');
+  return "'sha256-" + base64 + "'";
+}
+
+}  // namespace
+
+const std::string& SigningPageContentSecurityPolicy() {
+  // form-action 'none': the page submits through fetch, so a form must never navigate (which
+  // would put the typed name into a URL) even if the script did not run.
+  static const std::string policy =
+      "default-src 'none'; script-src " + HashSource(ElementText(SigningPageHtml(), "script")) +
+      "; style-src " + HashSource(ElementText(SigningPageHtml(), "style")) +
+      "; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action "
+      "'none'; frame-ancestors 'none'";
+  return policy;
+}
+
+void AddSigningPageRoutes(ApiRoutes& routes) {
+  // Computed here, at start, so that a page without its elements stops the service at once.
+  const std::string& policy = SigningPageContentSecurityPolicy();
+  routes.Add(verb::get, "/sign/{token}",
+             RouteSpec{"getSigningPage", Auth::kNone,
+                       [&policy](const ApiRequest&) -> ApiResult {
+                         return ApiResponse{200,
+                                            std::string(SigningPageHtml()),
+                                            "text/html; charset=utf-8",
+                                            {{"Content-Security-Policy", policy},
+                                             {"X-Frame-Options", "DENY"},
+                                             // The token is in the URL: never send it elsewhere.
+                                             {"Referrer-Policy", "no-referrer"},
+                                             {"Cache-Control", "no-store"},
+                                             {"X-Content-Type-Options", "nosniff"},
+                                             {"X-Robots-Tag", "noindex, nofollow"}}};
+                       },
+                       Execution::kInline});
+}
+
+}  // namespace esign::http
