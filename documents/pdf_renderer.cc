@@ -5,11 +5,14 @@
 #include <pango/pangocairo.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "documents/cairo_handles.h"
 #include "documents/pdf_layout.h"
+#include "documents/signature_drawing.h"
 
 namespace esign {
 namespace {
@@ -20,24 +23,12 @@ constexpr double kPageHeight = 841.89;
 constexpr double kFooterHeight = 24.0;
 constexpr double kCellPadding = 4.0;
 
-struct GObjectDeleter {
-  void operator()(gpointer object) const { g_object_unref(object); }
-};
-template <class T>
-using GPtr = std::unique_ptr<T, GObjectDeleter>;
-
-struct SurfaceDeleter {
-  void operator()(cairo_surface_t* surface) const { cairo_surface_destroy(surface); }
-};
-struct CairoDeleter {
-  void operator()(cairo_t* cr) const { cairo_destroy(cr); }
-};
-struct FontDescriptionDeleter {
-  void operator()(PangoFontDescription* desc) const { pango_font_description_free(desc); }
-};
-struct FontOptionsDeleter {
-  void operator()(cairo_font_options_t* options) const { cairo_font_options_destroy(options); }
-};
+using documents::CairoPtr;
+using documents::FontDescriptionPtr;
+using documents::FontOptionsPtr;
+using documents::GPtr;
+using documents::PreparedSignature;
+using documents::SurfacePtr;
 
 // Font maps cache fonts and are not safe to share between threads: one per thread, kept for the
 // thread's life because building one costs a fontconfig scan.
@@ -48,7 +39,7 @@ PangoFontMap* ThreadFontMap() {
 
 // What the layout pass decides and the drawing pass paints, in page coordinates (top-left).
 struct DrawOp {
-  enum class Kind { kLine, kLayout, kStrokeRect, kFillRect, kRule };
+  enum class Kind { kLine, kLayout, kStrokeRect, kFillRect, kRule, kSignature };
   Kind kind = Kind::kLayout;
   PangoLayout* layout = nullptr;  // owned by Document::layouts
   int line = 0;                   // kLine: index into layout
@@ -57,7 +48,11 @@ struct DrawOp {
   double width = 0;
   double height = 0;
   double gray = 0;
+  const PreparedSignature* signature = nullptr;  // kSignature: drawn in the box x, y, width, height
 };
+
+// The prepared signature of each participant who has one, by participant id.
+using SignatureFills = std::map<std::string, PreparedSignature, std::less<>>;
 
 // Lays the body out into pages of DrawOps. Every PangoLayout it makes lives until rendering ends.
 class Document {
@@ -74,8 +69,7 @@ class Document {
 
   PangoLayout* MakeLayout(const std::string& text, double size, bool bold, double width) {
     GPtr<PangoLayout> layout(pango_layout_new(context_));
-    std::unique_ptr<PangoFontDescription, FontDescriptionDeleter> desc(
-        pango_font_description_from_string(options_.font_families.c_str()));
+    FontDescriptionPtr desc(pango_font_description_from_string(options_.font_families.c_str()));
     pango_font_description_set_absolute_size(desc.get(), size * PANGO_SCALE);
     pango_font_description_set_weight(desc.get(), bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_layout_set_font_description(layout.get(), desc.get());
@@ -253,6 +247,18 @@ class Document {
         {.kind = DrawOp::Kind::kLayout, .layout = layout, .x = x + kCellPadding, .y = y + 2});
   }
 
+  // A placement box filled with a signer's signature instead of the role's label.
+  void AddSignature(size_t page, const SignaturePlacement& box,
+                    const PreparedSignature& signature) {
+    EnsurePages(page);
+    pages_[page - 1].push_back({.kind = DrawOp::Kind::kSignature,
+                                .x = box.x,
+                                .y = box.y,
+                                .width = box.width,
+                                .height = box.height,
+                                .signature = &signature});
+  }
+
   std::vector<std::vector<DrawOp>>& pages() { return pages_; }
   double left() const { return left_; }
   double width() const { return width_; }
@@ -310,18 +316,30 @@ void SignaturesBlock(Document& doc, const TemplateVersion& version, const Contra
   }
 }
 
-void SignatureBoxes(Document& doc, const TemplateVersion& version, const ContractState& state) {
+// The importer forbids pages outside 1..1000; never loop on a hand-built one.
+bool DrawablePage(const SignaturePlacement& p) { return p.page >= 1 && p.page <= 1000; }
+
+// A labelled box at every placement, or the signer's signature where `fills` has one.
+void SignatureBoxes(Document& doc, const TemplateVersion& version, const ContractState& state,
+                    const SignatureFills& fills) {
   const auto add = [&](const std::vector<SignaturePlacement>& placements,
                        const std::string& label) {
     for (const auto& p : placements) {
-      if (p.page < 1 || p.page > 1000) continue;  // the importer forbids these; never loop on them
+      if (!DrawablePage(p)) continue;
       doc.AddBox(static_cast<size_t>(p.page), p.x, p.y, p.width, p.height, label);
     }
   };
   if (!state.prepared_roles.empty()) {
     for (const auto& role : state.prepared_roles) {
-      add(role.signature_placement,
-          RoleLabel(version, role.template_role_id, ParticipantName(state, role.participant_id)));
+      const auto fill = fills.find(role.participant_id);
+      if (fill == fills.end()) {
+        add(role.signature_placement,
+            RoleLabel(version, role.template_role_id, ParticipantName(state, role.participant_id)));
+        continue;
+      }
+      for (const auto& p : role.signature_placement) {
+        if (DrawablePage(p)) doc.AddSignature(static_cast<size_t>(p.page), p, fill->second);
+      }
     }
     return;
   }
@@ -330,7 +348,7 @@ void SignatureBoxes(Document& doc, const TemplateVersion& version, const Contrac
   }
 }
 
-void Paint(cairo_t* cr, const DrawOp& op) {
+void Paint(cairo_t* cr, PangoContext* context, const RenderOptions& options, const DrawOp& op) {
   switch (op.kind) {
     case DrawOp::Kind::kLine:
       cairo_set_source_rgb(cr, 0, 0, 0);
@@ -360,6 +378,13 @@ void Paint(cairo_t* cr, const DrawOp& op) {
       cairo_line_to(cr, op.x + op.width, op.y);
       cairo_stroke(cr);
       break;
+    case DrawOp::Kind::kSignature:
+      documents::DrawSignature(cr, context,
+                               {.x = op.x, .y = op.y, .width = op.width, .height = op.height},
+                               *op.signature,
+                               {.signature_families = options.signature_font_families,
+                                .caption_families = options.font_families});
+      break;
   }
 }
 
@@ -368,12 +393,36 @@ cairo_status_t AppendToString(void* closure, const unsigned char* data, unsigned
   return CAIRO_STATUS_SUCCESS;
 }
 
-}  // namespace
+// The prepared signature of every appearance, refusing an appearance nobody can sign with.
+Result<SignatureFills> PrepareFills(
+    const ContractState& state, const std::vector<documents::SignatureAppearance>& appearances) {
+  SignatureFills fills;
+  for (const auto& appearance : appearances) {
+    const bool prepared = std::any_of(
+        state.prepared_roles.begin(), state.prepared_roles.end(),
+        [&](const PreparedRole& role) { return role.participant_id == appearance.participant_id; });
+    if (!prepared) {
+      return Fail(ErrorCode::kValidationFailed,
+                  "participant " + appearance.participant_id + " has no prepared role",
+                  "participantId", "must be a participant of a prepared role");
+    }
+    if (fills.contains(appearance.participant_id)) {
+      return Fail(ErrorCode::kValidationFailed,
+                  "participant " + appearance.participant_id + " has two signature appearances",
+                  "participantId", "must appear once");
+    }
+    auto signature = documents::PrepareSignature(appearance);
+    if (!signature) return std::unexpected(std::move(signature.error()));
+    fills.emplace(appearance.participant_id, std::move(*signature));
+  }
+  return fills;
+}
 
-Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersion& version,
-                                      const ContractState& state, const RenderOptions& options) {
+Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
+                           const ContractState& state, const SignatureFills& fills,
+                           const RenderOptions& options) {
   std::string bytes;
-  std::unique_ptr<cairo_surface_t, SurfaceDeleter> surface(
+  SurfacePtr surface(
       cairo_pdf_surface_create_for_stream(AppendToString, &bytes, kPageWidth, kPageHeight));
   if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) {
     return Fail(ErrorCode::kInternal, "cannot create the PDF surface");
@@ -389,11 +438,10 @@ Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersio
   cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_SUBJECT,
                                  ("Contract " + state.id).c_str());
 
-  std::unique_ptr<cairo_t, CairoDeleter> cr(cairo_create(surface.get()));
+  CairoPtr cr(cairo_create(surface.get()));
   GPtr<PangoContext> context(pango_font_map_create_context(ThreadFontMap()));
   // Unhinted metrics: line breaks depend on the text and fonts only, never on a device.
-  std::unique_ptr<cairo_font_options_t, FontOptionsDeleter> font_options(
-      cairo_font_options_create());
+  FontOptionsPtr font_options(cairo_font_options_create());
   cairo_font_options_set_hint_metrics(font_options.get(), CAIRO_HINT_METRICS_OFF);
   cairo_font_options_set_hint_style(font_options.get(), CAIRO_HINT_STYLE_NONE);
   pango_cairo_context_set_font_options(context.get(), font_options.get());
@@ -423,20 +471,21 @@ Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersio
         break;
     }
   }
-  SignatureBoxes(doc, version, state);
+  SignatureBoxes(doc, version, state, fills);
 
   auto& pages = doc.pages();
   const size_t total = pages.size();
   for (size_t i = 0; i < total; ++i) {
-    for (const auto& op : pages[i]) Paint(cr.get(), op);
+    for (const auto& op : pages[i]) Paint(cr.get(), context.get(), options, op);
     PangoLayout* footer =
         doc.MakeLayout("Page " + std::to_string(i + 1) + " of " + std::to_string(total),
                        options.body_font_size * 0.85, false, doc.width());
     pango_layout_set_alignment(footer, PANGO_ALIGN_CENTER);
-    Paint(cr.get(), {.kind = DrawOp::Kind::kLayout,
-                     .layout = footer,
-                     .x = doc.left(),
-                     .y = kPageHeight - options.margin - Document::HeightOf(footer)});
+    Paint(cr.get(), context.get(), options,
+          {.kind = DrawOp::Kind::kLayout,
+           .layout = footer,
+           .x = doc.left(),
+           .y = kPageHeight - options.margin - Document::HeightOf(footer)});
     cairo_show_page(cr.get());
   }
   cr.reset();
@@ -447,6 +496,21 @@ Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersio
                     cairo_status_to_string(cairo_surface_status(surface.get())));
   }
   return bytes;
+}
+
+}  // namespace
+
+Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersion& version,
+                                      const ContractState& state, const RenderOptions& options) {
+  return Render(tmpl, version, state, {}, options);
+}
+
+Result<std::string> RenderSignedContractPdf(
+    const Template& tmpl, const TemplateVersion& version, const ContractState& state,
+    const std::vector<documents::SignatureAppearance>& appearances, const RenderOptions& options) {
+  auto fills = PrepareFills(state, appearances);
+  if (!fills) return std::unexpected(std::move(fills.error()));
+  return Render(tmpl, version, state, *fills, options);
 }
 
 }  // namespace esign

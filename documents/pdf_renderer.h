@@ -6,6 +6,10 @@
 // else the template roles'. Text is real, selectable text shaped by pango (Unicode, CJK and
 // right-to-left scripts) with the fonts of RenderOptions, found through fontconfig.
 //
+// RenderSignedContractPdf lays out the same document (same pages, same placements) and draws
+// each signer's signature (signature_appearance.h) in their prepared placement boxes instead of
+// the labelled empty box: the page content of the signed PDF (contract_sealer.h).
+//
 // Deterministic: the same template, version, state and options give the same bytes; the PDF's
 // dates are the contract's created_at, never the clock.
 //
@@ -15,6 +19,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "documents/signature_appearance.h"
 
 #include "domain/contract_state.h"
 #include "domain/result.h"
@@ -30,11 +37,24 @@ struct RenderOptions {
   double body_font_size = 10.5;
   // Page margin on every side, in points. Default: 56.7 (2 cm).
   double margin = 56.7;
+  // Font families of typed signatures, drawn italic. The caption under a signature uses
+  // font_families. Default: "Noto Serif, Noto Sans CJK SC, DejaVu Serif".
+  std::string signature_font_families = "Noto Serif, Noto Sans CJK SC, DejaVu Serif";
 };
 
 // The PDF bytes, or kInternal when cairo fails to produce them.
 Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersion& version,
                                       const ContractState& state,
                                       const RenderOptions& options = {});
+
+// The PDF with every appearance drawn in each placement box of its participant's prepared
+// roles; a prepared role without an appearance keeps its labelled empty box. kValidationFailed
+// for an appearance whose participant has no prepared role, two appearances of one participant,
+// an image that is not a PNG cairo can read (or larger than 4096 pixels on a side) or an
+// appearance with nothing to draw; else as RenderContractPdf.
+Result<std::string> RenderSignedContractPdf(
+    const Template& tmpl, const TemplateVersion& version, const ContractState& state,
+    const std::vector<documents::SignatureAppearance>& appearances,
+    const RenderOptions& options = {});
 
 }  // namespace esign

@@ -1,147 +1,22 @@
 #include "documents/pdf_renderer.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "documents/pdf_layout.h"
-#include "domain/template_importer.h"
+#include "pdf_fixtures.h"
 
 namespace esign {
 namespace {
 
-Template LoadTemplate(const std::string& file) {
-  std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/" + file);
-  std::stringstream text;
-  text << in.rdbuf();
-  auto imported = ImportTemplateText(text.str());
-  EXPECT_TRUE(imported.has_value()) << file;
-  return imported.value_or(Template{});
-}
-
-struct ToolOutput {
-  int exit_code = -1;
-  std::string out;
-};
-
-// Runs a command line and returns its exit code and standard output.
-ToolOutput Run(const std::string& command) {
-  ToolOutput result;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-// A rendered PDF in a temporary file, removed at the end of the test unless ESIGN_KEEP_PDF is set
-// (to look at the pages).
-class PdfFile {
- public:
-  explicit PdfFile(const std::string& bytes) {
-    static int counter = 0;
-    path_ = (std::filesystem::temp_directory_path() / ("esign_render_" + std::to_string(getpid()) +
-                                                       "_" + std::to_string(counter++) + ".pdf"))
-                .string();
-    std::ofstream(path_, std::ios::binary) << bytes;
-  }
-  ~PdfFile() {
-    if (std::getenv("ESIGN_KEEP_PDF") == nullptr) std::filesystem::remove(path_);
-  }
-  PdfFile(const PdfFile&) = delete;
-  PdfFile& operator=(const PdfFile&) = delete;
-
-  ToolOutput Check() const { return Run("qpdf --check '" + path_ + "'"); }
-  std::string Text() const { return Run("pdftotext -enc UTF-8 '" + path_ + "' -").out; }
-  // pdftotext separates pages with a form feed.
-  std::vector<std::string> PageTexts() const {
-    std::vector<std::string> pages;
-    std::stringstream all(Text());
-    std::string page;
-    while (std::getline(all, page, '\f')) pages.push_back(page);
-    if (!pages.empty() && pages.back().find_first_not_of(" \n") == std::string::npos) {
-      pages.pop_back();
-    }
-    return pages;
-  }
-  int PageCount() const {
-    const std::string info = Run("pdfinfo '" + path_ + "'").out;
-    const auto at = info.find("Pages:");
-    return at == std::string::npos ? -1 : std::stoi(info.substr(at + 6));
-  }
-
- private:
-  std::string path_;
-};
-
-Participant Person(std::string id, std::string name, ParticipantAction action) {
-  Participant p;
-  p.participant_id = std::move(id);
-  p.name = std::move(name);
-  p.action = action;
-  p.email = p.participant_id + "@example.com";
-  return p;
-}
-
-ContractState BaseState(const Template& tmpl, std::string title) {
-  ContractState state;
-  state.id = "ctr_01JD4T5Y2M8Q";
-  state.version = 3;
-  state.title = std::move(title);
-  state.template_id = tmpl.template_id;
-  state.template_version_id = tmpl.versions.front().template_version_id;
-  state.organization_id = "org_acme";
-  state.created_at = "2026-03-14T09:26:53.589Z";
-  state.updated_at = state.created_at;
-  return state;
-}
-
-boost::json::array Milestones(int count) {
-  boost::json::array rows;
-  for (int i = 1; i <= count; ++i) {
-    rows.push_back(boost::json::object{{"description", "Milestone number " + std::to_string(i)},
-                                       {"dueDate", "2026-05-01"},
-                                       {"amount", std::to_string(i * 100) + ".00"}});
-  }
-  return rows;
-}
-
-ContractState ServicesState(const Template& tmpl, int milestones) {
-  ContractState state = BaseState(tmpl, "Services for Ñúñez Consulting");
-  state.data.field_values = {
-      {"clientName", "Zoë Ñúñez"},
-      {"clientAddress", "Calle Mayor 12, 28013 Madrid"},
-      {"providerName", "王小明 Consulting Ltd"},
-      {"providerRegistrationNumber", "HRB 123456"},
-      {"billingEmail", "billing@example.com"},
-      {"effectiveDate", "2026-04-01"},
-      {"scopeOfServices", "Design and delivery of the onboarding platform, including support."},
-      {"currency", "EUR"},
-      {"totalFee", "48250.50"},
-      {"paymentTermsDays", 30},
-      {"governingLaw", "Spain"}};
-  state.data.table_data = {{"paymentMilestones", Milestones(milestones)}};
-  state.participants = {Person("p_client", "Zoë Ñúñez", ParticipantAction::kSign),
-                        Person("p_provider", "مريم", ParticipantAction::kSign)};
-  state.role_bindings = {{"client_signatory", "p_client"}, {"provider_company", "p_provider"}};
-  return state;
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using pdf_test::BaseState;
+using pdf_test::Contains;
+using pdf_test::LoadTemplate;
+using pdf_test::PdfFile;
+using pdf_test::ServicesState;
 
 TEST(PdfLayoutTest, SubstitutesPlaceholdersAndMarksMissingValues) {
   const boost::json::object values = {{"name", "Zoë"}, {"n", 3}, {"ok", true}, {"empty", ""}};
