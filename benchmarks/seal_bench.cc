@@ -1,0 +1,180 @@
+// seal_bench: the signed PDF of a completed contract, from layout to PAdES signature.
+//
+//   seal_bench [--benchmark_filter=...] [--benchmark_repetitions=N]
+//
+// The contract is the example services agreement (three pages: its signature boxes sit on page
+// 3), every field and three table rows filled, two signers: one typed signature, one PNG image.
+// Workloads:
+//   BM_RenderUnsigned      RenderContractPdf: the unsigned PDF, for comparison
+//   BM_RenderSigned        RenderSignedContractPdf: the pages with both signatures drawn
+//   BM_Seal                SealContractPdf: the same, then the service's PAdES signature
+// Each prints seals/s: documents per second of wall time on one thread.
+#include <benchmark/benchmark.h>
+#include <cairo.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "documents/contract_sealer.h"
+#include "documents/pdf_renderer.h"
+#include "domain/template_importer.h"
+
+namespace esign::documents {
+namespace {
+
+struct Contract {
+  Template tmpl;
+  ContractState state;
+  std::vector<SignatureAppearance> appearances;
+  std::unique_ptr<ServiceCertificate> certificate;
+  std::string label;  // "3 pages, 2 signatures", read from the rendered page tree
+};
+
+// A sample value of the field's type, so every placeholder of the body is filled.
+boost::json::value Sample(const FieldDef& field, int row) {
+  switch (field.type) {
+    case FieldType::kInteger:
+      return 30 + row;
+    case FieldType::kDecimal:
+      return boost::json::string(std::to_string(1000 * (row + 1)) + ".50");
+    case FieldType::kBoolean:
+      return true;
+    case FieldType::kDate:
+      return boost::json::string("2026-11-0" + std::to_string(row + 1));
+    case FieldType::kEnum:
+      return boost::json::string(field.options.front());
+    default:
+      return boost::json::string(field.label + " of Ñúñez & 王 " + std::to_string(row + 1));
+  }
+}
+
+cairo_status_t Append(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+// A 400x120 signature-pad style image.
+std::string PadImage() {
+  cairo_surface_t* pad = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 400, 120);
+  cairo_t* pen = cairo_create(pad);
+  cairo_set_line_width(pen, 5);
+  for (int loop = 0; loop < 4; ++loop) cairo_arc(pen, 60.0 + 90 * loop, 60, 40, 0, 5);
+  cairo_stroke(pen);
+  cairo_destroy(pen);
+  std::string png;
+  cairo_surface_write_to_png_stream(pad, Append, &png);
+  cairo_surface_destroy(pad);
+  return png;
+}
+
+const Contract& TheContract() {
+  static const Contract contract = [] {
+    Contract c;
+    std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/services-agreement.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    c.tmpl = ImportTemplateText(text.str()).value();
+    const TemplateVersion& version = c.tmpl.versions.front();
+    c.state.id = "ctr_01JD4T5Y2M8Q";
+    c.state.version = 9;
+    c.state.status = ContractStatus::kCompleted;
+    c.state.title = "Services agreement";
+    c.state.organization_id = "org_acme";
+    c.state.created_at = "2026-11-20T08:00:00Z";
+    for (const auto& section : version.sections) {
+      for (const auto& field : section.fields)
+        c.state.data.field_values[field.key] = Sample(field, 0);
+      for (const auto& table : section.tables) {
+        boost::json::array rows;
+        for (int row = 0; row < 3; ++row) {
+          boost::json::object cells;
+          for (const auto& column : table.columns) cells[column.key] = Sample(column, row);
+          rows.push_back(std::move(cells));
+        }
+        c.state.data.table_data[table.table_key] = std::move(rows);
+      }
+    }
+    const std::vector<std::string> signers = {"Zoë Ñúñez", "王小明"};
+    for (const auto& role : version.roles) {
+      if (role.action != ParticipantAction::kSign) continue;
+      const size_t n = c.appearances.size();
+      const std::string id = "p_" + std::to_string(n);
+      Participant participant;
+      participant.participant_id = id;
+      participant.name = signers[n % signers.size()];
+      c.state.participants.push_back(participant);
+      c.state.prepared_roles.push_back({.template_role_id = role.template_role_id,
+                                        .participant_id = id,
+                                        .routing_order = role.routing_order,
+                                        .signature_placement = role.signature_placement});
+      c.appearances.push_back({.participant_id = id,
+                               .signer_name = participant.name,
+                               .signature_text = participant.name,
+                               .signed_at = "2026-11-21T10:04:00Z"});
+    }
+    c.appearances.back().image_png = PadImage();
+    c.certificate = ServiceCertificate::CreateEphemeral().value();
+    const std::string pdf = RenderContractPdf(c.tmpl, version, c.state).value();
+    const size_t count = pdf.find("/Count ");
+    c.label = (count == std::string::npos
+                   ? "?"
+                   : pdf.substr(count + 7, pdf.find_first_of(" />\n", count + 7) - count - 7)) +
+              " pages, " + std::to_string(c.appearances.size()) + " signatures";
+    return c;
+  }();
+  return contract;
+}
+
+void Report(benchmark::State& state) {
+  state.SetLabel(TheContract().label);
+  state.counters["seals/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void BM_RenderUnsigned(benchmark::State& state) {
+  const Contract& c = TheContract();
+  for (auto _ : state) {
+    auto pdf = RenderContractPdf(c.tmpl, c.tmpl.versions.front(), c.state);
+    if (!pdf) state.SkipWithError(pdf.error().message.c_str());
+    benchmark::DoNotOptimize(pdf);
+  }
+  Report(state);
+}
+
+void BM_RenderSigned(benchmark::State& state) {
+  const Contract& c = TheContract();
+  for (auto _ : state) {
+    auto pdf = RenderSignedContractPdf(c.tmpl, c.tmpl.versions.front(), c.state, c.appearances);
+    if (!pdf) state.SkipWithError(pdf.error().message.c_str());
+    benchmark::DoNotOptimize(pdf);
+  }
+  Report(state);
+}
+
+void BM_Seal(benchmark::State& state) {
+  const Contract& c = TheContract();
+  const SealOptions options{.signing_time =
+                                std::chrono::sys_days{std::chrono::November / 21 / 2026}};
+  for (auto _ : state) {
+    auto pdf = SealContractPdf(c.tmpl, c.tmpl.versions.front(), c.state, c.appearances,
+                               *c.certificate, options);
+    if (!pdf) state.SkipWithError(pdf.error().message.c_str());
+    benchmark::DoNotOptimize(pdf);
+  }
+  Report(state);
+}
+
+BENCHMARK(BM_RenderUnsigned)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RenderSigned)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Seal)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace esign::documents
+
+BENCHMARK_MAIN();
