@@ -93,7 +93,9 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "rate-limit", po::value(&serve.rate_limit)->default_value(serve.rate_limit),
       "authenticated requests per second per client, burst twice that (0 = no limit)")(
       "tree-head-interval", po::value(&tree_head_seconds)->default_value(tree_head_seconds),
-      "seconds between signed tree heads of the ledger (1..3600)");
+      "seconds between signed tree heads of the ledger (1..3600)")(
+      "kafka-brokers", po::value(&serve.kafka_brokers),
+      "Kafka bootstrap servers HOST:PORT,... (default: an embedded cluster on loopback)");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());

@@ -37,6 +37,10 @@ struct ServeConfig {
   // --tree-head-interval / CONTRACTD_TREE_HEAD_INTERVAL: seconds between signed tree heads (and
   // one more at stop). Default: 10.
   std::chrono::seconds tree_head_interval{10};
+  // --kafka-brokers / CONTRACTD_KAFKA_BROKERS: bootstrap servers (host:port,...) of the Kafka
+  // cluster the relay publishes to; empty = start the embedded cluster in this process on
+  // loopback and print its address. Default: empty.
+  std::string kafka_brokers;
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

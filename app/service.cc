@@ -29,6 +29,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (auto s = service->PrepareAuth(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartReadSide(); !s) return std::unexpected(s.error());
   if (auto s = service->AddRoutes(config); !s) return std::unexpected(s.error());
+  if (auto s = service->StartKafka(config); !s) return std::unexpected(s.error());
 
   http::ApiHandlerOptions handler_options;
   if (config.access_log) handler_options.access_log = http::StderrAccessLog();
@@ -138,6 +139,12 @@ void Service::AddGauges() {
   });
   metrics.AddGauge("contractd_log_events", "Events in the log.",
                    [this] { return static_cast<double>(store_->Size()); });
+  metrics.AddGauge("contractd_kafka_relay_lag_events",
+                   "Events in the log that Kafka has not acknowledged yet.", [this] {
+                     const uint64_t size = store_->Size();
+                     const uint64_t acknowledged = relay_->acknowledged();
+                     return static_cast<double>(size > acknowledged ? size - acknowledged : 0);
+                   });
   metrics.AddGauge("contractd_projection_lag_events",
                    "Events in the log that the read side has not applied yet.", [this] {
                      const uint64_t size = store_->Size();
@@ -154,6 +161,8 @@ void Service::Stop() {
   if (server_) server_->Stop();
   if (handler_) handler_->Drain();
   if (projector_) projector_->Stop();
+  if (relay_) relay_->Stop();
+  embedded_kafka_.reset();
   if (tree_head_signer_.joinable()) {
     tree_head_signer_.request_stop();
     tree_head_signer_.join();
@@ -179,6 +188,28 @@ void Service::StartTreeHeadSigner(std::chrono::seconds interval) {
       }
     }
   });
+}
+
+Status Service::StartKafka(const ServeConfig& config) {
+  webhooks::KafkaRelayOptions options;
+  options.brokers = config.kafka_brokers;
+  if (options.brokers.empty()) {
+    auto embedded = webhooks::EmbeddedKafka::Start();
+    if (!embedded) return std::unexpected(embedded.error());
+    embedded_kafka_ = std::move(*embedded);
+    options.brokers = embedded_kafka_->bootstraps();
+    // The embedded topic lives in memory: every start is a new cluster, published from the start.
+    options.cluster = "embedded:" + RandomIdGenerator::Instance().Next("run_");
+    std::cerr << "contractd: embedded Kafka cluster at " << options.brokers << " (topic "
+              << options.topic << "; read it with: kcat -C -b " << options.brokers << " -t "
+              << options.topic << ")" << std::endl;
+  }
+  auto checkpoint = webhooks::RelayCheckpoint::Open(*store_, options.topic);
+  if (!checkpoint) return std::unexpected(checkpoint.error());
+  auto relay = webhooks::KafkaRelay::Start(*store_, std::move(*checkpoint), std::move(options));
+  if (!relay) return std::unexpected(relay.error());
+  relay_ = std::move(*relay);
+  return {};
 }
 
 // Authentication and the admin socket ----------------------------------------------------------

@@ -22,6 +22,8 @@
 #include "projections/read_your_writes.h"
 #include "projections/rocksdb_view_store.h"
 #include "projections/template_catalog.h"
+#include "webhooks/embedded_kafka.h"
+#include "webhooks/kafka_relay.h"
 
 namespace esign::app {
 
@@ -47,6 +49,8 @@ class Service {
   Status StartAdmin(const ServeConfig& config);
   void AddGauges();
   void StartTreeHeadSigner(std::chrono::seconds interval);
+  // The Kafka relay, to --kafka-brokers or to the embedded cluster it starts first.
+  Status StartKafka(const ServeConfig& config);
   // The unsigned PDF of a contract, from its template version.
   Result<std::string> RenderPdf(const ContractState& state) const;
 
@@ -67,6 +71,8 @@ class Service {
   std::unique_ptr<AdminCommands> admin_commands_;
   std::unique_ptr<AdminSocketServer> admin_socket_;
   std::jthread tree_head_signer_;
+  std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
+  std::unique_ptr<webhooks::KafkaRelay> relay_;
 };
 
 }  // namespace esign::app

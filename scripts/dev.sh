@@ -46,10 +46,14 @@ install_node() {
   install_packages nodejs npm
 }
 
-# The OpenAPI validator the tests run, exactly as tests/openapi/package-lock.json pins it.
+# The npm packages the tests run, exactly as each package-lock.json pins them: the OpenAPI
+# validator (tests/openapi) and kafkajs, an independent Kafka consumer (tests/kafka).
 install_npm_packages() {
-  echo "== npm ci in tests/openapi"
-  (cd "$ROOT/tests/openapi" && npm ci --no-audit --no-fund)
+  local dir
+  for dir in tests/openapi tests/kafka; do
+    echo "== npm ci in $dir"
+    (cd "$ROOT/$dir" && npm ci --no-audit --no-fund)
+  done
 }
 
 build() {

@@ -1,0 +1,106 @@
+// KafkaRelay: publishes every published event of the log (event_message.h), in log order, to one
+// Kafka topic, with librdkafka's idempotent producer (acks=all, no local timeout: while the
+// brokers are unreachable messages wait, and the relay catches up when they return).
+//
+// It starts at its durable checkpoint (relay_checkpoint.h) and advances it only over a prefix of
+// the log whose every message has a successful delivery report, so a restart publishes again at
+// most the messages that were in flight: at least once, in order per key (the idempotent
+// producer keeps each partition's order across its retries). A failed delivery report (a fatal
+// producer error, a refused message) makes it drop the producer and publish again from the
+// checkpoint with a new one.
+//
+// Two threads: the producer thread reads the log and sleeps in WaitForSizeAbove when caught up
+// (woken by appends); the poller thread serves delivery reports as librdkafka queues them.
+// Thread safety: every public method may be called from any thread; Stop before the store closes.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <thread>
+
+#include "eventstore/event_store.h"
+#include "webhooks/kafka_config.h"
+#include "webhooks/relay_checkpoint.h"
+
+namespace esign::webhooks {
+
+struct KafkaRelayOptions {
+  // bootstrap.servers of the cluster. Required.
+  std::string brokers;
+  // The checkpoint belongs to this cluster; another name means publish from the start. Default:
+  // the broker list.
+  std::string cluster;
+  // Default: contract-events.
+  std::string topic = "contract-events";
+  // Messages handed to the producer and not yet acknowledged; the relay waits beyond. Default:
+  // 100,000.
+  size_t max_in_flight = 100000;
+  // Events read from the log per ReadAll. Default: 512.
+  size_t read_batch = 512;
+  // How long Stop waits for in-flight messages to be acknowledged. Default: 5 s.
+  std::chrono::milliseconds stop_flush{5000};
+  // More librdkafka producer settings, applied last (tests). Default: none.
+  KafkaSettings settings;
+};
+
+class KafkaRelay {
+ public:
+  // Loads the checkpoint and starts both threads. kValidationFailed for refused settings.
+  static Result<std::unique_ptr<KafkaRelay>> Start(const eventstore::EventStore& store,
+                                                   RelayCheckpoint checkpoint,
+                                                   KafkaRelayOptions options);
+  ~KafkaRelay();  // Stop
+  KafkaRelay(const KafkaRelay&) = delete;
+  KafkaRelay& operator=(const KafkaRelay&) = delete;
+
+  // Stops reading the log, waits up to stop_flush for the messages in flight, stores the
+  // checkpoint and ends both threads. Idempotent.
+  void Stop();
+
+  // Every event before this position is acknowledged by the cluster (or not published).
+  uint64_t acknowledged() const;
+  // Blocks until acknowledged() >= position or the timeout passes; true in the first case.
+  bool WaitForAcknowledged(uint64_t position, std::chrono::milliseconds timeout) const;
+
+ private:
+  KafkaRelay(const eventstore::EventStore& store, RelayCheckpoint checkpoint,
+             KafkaRelayOptions options);
+  Status CreateProducer();
+  void StartPoller();
+  void StopPoller();
+  void DropProducer();
+  void RunProducer(const std::stop_token& stop);
+  // Produces the events read from `next`; false when a produce call failed.
+  bool PublishBatch(const std::stop_token& stop, uint64_t& next);
+  static void OnDelivery(rd_kafka_t* handle, const rd_kafka_message_t* message, void* opaque);
+  // Marks `position` acknowledged and moves acked_ over the acknowledged prefix; mutex_ held.
+  void MarkDone(uint64_t position);
+  void SaveCheckpoint();
+
+  const eventstore::EventStore& store_;
+  RelayCheckpoint checkpoint_;
+  const KafkaRelayOptions options_;
+
+  KafkaHandle producer_;  // replaced only by the producer thread, while the poller is stopped
+  std::jthread poller_;
+  std::jthread producer_thread_;
+  std::mutex stop_mutex_;
+
+  mutable std::mutex mutex_;
+  mutable std::condition_variable_any changed_;
+  uint64_t acked_ = 0;        // guarded by mutex_: first position not yet acknowledged
+  std::deque<bool> pending_;  // guarded by mutex_: positions acked_.., true once acknowledged
+  bool failed_ = false;       // guarded by mutex_: a delivery failed; publish again from acked_
+
+  std::mutex save_mutex_;
+  uint64_t saved_ = 0;  // guarded by save_mutex_
+};
+
+}  // namespace esign::webhooks
