@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "documents/pdf_renderer.h"
@@ -173,6 +174,14 @@ TEST_F(ContractSealerTest, SameInputGivesTheSameBytesButTheSignatureValue) {
   auto rendered = RenderSignedContractPdf(tmpl_, tmpl_.versions.front(), state, TwoSignatures());
   ASSERT_TRUE(rendered.has_value());
   EXPECT_TRUE(first->compare(0, rendered->size(), *rendered) == 0);
+
+  // Also from another thread (its own font map, its own decoded image).
+  std::string on_thread;
+  std::thread([&] {
+    auto pdf = RenderSignedContractPdf(tmpl_, tmpl_.versions.front(), state, TwoSignatures());
+    if (pdf.has_value()) on_thread = *pdf;
+  }).join();
+  EXPECT_TRUE(on_thread == *rendered);
 }
 
 TEST_F(ContractSealerTest, WithoutAppearancesTheRenderIsTheUnsignedPdf) {
