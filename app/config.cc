@@ -95,7 +95,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "tree-head-interval", po::value(&tree_head_seconds)->default_value(tree_head_seconds),
       "seconds between signed tree heads of the ledger (1..3600)")(
       "kafka-brokers", po::value(&serve.kafka_brokers),
-      "Kafka bootstrap servers HOST:PORT,... (default: an embedded cluster on loopback)");
+      "Kafka bootstrap servers HOST:PORT,... (default: an embedded cluster on loopback)")(
+      "webhook-allow-loopback",
+      po::value(&serve.webhook_allow_loopback)->default_value(serve.webhook_allow_loopback),
+      "let webhook endpoints be http(s) URLs on loopback, for development (true/false)");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());

@@ -41,6 +41,9 @@ struct ServeConfig {
   // cluster the relay publishes to; empty = start the embedded cluster in this process on
   // loopback and print its address. Default: empty.
   std::string kafka_brokers;
+  // --webhook-allow-loopback / CONTRACTD_WEBHOOK_ALLOW_LOOPBACK: webhook endpoints may be http or
+  // https URLs on loopback (development and tests). Default: false (https to public hosts only).
+  bool webhook_allow_loopback = false;
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

@@ -81,7 +81,7 @@ Status Service::StartReadSide() {
   projector_ = std::make_unique<projections::Projector>(
       *store_, *views_,
       std::vector<projections::Projection*>{&template_catalog_, contract_views_.get(),
-                                            &auth_->directory()});
+                                            &auth_->directory(), &endpoint_directory_});
   if (auto started = projector_->Start(); !started) return started;
   // The catalog must hold the templates just imported before the first request arrives.
   if (!projector_->WaitFor(store_->Size(), std::chrono::minutes(10))) {
@@ -117,8 +117,26 @@ Status Service::AddRoutes(const ServeConfig& config) {
   http::AddContractRoutes(routes_, {*contract_commands_, *contract_queries_, *read_your_writes_,
                                     store_->blobs(), *store_, certificate_->CertificatePem(),
                                     [this](const ContractState& s) { return RenderPdf(s); }});
+  if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
   http::AddOpenApiRoutes(routes_);
   http::AddSigningPageRoutes(routes_);
+  return {};
+}
+
+Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& cursor_key) {
+  auto secrets = webhooks::EndpointSecrets::Open(config.data_dir);
+  if (!secrets) return std::unexpected(secrets.error());
+  endpoint_secrets_ = std::move(*secrets);
+  endpoint_commands_ = std::make_unique<webhooks::EndpointCommands>(
+      *store_, *endpoint_secrets_, RandomIdGenerator::Instance(), SystemClock::Instance(),
+      webhooks::UrlPolicy{.allow_loopback = config.webhook_allow_loopback},
+      [this](std::string_view client_id, uint64_t size) {
+        read_your_writes_->Wrote(client_id, size);
+      });
+  webhook_routes_ = std::make_unique<http::WebhookRoutesDeps>(
+      http::WebhookRoutesDeps{*endpoint_commands_, endpoint_directory_, *read_your_writes_,
+                              projections::CursorCodec(cursor_key)});
+  http::AddWebhookRoutes(routes_, *webhook_routes_);
   return {};
 }
 

@@ -16,6 +16,7 @@
 #include "http/api_handler.h"
 #include "http/auth_module.h"
 #include "http/server.h"
+#include "http/webhook_routes.h"
 #include "projections/contract_queries.h"
 #include "projections/contract_views.h"
 #include "projections/projector.h"
@@ -23,6 +24,9 @@
 #include "projections/rocksdb_view_store.h"
 #include "projections/template_catalog.h"
 #include "webhooks/embedded_kafka.h"
+#include "webhooks/endpoint_commands.h"
+#include "webhooks/endpoint_directory.h"
+#include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_relay.h"
 
 namespace esign::app {
@@ -43,6 +47,7 @@ class Service {
   Status OpenStore(const ServeConfig& config);
   Status StartReadSide();
   Status AddRoutes(const ServeConfig& config);
+  Status AddWebhookRoutes(const ServeConfig& config, const std::string& cursor_key);
   // Authentication (before the read side, whose projector feeds the client directory) and the
   // admin socket with the demo client (once the server listens).
   Status PrepareAuth(const ServeConfig& config);
@@ -58,6 +63,7 @@ class Service {
   std::unique_ptr<projections::RocksViewStore> views_;
   projections::TemplateCatalog template_catalog_;
   std::unique_ptr<projections::ContractViews> contract_views_;
+  webhooks::EndpointDirectory endpoint_directory_;
   std::unique_ptr<http::AuthModule> auth_;  // its directory must outlive the projector
   std::unique_ptr<projections::Projector> projector_;
   std::unique_ptr<projections::ContractQueries> contract_queries_;
@@ -71,6 +77,9 @@ class Service {
   std::unique_ptr<AdminCommands> admin_commands_;
   std::unique_ptr<AdminSocketServer> admin_socket_;
   std::jthread tree_head_signer_;
+  std::unique_ptr<webhooks::EndpointSecrets> endpoint_secrets_;
+  std::unique_ptr<webhooks::EndpointCommands> endpoint_commands_;
+  std::unique_ptr<http::WebhookRoutesDeps> webhook_routes_;
   std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
   std::unique_ptr<webhooks::KafkaRelay> relay_;
 };

@@ -42,6 +42,8 @@ std::string_view ToString(ErrorCode code) {
       return "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE";
     case ErrorCode::kArtifactRevisionNotFound:
       return "ARTIFACT_REVISION_NOT_FOUND";
+    case ErrorCode::kWebhookEndpointNotFound:
+      return "WEBHOOK_ENDPOINT_NOT_FOUND";
     case ErrorCode::kContractStateConflict:
       return "CONTRACT_STATE_CONFLICT";
     case ErrorCode::kStreamVersionConflict:

@@ -31,6 +31,7 @@ enum class ErrorCode {
   kParticipantNotFound,
   kContractSignedDocumentNotAvailable,
   kArtifactRevisionNotFound,
+  kWebhookEndpointNotFound,
   // State (409 / 412).
   kContractStateConflict,
   kStreamVersionConflict,

@@ -31,6 +31,7 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kParticipantNotFound:
     case ErrorCode::kContractSignedDocumentNotAvailable:
     case ErrorCode::kArtifactRevisionNotFound:
+    case ErrorCode::kWebhookEndpointNotFound:
       return S::not_found;
     case ErrorCode::kContractStateConflict:
     case ErrorCode::kStreamVersionConflict:

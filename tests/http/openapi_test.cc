@@ -136,6 +136,12 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "updateTableData",
       "getOpenApiDocument",
       "getSigningPage",
+      "createWebhookEndpoint",
+      "listWebhookEndpoints",
+      "getWebhookEndpoint",
+      "updateWebhookEndpoint",
+      "deleteWebhookEndpoint",
+      "rotateWebhookEndpointSecret",
   };
   std::multiset<std::string> actual;
   for (const auto& op : Operations())

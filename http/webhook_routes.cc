@@ -1,0 +1,138 @@
+#include "http/webhook_routes.h"
+
+#include <charconv>
+
+#include "http/contract_routes.h"
+#include "projections/list_query.h"
+
+namespace esign::http {
+namespace {
+
+using boost::beast::http::verb;
+constexpr std::string_view kPermission = "webhooks:manage";
+
+Result<webhooks::EndpointCaller> Caller(const ApiRequest& request) {
+  if (auto allowed = RequirePermission(request, kPermission); !allowed) {
+    return std::unexpected(allowed.error());
+  }
+  return webhooks::EndpointCaller{request.Caller().organization_id, EventActor(request)};
+}
+
+// The list's parameters: limit (1..200, default 50) and cursor; anything else is refused.
+struct ListParams {
+  size_t limit = projections::kDefaultListLimit;
+  std::string after;
+};
+
+Result<ListParams> ParseList(const ApiRequest& request, const projections::CursorCodec& cursors) {
+  ListParams params;
+  Details details;
+  for (const auto& [name, value] : request.query) {
+    if (name == "limit") {
+      size_t limit = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), limit);
+      if (error != std::errc() || end != value.data() + value.size() || limit < 1 ||
+          limit > projections::kMaxListLimit) {
+        AddDetail(details, "limit", "must be an integer from 1 to 200");
+      }
+      params.limit = limit;
+    } else if (name != "cursor") {
+      AddDetail(details, name, "unknown parameter");
+    }
+  }
+  if (!details.empty()) {
+    return std::unexpected(
+        Error{ErrorCode::kValidationFailed, "invalid list parameters", std::move(details)});
+  }
+  if (auto cursor = request.Query("cursor"); cursor && !cursor->empty()) {
+    auto after = cursors.Decode(*cursor, "webhook-endpoints|" + request.Caller().organization_id);
+    if (!after) return std::unexpected(after.error());
+    params.after = std::move(*after);
+  }
+  return params;
+}
+
+ApiResult List(const WebhookRoutesDeps& deps, const ApiRequest& request) {
+  if (auto caller = Caller(request); !caller) return std::unexpected(caller.error());
+  if (auto own = deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id); !own) {
+    return std::unexpected(own.error());
+  }
+  auto params = ParseList(request, deps.cursors);
+  if (!params) return std::unexpected(params.error());
+  const std::string& org = request.Caller().organization_id;
+  // One more than asked, to know whether a next page exists.
+  auto endpoints = deps.directory.List(org, params->after, params->limit + 1);
+  boost::json::value next_cursor;
+  if (endpoints.size() > params->limit) {
+    endpoints.resize(params->limit);
+    next_cursor = deps.cursors.Encode(endpoints.back().id, "webhook-endpoints|" + org);
+  }
+  boost::json::array items;
+  for (const auto& e : endpoints) items.push_back(webhooks::EndpointToJson(e));
+  return ApiResponse::Json(
+      200, boost::json::object{{"items", std::move(items)}, {"nextCursor", next_cursor}});
+}
+
+}  // namespace
+
+void AddWebhookRoutes(ApiRoutes& routes, const WebhookRoutesDeps& deps) {
+  const std::string base = "/api/v1/webhooks/endpoints";
+  routes.Add(
+      verb::post, base,
+      {"createWebhookEndpoint", Auth::kBearer, [&deps, base](const ApiRequest& r) -> ApiResult {
+         auto caller = Caller(r);
+         if (!caller) return std::unexpected(caller.error());
+         auto body = ParseJsonObjectBody(r);
+         if (!body) return std::unexpected(body.error());
+         auto created = deps.commands.Create(*caller, *body);
+         if (!created) return std::unexpected(created.error());
+         boost::json::object json = webhooks::EndpointToJson(created->endpoint);
+         json["secret"] = created->secret;  // shown once
+         return ApiResponse::Json(201, json).WithHeader("Location",
+                                                        base + "/" + created->endpoint.id);
+       }});
+  routes.Add(verb::get, base, {"listWebhookEndpoints", Auth::kBearer, [&deps](const ApiRequest& r) {
+                                 return List(deps, r);
+                               }});
+  routes.Add(verb::get, base + "/{id}",
+             {"getWebhookEndpoint", Auth::kBearer, [&deps](const ApiRequest& r) -> ApiResult {
+                auto caller = Caller(r);
+                if (!caller) return std::unexpected(caller.error());
+                auto endpoint = deps.commands.Get(*caller, r.params.Get("id"));
+                if (!endpoint) return std::unexpected(endpoint.error());
+                return ApiResponse::Json(200, webhooks::EndpointToJson(*endpoint));
+              }});
+  routes.Add(verb::patch, base + "/{id}",
+             {"updateWebhookEndpoint", Auth::kBearer, [&deps](const ApiRequest& r) -> ApiResult {
+                auto caller = Caller(r);
+                if (!caller) return std::unexpected(caller.error());
+                auto body = ParseJsonObjectBody(r);
+                if (!body) return std::unexpected(body.error());
+                auto endpoint = deps.commands.Update(*caller, r.params.Get("id"), *body);
+                if (!endpoint) return std::unexpected(endpoint.error());
+                return ApiResponse::Json(200, webhooks::EndpointToJson(*endpoint));
+              }});
+  routes.Add(verb::delete_, base + "/{id}",
+             {"deleteWebhookEndpoint", Auth::kBearer, [&deps](const ApiRequest& r) -> ApiResult {
+                auto caller = Caller(r);
+                if (!caller) return std::unexpected(caller.error());
+                if (auto deleted = deps.commands.Delete(*caller, r.params.Get("id")); !deleted) {
+                  return std::unexpected(deleted.error());
+                }
+                return ApiResponse{204, "", "application/json", {}};
+              }});
+  routes.Add(
+      verb::post, base + "/{id}/rotate-secret",
+      {"rotateWebhookEndpointSecret", Auth::kBearer, [&deps](const ApiRequest& r) -> ApiResult {
+         auto caller = Caller(r);
+         if (!caller) return std::unexpected(caller.error());
+         auto rotated = deps.commands.RotateSecret(*caller, r.params.Get("id"));
+         if (!rotated) return std::unexpected(rotated.error());
+         boost::json::object json = webhooks::EndpointToJson(rotated->endpoint);
+         json["secret"] = rotated->secret;
+         json["previousSecretExpiresAt"] = rotated->previous_secret_expires_at;
+         return ApiResponse::Json(200, json);
+       }});
+}
+
+}  // namespace esign::http

@@ -1,0 +1,126 @@
+#include "webhooks/endpoint_directory.h"
+
+#include <boost/json.hpp>
+
+namespace esign::webhooks {
+namespace {
+
+constexpr std::string_view kRowPrefix = "e/";
+
+std::string RowKey(std::string_view id) { return std::string(kRowPrefix) + std::string(id); }
+
+}  // namespace
+
+std::string EndpointRow(const WebhookEndpoint& endpoint) {
+  boost::json::object row = EndpointToJson(endpoint);
+  row["organizationId"] = endpoint.organization_id;
+  row["createdPosition"] = endpoint.created_position;
+  row["version"] = endpoint.version;
+  return boost::json::serialize(row);
+}
+
+Result<WebhookEndpoint> ParseEndpointRow(std::string_view row) {
+  boost::system::error_code ec;
+  const boost::json::value value = boost::json::parse(row, ec);
+  if (ec || !value.is_object()) return Fail(ErrorCode::kCorruption, "webhook endpoint row");
+  try {
+    const auto& o = value.as_object();
+    WebhookEndpoint e;
+    e.id = o.at("id").as_string();
+    e.organization_id = o.at("organizationId").as_string();
+    e.url = o.at("url").as_string();
+    for (const auto& t : o.at("eventTypes").as_array()) e.event_types.emplace_back(t.as_string());
+    e.description = o.at("description").as_string();
+    e.enabled = o.at("enabled").as_bool();
+    e.created_at = o.at("createdAt").as_string();
+    e.updated_at = o.at("updatedAt").as_string();
+    e.created_position = o.at("createdPosition").to_number<uint64_t>();
+    e.version = o.at("version").to_number<uint64_t>();
+    return e;
+  } catch (const std::exception& ex) {
+    return Fail(ErrorCode::kCorruption, std::string("webhook endpoint row: ") + ex.what());
+  }
+}
+
+Status EndpointDirectory::Apply(const eventstore::EventRecord& event,
+                                projections::ViewBatch& batch) {
+  if (!event.stream_id.starts_with("webhook-")) return {};
+  WebhookEndpoint endpoint;
+  const std::string id = event.stream_id.substr(std::string_view("webhook-").size());
+  if (auto it = pending_.find(id); it != pending_.end()) {
+    endpoint = it->second;
+  } else if (event.type != kEndpointCreated) {
+    auto row = batch.Get(RowKey(id));
+    if (!row) return std::unexpected(row.error());
+    if (!*row) return {};  // deleted already
+    auto parsed = ParseEndpointRow(**row);
+    if (!parsed) return std::unexpected(parsed.error());
+    endpoint = std::move(*parsed);
+  }
+  if (auto applied = ApplyEndpointEvent(endpoint, event); !applied) return applied;
+  if (endpoint.deleted) {
+    batch.Delete(RowKey(id));
+  } else {
+    batch.Put(RowKey(id), EndpointRow(endpoint));
+  }
+  pending_.insert_or_assign(id, std::move(endpoint));
+  return {};
+}
+
+void EndpointDirectory::Committed() {
+  if (pending_.empty()) return;
+  std::lock_guard lock(mutex_);
+  auto next = std::make_shared<Map>(*committed_);
+  for (auto& [id, endpoint] : pending_) {
+    if (endpoint.deleted) {
+      next->erase(id);
+    } else {
+      next->insert_or_assign(id, std::move(endpoint));
+    }
+  }
+  pending_.clear();
+  committed_ = std::move(next);
+}
+
+Status EndpointDirectory::Load(const projections::ViewReader& rows) {
+  auto loaded = std::make_shared<Map>();
+  Status status;
+  Status scanned = rows.Scan(kRowPrefix, "", false, [&](std::string_view, std::string_view value) {
+    auto endpoint = ParseEndpointRow(value);
+    if (!endpoint) {
+      status = std::unexpected(endpoint.error());
+      return false;
+    }
+    loaded->insert_or_assign(endpoint->id, std::move(*endpoint));
+    return true;
+  });
+  if (!scanned) return scanned;
+  if (!status) return status;
+  std::lock_guard lock(mutex_);
+  committed_ = std::move(loaded);
+  return {};
+}
+
+std::vector<WebhookEndpoint> EndpointDirectory::List(std::string_view organization_id,
+                                                     std::string_view after, size_t limit) const {
+  std::shared_ptr<const Map> map;
+  {
+    std::lock_guard lock(mutex_);
+    map = committed_;
+  }
+  std::vector<WebhookEndpoint> items;
+  for (auto it = after.empty() ? map->begin() : map->upper_bound(after);
+       it != map->end() && items.size() < limit; ++it) {
+    if (it->second.organization_id == organization_id) items.push_back(it->second);
+  }
+  return items;
+}
+
+std::optional<WebhookEndpoint> EndpointDirectory::Find(std::string_view endpoint_id) const {
+  std::lock_guard lock(mutex_);
+  auto it = committed_->find(endpoint_id);
+  if (it == committed_->end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace esign::webhooks

@@ -1,0 +1,45 @@
+// EndpointDirectory: every live webhook endpoint, built from the "webhook-*" streams, for the
+// endpoint list and (later) the dispatcher's routing. Rows (under "webhook_endpoints/"):
+//   e/<endpointId> -> the endpoint's state as JSON
+// and the whole directory in memory besides (endpoints are few), loaded in Load and published in
+// Committed.
+// Thread safety: List and Find may be called from any thread and see what is committed; Apply,
+// Committed and Load are the projector's.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "projections/projection.h"
+#include "webhooks/endpoint.h"
+
+namespace esign::webhooks {
+
+class EndpointDirectory final : public projections::Projection {
+ public:
+  std::string_view Name() const override { return "webhook_endpoints"; }
+  Status Apply(const eventstore::EventRecord& event, projections::ViewBatch& batch) override;
+  void Committed() override;
+  Status Load(const projections::ViewReader& rows) override;
+
+  // The organization's endpoints with an id after `after` (empty: from the first), by id, at
+  // most `limit`.
+  std::vector<WebhookEndpoint> List(std::string_view organization_id, std::string_view after,
+                                    size_t limit) const;
+  std::optional<WebhookEndpoint> Find(std::string_view endpoint_id) const;
+
+ private:
+  using Map = std::map<std::string, WebhookEndpoint, std::less<>>;
+  mutable std::mutex mutex_;
+  std::shared_ptr<const Map> committed_ = std::make_shared<Map>();  // guarded by mutex_
+  Map pending_;  // the projector's: changes of the batch being applied (deleted ones included)
+};
+
+// The row of an endpoint, and back (kCorruption when it is not one).
+std::string EndpointRow(const WebhookEndpoint& endpoint);
+Result<WebhookEndpoint> ParseEndpointRow(std::string_view row);
+
+}  // namespace esign::webhooks

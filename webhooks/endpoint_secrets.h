@@ -1,0 +1,58 @@
+// EndpointSecrets: the signing secrets of webhook endpoints, kept out of the event log and out of
+// Kafka: one file per endpoint, <data_dir>/webhook-secrets/<endpointId>.json, mode 0600 in a
+// directory of mode 0700, replaced atomically (written beside, synced, renamed, directory synced).
+// A file holds the current secret and, after a rotation, the previous ones with the time until
+// which they keep signing. Secrets are Standard Webhooks secrets: "whsec_" + base64 of 32 random
+// bytes.
+// Thread safety: every method may be called from any thread (one mutex serializes changes).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/result.h"
+
+namespace esign::webhooks {
+
+class EndpointSecrets {
+ public:
+  // Creates the directory when absent. kStorage on I/O errors.
+  static Result<std::unique_ptr<EndpointSecrets>> Open(const std::string& data_dir);
+
+  // Generates and stores the first secret of an endpoint; returns it.
+  Result<std::string> Create(std::string_view endpoint_id);
+  struct Rotation {
+    std::string secret;               // the new one
+    int64_t previous_expires_at = 0;  // microseconds since the epoch
+  };
+  // Generates a new secret; the ones that still sign keep signing until now + overlap.
+  Result<Rotation> Rotate(std::string_view endpoint_id, int64_t now_us, int64_t overlap_us);
+  // The secrets that sign at `now`, newest first; kNotFound when the endpoint has no file.
+  Result<std::vector<std::string>> Signing(std::string_view endpoint_id, int64_t now_us) const;
+  // Removes the endpoint's file; absent is fine.
+  Status Remove(std::string_view endpoint_id);
+
+  // The secret file's path, for tests.
+  std::string PathOf(std::string_view endpoint_id) const;
+
+ private:
+  explicit EndpointSecrets(std::string dir) : dir_(std::move(dir)) {}
+  struct Entry {
+    std::string secret;
+    int64_t expires_at = 0;  // 0 = current, no expiry
+  };
+  Result<std::vector<Entry>> Load(std::string_view endpoint_id) const;
+  Status Save(std::string_view endpoint_id, const std::vector<Entry>& entries) const;
+
+  const std::string dir_;
+  mutable std::mutex mutex_;
+};
+
+// "whsec_" + base64 of 32 random bytes.
+std::string NewWebhookSecret();
+
+}  // namespace esign::webhooks
