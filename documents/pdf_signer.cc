@@ -4,7 +4,6 @@
 #include <openssl/evp.h>
 #include <openssl/objects.h>
 #include <openssl/x509.h>
-#include <qpdf/qpdf-c.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -16,21 +15,11 @@
 #include <utility>
 #include <vector>
 
+#include "documents/openssl_handles.h"
+#include "documents/qpdf_reader.h"
+
 namespace esign::documents {
 namespace {
-
-struct CmsDeleter {
-  void operator()(CMS_ContentInfo* cms) const { CMS_ContentInfo_free(cms); }
-};
-struct BioDeleter {
-  void operator()(BIO* bio) const { BIO_free(bio); }
-};
-struct MdCtxDeleter {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-using CmsPtr = std::unique_ptr<CMS_ContentInfo, CmsDeleter>;
-using BioPtr = std::unique_ptr<BIO, BioDeleter>;
-using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxDeleter>;
 
 // Width of each /ByteRange number in the placeholder; 10 digits cover any PDF below 10 GB.
 constexpr size_t kByteRangeDigits = 10;
@@ -49,64 +38,6 @@ struct Layout {
   std::string trailer_extra;        // /Info and /ID copied from the original trailer
   int size = 0;                     // trailer /Size: first free object number
   long long prev_xref = 0;          // offset of the last xref section
-};
-
-std::string Ref(int id, int gen) { return std::to_string(id) + " " + std::to_string(gen) + " R"; }
-
-// A QPDF C API session. The C API (rather than the C++ one) keeps QPDF's exceptions inside the
-// library: failures come back as flags and defaults, checked once with qpdf_has_error.
-class QpdfReader {
- public:
-  QpdfReader() : qpdf_(qpdf_init()) {
-    qpdf_silence_errors(qpdf_);
-    qpdf_set_suppress_warnings(qpdf_, QPDF_TRUE);
-  }
-  ~QpdfReader() { qpdf_cleanup(&qpdf_); }
-  QpdfReader(const QpdfReader&) = delete;
-  QpdfReader& operator=(const QpdfReader&) = delete;
-
-  qpdf_data get() const { return qpdf_; }
-  bool Failed() const { return qpdf_has_error(qpdf_) != QPDF_FALSE; }
-  std::string ErrorText() const {
-    qpdf_error error = qpdf_get_error(qpdf_);
-    return error != nullptr ? qpdf_get_error_full_text(qpdf_, error) : "unknown error";
-  }
-  std::string RefOf(qpdf_oh handle) const {
-    return Ref(qpdf_oh_get_object_id(qpdf_, handle), qpdf_oh_get_generation(qpdf_, handle));
-  }
-  std::string Unparse(qpdf_oh handle) const { return qpdf_oh_unparse(qpdf_, handle); }
-
-  // The dictionary's entries, except `skip`, as PDF text; indirect values stay references.
-  std::string DictEntries(qpdf_oh dict, const std::set<std::string>& skip) const {
-    std::vector<std::string> keys;
-    qpdf_oh_begin_dict_key_iter(qpdf_, dict);
-    while (qpdf_oh_dict_more_keys(qpdf_) != QPDF_FALSE)
-      keys.emplace_back(qpdf_oh_dict_next_key(qpdf_));
-    std::string out;
-    for (const std::string& key : keys) {
-      if (skip.contains(key)) continue;
-      out += Unparse(qpdf_oh_new_name(qpdf_, key.c_str())) + " " +
-             Unparse(qpdf_oh_get_key(qpdf_, dict, key.c_str())) + " ";
-    }
-    return out;
-  }
-  std::vector<qpdf_oh> Items(qpdf_oh array) const {
-    std::vector<qpdf_oh> out;
-    if (qpdf_oh_is_array(qpdf_, array) == QPDF_FALSE) return out;
-    const int count = qpdf_oh_get_array_n_items(qpdf_, array);
-    for (int i = 0; i < count; ++i) out.push_back(qpdf_oh_get_array_item(qpdf_, array, i));
-    return out;
-  }
-  std::vector<std::string> RefsOf(qpdf_oh array) const {
-    std::vector<std::string> out;
-    for (const qpdf_oh item : Items(array)) {
-      out.push_back(qpdf_oh_is_indirect(qpdf_, item) != QPDF_FALSE ? RefOf(item) : Unparse(item));
-    }
-    return out;
-  }
-
- private:
-  qpdf_data qpdf_;
 };
 
 // Offset of the last xref section: the number after the last "startxref".
@@ -130,7 +61,7 @@ Result<Layout> ReadLayout(std::string_view pdf) {
   if (!prev) return Fail(ErrorCode::kValidationFailed, "the PDF has no startxref");
   QpdfReader reader;
   qpdf_data q = reader.get();
-  if ((qpdf_read_memory(q, "document", pdf.data(), pdf.size(), nullptr) & QPDF_ERRORS) != 0) {
+  if (!reader.Read(pdf)) {
     return Fail(ErrorCode::kValidationFailed, "unreadable PDF: " + reader.ErrorText());
   }
   if (qpdf_is_encrypted(q) != QPDF_FALSE) {

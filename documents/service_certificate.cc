@@ -1,5 +1,6 @@
 #include "documents/service_certificate.h"
 
+#include "documents/openssl_handles.h"
 #include "eventstore/secret_file.h"
 
 #include <fcntl.h>
@@ -23,23 +24,6 @@ namespace {
 constexpr char kFileName[] = "service-signing.pem";
 constexpr char kCommonName[] = "Contract Signing Service";
 constexpr long kValiditySeconds = 10L * 365 * 24 * 60 * 60 + 3L * 24 * 60 * 60;  // leap days
-
-struct PkeyDeleter {
-  void operator()(EVP_PKEY* pkey) const { EVP_PKEY_free(pkey); }
-};
-struct X509Deleter {
-  void operator()(X509* x509) const { X509_free(x509); }
-};
-struct BioDeleter {
-  void operator()(BIO* bio) const { BIO_free(bio); }
-};
-struct ExtDeleter {
-  void operator()(X509_EXTENSION* ext) const { X509_EXTENSION_free(ext); }
-};
-using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyDeleter>;
-using X509Ptr = std::unique_ptr<X509, X509Deleter>;
-using BioPtr = std::unique_ptr<BIO, BioDeleter>;
-using ExtPtr = std::unique_ptr<X509_EXTENSION, ExtDeleter>;
 
 struct Identity {
   PkeyPtr pkey;

@@ -4,96 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "documents/service_certificate.h"
+#include "tests/documents/pdf_test_support.h"
 
 namespace esign::documents {
 namespace {
 
-// A two-page PDF with text, classic xref table, offsets computed as it is written.
-std::string MinimalPdf() {
-  std::vector<std::string> objects = {
-      "<< /Type /Catalog /Pages 2 0 R >>",
-      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
-      "/Resources << /Font << /F1 6 0 R >> >> >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
-      "/Resources << /Font << /F1 6 0 R >> >> >>",
-      "",
-      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  };
-  const std::string text = "BT /F1 24 Tf 72 720 Td (Service agreement) Tj ET";
-  objects[4] = "<< /Length " + std::to_string(text.size()) + " >>\nstream\n" + text + "\nendstream";
-  std::string pdf = "%PDF-1.7\n%\xE2\xE3\xCF\xD3\n";
-  std::vector<size_t> offsets;
-  for (size_t i = 0; i < objects.size(); ++i) {
-    offsets.push_back(pdf.size());
-    pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
-  }
-  const size_t xref = pdf.size();
-  pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
-  for (const size_t offset : offsets) {
-    char entry[32];
-    std::snprintf(entry, sizeof entry, "%010zu 00000 n \n", offset);
-    pdf += entry;
-  }
-  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
-         " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
-  return pdf;
-}
-
-class PdfSignerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("pdf_signer_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-    auto cert = ServiceCertificate::CreateEphemeral();
-    ASSERT_TRUE(cert.has_value()) << cert.error().message;
-    cert_ = std::move(*cert);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
-  static std::string Read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-  }
-  static std::string Run(const std::string& command) {
-    std::string output;
-    FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-    if (pipe == nullptr) return output;
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-    ::pclose(pipe);
-    return output;
-  }
-  static size_t Count(const std::string& haystack, const std::string& needle) {
-    size_t count = 0;
-    for (size_t at = haystack.find(needle); at != std::string::npos;
-         at = haystack.find(needle, at + 1)) {
-      ++count;
-    }
-    return count;
-  }
-
-  std::filesystem::path dir_;
-  std::unique_ptr<ServiceCertificate> cert_;
-};
+using PdfSignerTest = PdfCertificateTest;
 
 TEST_F(PdfSignerTest, SignedPdfIsAnIncrementalUpdateThatQpdfAndPdfsigAccept) {
   const std::string original = MinimalPdf();
