@@ -1,9 +1,9 @@
 #include "app/ledger_commands.h"
 
-#include <unistd.h>
-
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -13,9 +13,11 @@
 #include <rocksdb/db.h>
 #include <boost/json.hpp>
 
+#include "app/ledger_progress.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/proof_bundle.h"
 #include "eventstore/rocksdb_event_store.h"
+#include "eventstore/rocksdb_options.h"
 #include "eventstore/verify_log.h"
 #include "projections/client_directory.h"
 #include "projections/contract_views.h"
@@ -28,31 +30,8 @@ namespace esign::app {
 namespace json = boost::json;
 namespace {
 
-// Export reads and prints this many events between progress updates.
+// Export reads and prints this many events between flushes.
 constexpr uint64_t kExportBatch = 1024;
-
-// A progress line only on a terminal, and only for runs long enough to need one: a pipe or a log
-// file must not collect carriage returns.
-class Progress {
- public:
-  Progress(std::ostream& err, std::string_view what, uint64_t total)
-      : err_(err), what_(what), total_(total), shown_(total >= 10000 && isatty(STDERR_FILENO)) {}
-  ~Progress() {
-    if (shown_) err_ << "\r" << std::string(what_.size() + 48, ' ') << "\r" << std::flush;
-  }
-  Progress(const Progress&) = delete;
-  Progress& operator=(const Progress&) = delete;
-
-  void Update(uint64_t done) {
-    if (shown_) err_ << "\r" << what_ << ": " << done << " / " << total_ << std::flush;
-  }
-
- private:
-  std::ostream& err_;
-  std::string what_;
-  uint64_t total_;
-  bool shown_;
-};
 
 Result<std::unique_ptr<eventstore::RocksEventStore>> OpenReadOnly(const std::string& data_dir) {
   eventstore::RocksStoreOptions options;
@@ -68,22 +47,79 @@ int IoError(std::ostream& err, std::string_view what, const Error& error) {
   return kLedgerIoError;
 }
 
+// Every stored blob (the documents and evidence bundles) must still hash to its key, which is the
+// SHA-256 the events recorded.
+struct BlobVerification {
+  uint64_t checked = 0;
+  std::map<std::string, std::string> bad;  // key -> what its bytes hash to now
+};
+
+Result<BlobVerification> VerifyBlobs(const eventstore::RocksEventStore& store) {
+  BlobVerification result;
+  rocksdb::ColumnFamilyHandle* family = store.Family(eventstore::family::kBlobs);
+  if (family == nullptr) return result;
+  std::unique_ptr<rocksdb::Iterator> it(store.db()->NewIterator(rocksdb::ReadOptions(), family));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    ++result.checked;
+    const std::string actual = eventstore::ToHex(
+        eventstore::Sha256(std::string_view(it->value().data(), it->value().size())));
+    if (actual != it->key().ToStringView()) result.bad[it->key().ToString()] = actual;
+  }
+  if (!it->status().ok()) return Fail(ErrorCode::kStorage, it->status().ToString());
+  return result;
+}
+
+// The events that recorded a changed blob's hash, which name the contract and the document:
+// "contract.prepared of contract-ctr_... at position 3". One more pass over the log, made only
+// when a blob is bad.
+Result<std::map<std::string, std::vector<std::string>>> ReferencesTo(
+    const eventstore::EventStore& store, const std::map<std::string, std::string>& keys) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (uint64_t position = 0; position < store.Size(); ++position) {
+    Result<std::string> raw = store.ReadRaw(GlobalPosition(position));
+    if (!raw) return Fail(raw.error());
+    for (const auto& [key, actual] : keys) {
+      if (raw->find(key) == std::string::npos) continue;
+      Result<eventstore::EventRecord> record = eventstore::ParseRecord(*raw);
+      if (!record) continue;
+      out[key].push_back(record->type + " of " + record->stream_id + " at position " +
+                         std::to_string(position));
+    }
+  }
+  return out;
+}
+
 int Verify(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   auto store = OpenReadOnly(command.data_dir);
   if (!store) return IoError(err, "opening the event store", store.error());
-  if (isatty(STDERR_FILENO)) err << "verifying " << (*store)->Size() << " events...\n";
   // The key file in the data directory is the service's; an auditor who holds the key out of
   // band checks bundles with verify-bundle --public-key.
-  Result<eventstore::LogVerification> result = eventstore::VerifyLog(**store);
+  Result<eventstore::LogVerification> result = [&] {
+    LedgerProgress progress(err, "verify", (*store)->Size(), LedgerProgress::StderrIsTerminal());
+    ProgressLog log(**store, progress);
+    return eventstore::VerifyLog(log);
+  }();
   if (!result) return IoError(err, "reading the log", result.error());
+  Result<BlobVerification> blobs = VerifyBlobs(**store);
+  if (!blobs) return IoError(err, "reading the stored documents", blobs.error());
   out << "events: " << result->size << "\n"
       << "heads checked: " << result->heads_checked << "\n"
-      << "root: " << eventstore::ToHex(result->root) << "\n";
-  if (result->ok) {
+      << "root: " << eventstore::ToHex(result->root) << "\n"
+      << "documents checked: " << blobs->checked << "\n";
+  if (result->ok && blobs->bad.empty()) {
     out << "verify: ok\n";
     return kLedgerOk;
   }
   for (const std::string& problem : result->problems) out << "problem: " << problem << "\n";
+  if (!blobs->bad.empty()) {
+    auto references = ReferencesTo(**store, blobs->bad);
+    if (!references) return IoError(err, "reading the log", references.error());
+    for (const auto& [key, actual] : blobs->bad) {
+      out << "problem: stored document " << key << " now hashes to " << actual;
+      for (const std::string& where : (*references)[key]) out << "; recorded by " << where;
+      out << "\n";
+    }
+  }
   if (result->first_bad_position) {
     out << "first bad position: " << *result->first_bad_position << "\n";
   }
@@ -160,8 +196,11 @@ int Replay(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
     out_views = std::move(*opened);
     fresh = out_views->views.get();
   }
-  if (isatty(STDERR_FILENO)) err << "replaying " << (*store)->Size() << " events...\n";
-  Result<uint64_t> reached = RebuildAll(**store, *fresh);
+  Result<uint64_t> reached = [&] {
+    LedgerProgress progress(err, "replay", (*store)->Size(), LedgerProgress::StderrIsTerminal());
+    ProgressLog log(**store, progress);
+    return RebuildAll(log, *fresh);
+  }();
   if (!reached) return IoError(err, "rebuilding the views", reached.error());
 
   // The live views may lag the log (the service projects after it appends, and may have been
@@ -190,7 +229,10 @@ int Replay(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
     if (Status committed = caught_up.Commit(copy); !committed) {
       return IoError(err, "copying the live views", committed.error());
     }
-    if (auto rebuilt = RebuildAll(**store, caught_up); !rebuilt) {
+    LedgerProgress progress(err, "replay (catching up the live views)", *reached,
+                            LedgerProgress::StderrIsTerminal());
+    ProgressLog log(**store, progress);
+    if (auto rebuilt = RebuildAll(log, caught_up); !rebuilt) {
       return IoError(err, "catching up the live views", rebuilt.error());
     }
     compared = &caught_up;
@@ -210,7 +252,8 @@ int Export(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   auto store = OpenReadOnly(command.data_dir);
   if (!store) return IoError(err, "opening the event store", store.error());
   const uint64_t size = (*store)->Size();
-  Progress progress(err, "export", size);
+  LedgerProgress progress(err, "export", size - std::min(size, command.from),
+                          LedgerProgress::StderrIsTerminal());
   std::string line;
   for (uint64_t position = command.from; position < size; ++position) {
     // The stored bytes, so what is exported is what the ledger hashed.
@@ -226,10 +269,8 @@ int Export(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
     line = json::serialize(record);
     line.push_back('\n');
     out << line;
-    if ((position + 1) % kExportBatch == 0) {
-      out.flush();
-      progress.Update(position + 1);
-    }
+    progress.Add(1);
+    if ((position + 1) % kExportBatch == 0) out.flush();
   }
   out.flush();
   return out ? kLedgerOk : kLedgerIoError;
@@ -238,8 +279,15 @@ int Export(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
 int Prove(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   auto store = OpenReadOnly(command.data_dir);
   if (!store) return IoError(err, "opening the event store", store.error());
-  Result<json::object> bundle =
-      eventstore::BuildProofBundle(**store, eventstore::ContractStreamId(command.contract_id));
+  Result<json::object> bundle = [&] {
+    const std::string stream = eventstore::ContractStreamId(command.contract_id);
+    // The stream's events are what a proof reads; short streams show no progress.
+    Result<StreamVersion> events = (*store)->CurrentVersion(stream);
+    LedgerProgress progress(err, "prove", events ? events->value() : 0,
+                            LedgerProgress::StderrIsTerminal());
+    ProgressLog log(**store, progress);
+    return eventstore::BuildProofBundle(log, stream);
+  }();
   if (!bundle) {
     if (bundle.error().code == ErrorCode::kNotFound) {
       err << "contract-ledger: cannot prove " << command.contract_id << ": "

@@ -8,7 +8,11 @@
 //    "ledger":<proof bundle>,"serviceCertificatePem":..}
 //
 // VerifyEvidenceBundle recomputes every check: the proof bundle's (head signature, each leaf hash
-// and inclusion proof) and each document's hash against the stored bytes.
+// and inclusion proof), each document's hash against the stored bytes, and every PDF signature of
+// each signed PDF (documents/pdf_signature_check.h). Check names say which document they are
+// about: "documents.rendered_unsigned.sha256", "documents.revision[2].signed_pdf.sha256",
+// "documents.revision[2].signed_pdf.signature[Signature1]",
+// "documents.revision[2].signed_pdf.unmodified" (docs/documents.md lists them all).
 // Thread safety: pure functions over their arguments; the blob store must be safe to read.
 #pragma once
 
@@ -41,13 +45,19 @@ struct EvidenceCheck {
   std::string detail;
 };
 
-// Every check with its outcome; `trusted_public_key_pem` (the service's) must match the bundle's.
+// Every check with its outcome; `trusted_public_key_pem` (the service's ledger key) must match the
+// bundle's. `trusted_certificate_pem` (the service's signing certificate), when given, must equal
+// the bundle's and be the signer of every PDF signature.
 std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundle,
                                                 const eventstore::BlobStore& blobs,
-                                                std::string_view trusted_public_key_pem);
+                                                std::string_view trusted_public_key_pem,
+                                                std::string_view trusted_certificate_pem = {});
 
-// {"contractId","verdict":"pass"|"fail","checks":[{"name","result":"pass"|"fail","detail"}]}
+// {"contractId","verifiedAt"?,"valid":bool,"verdict":"pass"|"fail",
+//  "checks":[{"name","passed":bool,"result":"pass"|"fail","detail"}]}; valid only when there are
+// checks and every one passed. `verified_at` (RFC 3339) is left out when empty.
 boost::json::object VerificationReport(std::string_view contract_id,
-                                       const std::vector<EvidenceCheck>& checks);
+                                       const std::vector<EvidenceCheck>& checks,
+                                       std::string_view verified_at = {});
 
 }  // namespace esign

@@ -1,6 +1,7 @@
 // contract-ledger end to end: a data directory written by contractd (a client, a contract) and a
 // signed tree head over it, then every subcommand run as a child process on it, or on a copy
 // with one byte changed.
+#include <pty.h>
 #include <stdio.h>
 #include <sys/wait.h>
 
@@ -34,6 +35,45 @@ void WriteText(const std::filesystem::path& path, const std::string& text) {
 }
 
 size_t Lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+// Runs `change` on the database of `data_dir` opened directly, with the family `name`.
+void WithRawDb(const std::filesystem::path& data_dir, const std::string& name,
+               const std::function<void(rocksdb::DB&, rocksdb::ColumnFamilyHandle*)>& change) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& family : eventstore::RocksEventStore::FamilyNames()) {
+    descriptors.emplace_back(family, rocksdb::ColumnFamilyOptions());
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> families;
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(), (data_dir / "db").string(), descriptors,
+                                &families, &raw)
+                  .ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  rocksdb::ColumnFamilyHandle* wanted = nullptr;
+  for (size_t i = 0; i < families.size(); ++i) {
+    if (descriptors[i].name == name) wanted = families[i];
+  }
+  if (wanted != nullptr) change(*db, wanted);
+  EXPECT_NE(wanted, nullptr) << name;
+  for (auto* family : families) EXPECT_TRUE(db->DestroyColumnFamilyHandle(family).ok());
+}
+
+// Runs contract-ledger with `args`; stdout captured, stderr through the file `err`.
+CommandResult RunLedger(const std::vector<std::string>& args, const std::filesystem::path& err) {
+  std::string line = Quote(LEDGER_BINARY);
+  for (const std::string& arg : args) line += " " + Quote(arg);
+  line += " 2>" + Quote(err.string());
+  CommandResult result;
+  FILE* pipe = popen(line.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = ReadText(err);
+  return result;
+}
 
 class LedgerToolTest : public ::testing::Test {
  protected:
@@ -100,22 +140,8 @@ class LedgerToolTest : public ::testing::Test {
     if (std::getenv("LEDGER_TEST_KEEP") == nullptr) std::filesystem::remove_all(root_);
   }
 
-  // Runs contract-ledger with `args`; stdout and stderr captured.
   static CommandResult Run(const std::vector<std::string>& args) {
-    std::string line = Quote(LEDGER_BINARY);
-    for (const std::string& arg : args) line += " " + Quote(arg);
-    const std::filesystem::path err = root_ / "stderr";
-    line += " 2>" + Quote(err.string());
-    CommandResult result;
-    FILE* pipe = popen(line.c_str(), "r");
-    if (pipe == nullptr) return result;
-    char buffer[4096];
-    size_t n = 0;
-    while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-    const int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.err = ReadText(err);
-    return result;
+    return RunLedger(args, root_ / "stderr");
   }
 
   // A copy of the data directory, for tests that change it.
@@ -124,29 +150,6 @@ class LedgerToolTest : public ::testing::Test {
     std::filesystem::remove_all(copy);
     std::filesystem::copy(data_dir_, copy, std::filesystem::copy_options::recursive);
     return copy;
-  }
-
-  // Runs `change` on the database of `data_dir` opened directly, with the family `name`.
-  static void WithRawDb(
-      const std::filesystem::path& data_dir, const std::string& name,
-      const std::function<void(rocksdb::DB&, rocksdb::ColumnFamilyHandle*)>& change) {
-    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-    for (const std::string& family : eventstore::RocksEventStore::FamilyNames()) {
-      descriptors.emplace_back(family, rocksdb::ColumnFamilyOptions());
-    }
-    std::vector<rocksdb::ColumnFamilyHandle*> families;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(), (data_dir / "db").string(), descriptors,
-                                  &families, &raw)
-                    .ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
-    rocksdb::ColumnFamilyHandle* wanted = nullptr;
-    for (size_t i = 0; i < families.size(); ++i) {
-      if (descriptors[i].name == name) wanted = families[i];
-    }
-    if (wanted != nullptr) change(*db, wanted);
-    EXPECT_NE(wanted, nullptr) << name;
-    for (auto* family : families) EXPECT_TRUE(db->DestroyColumnFamilyHandle(family).ok());
   }
 
   static std::filesystem::path ProveToFile(const std::string& name) {
@@ -335,6 +338,154 @@ TEST_F(LedgerToolTest, ReadOnlyStoreRefusesAppends) {
   ASSERT_FALSE(appended);
   EXPECT_EQ(appended.error().code, ErrorCode::kStorage);
   (*store)->Close();
+}
+
+// A log of 12,000 events (above the progress threshold), written once for the progress tests.
+std::filesystem::path LongLog(const std::filesystem::path& root) {
+  const std::filesystem::path dir = root / "long";
+  if (std::filesystem::exists(dir)) return dir;
+  eventstore::RocksStoreOptions options;
+  options.data_dir = dir.string();
+  options.sync = false;
+  auto store = eventstore::RocksEventStore::Open(options);
+  EXPECT_TRUE(store) << store.error().message;
+  if (!store) return dir;
+  for (int batch = 0; batch < 12; ++batch) {
+    std::vector<eventstore::NewEvent> events;
+    for (int i = 0; i < 1000; ++i) {
+      events.push_back({"evt_long_" + std::to_string(batch * 1000 + i), "test.noted", 1, "{}"});
+    }
+    EXPECT_TRUE((*store)->Append("long-" + std::to_string(batch),
+                                 eventstore::ExpectedVersion::Any(), std::move(events)));
+  }
+  EXPECT_TRUE((*store)->ledger().SignTreeHead());
+  (*store)->Close();
+  return dir;
+}
+
+// contract-ledger with stdout and stderr on a pseudo-terminal: everything it wrote, and its exit
+// code.
+CommandResult RunOnTerminal(const std::vector<std::string>& args) {
+  CommandResult result;
+  int master = -1;
+  const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid < 0) return result;
+  if (pid == 0) {
+    std::vector<std::string> argv{LEDGER_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> raw;
+    for (std::string& arg : argv) raw.push_back(arg.data());
+    raw.push_back(nullptr);
+    execv(raw[0], raw.data());
+    _exit(127);
+  }
+  char buffer[4096];
+  ssize_t n = 0;
+  // read() fails with EIO once the child has exited and closed its side.
+  while ((n = read(master, buffer, sizeof buffer)) > 0) result.out.append(buffer, n);
+  close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+TEST_F(LedgerToolTest, NoProgressReachesAStderrThatIsNotATerminal) {
+  const std::filesystem::path dir = LongLog(root_);
+  for (const std::string subcommand : {"verify", "replay", "export"}) {
+    auto run = Run({subcommand, "--data-dir", dir.string()});
+    EXPECT_EQ(run.exit_code, 0) << subcommand << "\n" << run.err;
+    EXPECT_EQ(run.err, "") << subcommand;
+    EXPECT_EQ(run.out.find('\r'), std::string::npos) << subcommand;
+  }
+}
+
+TEST_F(LedgerToolTest, ATerminalSeesOneUpdatingProgressLine) {
+  const std::filesystem::path dir = LongLog(root_);
+  auto verified = RunOnTerminal({"verify", "--data-dir", dir.string()});
+  EXPECT_EQ(verified.exit_code, 0) << verified.out;
+  EXPECT_NE(verified.out.find("\rverify: "), std::string::npos) << verified.out;
+  EXPECT_NE(verified.out.find(" / 12,000 events ("), std::string::npos) << verified.out;
+  EXPECT_NE(verified.out.find("verify: ok"), std::string::npos) << verified.out;
+  // The line is erased before the findings, which start on a clean line.
+  EXPECT_LT(verified.out.rfind("\r\x1b[K"), verified.out.find("events: 12000")) << verified.out;
+
+  auto exported = RunOnTerminal({"export", "--data-dir", dir.string()});
+  EXPECT_EQ(exported.exit_code, 0);
+  EXPECT_NE(exported.out.find("\rexport: "), std::string::npos);
+
+  // A short log stays quiet even on a terminal.
+  auto short_run = RunOnTerminal({"verify", "--data-dir", data_dir_.string()});
+  EXPECT_EQ(short_run.exit_code, 0) << short_run.out;
+  EXPECT_EQ(short_run.out.find("\rverify: "), std::string::npos) << short_run.out;
+}
+
+// The stored documents end to end: a sent contract's frozen PDF is changed on disk while the
+// service is stopped; after a restart the verification report fails naming that document, and
+// contract-ledger verify fails naming it and the event that recorded its hash.
+class StoredDocumentTest : public ContractdFixture {};
+
+TEST_F(StoredDocumentTest, AChangedByteInAStoredDocumentIsNamedByTheReportAndTheTool) {
+  const Credentials credentials = ParseCreated(
+      CreateClient("org_a", "contracts:read,contracts:create,contracts:send,evidence:write"));
+  auto server = StartServer();
+  std::map<std::string, std::string> auth{{"Authorization", "Bearer " + TokenFor(credentials)}};
+  const std::string body =
+      R"({"title":"Frozen","templateId":"tpl_mutual_nda","sendNow":true,"data":{"parties":{
+"partyAName":"Acme GmbH","partyAAddress":"Hauptstrasse 1, Berlin","partyBName":"Globex Ltd",
+"partyBAddress":"1 High Street, London"},"terms":{"effectiveDate":"2026-12-01",
+"purpose":"Evaluating a joint venture","termMonths":24,"confidentialityYears":5,
+"governingLaw":"England and Wales"}},"participants":[{"action":"sign",
+"recipientType":"individual","executionChannel":"platform_hosted","name":"Ada Lovelace",
+"email":"ada@acme.example","templateRoleId":"party_a_signatory"},{"action":"sign",
+"recipientType":"individual","executionChannel":"integrator_managed","name":"Grace Hopper",
+"email":"grace@globex.example","templateRoleId":"party_b_signatory"}]})";
+  HttpClient client(port_);
+  auto created = client.Post("/api/v1/contracts", body, auth);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id(created.Json().at("id").as_string());
+  const std::string sha(created.Json().at("renderedDocumentSha256").as_string());
+  const std::string report_path = "/api/v1/contracts/" + id + "/evidence/verification";
+  auto before = client.Get(report_path, auth);
+  ASSERT_EQ(before.status, 200) << before.body;
+  EXPECT_EQ(before.Json().at("valid"), true) << before.body;
+  StopServer(*server);
+  const std::filesystem::path err =
+      data_dir_.parent_path() / (data_dir_.filename().string() + ".err");
+  EXPECT_EQ(RunLedger({"verify", "--data-dir", data_dir_.string()}, err).exit_code, 0);
+
+  // One byte of the stored PDF, changed in the database directly.
+  WithRawDb(data_dir_, "blobs", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* blobs) {
+    std::string pdf;
+    ASSERT_TRUE(db.Get(rocksdb::ReadOptions(), blobs, sha, &pdf).ok());
+    const size_t at = pdf.find("/Producer");
+    ASSERT_NE(at, std::string::npos);
+    pdf[at + 1] = 'p';
+    ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), blobs, sha, pdf).ok());
+  });
+
+  auto verified = RunLedger({"verify", "--data-dir", data_dir_.string()}, err);
+  std::filesystem::remove(err);
+  EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("problem: stored document " + sha), std::string::npos)
+      << verified.out;
+  EXPECT_NE(verified.out.find("recorded by contract.prepared of contract-" + id), std::string::npos)
+      << verified.out;
+  EXPECT_NE(verified.out.find("verify: FAILED"), std::string::npos) << verified.out;
+
+  server = StartServer();
+  HttpClient again(port_);
+  auth["Authorization"] = "Bearer " + TokenFor(credentials);
+  auto after = again.Get(report_path, auth);
+  ASSERT_EQ(after.status, 200) << after.body;
+  EXPECT_EQ(after.Json().at("valid"), false) << after.body;
+  EXPECT_EQ(after.Json().at("verdict"), "fail");
+  std::vector<std::string> failed;
+  for (const auto& check : after.Json().at("checks").as_array()) {
+    if (!check.at("passed").as_bool()) failed.emplace_back(check.at("name").as_string());
+  }
+  EXPECT_EQ(failed, std::vector<std::string>{"documents.rendered_unsigned.sha256"}) << after.body;
+  StopServer(*server);
 }
 
 }  // namespace
