@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "documents/service_certificate.h"
+#include "tests/documents/pdf_fixtures.h"
 
 namespace esign::documents {
 
@@ -71,23 +72,9 @@ class PdfFilesTest : public ::testing::Test {
     return buffer.str();
   }
   // The command's stdout and stderr together.
-  static std::string Run(const std::string& command) {
-    std::string output;
-    FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-    if (pipe == nullptr) return output;
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-    ::pclose(pipe);
-    return output;
-  }
+  static std::string Run(const std::string& command) { return pdf_test::Run(command).out; }
   static size_t Count(const std::string& haystack, const std::string& needle) {
-    size_t count = 0;
-    for (size_t at = haystack.find(needle); at != std::string::npos;
-         at = haystack.find(needle, at + 1)) {
-      ++count;
-    }
-    return count;
+    return pdf_test::Count(haystack, needle);
   }
 
   std::filesystem::path dir_;
