@@ -11,7 +11,9 @@
 //                          others)
 //   read_all               the whole log through ReadAll in batches of --batch
 //   prove                  inclusion proofs of random leaves of the full tree, --prove_threads
-// read_all and prove first fill the log to --num events if it holds fewer (not timed).
+//   verify                 VerifyLog over the whole log (what `contract-ledger verify` runs): each
+//                          event read, parsed and hashed, the tree recomputed, the heads checked
+// read_all, prove and verify first fill the log to --num events if it holds fewer (not timed).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -30,6 +32,7 @@
 #include <rocksdb/db.h>
 
 #include "eventstore/rocksdb_event_store.h"
+#include "eventstore/verify_log.h"
 
 namespace esign::eventstore {
 namespace {
@@ -186,6 +189,7 @@ class Bench {
     if (name == "rocksdb_put_64threads") return RocksPutCeiling();
     if (name == "read_all") return ReadAll();
     if (name == "prove") return Prove();
+    if (name == "verify") return Verify();
     std::fprintf(stderr, "unknown benchmark %.*s\n", static_cast<int>(name.size()), name.data());
     std::exit(1);
   }
@@ -363,6 +367,22 @@ class Bench {
     Report("prove", per_thread * flags_.prove_threads, seconds, latencies,
            std::to_string(per_thread * flags_.prove_threads) + " inclusion proofs, tree of " +
                std::to_string(size) + ", " + std::to_string(flags_.prove_threads) + " threads");
+  }
+
+  void Verify() {
+    FillTo(flags_.num);
+    if (Result<SignedTreeHead> head = store_->ledger().SignTreeHead(); !head) {
+      Die("sign tree head", head.error());
+    }
+    const Clock::time_point start = Clock::now();
+    Result<LogVerification> verified = VerifyLog(*store_);
+    const double seconds = SecondsSince(start);
+    if (!verified) Die("verify", verified.error());
+    if (!verified->ok) std::fprintf(stderr, "the log did not verify\n");
+    Latencies none;
+    Report("verify", verified->size, seconds, none,
+           std::to_string(verified->size) + " events, " + std::to_string(verified->heads_checked) +
+               " heads, one thread");
   }
 
   const Flags flags_;

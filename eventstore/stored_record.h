@@ -6,8 +6,9 @@
 // hands anything else to ParseRecord. Whenever both succeed they return the same record (tested
 // over random records and damaged heads). The one difference: the fast path checks that `data`
 // is delimited by braces but does not parse it, so damaged bytes inside `data` are left to the
-// ledger to detect (VerifyLog, which uses ParseRecord). Appends check `data` (CheckEventData), so
-// only damage can put an invalid `data` in the log.
+// ledger to detect (VerifyLog compares every stored leaf with the hash of the bytes; without a
+// ledger it uses ParseRecord). Appends check `data` (CheckEventData), so only damage can put an
+// invalid `data` in the log.
 //
 // Thread safety: pure functions.
 #pragma once

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eventstore/event_store.h"
+#include "eventstore/merkle.h"
 
 namespace esign::eventstore {
 
@@ -42,6 +43,33 @@ struct LogVerification {
 // Reads every event once. An Error only for failures to read (kStorage); tampering is reported
 // in the LogVerification.
 Result<LogVerification> VerifyLog(const EventStore& store, const VerifyOptions& options);
+
+// VerifyLog's checks fed one position at a time, for a reader that scans the stored events and
+// leaves in bulk (contract-ledger iterates the database's families instead of looking each
+// position up). Positions must come in order, 0 to size - 1, each once.
+// Records are read with ParseStoredRecord when the stored leaves are compared (options.ledger):
+// then any changed byte already fails the leaf comparison, so only the head of the record (its
+// position) needs reading; without a ledger the full ParseRecord runs.
+class LogVerifier {
+ public:
+  LogVerifier(const VerifyOptions& options, uint64_t size);
+
+  // `raw`: the stored bytes, or why they could not be read. `stored_leaf`: the ledger's leaf at
+  // this position (or why there is none); ignored unless options.ledger is set.
+  void Add(uint64_t position, const Result<std::string_view>& raw, const Result<Hash>& stored_leaf);
+  // Checks the consistency proofs between successive heads (with options.ledger).
+  LogVerification Finish() &&;
+
+ private:
+  void CheckHeadsAt(uint64_t size);
+
+  const VerifyOptions& options_;
+  std::vector<SignedTreeHead> heads_;  // by increasing size
+  size_t next_head_ = 0;
+  MerkleFrontier frontier_;
+  std::vector<NewNode> scratch_;
+  LogVerification result_;
+};
 
 // Verifies a store against its own key, heads and ledger.
 Result<LogVerification> VerifyLog(EventStore& store);
