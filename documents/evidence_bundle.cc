@@ -86,9 +86,16 @@ Result<boost::json::object> BuildEvidenceBundle(const EvidenceSources& sources) 
   }
   boost::json::array documents;
   for (const auto& doc : DocumentsOf(state)) {
+    // A document whose bytes are gone is still listed (as missing): the bundle says what the
+    // events recorded, and its verification fails on that document by name.
     auto bytes = sources.blobs->Get(doc.sha256);
-    if (!bytes) return std::unexpected(bytes.error());
-    boost::json::object item{{"kind", doc.kind}, {"sha256", doc.sha256}, {"size", bytes->size()}};
+    if (!bytes && bytes.error().code != ErrorCode::kNotFound) return std::unexpected(bytes.error());
+    boost::json::object item{{"kind", doc.kind}, {"sha256", doc.sha256}};
+    if (bytes) {
+      item["size"] = bytes->size();
+    } else {
+      item["missing"] = true;
+    }
     if (doc.revision > 0) item["revision"] = doc.revision;
     documents.push_back(std::move(item));
   }

@@ -4,7 +4,8 @@
 // head (eventstore/proof_bundle.h), the ledger's public key and the service's certificate.
 //
 //   {"format":"esign-evidence-bundle/1","contractId":..,"generatedAt":..,"status":..,
-//    "auditTrail":[...],"documents":[{"kind","sha256","size","revision"?}],
+//    "auditTrail":[...],"documents":[{"kind","sha256","size","revision"?}],  ("missing":true
+//    instead of "size" when the stored bytes are gone)
 //    "ledger":<proof bundle>,"serviceCertificatePem":..}
 //
 // VerifyEvidenceBundle recomputes every check: the proof bundle's (head signature, each leaf hash

@@ -34,6 +34,7 @@ class ChangeableBlobs final : public eventstore::BlobStore {
   Result<bool> Contains(std::string_view sha256_hex) const override {
     return blobs_.contains(std::string(sha256_hex));
   }
+  void Remove(const std::string& key) { blobs_.erase(key); }
   // Flips one bit of the first occurrence of `marker` (from `from`) in the blob `key`.
   void Change(const std::string& key, const std::string& marker, size_t from = 0) {
     std::string& bytes = blobs_.at(key);
@@ -154,6 +155,18 @@ TEST_F(EvidenceBundleTest, AChangedByteInTheSignedPdfNamesTheSignatureItBreaks) 
                                       "documents.revision[2].signed_pdf.signature[Signature2]",
                                       "documents.revision[2].signed_pdf.unmodified"}))
       << boost::json::serialize(report);
+}
+
+TEST_F(EvidenceBundleTest, AMissingDocumentIsListedAndFailsItsCheck) {
+  blobs_.Remove(*state_.rendered_document_sha256);
+  const auto bundle = Bundle();
+  const auto& documents = bundle.at("documents").as_array();
+  ASSERT_EQ(documents.size(), 2u);
+  EXPECT_EQ(documents.at(0).at("missing"), true);
+  EXPECT_FALSE(documents.at(0).as_object().contains("size"));
+  const auto report = Report(bundle);
+  EXPECT_EQ(report.at("valid"), false);
+  EXPECT_EQ(Failed(report), std::vector<std::string>{"documents.rendered_unsigned.sha256"});
 }
 
 TEST_F(EvidenceBundleTest, ASignedPdfWithoutSignaturesOrByAnotherSignerFails) {
