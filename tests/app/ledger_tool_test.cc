@@ -423,15 +423,29 @@ TEST_F(LedgerToolTest, ATerminalSeesOneUpdatingProgressLine) {
 // The stored documents end to end: a sent contract's frozen PDF is changed on disk while the
 // service is stopped; after a restart the verification report fails naming that document, and
 // contract-ledger verify fails naming it and the event that recorded its hash.
-class StoredDocumentTest : public ContractdFixture {};
+class StoredDocumentTest : public ContractdFixture {
+ protected:
+  void SetUp() override {
+    ContractdFixture::SetUp();
+    credentials_ = ParseCreated(CreateClient(
+        "org_a", "contracts:read,contracts:create,contracts:send,signing:manage,evidence:write"));
+    Start();
+  }
 
-TEST_F(StoredDocumentTest, AChangedByteInAStoredDocumentIsNamedByTheReportAndTheTool) {
-  const Credentials credentials = ParseCreated(
-      CreateClient("org_a", "contracts:read,contracts:create,contracts:send,evidence:write"));
-  auto server = StartServer();
-  std::map<std::string, std::string> auth{{"Authorization", "Bearer " + TokenFor(credentials)}};
-  const std::string body =
-      R"({"title":"Frozen","templateId":"tpl_mutual_nda","sendNow":true,"data":{"parties":{
+  void Start() {
+    server_ = StartServer();
+    client_ = std::make_unique<HttpClient>(port_);
+    auth_ = {{"Authorization", "Bearer " + TokenFor(credentials_)}};
+  }
+  void Stop() {
+    StopServer(*server_);
+    server_.reset();
+  }
+
+  // A sent NDA: Ada signs on the hosted page, Grace through the integrator.
+  boost::json::object SendNda() {
+    const std::string body =
+        R"({"title":"Frozen","templateId":"tpl_mutual_nda","sendNow":true,"data":{"parties":{
 "partyAName":"Acme GmbH","partyAAddress":"Hauptstrasse 1, Berlin","partyBName":"Globex Ltd",
 "partyBAddress":"1 High Street, London"},"terms":{"effectiveDate":"2026-12-01",
 "purpose":"Evaluating a joint venture","termMonths":24,"confidentialityYears":5,
@@ -440,32 +454,61 @@ TEST_F(StoredDocumentTest, AChangedByteInAStoredDocumentIsNamedByTheReportAndThe
 "email":"ada@acme.example","templateRoleId":"party_a_signatory"},{"action":"sign",
 "recipientType":"individual","executionChannel":"integrator_managed","name":"Grace Hopper",
 "email":"grace@globex.example","templateRoleId":"party_b_signatory"}]})";
-  HttpClient client(port_);
-  auto created = client.Post("/api/v1/contracts", body, auth);
-  ASSERT_EQ(created.status, 201) << created.body;
-  const std::string id(created.Json().at("id").as_string());
-  const std::string sha(created.Json().at("renderedDocumentSha256").as_string());
-  const std::string report_path = "/api/v1/contracts/" + id + "/evidence/verification";
-  auto before = client.Get(report_path, auth);
-  ASSERT_EQ(before.status, 200) << before.body;
-  EXPECT_EQ(before.Json().at("valid"), true) << before.body;
-  StopServer(*server);
-  const std::filesystem::path err =
-      data_dir_.parent_path() / (data_dir_.filename().string() + ".err");
-  EXPECT_EQ(RunLedger({"verify", "--data-dir", data_dir_.string()}, err).exit_code, 0);
+    auto created = client_->Post("/api/v1/contracts", body, auth_);
+    EXPECT_EQ(created.status, 201) << created.body;
+    return created.Json().is_object() ? created.Json().as_object() : boost::json::object{};
+  }
 
-  // One byte of the stored PDF, changed in the database directly.
-  WithRawDb(data_dir_, "blobs", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* blobs) {
-    std::string pdf;
-    ASSERT_TRUE(db.Get(rocksdb::ReadOptions(), blobs, sha, &pdf).ok());
-    const size_t at = pdf.find("/Producer");
-    ASSERT_NE(at, std::string::npos);
-    pdf[at + 1] = 'p';
-    ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), blobs, sha, pdf).ok());
-  });
+  // The verification report: its verdict and the names of the checks that failed.
+  std::pair<bool, std::vector<std::string>> Report(const std::string& id) {
+    auto report = client_->Get("/api/v1/contracts/" + id + "/evidence/verification", auth_);
+    EXPECT_EQ(report.status, 200) << report.body;
+    if (report.status != 200) return {false, {"no report"}};
+    std::vector<std::string> failed;
+    for (const auto& check : report.Json().at("checks").as_array()) {
+      if (!check.at("passed").as_bool()) failed.emplace_back(check.at("name").as_string());
+    }
+    EXPECT_EQ(report.Json().at("verdict"), report.Json().at("valid").as_bool() ? "pass" : "fail");
+    return {report.Json().at("valid").as_bool(), failed};
+  }
 
-  auto verified = RunLedger({"verify", "--data-dir", data_dir_.string()}, err);
-  std::filesystem::remove(err);
+  // With the service stopped: one byte of the stored document `sha`, right after `marker`,
+  // changed in the database directly, as someone with access to the disk could.
+  void ChangeStoredDocument(const std::string& sha, const std::string& marker) {
+    WithRawDb(data_dir_, "blobs", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* blobs) {
+      std::string pdf;
+      ASSERT_TRUE(db.Get(rocksdb::ReadOptions(), blobs, sha, &pdf).ok());
+      const size_t at = pdf.find(marker);
+      ASSERT_NE(at, std::string::npos) << marker;
+      pdf[at + marker.size()] = static_cast<char>(pdf[at + marker.size()] ^ 0x20);
+      ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), blobs, sha, pdf).ok());
+    });
+  }
+
+  CommandResult VerifyOffline() {
+    const std::filesystem::path err =
+        data_dir_.parent_path() / (data_dir_.filename().string() + ".err");
+    CommandResult result = RunLedger({"verify", "--data-dir", data_dir_.string()}, err);
+    std::filesystem::remove(err);
+    return result;
+  }
+
+  Credentials credentials_;
+  std::unique_ptr<ChildProcess> server_;
+  std::unique_ptr<HttpClient> client_;
+  std::map<std::string, std::string> auth_;
+};
+
+TEST_F(StoredDocumentTest, AChangedByteInTheFrozenPdfIsNamedByTheReportAndTheTool) {
+  const boost::json::object contract = SendNda();
+  const std::string id(contract.at("id").as_string());
+  const std::string sha(contract.at("renderedDocumentSha256").as_string());
+  EXPECT_EQ(Report(id), std::make_pair(true, std::vector<std::string>{}));
+  Stop();
+  EXPECT_EQ(VerifyOffline().exit_code, 0);
+
+  ChangeStoredDocument(sha, "/Produce");  // "/Producer" becomes "/ProduceR"
+  auto verified = VerifyOffline();
   EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
   EXPECT_NE(verified.out.find("problem: stored document " + sha), std::string::npos)
       << verified.out;
@@ -473,19 +516,10 @@ TEST_F(StoredDocumentTest, AChangedByteInAStoredDocumentIsNamedByTheReportAndThe
       << verified.out;
   EXPECT_NE(verified.out.find("verify: FAILED"), std::string::npos) << verified.out;
 
-  server = StartServer();
-  HttpClient again(port_);
-  auth["Authorization"] = "Bearer " + TokenFor(credentials);
-  auto after = again.Get(report_path, auth);
-  ASSERT_EQ(after.status, 200) << after.body;
-  EXPECT_EQ(after.Json().at("valid"), false) << after.body;
-  EXPECT_EQ(after.Json().at("verdict"), "fail");
-  std::vector<std::string> failed;
-  for (const auto& check : after.Json().at("checks").as_array()) {
-    if (!check.at("passed").as_bool()) failed.emplace_back(check.at("name").as_string());
-  }
-  EXPECT_EQ(failed, std::vector<std::string>{"documents.rendered_unsigned.sha256"}) << after.body;
-  StopServer(*server);
+  Start();
+  EXPECT_EQ(Report(id),
+            std::make_pair(false, std::vector<std::string>{"documents.rendered_unsigned.sha256"}));
+  Stop();
 }
 
 }  // namespace
