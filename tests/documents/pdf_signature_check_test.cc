@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "documents/pdf_renderer.h"
 #include "documents/pdf_signer.h"
 #include "documents/service_certificate.h"
 #include "tests/documents/pdf_test_support.h"
@@ -144,6 +145,23 @@ TEST_F(PdfSignatureCheckTest, AnotherSignerFailsAgainstTheTrustedCertificate) {
   EXPECT_FALSE(results[0].valid);
   EXPECT_NE(results[0].error.find("other than the trusted"), std::string::npos) << results[0].error;
   EXPECT_FALSE(CheckPdfSignatures(pdf, "not a certificate").has_value());
+}
+
+TEST_F(PdfSignatureCheckTest, ARenderedContractSignedByTheServicePasses) {
+  const Template tmpl = pdf_test::LoadTemplate("services-agreement.json");
+  auto rendered = RenderContractPdf(tmpl, tmpl.versions.front(), pdf_test::ServicesState(tmpl, 40));
+  ASSERT_TRUE(rendered.has_value()) << rendered.error().message;
+  const std::string pdf = Signed(*rendered, "Contract executed");
+  const auto results = Check(pdf, cert_->CertificatePem());
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_TRUE(results[0].valid) << results[0].error;
+  EXPECT_TRUE(UnmodifiedSinceLastSignature(results));
+  const std::string sig = Pdfsig("rendered.pdf", pdf);
+  EXPECT_EQ(Count(sig, "Total document signed"), 1u) << sig;
+
+  const auto changed = Check(ChangedAt(pdf, "/Producer"));
+  ASSERT_EQ(changed.size(), 1u);
+  EXPECT_FALSE(changed[0].valid);
 }
 
 TEST_F(PdfSignatureCheckTest, APdfWithoutSignaturesHasNone) {
