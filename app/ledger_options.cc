@@ -25,8 +25,9 @@ constexpr Subcommand kSubcommands[] = {
     {"export", "export --data-dir DIR [--from N]", "the log as NDJSON on stdout"},
     {"prove", "prove --data-dir DIR CONTRACT_ID",
      "a proof bundle of a contract's events against a stored signed tree head"},
-    {"verify-bundle", "verify-bundle FILE [--public-key PEM]",
-     "check a proof bundle with the ledger public key alone"},
+    {"verify-bundle", "verify-bundle FILE [--public-key PEM] [--data-dir DIR]",
+     "check a proof bundle, or an evidence bundle, with the ledger public key alone (with\n"
+     "      --data-dir, an evidence bundle's documents against that directory's stored ones)"},
 };
 
 }  // namespace
@@ -66,7 +67,9 @@ Result<LedgerCommand> ParseLedgerCommand(const std::vector<std::string>& args) {
   if (command.name == "verify-bundle") {
     options.add_options()("file", po::value(&command.bundle_file), "the bundle (JSON)")(
         "public-key", po::value(&command.public_key),
-        "PEM file of the trusted ledger key; the bundle's key must equal it");
+        "PEM file of the trusted ledger key; the bundle's key must equal it")(
+        "data-dir", po::value(&command.data_dir),
+        "evidence bundles: check the documents against this data directory's stored ones");
     positional.add("file", 1);
   } else {
     options.add_options()("data-dir", po::value(&command.data_dir),

@@ -22,7 +22,7 @@ enum LedgerExit : int {
 struct LedgerCommand {
   // "verify", "replay", "export", "prove", "verify-bundle", or "help" (usage holds the text).
   std::string name;
-  std::string data_dir;
+  std::string data_dir;     // verify-bundle: optional, for an evidence bundle's documents
   std::string out_dir;      // replay: where the fresh views go; empty: in memory
   uint64_t from = 0;        // export: the first position
   std::string contract_id;  // prove

@@ -182,7 +182,7 @@ void BM_VerifyEvidenceBundle(benchmark::State& bench) {
   const std::string key = f.store->ledger().PublicKeyPem();
   const std::string cert = f.cert->CertificatePem();
   for (auto _ : bench) {
-    const auto checks = VerifyEvidenceBundle(*bundle, f.store->blobs(), key, cert);
+    const auto checks = VerifyEvidenceBundle(*bundle, &f.store->blobs(), key, cert);
     if (!VerificationReport(f.state.id, checks).at("valid").as_bool()) Die("report fails");
   }
   bench.SetItemsProcessed(bench.iterations());

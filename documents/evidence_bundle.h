@@ -29,6 +29,9 @@ namespace esign {
 
 inline constexpr std::string_view kEvidenceBundleFormat = "esign-evidence-bundle/1";
 
+// True when `value` is an object whose "format" is kEvidenceBundleFormat.
+bool IsEvidenceBundle(const boost::json::value& value);
+
 struct EvidenceSources {
   const ContractState* state = nullptr;
   std::vector<std::string> audit_entries;  // serialized audit-trail entries, oldest first
@@ -47,10 +50,11 @@ struct EvidenceCheck {
 };
 
 // Every check with its outcome; `trusted_public_key_pem` (the service's ledger key) must match the
-// bundle's. `trusted_certificate_pem` (the service's signing certificate), when given, must equal
-// the bundle's and be the signer of every PDF signature.
+// bundle's (empty: the bundle's own key is used). `trusted_certificate_pem` (the service's signing
+// certificate), when given, must equal the bundle's and be the signer of every PDF signature.
+// `blobs` null: the documents are not checked (an auditor holding the bundle alone).
 std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundle,
-                                                const eventstore::BlobStore& blobs,
+                                                const eventstore::BlobStore* blobs,
                                                 std::string_view trusted_public_key_pem,
                                                 std::string_view trusted_certificate_pem = {});
 

@@ -193,7 +193,7 @@ ApiResult VerifyEvidence(const ContractRoutesDeps& deps, const ApiRequest& reque
   if (!state) return std::unexpected(state.error());
   auto bundle = BuildBundle(deps, request, *state);
   if (!bundle) return std::unexpected(bundle.error());
-  const auto checks = VerifyEvidenceBundle(*bundle, deps.blobs, deps.store.ledger().PublicKeyPem(),
+  const auto checks = VerifyEvidenceBundle(*bundle, &deps.blobs, deps.store.ledger().PublicKeyPem(),
                                            deps.certificate_pem);
   const std::string_view verified_at = bundle->at("generatedAt").as_string();
   return ApiResponse::Json(200, VerificationReport(state->id, checks, verified_at));

@@ -485,10 +485,12 @@ class StoredDocumentTest : public ContractdFixture {
     });
   }
 
-  CommandResult VerifyOffline() {
+  // contract-ledger on the data directory; `verify` unless other arguments are given.
+  CommandResult VerifyOffline(std::vector<std::string> args = {}) {
+    if (args.empty()) args = {"verify", "--data-dir", data_dir_.string()};
     const std::filesystem::path err =
         data_dir_.parent_path() / (data_dir_.filename().string() + ".err");
-    CommandResult result = RunLedger({"verify", "--data-dir", data_dir_.string()}, err);
+    CommandResult result = RunLedger(args, err);
     std::filesystem::remove(err);
     return result;
   }
@@ -504,8 +506,22 @@ TEST_F(StoredDocumentTest, AChangedByteInTheFrozenPdfIsNamedByTheReportAndTheToo
   const std::string id(contract.at("id").as_string());
   const std::string sha(contract.at("renderedDocumentSha256").as_string());
   EXPECT_EQ(Report(id), std::make_pair(true, std::vector<std::string>{}));
+  auto bundle = client_->Get("/api/v1/contracts/" + id + "/evidence/bundle", auth_);
+  ASSERT_EQ(bundle.status, 200) << bundle.body;
+  const std::filesystem::path bundle_file =
+      data_dir_.parent_path() / (data_dir_.filename().string() + "-evidence.json");
+  WriteText(bundle_file, bundle.body);
   Stop();
   EXPECT_EQ(VerifyOffline().exit_code, 0);
+  auto alone = VerifyOffline({"verify-bundle", bundle_file.string()});
+  EXPECT_EQ(alone.exit_code, 0) << alone.out << alone.err;
+  EXPECT_NE(alone.out.find("pass ledger.treeHead.signature"), std::string::npos) << alone.out;
+  EXPECT_NE(alone.out.find("documents not checked"), std::string::npos) << alone.out;
+  auto with_documents =
+      VerifyOffline({"verify-bundle", bundle_file.string(), "--data-dir", data_dir_.string()});
+  EXPECT_EQ(with_documents.exit_code, 0) << with_documents.out << with_documents.err;
+  EXPECT_NE(with_documents.out.find("pass documents.rendered_unsigned.sha256"), std::string::npos)
+      << with_documents.out;
 
   ChangeStoredDocument(sha, "/Produce");  // "/Producer" becomes "/ProduceR"
   auto verified = VerifyOffline();
@@ -515,6 +531,12 @@ TEST_F(StoredDocumentTest, AChangedByteInTheFrozenPdfIsNamedByTheReportAndTheToo
   EXPECT_NE(verified.out.find("recorded by contract.prepared of contract-" + id), std::string::npos)
       << verified.out;
   EXPECT_NE(verified.out.find("verify: FAILED"), std::string::npos) << verified.out;
+  auto checked =
+      VerifyOffline({"verify-bundle", bundle_file.string(), "--data-dir", data_dir_.string()});
+  std::filesystem::remove(bundle_file);
+  EXPECT_EQ(checked.exit_code, 1) << checked.out << checked.err;
+  EXPECT_NE(checked.out.find("FAIL documents.rendered_unsigned.sha256"), std::string::npos)
+      << checked.out;
 
   Start();
   EXPECT_EQ(Report(id),

@@ -88,7 +88,7 @@ class EvidenceBundleTest : public documents::PdfCertificateTest {
     return bundle.value_or(boost::json::object{});
   }
   boost::json::object Report(const boost::json::object& bundle) {
-    const auto checks = VerifyEvidenceBundle(bundle, blobs_, store_->ledger().PublicKeyPem(),
+    const auto checks = VerifyEvidenceBundle(bundle, &blobs_, store_->ledger().PublicKeyPem(),
                                              cert_->CertificatePem());
     return VerificationReport("ctr_1", checks, "2026-11-21T08:30:01Z");
   }
