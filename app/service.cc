@@ -8,6 +8,7 @@
 #include "commands/template_commands.h"
 #include "documents/pdf_renderer.h"
 #include "documents/service_certificate.h"
+#include "eventstore/domain_events.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
 #include "http/openapi_routes.h"
@@ -78,6 +79,9 @@ Status Service::StartReadSide() {
   if (!views) return std::unexpected(views.error());
   views_ = std::move(*views);
   contract_views_ = std::make_unique<projections::ContractViews>(*store_);
+  endpoint_directory_.SetOnChange([this] {
+    if (auto* dispatcher = running_dispatcher_.load()) dispatcher->Wake();
+  });
   projector_ = std::make_unique<projections::Projector>(
       *store_, *views_,
       std::vector<projections::Projection*>{&template_catalog_, contract_views_.get(),
@@ -133,9 +137,19 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
       [this](std::string_view client_id, uint64_t size) {
         read_your_writes_->Wrote(client_id, size);
       });
-  webhook_routes_ = std::make_unique<http::WebhookRoutesDeps>(
-      http::WebhookRoutesDeps{*endpoint_commands_, endpoint_directory_, *read_your_writes_,
-                              projections::CursorCodec(cursor_key)});
+  auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
+  if (!deliveries) return std::unexpected(deliveries.error());
+  deliveries_ = std::move(*deliveries);
+  webhook_routes_ = std::make_unique<http::WebhookRoutesDeps>(http::WebhookRoutesDeps{
+      *endpoint_commands_, endpoint_directory_, *read_your_writes_,
+      projections::CursorCodec(cursor_key), *deliveries_,
+      [this](std::string_view delivery_id,
+             std::string_view organization_id) -> Result<webhooks::Delivery> {
+        auto* dispatcher = running_dispatcher_.load();
+        if (dispatcher == nullptr)
+          return Fail(ErrorCode::kUnavailable, "the dispatcher is stopped");
+        return dispatcher->Retry(delivery_id, organization_id);
+      }});
   http::AddWebhookRoutes(routes_, *webhook_routes_);
   return {};
 }
@@ -178,6 +192,8 @@ void Service::Stop() {
   if (handler_) handler_->SetReady(false);
   if (server_) server_->Stop();
   if (handler_) handler_->Drain();
+  running_dispatcher_.store(nullptr);
+  if (dispatcher_) dispatcher_->Stop();
   if (projector_) projector_->Stop();
   if (relay_) relay_->Stop();
   embedded_kafka_.reset();
@@ -224,10 +240,39 @@ Status Service::StartKafka(const ServeConfig& config) {
   }
   auto checkpoint = webhooks::RelayCheckpoint::Open(*store_, options.topic);
   if (!checkpoint) return std::unexpected(checkpoint.error());
+  const std::string brokers = options.brokers;
   auto relay = webhooks::KafkaRelay::Start(*store_, std::move(*checkpoint), std::move(options));
   if (!relay) return std::unexpected(relay.error());
   relay_ = std::move(*relay);
+  return StartDispatcher(config, brokers);
+}
+
+Status Service::StartDispatcher(const ServeConfig& config, const std::string& brokers) {
+  webhook_sender_ = webhooks::MakeBeastSender({.allow_loopback = config.webhook_allow_loopback});
+  webhooks::DispatcherOptions options;
+  options.brokers = brokers;
+  auto dispatcher = webhooks::Dispatcher::Start(
+      webhooks::DispatcherDeps{
+          endpoint_directory_, *endpoint_secrets_, *deliveries_, *endpoint_commands_,
+          *webhook_sender_, SystemClock::Instance(),
+          [this](std::string_view contract_id) { return ControllerOf(contract_id); },
+          [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); }},
+      std::move(options));
+  if (!dispatcher) return std::unexpected(dispatcher.error());
+  dispatcher_ = std::move(*dispatcher);
+  running_dispatcher_.store(dispatcher_.get());
   return {};
+}
+
+std::optional<std::string> Service::ControllerOf(std::string_view contract_id) const {
+  auto first = store_->ReadStream(eventstore::ContractStreamId(contract_id), StreamVersion(1), 1);
+  if (!first || first->empty()) return std::nullopt;
+  boost::system::error_code ec;
+  const boost::json::value data = boost::json::parse(first->front().data, ec);
+  if (ec || !data.is_object()) return std::nullopt;
+  const auto* organization = data.as_object().if_contains("organizationId");
+  if (organization == nullptr || !organization->is_string()) return std::nullopt;
+  return std::string(organization->as_string());
 }
 
 // Authentication and the admin socket ----------------------------------------------------------

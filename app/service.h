@@ -23,6 +23,8 @@
 #include "projections/read_your_writes.h"
 #include "projections/rocksdb_view_store.h"
 #include "projections/template_catalog.h"
+#include "webhooks/delivery_store.h"
+#include "webhooks/dispatcher.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
@@ -56,6 +58,10 @@ class Service {
   void StartTreeHeadSigner(std::chrono::seconds interval);
   // The Kafka relay, to --kafka-brokers or to the embedded cluster it starts first.
   Status StartKafka(const ServeConfig& config);
+  // The webhook dispatcher, a consumer of the topic the relay writes.
+  Status StartDispatcher(const ServeConfig& config, const std::string& brokers);
+  // The organization that controls a contract, from its first event.
+  std::optional<std::string> ControllerOf(std::string_view contract_id) const;
   // The unsigned PDF of a contract, from its template version.
   Result<std::string> RenderPdf(const ContractState& state) const;
 
@@ -82,6 +88,10 @@ class Service {
   std::unique_ptr<http::WebhookRoutesDeps> webhook_routes_;
   std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
   std::unique_ptr<webhooks::KafkaRelay> relay_;
+  std::unique_ptr<webhooks::DeliveryStore> deliveries_;
+  std::unique_ptr<webhooks::WebhookSender> webhook_sender_;
+  std::unique_ptr<webhooks::Dispatcher> dispatcher_;
+  std::atomic<webhooks::Dispatcher*> running_dispatcher_{nullptr};  // for the projector's thread
 };
 
 }  // namespace esign::app

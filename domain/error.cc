@@ -44,6 +44,8 @@ std::string_view ToString(ErrorCode code) {
       return "ARTIFACT_REVISION_NOT_FOUND";
     case ErrorCode::kWebhookEndpointNotFound:
       return "WEBHOOK_ENDPOINT_NOT_FOUND";
+    case ErrorCode::kWebhookDeliveryNotFound:
+      return "WEBHOOK_DELIVERY_NOT_FOUND";
     case ErrorCode::kContractStateConflict:
       return "CONTRACT_STATE_CONFLICT";
     case ErrorCode::kStreamVersionConflict:

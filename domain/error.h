@@ -32,6 +32,7 @@ enum class ErrorCode {
   kContractSignedDocumentNotAvailable,
   kArtifactRevisionNotFound,
   kWebhookEndpointNotFound,
+  kWebhookDeliveryNotFound,
   // State (409 / 412).
   kContractStateConflict,
   kStreamVersionConflict,

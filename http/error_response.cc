@@ -32,6 +32,7 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kContractSignedDocumentNotAvailable:
     case ErrorCode::kArtifactRevisionNotFound:
     case ErrorCode::kWebhookEndpointNotFound:
+    case ErrorCode::kWebhookDeliveryNotFound:
       return S::not_found;
     case ErrorCode::kContractStateConflict:
     case ErrorCode::kStreamVersionConflict:

@@ -24,7 +24,8 @@ struct ListParams {
   std::string after;
 };
 
-Result<ListParams> ParseList(const ApiRequest& request, const projections::CursorCodec& cursors) {
+Result<ListParams> ParseList(const ApiRequest& request, const projections::CursorCodec& cursors,
+                             const std::string& fingerprint) {
   ListParams params;
   Details details;
   for (const auto& [name, value] : request.query) {
@@ -45,7 +46,7 @@ Result<ListParams> ParseList(const ApiRequest& request, const projections::Curso
         Error{ErrorCode::kValidationFailed, "invalid list parameters", std::move(details)});
   }
   if (auto cursor = request.Query("cursor"); cursor && !cursor->empty()) {
-    auto after = cursors.Decode(*cursor, "webhook-endpoints|" + request.Caller().organization_id);
+    auto after = cursors.Decode(*cursor, fingerprint);
     if (!after) return std::unexpected(after.error());
     params.after = std::move(*after);
   }
@@ -57,7 +58,8 @@ ApiResult List(const WebhookRoutesDeps& deps, const ApiRequest& request) {
   if (auto own = deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id); !own) {
     return std::unexpected(own.error());
   }
-  auto params = ParseList(request, deps.cursors);
+  auto params =
+      ParseList(request, deps.cursors, "webhook-endpoints|" + request.Caller().organization_id);
   if (!params) return std::unexpected(params.error());
   const std::string& org = request.Caller().organization_id;
   // One more than asked, to know whether a next page exists.
@@ -71,6 +73,63 @@ ApiResult List(const WebhookRoutesDeps& deps, const ApiRequest& request) {
   for (const auto& e : endpoints) items.push_back(webhooks::EndpointToJson(e));
   return ApiResponse::Json(
       200, boost::json::object{{"items", std::move(items)}, {"nextCursor", next_cursor}});
+}
+
+boost::json::value TimeOrNull(int64_t micros) {
+  return micros == 0 ? boost::json::value()
+                     : boost::json::value(eventstore::FormatTimestamp(micros));
+}
+
+boost::json::object DeliveryJson(const webhooks::Delivery& d) {
+  boost::json::array attempts;
+  for (const auto& a : d.attempts) {
+    attempts.push_back(boost::json::object{
+        {"attemptedAt", eventstore::FormatTimestamp(a.at_us)},
+        {"statusCode",
+         a.status_code == 0 ? boost::json::value() : boost::json::value(a.status_code)},
+        {"latencyMs", a.latency_ms},
+        {"error", a.error.empty() ? boost::json::value() : boost::json::value(a.error)}});
+  }
+  const bool pending = d.state == webhooks::DeliveryState::kPending;
+  return boost::json::object{
+      {"id", d.id},
+      {"webhookId", d.webhook_id},
+      {"endpointId", d.endpoint_id},
+      {"eventId", d.event_id},
+      {"eventType", d.event_type},
+      {"contractId", d.contract_id},
+      {"status", webhooks::DeliveryStateName(d.state)},
+      {"createdAt", eventstore::FormatTimestamp(d.created_us)},
+      {"nextAttemptAt", pending ? TimeOrNull(d.next_attempt_us) : boost::json::value()},
+      {"attempts", std::move(attempts)},
+  };
+}
+
+ApiResult ListDeliveries(const WebhookRoutesDeps& deps, const ApiRequest& request) {
+  auto caller = Caller(request);
+  if (!caller) return std::unexpected(caller.error());
+  auto endpoint = deps.commands.Get(*caller, request.params.Get("id"));
+  if (!endpoint) return std::unexpected(endpoint.error());
+  const std::string fingerprint =
+      "webhook-deliveries|" + caller->organization_id + "|" + endpoint->id;
+  // The same parameters as the endpoint list; the cursor holds a log position here.
+  auto parsed = ParseList(request, deps.cursors, fingerprint);
+  if (!parsed) return std::unexpected(parsed.error());
+  uint64_t before = 0;
+  if (!parsed->after.empty()) {
+    std::from_chars(parsed->after.data(), parsed->after.data() + parsed->after.size(), before);
+  }
+  auto items = deps.deliveries.List(endpoint->id, before, parsed->limit + 1);
+  if (!items) return std::unexpected(items.error());
+  boost::json::value next_cursor;
+  if (items->size() > parsed->limit) {
+    items->resize(parsed->limit);
+    next_cursor = deps.cursors.Encode(std::to_string(items->back().position), fingerprint);
+  }
+  boost::json::array json;
+  for (const auto& d : *items) json.push_back(DeliveryJson(d));
+  return ApiResponse::Json(
+      200, boost::json::object{{"items", std::move(json)}, {"nextCursor", next_cursor}});
 }
 
 }  // namespace
@@ -133,6 +192,24 @@ void AddWebhookRoutes(ApiRoutes& routes, const WebhookRoutesDeps& deps) {
          json["previousSecretExpiresAt"] = rotated->previous_secret_expires_at;
          return ApiResponse::Json(200, json);
        }});
+  routes.Add(verb::get, base + "/{id}/deliveries",
+             {"listWebhookDeliveries", Auth::kBearer,
+              [&deps](const ApiRequest& r) { return ListDeliveries(deps, r); }});
+  routes.Add(verb::post, "/api/v1/webhooks/deliveries/{deliveryId}/retry",
+             {"retryWebhookDelivery", Auth::kBearer, [&deps](const ApiRequest& r) -> ApiResult {
+                auto caller = Caller(r);
+                if (!caller) return std::unexpected(caller.error());
+                const std::string id(r.params.Get("deliveryId"));
+                auto retried = deps.retry(id, caller->organization_id);
+                if (!retried) {
+                  if (retried.error().code == ErrorCode::kNotFound) {
+                    return Fail(ErrorCode::kWebhookDeliveryNotFound, "no delivery " + id,
+                                "deliveryId", id);
+                  }
+                  return std::unexpected(retried.error());
+                }
+                return ApiResponse::Json(202, DeliveryJson(*retried));
+              }});
 }
 
 }  // namespace esign::http

@@ -1,11 +1,13 @@
-// The webhooks family (DESIGN 11): create, list, get, update (PATCH), delete an endpoint and rotate
-// its secret. Every operation needs webhooks:manage; an endpoint of another organization answers
-// 404 WEBHOOK_ENDPOINT_NOT_FOUND like a missing one.
+// The webhooks family (DESIGN 11, 8 operations): create, list, get, update (PATCH), delete an
+// endpoint, rotate its secret, list its deliveries with every attempt, retry a delivery. Every
+// operation needs webhooks:manage; an endpoint of another organization answers 404
+// WEBHOOK_ENDPOINT_NOT_FOUND like a missing one.
 #pragma once
 
 #include "http/api.h"
 #include "projections/cursor.h"
 #include "projections/read_your_writes.h"
+#include "webhooks/delivery_store.h"
 #include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
 
@@ -16,6 +18,11 @@ struct WebhookRoutesDeps {
   const webhooks::EndpointDirectory& directory;  // the list
   const projections::ReadYourWrites& read_your_writes;
   projections::CursorCodec cursors;
+  const webhooks::DeliveryStore& deliveries;
+  // Dispatcher::Retry.
+  std::function<Result<webhooks::Delivery>(std::string_view delivery_id,
+                                           std::string_view organization_id)>
+      retry;
 };
 
 void AddWebhookRoutes(ApiRoutes& routes, const WebhookRoutesDeps& deps);

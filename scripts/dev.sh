@@ -47,10 +47,11 @@ install_node() {
 }
 
 # The npm packages the tests run, exactly as each package-lock.json pins them: the OpenAPI
-# validator (tests/openapi) and kafkajs, an independent Kafka consumer (tests/kafka).
+# validator (tests/openapi), kafkajs, an independent Kafka consumer (tests/kafka), and
+# standardwebhooks, which verifies the signatures of deliveries (tests/webhooks/receiver).
 install_npm_packages() {
   local dir
-  for dir in tests/openapi tests/kafka; do
+  for dir in tests/openapi tests/kafka tests/webhooks/receiver; do
     echo "== npm ci in $dir"
     (cd "$ROOT/$dir" && npm ci --no-audit --no-fund)
   done

@@ -130,3 +130,23 @@ Result<EndpointCommands::Rotated> EndpointCommands::RotateSecret(const EndpointC
 }
 
 }  // namespace esign::webhooks
+
+namespace esign::webhooks {
+
+Status EndpointCommands::Disable(std::string_view id, std::string_view reason) {
+  auto events = store_.ReadStream(EndpointStreamId(id), StreamVersion(1), SIZE_MAX);
+  if (!events) return std::unexpected(events.error());
+  auto endpoint = ReplayEndpoint(*events);
+  if (!endpoint) return std::unexpected(endpoint.error());
+  if (!*endpoint || (*endpoint)->deleted) return NotFound(id);
+  if (!(*endpoint)->enabled) return {};
+  const std::string data = boost::json::serialize(
+      boost::json::object{{"enabled", false},
+                          {"disabledReason", reason},
+                          {"updatedAt", eventstore::FormatTimestamp(clock_.NowMicros())}});
+  const EndpointCaller system{(*endpoint)->organization_id,
+                              eventstore::Actor{.client_id = "contractd-dispatcher"}};
+  return Append(system, **endpoint, kEndpointUpdated, data, nullptr);
+}
+
+}  // namespace esign::webhooks

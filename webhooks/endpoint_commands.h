@@ -48,6 +48,9 @@ class EndpointCommands {
     std::string previous_secret_expires_at;  // RFC 3339
   };
   Result<Rotated> RotateSecret(const EndpointCaller& caller, std::string_view id);
+  // The dispatcher's: disables an endpoint (410 Gone, or the retry schedule exhausted); its
+  // undelivered events wait until an update enables it again. `reason` goes into the event.
+  Status Disable(std::string_view id, std::string_view reason);
 
  private:
   Status Append(const EndpointCaller& caller, const WebhookEndpoint& endpoint,

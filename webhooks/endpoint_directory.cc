@@ -69,17 +69,20 @@ Status EndpointDirectory::Apply(const eventstore::EventRecord& event,
 
 void EndpointDirectory::Committed() {
   if (pending_.empty()) return;
-  std::lock_guard lock(mutex_);
-  auto next = std::make_shared<Map>(*committed_);
-  for (auto& [id, endpoint] : pending_) {
-    if (endpoint.deleted) {
-      next->erase(id);
-    } else {
-      next->insert_or_assign(id, std::move(endpoint));
+  {
+    std::lock_guard lock(mutex_);
+    auto next = std::make_shared<Map>(*committed_);
+    for (auto& [id, endpoint] : pending_) {
+      if (endpoint.deleted) {
+        next->erase(id);
+      } else {
+        next->insert_or_assign(id, std::move(endpoint));
+      }
     }
+    committed_ = std::move(next);
   }
   pending_.clear();
-  committed_ = std::move(next);
+  if (on_change_) on_change_();  // outside the lock: listeners read the directory
 }
 
 Status EndpointDirectory::Load(const projections::ViewReader& rows) {
@@ -114,6 +117,11 @@ std::vector<WebhookEndpoint> EndpointDirectory::List(std::string_view organizati
     if (it->second.organization_id == organization_id) items.push_back(it->second);
   }
   return items;
+}
+
+std::vector<WebhookEndpoint> EndpointDirectory::OfOrganization(
+    std::string_view organization_id) const {
+  return List(organization_id, "", SIZE_MAX);
 }
 
 std::optional<WebhookEndpoint> EndpointDirectory::Find(std::string_view endpoint_id) const {

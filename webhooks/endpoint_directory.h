@@ -7,6 +7,7 @@
 // Committed and Load are the projector's.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,12 +31,19 @@ class EndpointDirectory final : public projections::Projection {
   std::vector<WebhookEndpoint> List(std::string_view organization_id, std::string_view after,
                                     size_t limit) const;
   std::optional<WebhookEndpoint> Find(std::string_view endpoint_id) const;
+  // Every live endpoint of an organization.
+  std::vector<WebhookEndpoint> OfOrganization(std::string_view organization_id) const;
+  // Called on the projector's thread after a batch changed some endpoint (the dispatcher wakes
+  // its lanes). Set before the projector starts.
+  void SetOnChange(std::function<void()> on_change) { on_change_ = std::move(on_change); }
 
  private:
   using Map = std::map<std::string, WebhookEndpoint, std::less<>>;
   mutable std::mutex mutex_;
   std::shared_ptr<const Map> committed_ = std::make_shared<Map>();  // guarded by mutex_
-  Map pending_;  // the projector's: changes of the batch being applied (deleted ones included)
+  Map pending_;
+  std::function<void()>
+      on_change_;  // the projector's: changes of the batch being applied (deleted ones included)
 };
 
 // The row of an endpoint, and back (kCorruption when it is not one).

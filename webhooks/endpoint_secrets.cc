@@ -9,10 +9,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include <openssl/evp.h>
-
 #include "domain/id_generator.h"
 #include "eventstore/secret_file.h"
+#include "webhooks/delivery_message.h"
 
 namespace esign::webhooks {
 namespace {
@@ -44,15 +43,7 @@ Status WriteAll(int fd, std::string_view bytes) {
 
 }  // namespace
 
-std::string NewWebhookSecret() {
-  const std::string raw = RandomBytes(32);
-  std::string encoded(4 * ((raw.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(encoded.data()),
-                                reinterpret_cast<const unsigned char*>(raw.data()),
-                                static_cast<int>(raw.size()));
-  encoded.resize(static_cast<size_t>(n));
-  return "whsec_" + encoded;
-}
+std::string NewWebhookSecret() { return "whsec_" + Base64Encode(RandomBytes(32)); }
 
 Result<std::unique_ptr<EndpointSecrets>> EndpointSecrets::Open(const std::string& data_dir) {
   const std::string dir = (std::filesystem::path(data_dir) / "webhook-secrets").string();

@@ -142,6 +142,8 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "updateWebhookEndpoint",
       "deleteWebhookEndpoint",
       "rotateWebhookEndpointSecret",
+      "listWebhookDeliveries",
+      "retryWebhookDelivery",
   };
   std::multiset<std::string> actual;
   for (const auto& op : Operations())

@@ -225,6 +225,17 @@ TEST_F(WebhookApiTest, EveryBadRequestLeavesTheStoreUnchanged) {
     ExpectRefused(Call(verb::post, target + "/rotate-secret", token_a_), 404,
                   "WEBHOOK_ENDPOINT_NOT_FOUND", log, secrets);
   }
+  // Deliveries of another organization's endpoint, or of none; a delivery that does not exist.
+  for (const std::string& target : {kEndpoints + "/" + other, kEndpoints + "/whe_missing"}) {
+    ExpectRefused(Call(verb::get, target + "/deliveries", token_a_), 404,
+                  "WEBHOOK_ENDPOINT_NOT_FOUND", log, secrets);
+  }
+  ExpectRefused(Call(verb::get, path + "/deliveries?limit=500", token_a_), 400, "VALIDATION_FAILED",
+                log, secrets);
+  ExpectRefused(Call(verb::get, path + "/deliveries?cursor=abc", token_a_), 400, "INVALID_CURSOR",
+                log, secrets);
+  ExpectRefused(Call(verb::post, "/api/v1/webhooks/deliveries/dlv_missing/retry", token_a_), 404,
+                "WEBHOOK_DELIVERY_NOT_FOUND", log, secrets);
   // List.
   ExpectRefused(Call(verb::get, kEndpoints + "?limit=0", token_a_), 400, "VALIDATION_FAILED", log,
                 secrets);
@@ -244,6 +255,10 @@ TEST_F(WebhookApiTest, EveryBadRequestLeavesTheStoreUnchanged) {
   ExpectRefused(Call(verb::delete_, path, weak), 403, "PERMISSION_DENIED", log, secrets);
   ExpectRefused(Call(verb::post, path + "/rotate-secret", weak), 403, "PERMISSION_DENIED", log,
                 secrets);
+  ExpectRefused(Call(verb::get, path + "/deliveries", weak), 403, "PERMISSION_DENIED", log,
+                secrets);
+  ExpectRefused(Call(verb::post, "/api/v1/webhooks/deliveries/dlv_x/retry", weak), 403,
+                "PERMISSION_DENIED", log, secrets);
   // Without a token, 401.
   ExpectRefused(client().Get(kEndpoints), 401, "UNAUTHENTICATED", log, secrets);
 }

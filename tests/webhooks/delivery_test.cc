@@ -1,0 +1,135 @@
+// Delivery payloads, ids and signatures; the retry schedule; the delivery store.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "tests/support/temp_dir.h"
+#include "webhooks/delivery_message.h"
+#include "webhooks/delivery_store.h"
+#include "webhooks/retry_schedule.h"
+
+namespace esign::webhooks {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+TEST(DeliveryMessageTest, LifecycleEventsOfTheTopicBecomePayloads) {
+  const std::string value =
+      R"({"schemaVersion":1,"eventId":"evt_9","type":"signer.completed","position":41,
+          "streamId":"contract-ctr_1","streamVersion":5,"contractId":"ctr_1",
+          "time":"2026-11-21T08:00:00.000000Z","data":{"participantId":"prt_2"}})";
+  auto event = ParseLifecycleEvent(value);
+  ASSERT_TRUE(event);
+  const auto body = boost::json::parse(DeliveryBody(*event)).as_object();
+  EXPECT_EQ(body.at("type").as_string(), "signer.completed");
+  EXPECT_EQ(body.at("timestamp").as_string(), "2026-11-21T08:00:00.000000Z");
+  const auto& data = body.at("data").as_object();
+  EXPECT_EQ(data.at("contractId").as_string(), "ctr_1");
+  EXPECT_EQ(data.at("status").as_string(), "signing");
+  EXPECT_EQ(data.at("eventId").as_string(), "evt_9");
+  EXPECT_EQ(data.at("position").to_number<uint64_t>(), 41u);
+  EXPECT_EQ(data.at("streamVersion").to_number<uint64_t>(), 5u);
+  EXPECT_EQ(data.at("participantId").as_string(), "prt_2");
+  // Events that are not one of the seven, or of no contract, are no deliveries.
+  EXPECT_FALSE(
+      ParseLifecycleEvent(R"({"type":"contract.prepared","contractId":"c","eventId":"e"})"));
+  EXPECT_FALSE(ParseLifecycleEvent(R"({"type":"contract.sent","contractId":null,"eventId":"e"})"));
+  EXPECT_FALSE(ParseLifecycleEvent("not json"));
+}
+
+TEST(DeliveryMessageTest, StatusFollowsTheSpecificationTable) {
+  EXPECT_EQ(StatusAfter("contract.created"), "draft");
+  EXPECT_EQ(StatusAfter("contract.sent"), "sent");
+  EXPECT_EQ(StatusAfter("contract.signing_in_progress"), "signing");
+  EXPECT_EQ(StatusAfter("contract.completed"), "completed");
+  EXPECT_EQ(StatusAfter("signer.declined"), "declined");
+  EXPECT_EQ(StatusAfter("contract.declined"), "declined");
+}
+
+TEST(DeliveryMessageTest, IdsAreStablePerEndpointAndEvent) {
+  EXPECT_EQ(WebhookMessageId("whe_1", "evt_1"), WebhookMessageId("whe_1", "evt_1"));
+  EXPECT_NE(WebhookMessageId("whe_1", "evt_1"), WebhookMessageId("whe_2", "evt_1"));
+  EXPECT_EQ(WebhookMessageId("whe_1", "evt_1").substr(4), DeliveryId("whe_1", "evt_1").substr(4));
+  EXPECT_EQ(WebhookMessageId("whe_1", "evt_1").size(), 36u);
+}
+
+// The example of the Standard Webhooks specification (its reference libraries' tests).
+TEST(DeliveryMessageTest, SignatureMatchesTheStandardWebhooksExample) {
+  const std::string header =
+      SignatureHeader({"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}, "msg_p5jXN8AQM9LWM0D4loKWxJek",
+                      1614265330, R"({"test": 2432232314})");
+  EXPECT_EQ(header, "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+  // Two secrets during a rotation: two signatures; malformed secrets are skipped.
+  const std::string two = SignatureHeader(
+      {"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "x"},
+      "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, R"({"test": 2432232314})");
+  EXPECT_EQ(two, header + " " + header);
+}
+
+TEST(RetryScheduleTest, FollowsTheScheduleWithinTenPercent) {
+  EXPECT_EQ(NextRetryDelay(1, 0.0), milliseconds(seconds(5)));
+  EXPECT_EQ(NextRetryDelay(2, 0.0), milliseconds(minutes(5)));
+  EXPECT_EQ(NextRetryDelay(9, 0.0), milliseconds(hours(24)));
+  EXPECT_EQ(NextRetryDelay(1, 1.0), milliseconds(5500));
+  EXPECT_EQ(NextRetryDelay(1, -1.0), milliseconds(4500));
+  EXPECT_FALSE(NextRetryDelay(10, 0.0));  // the tenth failure ends the schedule
+  EXPECT_FALSE(NextRetryDelay(0, 0.0));
+  milliseconds total{0};
+  for (size_t n = 1; n <= kRetryDelays.size(); ++n) total += *NextRetryDelay(n, 0.0);
+  EXPECT_GT(total, hours(72));
+  EXPECT_LT(total, hours(84));
+}
+
+TEST(RetryScheduleTest, RetryAfterIsHonouredWhenLongerUpToADay) {
+  EXPECT_EQ(NextRetryDelay(1, 0.0, seconds(60)), milliseconds(seconds(60)));
+  EXPECT_EQ(NextRetryDelay(2, 0.0, seconds(60)), milliseconds(minutes(5)));
+  EXPECT_EQ(NextRetryDelay(1, 0.0, hours(100)), milliseconds(hours(24)));
+}
+
+Delivery Make(std::string endpoint, uint64_t position) {
+  return Delivery{.id = DeliveryId(endpoint, "evt_" + std::to_string(position)),
+                  .endpoint_id = endpoint,
+                  .webhook_id = "msg_x",
+                  .event_id = "evt_" + std::to_string(position),
+                  .event_type = "contract.sent",
+                  .contract_id = "ctr_1",
+                  .position = position,
+                  .body = "{}",
+                  .next_attempt_us = 5,
+                  .created_us = 5};
+}
+
+TEST(DeliveryStoreTest, AddsOnlyNewDeliveriesAndKeepsTheQueueInLogOrder) {
+  esign::testing::TempDir dir;
+  auto store = DeliveryStore::Open(dir.path());
+  ASSERT_TRUE(store) << store.error().message;
+  auto added = (*store)->AddNew({Make("whe_a", 9), Make("whe_a", 3), Make("whe_b", 4)});
+  ASSERT_TRUE(added);
+  EXPECT_EQ(added->size(), 3u);
+  // The same events again (a restart re-reads the topic): nothing new.
+  EXPECT_TRUE((*store)->AddNew({Make("whe_a", 9), Make("whe_a", 3)})->empty());
+  auto pending = (*store)->Pending("whe_a");
+  ASSERT_TRUE(pending);
+  ASSERT_EQ(pending->size(), 2u);
+  EXPECT_EQ((*pending)[0].position, 3u);
+  EXPECT_EQ((*store)->EndpointsWithPending().value(), (std::vector<std::string>{"whe_a", "whe_b"}));
+
+  Delivery done = (*pending)[0];
+  done.attempts.push_back({.at_us = 7, .status_code = 200, .latency_ms = 3});
+  done.state = DeliveryState::kSucceeded;
+  ASSERT_TRUE((*store)->Update(done));
+  EXPECT_EQ((*store)->Pending("whe_a")->size(), 1u);
+  EXPECT_EQ(*(*store)->Get(done.id).value(), done);
+  auto listed = (*store)->List("whe_a", 0, 10);
+  ASSERT_TRUE(listed);
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[0].position, 9u);  // newest first
+  EXPECT_EQ((*store)->List("whe_a", 9, 10)->size(), 1u);
+  EXPECT_TRUE((*store)->List("whe_c", 0, 10)->empty());
+}
+
+}  // namespace
+}  // namespace esign::webhooks

@@ -1,0 +1,137 @@
+#include "webhooks/delivery_message.h"
+
+#include <array>
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "eventstore/merkle.h"
+#include "webhooks/endpoint.h"
+
+namespace esign::webhooks {
+namespace {
+
+std::optional<std::string> Unbase64(std::string_view text) {
+  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
+  std::string out(3 * text.size() / 4, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()),
+                                static_cast<int>(text.size()));
+  if (n < 0) return std::nullopt;
+  size_t size = static_cast<size_t>(n);
+  // EVP_DecodeBlock counts the padding as zero bytes.
+  if (text.ends_with("==")) {
+    size -= 2;
+  } else if (text.ends_with("=")) {
+    size -= 1;
+  }
+  out.resize(size);
+  return out;
+}
+
+std::string HashDigits(std::string_view endpoint_id, std::string_view event_id) {
+  const std::string input = std::string(endpoint_id) + "/" + std::string(event_id);
+  return eventstore::ToHex(eventstore::Sha256(input)).substr(0, 32);
+}
+
+std::string StringAt(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
+}  // namespace
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(bytes.data()),
+                                static_cast<int>(bytes.size()));
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
+bool IsWebhookEventType(std::string_view type) {
+  return std::find(kWebhookEventTypes.begin(), kWebhookEventTypes.end(), type) !=
+         kWebhookEventTypes.end();
+}
+
+std::string_view StatusAfter(std::string_view type) {
+  if (type == "contract.created") return "draft";
+  if (type == "contract.sent") return "sent";
+  if (type == "signer.completed" || type == "contract.signing_in_progress") return "signing";
+  if (type == "contract.completed") return "completed";
+  return "declined";
+}
+
+std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value) {
+  boost::system::error_code ec;
+  const boost::json::value value = boost::json::parse(message_value, ec);
+  if (ec || !value.is_object()) return std::nullopt;
+  const auto& o = value.as_object();
+  LifecycleEvent event;
+  event.type = StringAt(o, "type");
+  event.contract_id = StringAt(o, "contractId");
+  event.event_id = StringAt(o, "eventId");
+  if (!IsWebhookEventType(event.type) || event.contract_id.empty() || event.event_id.empty()) {
+    return std::nullopt;
+  }
+  event.time = StringAt(o, "time");
+  const auto number = [&o](std::string_view key) -> uint64_t {
+    const auto* v = o.if_contains(key);
+    if (v == nullptr) return 0;
+    boost::system::error_code number_ec;
+    const auto n = v->to_number<uint64_t>(number_ec);
+    return number_ec ? 0 : n;
+  };
+  event.position = number("position");
+  event.stream_version = number("streamVersion");
+  if (const auto* data = o.if_contains("data"); data != nullptr && data->is_object()) {
+    event.participant_id = StringAt(data->as_object(), "participantId");
+    if (event.type == "contract.created") {
+      event.organization_id = StringAt(data->as_object(), "organizationId");
+    }
+  }
+  return event;
+}
+
+std::string DeliveryBody(const LifecycleEvent& event) {
+  boost::json::object data{{"contractId", event.contract_id},
+                           {"status", StatusAfter(event.type)},
+                           {"eventId", event.event_id},
+                           {"position", event.position},
+                           {"streamVersion", event.stream_version}};
+  if (!event.participant_id.empty()) data["participantId"] = event.participant_id;
+  return boost::json::serialize(
+      boost::json::object{{"type", event.type}, {"timestamp", event.time}, {"data", data}});
+}
+
+std::string WebhookMessageId(std::string_view endpoint_id, std::string_view event_id) {
+  return "msg_" + HashDigits(endpoint_id, event_id);
+}
+
+std::string DeliveryId(std::string_view endpoint_id, std::string_view event_id) {
+  return "dlv_" + HashDigits(endpoint_id, event_id);
+}
+
+std::string SignatureHeader(const std::vector<std::string>& secrets, std::string_view message_id,
+                            int64_t timestamp_seconds, std::string_view body) {
+  std::string signed_content(message_id);
+  signed_content.append(".").append(std::to_string(timestamp_seconds)).append(".").append(body);
+  std::string header;
+  for (const std::string& secret : secrets) {
+    if (!secret.starts_with("whsec_")) continue;
+    const auto key = Unbase64(std::string_view(secret).substr(6));
+    if (!key) continue;
+    std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
+    unsigned int mac_size = 0;
+    HMAC(EVP_sha256(), key->data(), static_cast<int>(key->size()),
+         reinterpret_cast<const unsigned char*>(signed_content.data()), signed_content.size(),
+         mac.data(), &mac_size);
+    if (!header.empty()) header += ' ';
+    header +=
+        "v1," + Base64Encode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac_size));
+  }
+  return header;
+}
+
+}  // namespace esign::webhooks

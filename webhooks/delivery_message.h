@@ -1,0 +1,53 @@
+// What a webhook delivery sends, pure: the Standard Webhooks payload of a lifecycle event, its
+// stable ids and its signature.
+//   body       {"type":"contract.sent","timestamp":"<the event's time>","data":{contractId, status,
+//              eventId, position, streamVersion[, participantId]}}
+//   webhook-id the same for every attempt, every re-read of the topic and every restart: derived
+//              from the endpoint and the event (SHA-256), so receivers can deduplicate by it.
+//   webhook-signature  "v1,<base64 HMAC-SHA256(key, id + "." + timestamp + "." + body)>" for each
+//              signing secret (two during a rotation's overlap), separated by spaces; the key is
+//              the base64-decoded part of "whsec_<base64>".
+// Thread safety: pure functions.
+#pragma once
+
+#include <boost/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace esign::webhooks {
+
+// Standard base64 with padding (secrets and signatures use it, not base64url).
+std::string Base64Encode(std::string_view bytes);
+
+// True for the seven lifecycle event kinds endpoints can receive.
+bool IsWebhookEventType(std::string_view type);
+// The contract's status once the event happened (specification, section 3): draft, sent,
+// signing, completed or declined.
+std::string_view StatusAfter(std::string_view type);
+
+// The lifecycle event read from the topic (docs/events.md), as the dispatcher needs it.
+struct LifecycleEvent {
+  std::string event_id;
+  std::string type;
+  uint64_t position = 0;
+  uint64_t stream_version = 0;
+  std::string contract_id;
+  std::string time;             // RFC 3339
+  std::string organization_id;  // of contract.created's data: the controller, else empty
+  std::string participant_id;   // of signer events, else empty
+};
+// nullopt for a message that is not a lifecycle event of a contract.
+std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value);
+
+std::string DeliveryBody(const LifecycleEvent& event);
+// "msg_" + 32 hex digits, from the endpoint and the event.
+std::string WebhookMessageId(std::string_view endpoint_id, std::string_view event_id);
+// "dlv_" + the same digits.
+std::string DeliveryId(std::string_view endpoint_id, std::string_view event_id);
+// The webhook-signature header value; secrets that are not "whsec_<base64>" are skipped.
+std::string SignatureHeader(const std::vector<std::string>& secrets, std::string_view message_id,
+                            int64_t timestamp_seconds, std::string_view body);
+
+}  // namespace esign::webhooks

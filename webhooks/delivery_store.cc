@@ -1,0 +1,209 @@
+#include "webhooks/delivery_store.h"
+
+#include <boost/json.hpp>
+#include <filesystem>
+#include <set>
+
+#include <rocksdb/write_batch.h>
+
+#include "eventstore/rocksdb_status.h"
+#include "eventstore/store_keys.h"
+
+namespace esign::webhooks {
+namespace {
+
+std::string PositionKey(char kind, std::string_view endpoint_id, uint64_t position) {
+  const eventstore::U64Key encoded = eventstore::EncodeU64(position);
+  std::string key(1, kind);
+  key.append("/").append(endpoint_id).append("/");
+  key.append(encoded.begin(), encoded.end());
+  return key;
+}
+
+std::string RecordKey(std::string_view id) { return "d/" + std::string(id); }
+
+rocksdb::WriteOptions Synced() {
+  rocksdb::WriteOptions options;
+  options.sync = true;
+  return options;
+}
+
+DeliveryState StateOf(std::string_view name) {
+  if (name == "succeeded") return DeliveryState::kSucceeded;
+  if (name == "failed") return DeliveryState::kFailed;
+  return DeliveryState::kPending;
+}
+
+}  // namespace
+
+std::string_view DeliveryStateName(DeliveryState state) {
+  switch (state) {
+    case DeliveryState::kPending:
+      return "pending";
+    case DeliveryState::kSucceeded:
+      return "succeeded";
+    case DeliveryState::kFailed:
+      return "failed";
+  }
+  return "pending";
+}
+
+std::string DeliveryToJson(const Delivery& d) {
+  boost::json::array attempts;
+  for (const auto& a : d.attempts) {
+    attempts.push_back(boost::json::object{{"at", a.at_us},
+                                           {"statusCode", a.status_code},
+                                           {"latencyMs", a.latency_ms},
+                                           {"error", a.error}});
+  }
+  return boost::json::serialize(boost::json::object{
+      {"id", d.id},
+      {"endpointId", d.endpoint_id},
+      {"webhookId", d.webhook_id},
+      {"eventId", d.event_id},
+      {"eventType", d.event_type},
+      {"contractId", d.contract_id},
+      {"position", d.position},
+      {"body", d.body},
+      {"state", DeliveryStateName(d.state)},
+      {"attempts", std::move(attempts)},
+      {"roundStart", d.round_start},
+      {"nextAttemptAt", d.next_attempt_us},
+      {"createdAt", d.created_us},
+  });
+}
+
+Result<Delivery> ParseDelivery(std::string_view json) {
+  boost::system::error_code ec;
+  const boost::json::value value = boost::json::parse(json, ec);
+  if (ec || !value.is_object()) return Fail(ErrorCode::kCorruption, "delivery record");
+  try {
+    const auto& o = value.as_object();
+    Delivery d;
+    d.id = o.at("id").as_string();
+    d.endpoint_id = o.at("endpointId").as_string();
+    d.webhook_id = o.at("webhookId").as_string();
+    d.event_id = o.at("eventId").as_string();
+    d.event_type = o.at("eventType").as_string();
+    d.contract_id = o.at("contractId").as_string();
+    d.position = o.at("position").to_number<uint64_t>();
+    d.body = o.at("body").as_string();
+    d.state = StateOf(o.at("state").as_string());
+    for (const auto& a : o.at("attempts").as_array()) {
+      d.attempts.push_back({a.at("at").to_number<int64_t>(),
+                            static_cast<int>(a.at("statusCode").to_number<int64_t>()),
+                            a.at("latencyMs").to_number<int64_t>(),
+                            std::string(a.at("error").as_string())});
+    }
+    d.round_start = o.at("roundStart").to_number<size_t>();
+    d.next_attempt_us = o.at("nextAttemptAt").to_number<int64_t>();
+    d.created_us = o.at("createdAt").to_number<int64_t>();
+    return d;
+  } catch (const std::exception& e) {
+    return Fail(ErrorCode::kCorruption, std::string("delivery record: ") + e.what());
+  }
+}
+
+Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& data_dir) {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  rocksdb::DB* db = nullptr;
+  const std::string path = (std::filesystem::path(data_dir) / "webhook-deliveries").string();
+  const rocksdb::Status status = rocksdb::DB::Open(options, path, &db);
+  if (!status.ok()) return eventstore::FailFromRocks(status, "opening " + path);
+  return std::unique_ptr<DeliveryStore>(new DeliveryStore(std::unique_ptr<rocksdb::DB>(db)));
+}
+
+DeliveryStore::~DeliveryStore() = default;
+
+Result<std::vector<Delivery>> DeliveryStore::AddNew(std::vector<Delivery> deliveries) {
+  std::vector<Delivery> added;
+  rocksdb::WriteBatch batch;
+  std::set<std::string> in_batch;
+  for (Delivery& d : deliveries) {
+    std::string ignored;
+    const rocksdb::Status found = db_->Get(rocksdb::ReadOptions(), RecordKey(d.id), &ignored);
+    if (found.ok() || !in_batch.insert(d.id).second) continue;  // delivered or queued already
+    if (!found.IsNotFound()) return eventstore::FailFromRocks(found, "reading a delivery");
+    d.state = DeliveryState::kPending;
+    batch.Put(RecordKey(d.id), DeliveryToJson(d));
+    batch.Put(PositionKey('q', d.endpoint_id, d.position), d.id);
+    batch.Put(PositionKey('l', d.endpoint_id, d.position), d.id);
+    added.push_back(std::move(d));
+  }
+  if (added.empty()) return added;
+  const rocksdb::Status status = db_->Write(Synced(), &batch);
+  if (!status.ok()) return eventstore::FailFromRocks(status, "storing deliveries");
+  return added;
+}
+
+Status DeliveryStore::Update(const Delivery& delivery) {
+  rocksdb::WriteBatch batch;
+  batch.Put(RecordKey(delivery.id), DeliveryToJson(delivery));
+  const std::string queue_key = PositionKey('q', delivery.endpoint_id, delivery.position);
+  if (delivery.state == DeliveryState::kPending) {
+    batch.Put(queue_key, delivery.id);
+  } else {
+    batch.Delete(queue_key);
+  }
+  const rocksdb::Status status = db_->Write(Synced(), &batch);
+  if (!status.ok()) return eventstore::FailFromRocks(status, "updating a delivery");
+  return {};
+}
+
+Result<std::optional<Delivery>> DeliveryStore::Get(std::string_view delivery_id) const {
+  std::string value;
+  const rocksdb::Status status = db_->Get(rocksdb::ReadOptions(), RecordKey(delivery_id), &value);
+  if (status.IsNotFound()) return std::optional<Delivery>();
+  if (!status.ok()) return eventstore::FailFromRocks(status, "reading a delivery");
+  auto delivery = ParseDelivery(value);
+  if (!delivery) return std::unexpected(delivery.error());
+  return std::optional<Delivery>(std::move(*delivery));
+}
+
+Result<std::vector<Delivery>> DeliveryStore::Pending(std::string_view endpoint_id) const {
+  std::vector<Delivery> pending;
+  const std::string prefix = "q/" + std::string(endpoint_id) + "/";
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    auto delivery = Get(it->value().ToStringView());
+    if (!delivery) return std::unexpected(delivery.error());
+    if (*delivery) pending.push_back(std::move(**delivery));
+  }
+  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "reading the queue");
+  return pending;
+}
+
+Result<std::vector<std::string>> DeliveryStore::EndpointsWithPending() const {
+  std::vector<std::string> endpoints;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek("q/"); it->Valid() && it->key().starts_with("q/");) {
+    const std::string_view key = it->key().ToStringView().substr(2);
+    const std::string endpoint(key.substr(0, key.find('/')));
+    endpoints.push_back(endpoint);
+    it->Seek("q/" + endpoint + "0");  // '0' follows '/': past this endpoint's entries
+  }
+  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "reading the queue");
+  return endpoints;
+}
+
+Result<std::vector<Delivery>> DeliveryStore::List(std::string_view endpoint_id, uint64_t before,
+                                                  size_t limit) const {
+  std::vector<Delivery> items;
+  const std::string prefix = "l/" + std::string(endpoint_id) + "/";
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  if (before == 0) {
+    it->SeekForPrev(prefix + std::string(8, '\xff'));
+  } else {
+    it->SeekForPrev(PositionKey('l', endpoint_id, before - 1));
+  }
+  for (; it->Valid() && it->key().starts_with(prefix) && items.size() < limit; it->Prev()) {
+    auto delivery = Get(it->value().ToStringView());
+    if (!delivery) return std::unexpected(delivery.error());
+    if (*delivery) items.push_back(std::move(**delivery));
+  }
+  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "listing deliveries");
+  return items;
+}
+
+}  // namespace esign::webhooks

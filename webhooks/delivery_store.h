@@ -1,0 +1,81 @@
+// DeliveryStore: the webhook deliveries and their attempts, operational data kept apart from the
+// event log (they are not facts of the contract, and retries write often): a RocksDB database of
+// its own in <data_dir>/webhook-deliveries. Keys:
+//   d/<deliveryId>                     -> the delivery as JSON (state, attempts, next attempt)
+//   q/<endpointId>/<BE u64 position>   -> deliveryId, while the delivery is pending
+//   l/<endpointId>/<BE u64 position>   -> deliveryId, every delivery, for the endpoint's list
+// A delivery's id is derived from its endpoint and event, so the same event read twice from the
+// topic (after a restart) is recognized and not delivered again.
+// Thread safety: every method may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <rocksdb/db.h>
+
+#include "domain/result.h"
+
+namespace esign::webhooks {
+
+struct DeliveryAttempt {
+  int64_t at_us = 0;    // when the request was sent
+  int status_code = 0;  // 0 when no response came
+  int64_t latency_ms = 0;
+  std::string error;  // empty on a response
+  friend bool operator==(const DeliveryAttempt&, const DeliveryAttempt&) = default;
+};
+
+enum class DeliveryState { kPending, kSucceeded, kFailed };
+std::string_view DeliveryStateName(DeliveryState state);
+
+struct Delivery {
+  std::string id;
+  std::string endpoint_id;
+  std::string webhook_id;
+  std::string event_id;
+  std::string event_type;
+  std::string contract_id;
+  uint64_t position = 0;
+  std::string body;
+  DeliveryState state = DeliveryState::kPending;
+  std::vector<DeliveryAttempt> attempts;
+  // Attempts before this index belong to an earlier round (before the endpoint was re-enabled, or
+  // before a manual retry): the retry schedule counts only the current round's failures.
+  size_t round_start = 0;
+  int64_t next_attempt_us = 0;
+  int64_t created_us = 0;
+  friend bool operator==(const Delivery&, const Delivery&) = default;
+};
+
+class DeliveryStore {
+ public:
+  static Result<std::unique_ptr<DeliveryStore>> Open(const std::string& data_dir);
+  ~DeliveryStore();
+
+  // Stores the deliveries whose id is not stored yet, as pending, in one synced write; returns
+  // those it stored.
+  Result<std::vector<Delivery>> AddNew(std::vector<Delivery> deliveries);
+  // Rewrites a delivery; one no longer pending leaves the queue. Synced.
+  Status Update(const Delivery& delivery);
+  Result<std::optional<Delivery>> Get(std::string_view delivery_id) const;
+  // The endpoint's pending deliveries, by position.
+  Result<std::vector<Delivery>> Pending(std::string_view endpoint_id) const;
+  // Endpoints with at least one pending delivery.
+  Result<std::vector<std::string>> EndpointsWithPending() const;
+  // The endpoint's deliveries, newest first, with a position below `before` (0: from the newest).
+  Result<std::vector<Delivery>> List(std::string_view endpoint_id, uint64_t before,
+                                     size_t limit) const;
+
+ private:
+  explicit DeliveryStore(std::unique_ptr<rocksdb::DB> db) : db_(std::move(db)) {}
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+std::string DeliveryToJson(const Delivery& delivery);
+Result<Delivery> ParseDelivery(std::string_view json);
+
+}  // namespace esign::webhooks

@@ -1,0 +1,22 @@
+#include "webhooks/retry_schedule.h"
+
+#include <algorithm>
+
+namespace esign::webhooks {
+
+std::optional<std::chrono::milliseconds> NextRetryDelay(
+    size_t failures, double jitter, std::optional<std::chrono::seconds> retry_after) {
+  if (failures == 0 || failures > kRetryDelays.size()) return std::nullopt;
+  const auto base =
+      std::chrono::duration_cast<std::chrono::milliseconds>(kRetryDelays[failures - 1]);
+  const double spread = 0.1 * std::clamp(jitter, -1.0, 1.0);
+  auto delay = std::chrono::milliseconds(
+      static_cast<int64_t>(static_cast<double>(base.count()) * (1.0 + spread)));
+  if (retry_after) {
+    const auto asked = std::min<std::chrono::milliseconds>(*retry_after, std::chrono::hours(24));
+    delay = std::max(delay, asked);
+  }
+  return delay;
+}
+
+}  // namespace esign::webhooks

@@ -1,0 +1,163 @@
+#include "webhooks/webhook_sender.h"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/url/parse.hpp>
+#include <charconv>
+
+#include "webhooks/endpoint.h"
+
+namespace esign::webhooks {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::use_awaitable;
+using tcp = asio::ip::tcp;
+
+struct Target {
+  bool tls = false;
+  std::string host;
+  std::string port;
+  std::string path;  // with the query
+};
+
+std::optional<Target> ParseTarget(std::string_view url) {
+  auto parsed = boost::urls::parse_absolute_uri(url);
+  if (!parsed) return std::nullopt;
+  Target target;
+  target.tls = parsed->scheme() == "https";
+  target.host = parsed->host_type() == boost::urls::host_type::ipv6
+                    ? parsed->host_ipv6_address().to_string()
+                    : std::string(parsed->host());
+  target.port = parsed->has_port() ? std::string(parsed->port()) : (target.tls ? "443" : "80");
+  target.path = std::string(parsed->encoded_path());
+  if (target.path.empty()) target.path = "/";
+  if (parsed->has_query()) target.path += "?" + std::string(parsed->encoded_query());
+  return target;
+}
+
+class BeastSender final : public WebhookSender {
+ public:
+  explicit BeastSender(const BeastSenderOptions& options)
+      : options_(options), tls_(asio::ssl::context::tls_client) {
+    tls_.set_default_verify_paths();
+    tls_.set_verify_mode(asio::ssl::verify_peer);
+  }
+
+  SendOutcome Send(const SendRequest& request) override {
+    SendOutcome outcome;
+    const auto started = std::chrono::steady_clock::now();
+    auto target = ParseTarget(request.url);
+    if (!target) {
+      outcome.error = "the endpoint URL cannot be parsed";
+      return outcome;
+    }
+    asio::io_context ioc;
+    asio::co_spawn(ioc, Exchange(*target, request, outcome),
+                   [&outcome](const std::exception_ptr& error) {
+                     if (!error) return;
+                     try {
+                       std::rethrow_exception(error);
+                     } catch (const boost::system::system_error& e) {
+                       if (outcome.error.empty()) outcome.error = e.code().message();
+                     } catch (const std::exception& e) {
+                       if (outcome.error.empty()) outcome.error = e.what();
+                     }
+                   });
+    ioc.run();
+    outcome.latency = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+    return outcome;
+  }
+
+ private:
+  // Every address must be allowed: a name resolving to a private address is refused.
+  bool Allowed(const tcp::resolver::results_type& results, std::string& error) const {
+    for (const auto& entry : results) {
+      const std::string address = entry.endpoint().address().to_string();
+      if (options_.allow_loopback && IsLoopbackAddress(address)) continue;
+      if (IsNonPublicAddress(address)) {
+        error = "the endpoint resolves to a non-public address (" + address + ")";
+        return false;
+      }
+    }
+    return true;
+  }
+
+  template <class Stream>
+  asio::awaitable<void> Talk(Stream& stream, beast::tcp_stream& tcp_layer, const Target& target,
+                             const SendRequest& request, SendOutcome& outcome) {
+    http::request<http::string_body> req{http::verb::post, target.path, 11};
+    req.set(http::field::host, target.host);
+    req.set(http::field::user_agent, "contractd-webhooks/1");
+    req.set(http::field::content_type, "application/json");
+    for (const auto& [name, value] : request.headers) req.set(name, value);
+    req.body() = request.body;
+    req.prepare_payload();
+    tcp_layer.expires_after(options_.response_timeout);
+    co_await http::async_write(stream, req, use_awaitable);
+    beast::flat_buffer buffer;
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(options_.body_limit);
+    co_await http::async_read_header(stream, buffer, parser, use_awaitable);
+    outcome.status_code = static_cast<int>(parser.get().result_int());
+    if (auto it = parser.get().find(http::field::retry_after); it != parser.get().end()) {
+      int64_t seconds = 0;
+      const std::string_view value = it->value();
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+      if (ec == std::errc() && end == value.data() + value.size() && seconds >= 0) {
+        outcome.retry_after = std::chrono::seconds(seconds);
+      }
+    }
+    // The body up to the limit; a longer one is cut off, the status stands.
+    beast::error_code ignored;
+    co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ignored));
+  }
+
+  asio::awaitable<void> Exchange(const Target& target, const SendRequest& request,
+                                 SendOutcome& outcome) {
+    auto executor = co_await asio::this_coro::executor;
+    tcp::resolver resolver(executor);
+    const auto results = co_await resolver.async_resolve(target.host, target.port, use_awaitable);
+    if (!Allowed(results, outcome.error)) co_return;
+    if (target.tls) {
+      beast::ssl_stream<beast::tcp_stream> stream(executor, tls_);
+      if (!SSL_set_tlsext_host_name(stream.native_handle(), target.host.c_str())) {
+        outcome.error = "cannot set the TLS server name";
+        co_return;
+      }
+      stream.set_verify_callback(asio::ssl::host_name_verification(target.host));
+      beast::get_lowest_layer(stream).expires_after(options_.connect_timeout);
+      co_await beast::get_lowest_layer(stream).async_connect(results, use_awaitable);
+      beast::get_lowest_layer(stream).expires_after(options_.response_timeout);
+      co_await stream.async_handshake(asio::ssl::stream_base::client, use_awaitable);
+      co_await Talk(stream, beast::get_lowest_layer(stream), target, request, outcome);
+    } else {
+      beast::tcp_stream stream(executor);
+      stream.expires_after(options_.connect_timeout);
+      co_await stream.async_connect(results, use_awaitable);
+      co_await Talk(stream, stream, target, request, outcome);
+    }
+  }
+
+  const BeastSenderOptions options_;
+  asio::ssl::context tls_;
+};
+
+}  // namespace
+
+std::unique_ptr<WebhookSender> MakeBeastSender(const BeastSenderOptions& options) {
+  return std::make_unique<BeastSender>(options);
+}
+
+}  // namespace esign::webhooks
