@@ -122,6 +122,7 @@ class Session : public std::enable_shared_from_this<Session> {
               : Error::Of(ErrorCode::kValidationFailed, "malformed HTTP request: " + ec.message());
       // The rest of the stream cannot be trusted: answer, then close.
       reading_allowed_ = false;
+      linger_ = true;
       ++in_flight_;
       Enqueue(next_sequence_++, ErrorResponse(error, NewRequestId(), 11, false));
       return;
@@ -183,12 +184,31 @@ class Session : public std::enable_shared_from_this<Session> {
     if (in_flight_ == 0) Close();
   }
 
+  // After answering a request whose rest was left unread (too large, malformed), the client may
+  // still be sending: closing with unread bytes makes the kernel send a reset, which can destroy
+  // the answer before the client reads it. So the sending side is shut first, and what still
+  // arrives is read and dropped, for at most a second, before the socket closes.
   void Close() {
     if (closed_) return;
     closed_ = true;
     beast::error_code ec;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-    stream_.socket().close(ec);
+    if (!linger_ || ec) {
+      stream_.socket().close(ec);
+      return;
+    }
+    stream_.expires_after(std::chrono::seconds(1));
+    Drain();
+  }
+
+  void Drain() {
+    buffer_.clear();
+    stream_.async_read_some(buffer_.prepare(16384),
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (!ec) return self->Drain();
+                              beast::error_code ignored;
+                              self->stream_.socket().close(ignored);
+                            });
   }
 
   beast::tcp_stream stream_;
@@ -209,6 +229,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool reading_allowed_ = true;
   bool stopping_ = false;
   bool closed_ = false;
+  bool linger_ = false;  // drain what the client still sends before closing
 };
 
 class BeastServer final : public HttpServer {
