@@ -59,7 +59,7 @@ class DeliveryStore {
   // Stores the deliveries whose id is not stored yet, as pending, in one synced write; returns
   // those it stored.
   Result<std::vector<Delivery>> AddNew(std::vector<Delivery> deliveries);
-  // Rewrites a delivery; one no longer pending leaves the queue. Synced.
+  // Rewrites a delivery; one no longer pending leaves the queue. Not synced (see the .cc).
   Status Update(const Delivery& delivery);
   Result<std::optional<Delivery>> Get(std::string_view delivery_id) const;
   // The endpoint's pending deliveries, by position.

@@ -1,5 +1,6 @@
 #include "webhooks/dispatcher.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "webhooks/delivery_message.h"
@@ -94,11 +95,14 @@ class Dispatcher::Lane {
       lock.unlock();
       Attempt(*endpoint, delivery);
       lock.lock();
-      if (queue_.empty() || queue_.front().id != delivery.id) continue;
+      // Deliveries of other partitions may have been queued ahead of it meanwhile.
+      auto it = std::find_if(queue_.begin(), queue_.end(),
+                             [&delivery](const Delivery& d) { return d.id == delivery.id; });
+      if (it == queue_.end()) continue;
       if (delivery.state == DeliveryState::kPending) {
-        queue_.front() = std::move(delivery);
+        *it = std::move(delivery);
       } else {
-        queue_.pop_front();
+        queue_.erase(it);
       }
     }
   }
@@ -186,6 +190,8 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
       {"enable.auto.offset.store", "false"},
       {"enable.auto.commit", "true"},
       {"auto.commit.interval.ms", "1000"},
+      // A fetch returns as soon as there is data, or after this: deliveries wait for it.
+      {"fetch.wait.max.ms", "10"},
   };
   settings.insert(settings.end(), dispatcher->options_.settings.begin(),
                   dispatcher->options_.settings.end());
@@ -206,7 +212,13 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
   // Deliveries left pending by an earlier run resume.
   auto endpoints = dispatcher->deps_.deliveries.EndpointsWithPending();
   if (!endpoints) return std::unexpected(endpoints.error());
-  for (const std::string& endpoint : *endpoints) dispatcher->LaneOf(endpoint);
+  // Only here are lanes filled from the store: a lane created later starts empty and receives
+  // its deliveries by Push, so none is queued twice.
+  for (const std::string& endpoint : *endpoints) {
+    auto pending = dispatcher->deps_.deliveries.Pending(endpoint);
+    if (!pending) return std::unexpected(pending.error());
+    dispatcher->LaneOf(endpoint, std::move(*pending));
+  }
   dispatcher->intake_ =
       std::jthread([d = dispatcher.get()](const std::stop_token& stop) { d->RunIntake(stop); });
   return dispatcher;
@@ -236,14 +248,12 @@ void Dispatcher::Wake() {
   for (auto& [id, lane] : lanes_) lane->Wake();
 }
 
-Dispatcher::Lane& Dispatcher::LaneOf(const std::string& endpoint_id) {
+Dispatcher::Lane& Dispatcher::LaneOf(const std::string& endpoint_id,
+                                     std::vector<Delivery> pending) {
   std::lock_guard lock(lanes_mutex_);
   auto it = lanes_.find(endpoint_id);
   if (it != lanes_.end()) return *it->second;
-  auto pending = deps_.deliveries.Pending(endpoint_id);
-  if (!pending) Log("reading the queue of " + endpoint_id + " failed: " + pending.error().message);
-  auto lane = std::make_unique<Lane>(*this, endpoint_id,
-                                     pending ? std::move(*pending) : std::vector<Delivery>());
+  auto lane = std::make_unique<Lane>(*this, endpoint_id, std::move(pending));
   return *lanes_.emplace(endpoint_id, std::move(lane)).first->second;
 }
 

@@ -84,7 +84,8 @@ class Dispatcher {
   Dispatcher(DispatcherDeps deps, DispatcherOptions options);
   void RunIntake(const std::stop_token& stop);
   Status Record(const std::vector<std::string>& values);
-  Lane& LaneOf(const std::string& endpoint_id);
+  // The endpoint's lane, created with `pending` when it has none yet.
+  Lane& LaneOf(const std::string& endpoint_id, std::vector<Delivery> pending = {});
 
   DispatcherDeps deps_;
   const DispatcherOptions options_;
