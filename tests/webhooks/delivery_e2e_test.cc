@@ -202,6 +202,46 @@ TEST_F(DeliveryEndToEndTest, AFailingReceiverGetsRetriesAndEveryAttemptIsListed)
   EXPECT_EQ(deliveries[1].at("status").as_string(), "succeeded");
 }
 
+TEST_F(DeliveryEndToEndTest, GoneDisablesTheEndpointWhichKeepsItsEventsUntilEnabledAgain) {
+  Receiver receiver;
+  Start();
+  const std::string endpoint = AddEndpoint(receiver);
+  receiver.Behave(R"({"status":410,"count":1})");
+  std::ifstream file(std::string(SOURCE_DIR) + "/examples/requests/create-nda.json");
+  std::stringstream body;
+  body << file.rdbuf();
+  auto created = Call(verb::post, "/api/v1/contracts", body.str());
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id(created.Json().at("id").as_string());
+  receiver.WaitUntil([](const boost::json::array& r) { return !r.empty(); });
+  // 410: the endpoint is disabled by the service.
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (Call(verb::get, kEndpoints + "/" + endpoint).Json().at("enabled").as_bool() &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_FALSE(Call(verb::get, kEndpoints + "/" + endpoint).Json().at("enabled").as_bool());
+  // Events of a disabled endpoint wait for it.
+  ASSERT_EQ(Call(verb::post, "/api/v1/contracts/" + id + "/send").status, 200);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_EQ(receiver.Received().size(), 1u);
+  // Enabled again, it receives both events, in order.
+  ASSERT_EQ(Call(verb::patch, kEndpoints + "/" + endpoint, R"({"enabled":true})").status, 200);
+  auto received =
+      receiver.WaitUntil([&](const boost::json::array& r) { return Accepted(r, id).size() >= 2; });
+  const std::vector<object> events = Accepted(received, id);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].at("body").at("type").as_string(), "contract.created");
+  EXPECT_EQ(events[1].at("body").at("type").as_string(), "contract.sent");
+  EXPECT_EQ(events[0].at("id"), received.at(0).at("id"));  // the same webhook-id as the 410
+  const boost::json::array deliveries = Deliveries(endpoint);
+  ASSERT_EQ(deliveries.size(), 2u);
+  const auto& attempts = deliveries[1].at("attempts").as_array();
+  ASSERT_EQ(attempts.size(), 2u);
+  EXPECT_EQ(attempts[0].at("statusCode").to_number<int64_t>(), 410);
+  EXPECT_EQ(attempts[1].at("statusCode").to_number<int64_t>(), 200);
+}
+
 TEST_F(DeliveryEndToEndTest, ASlowReceiverHoldsBackOnlyItsOwnDeliveries) {
   Receiver slow;
   Receiver quick;
