@@ -6,7 +6,7 @@
 //               `--endpoints` endpoints: deliveries/s from the first append to the last delivery
 //   latency     events appended at `--rate` per second for `--seconds`, to `--latency-endpoints`
 //               endpoints: time from the append to the delivery's arrival, p50/p99/max
-//   webhook_bench [--endpoints 10] [--events 2000] [--rate 1000] [--seconds 5]
+//   webhook_bench [--endpoints 10] [--events 5000] [--rate 1000] [--seconds 5]
 //                 [--latency-endpoints 1]
 #include <stdlib.h>
 
@@ -43,7 +43,7 @@ using Steady = std::chrono::steady_clock;
 
 struct Flags {
   int endpoints = 10;
-  int events = 2000;
+  int events = 5000;
   int rate = 1000;
   int seconds = 5;
   int latency_endpoints = 1;
@@ -210,7 +210,24 @@ int main(int argc, char** argv) {
   if (!add_endpoints("org_throughput", flags.endpoints)) return 1;
   const size_t expected = static_cast<size_t>(flags.endpoints) * flags.events;
   const auto started = Steady::now();
-  for (int i = 0; i < flags.events; ++i) append("org_throughput");
+  {
+    // Appended from several threads, as request handlers do, so appends share group commits.
+    std::atomic<int> next{0};
+    std::vector<std::jthread> writers;
+    for (int t = 0; t < 8; ++t) {
+      writers.emplace_back([&] {
+        for (int i = next++; i < flags.events; i = next++) {
+          (void)(*store)->Append("contract-ctr_burst" + std::to_string(i),
+                                 eventstore::ExpectedVersion::NoStream(),
+                                 {{RandomIdGenerator::Instance().Next("evt_"),
+                                   "contract.created",
+                                   1,
+                                   ContractCreated("org_throughput"),
+                                   {}}});
+        }
+      });
+    }
+  }
   const bool all = WaitForCount(receiver, expected, std::chrono::seconds(300));
   const double elapsed = std::chrono::duration<double>(receiver.Last() - started).count();
   std::printf(

@@ -60,6 +60,7 @@ std::string EndpointSecrets::PathOf(std::string_view endpoint_id) const {
 Result<std::vector<EndpointSecrets::Entry>> EndpointSecrets::Load(
     std::string_view endpoint_id) const {
   if (!SafeId(endpoint_id)) return Fail(ErrorCode::kNotFound, "no such endpoint");
+  if (auto cached = cache_.find(endpoint_id); cached != cache_.end()) return cached->second;
   auto text = eventstore::ReadFileIfPresent(PathOf(endpoint_id));
   if (!text) return std::unexpected(text.error());
   if (!*text)
@@ -76,6 +77,7 @@ Result<std::vector<EndpointSecrets::Entry>> EndpointSecrets::Load(
     return Fail(ErrorCode::kCorruption, "webhook secret file of " + std::string(endpoint_id) +
                                             " is not valid: " + e.what());
   }
+  cache_.insert_or_assign(std::string(endpoint_id), entries);
   return entries;
 }
 
@@ -101,6 +103,7 @@ Status EndpointSecrets::Save(std::string_view endpoint_id,
     (void)::fsync(dir_fd);
     ::close(dir_fd);
   }
+  cache_.insert_or_assign(std::string(endpoint_id), entries);
   return {};
 }
 
@@ -144,6 +147,7 @@ Result<std::vector<std::string>> EndpointSecrets::Signing(std::string_view endpo
 Status EndpointSecrets::Remove(std::string_view endpoint_id) {
   std::lock_guard lock(mutex_);
   if (!SafeId(endpoint_id)) return {};
+  cache_.erase(std::string(endpoint_id));
   if (::unlink(PathOf(endpoint_id).c_str()) != 0 && errno != ENOENT) {
     return IoFail("removing the secret of " + std::string(endpoint_id));
   }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -50,6 +51,8 @@ class EndpointSecrets {
 
   const std::string dir_;
   mutable std::mutex mutex_;
+  // What the files hold, read once: every change goes through this object.
+  mutable std::map<std::string, std::vector<Entry>, std::less<>> cache_;  // guarded by mutex_
 };
 
 // "whsec_" + base64 of 32 random bytes.

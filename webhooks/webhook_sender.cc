@@ -12,6 +12,9 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/url/parse.hpp>
 #include <charconv>
+#include <map>
+#include <mutex>
+#include <thread>
 
 #include "webhooks/endpoint.h"
 
@@ -62,19 +65,37 @@ class BeastSender final : public WebhookSender {
       outcome.error = "the endpoint URL cannot be parsed";
       return outcome;
     }
-    asio::io_context ioc;
-    asio::co_spawn(ioc, Exchange(*target, request, outcome),
-                   [&outcome](const std::exception_ptr& error) {
-                     if (!error) return;
-                     try {
-                       std::rethrow_exception(error);
-                     } catch (const boost::system::system_error& e) {
-                       if (outcome.error.empty()) outcome.error = e.code().message();
-                     } catch (const std::exception& e) {
-                       if (outcome.error.empty()) outcome.error = e.what();
-                     }
-                   });
-    ioc.run();
+    ThreadState& state = StateOfThisThread();
+    const std::string key = target->host + ":" + target->port;
+    // A kept-alive connection may have been closed by the server meanwhile: then once more on a
+    // new one (a request the server did process is sent twice, with the same webhook-id).
+    for (int round = 0; round < 2; ++round) {
+      std::unique_ptr<beast::tcp_stream> kept;
+      if (!target->tls) {
+        if (auto it = state.idle.find(key); it != state.idle.end()) {
+          kept = std::move(it->second);
+          state.idle.erase(it);
+        }
+      }
+      const bool reused = kept != nullptr;
+      outcome = SendOutcome();
+      std::unique_ptr<beast::tcp_stream> keep;
+      state.ioc.restart();
+      asio::co_spawn(state.ioc, Exchange(*target, request, outcome, std::move(kept), keep),
+                     [&outcome](const std::exception_ptr& error) {
+                       if (!error) return;
+                       try {
+                         std::rethrow_exception(error);
+                       } catch (const boost::system::system_error& e) {
+                         if (outcome.error.empty()) outcome.error = e.code().message();
+                       } catch (const std::exception& e) {
+                         if (outcome.error.empty()) outcome.error = e.what();
+                       }
+                     });
+      state.ioc.run();
+      if (keep) state.idle[key] = std::move(keep);
+      if (!(reused && outcome.status_code == 0)) break;
+    }
     outcome.latency = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - started);
     return outcome;
@@ -94,8 +115,9 @@ class BeastSender final : public WebhookSender {
     return true;
   }
 
+  // Sends the request and reads the answer; true when the connection can carry another request.
   template <class Stream>
-  asio::awaitable<void> Talk(Stream& stream, beast::tcp_stream& tcp_layer, const Target& target,
+  asio::awaitable<bool> Talk(Stream& stream, beast::tcp_stream& tcp_layer, const Target& target,
                              const SendRequest& request, SendOutcome& outcome) {
     http::request<http::string_body> req{http::verb::post, target.path, 11};
     req.set(http::field::host, target.host);
@@ -120,13 +142,22 @@ class BeastSender final : public WebhookSender {
       }
     }
     // The body up to the limit; a longer one is cut off, the status stands.
-    beast::error_code ignored;
-    co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ignored));
+    beast::error_code read_error;
+    co_await http::async_read(stream, buffer, parser,
+                              asio::redirect_error(use_awaitable, read_error));
+    co_return !read_error && parser.is_done() && parser.get().keep_alive() && buffer.size() == 0;
   }
 
+  // Over `kept` when given (plain http), else a new connection; `keep` receives the connection
+  // when it may carry the next request.
   asio::awaitable<void> Exchange(const Target& target, const SendRequest& request,
-                                 SendOutcome& outcome) {
+                                 SendOutcome& outcome, std::unique_ptr<beast::tcp_stream> kept,
+                                 std::unique_ptr<beast::tcp_stream>& keep) {
     auto executor = co_await asio::this_coro::executor;
+    if (kept) {
+      if (co_await Talk(*kept, *kept, target, request, outcome)) keep = std::move(kept);
+      co_return;
+    }
     tcp::resolver resolver(executor);
     const auto results = co_await resolver.async_resolve(target.host, target.port, use_awaitable);
     if (!Allowed(results, outcome.error)) co_return;
@@ -143,15 +174,29 @@ class BeastSender final : public WebhookSender {
       co_await stream.async_handshake(asio::ssl::stream_base::client, use_awaitable);
       co_await Talk(stream, beast::get_lowest_layer(stream), target, request, outcome);
     } else {
-      beast::tcp_stream stream(executor);
-      stream.expires_after(options_.connect_timeout);
-      co_await stream.async_connect(results, use_awaitable);
-      co_await Talk(stream, stream, target, request, outcome);
+      auto stream = std::make_unique<beast::tcp_stream>(executor);
+      stream->expires_after(options_.connect_timeout);
+      co_await stream->async_connect(results, use_awaitable);
+      if (co_await Talk(*stream, *stream, target, request, outcome)) keep = std::move(stream);
     }
+  }
+
+  // Each calling thread (a dispatcher lane) has its own event loop and idle connections.
+  struct ThreadState {
+    asio::io_context ioc;
+    std::map<std::string, std::unique_ptr<beast::tcp_stream>> idle;  // by host:port
+  };
+  ThreadState& StateOfThisThread() {
+    std::lock_guard lock(threads_mutex_);
+    auto& state = threads_[std::this_thread::get_id()];
+    if (!state) state = std::make_unique<ThreadState>();
+    return *state;
   }
 
   const BeastSenderOptions options_;
   asio::ssl::context tls_;
+  std::mutex threads_mutex_;
+  std::map<std::thread::id, std::unique_ptr<ThreadState>> threads_;  // guarded by threads_mutex_
 };
 
 }  // namespace

@@ -7,7 +7,8 @@
 //   - https with the system's CA store, host name verification and SNI; http only to loopback;
 //   - redirects are not followed (a 3xx is a failed attempt);
 //   - reads the response body up to body_limit bytes, then stops reading;
-//   - one connection per attempt.
+//   - plain http connections are kept alive per calling thread and host (a lane sends one
+//     delivery after the other); https opens one connection per attempt.
 // Thread safety: Send may be called from several threads at once.
 #pragma once
 
