@@ -9,6 +9,9 @@
 #include "app/admin_socket.h"
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
+#include "app/provider_registry.h"
+#include "domain/clock.h"
+#include "eventstore/event_record.h"
 
 namespace esign::app {
 namespace {
@@ -52,6 +55,20 @@ Result<std::vector<boost::json::object>> BuildRequests(const Command& command) {
 }
 
 }  // namespace
+
+int RunProvidersAdd(const Command& command, std::ostream& out, std::ostream& err) {
+  const ProvidersAddConfig& config = command.providers_add;
+  const std::string now = eventstore::FormatTimestamp(SystemClock::Instance().NowMicros());
+  if (auto added = AddProvider(command.data_dir,
+                               ProviderConfig{config.id, config.secret, config.start_url, now});
+      !added) {
+    return Report(added.error(), err);
+  }
+  out << boost::json::serialize(
+             boost::json::object{{"providerId", config.id}, {"startUrl", config.start_url}})
+      << std::endl;
+  return 0;
+}
 
 int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err,
                     const CliOptions& options) {

@@ -24,6 +24,10 @@ struct CliOptions {
   std::chrono::milliseconds answer_wait{120'000};
 };
 
+// `providers add`: installs the provider's file (no server involved); prints {providerId,
+// startUrl} as JSON. Exit codes as for the other commands.
+int RunProvidersAdd(const Command& command, std::ostream& out, std::ostream& err);
+
 int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err,
                     const CliOptions& options = {});
 

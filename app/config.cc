@@ -98,7 +98,9 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "Kafka bootstrap servers HOST:PORT,... (default: an embedded cluster on loopback)")(
       "webhook-allow-loopback",
       po::value(&serve.webhook_allow_loopback)->default_value(serve.webhook_allow_loopback),
-      "let webhook endpoints be http(s) URLs on loopback, for development (true/false)");
+      "let webhook endpoints be http(s) URLs on loopback, for development (true/false)")(
+      "public-url", po::value(&serve.public_base_url),
+      "origin of the signing links, e.g. https://sign.example.com (default: http://<Host>)");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -113,6 +115,11 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
                 "tree-head-interval", std::to_string(tree_head_seconds));
   }
   serve.tree_head_interval = std::chrono::seconds(tree_head_seconds);
+  if (!serve.public_base_url.empty() && !serve.public_base_url.starts_with("https://") &&
+      !serve.public_base_url.starts_with("http://")) {
+    return Fail(ErrorCode::kValidationFailed, "--public-url must be an http or https origin",
+                "public-url", serve.public_base_url);
+  }
   if (!(serve.rate_limit >= 0)) {
     return Fail(ErrorCode::kValidationFailed, "--rate-limit must be 0 or more", "rate-limit",
                 std::to_string(serve.rate_limit));
@@ -145,6 +152,27 @@ Status ParseClientsCreate(const std::vector<std::string>& args, Command& command
   if (permissions.empty()) return Missing("permissions");
   if (config.name.empty()) return Missing("name");
   config.permissions = SplitList(permissions);
+  return {};
+}
+
+Status ParseProvidersAdd(const std::vector<std::string>& args, Command& command) {
+  ProvidersAddConfig& config = command.providers_add;
+  po::options_description options("contractd providers add");
+  options.add_options()("help,h", "show this help")(
+      "data-dir", po::value(&command.data_dir)->default_value("./data"), "data directory")(
+      "id", po::value(&config.id), "the provider's id, named by participants' providerConfigRef")(
+      "secret", po::value(&config.secret), "the shared secret of its callbacks (16+ characters)")(
+      "start-url", po::value(&config.start_url),
+      "http URL the service posts new provider sessions to (optional)");
+  po::variables_map vm;
+  auto help = ParseOptions(
+      args, options, nullptr,
+      "contractd providers add --data-dir DIR --id ID --secret SECRET [--start-url URL]", vm,
+      command);
+  if (!help) return Fail(help.error());
+  if (*help) return {};
+  if (config.id.empty()) return Missing("id");
+  if (config.secret.empty()) return Missing("secret");
   return {};
 }
 
@@ -200,21 +228,26 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
     args.erase(args.begin());
     const std::string second =
         !args.empty() && !args.front().starts_with("-") ? args.front() : std::string();
-    if (first == "clients" || first == "templates") {
+    if (first == "clients" || first == "templates" || first == "providers") {
       if (!second.empty()) args.erase(args.begin());
       command.name = first + " " + second;
-      if (command.name != "clients create" && command.name != "templates import") {
+      if (command.name != "clients create" && command.name != "templates import" &&
+          command.name != "providers add") {
+        const std::string known = first == "clients"     ? "clients create"
+                                  : first == "templates" ? "templates import"
+                                                         : "providers add";
         return Fail(ErrorCode::kValidationFailed,
                     "unknown command '" + first + (second.empty() ? "" : " " + second) + "'",
-                    "command", first == "clients" ? "clients create" : "templates import");
+                    "command", known);
       }
     } else if (first != "serve") {
       return Fail(ErrorCode::kValidationFailed, "unknown command '" + first + "'", "command",
-                  "one of: serve, clients create, templates import");
+                  "one of: serve, clients create, templates import, providers add");
     }
   }
   Status parsed = command.name == "serve"            ? ParseServe(args, command)
                   : command.name == "clients create" ? ParseClientsCreate(args, command)
+                  : command.name == "providers add"  ? ParseProvidersAdd(args, command)
                                                      : ParseTemplatesImport(args, command);
   if (!parsed) return Fail(parsed.error());
   return command;

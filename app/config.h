@@ -44,6 +44,9 @@ struct ServeConfig {
   // --webhook-allow-loopback / CONTRACTD_WEBHOOK_ALLOW_LOOPBACK: webhook endpoints may be http or
   // https URLs on loopback (development and tests). Default: false (https to public hosts only).
   bool webhook_allow_loopback = false;
+  // --public-url / CONTRACTD_PUBLIC_URL: the origin of hosted signing links; empty: taken from
+  // the request's Host header (http).
+  std::string public_base_url;
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.
@@ -53,17 +56,25 @@ struct ClientsCreateConfig {
   std::vector<std::string> permissions;  // --permissions p1,p2 / CONTRACTD_PERMISSIONS
 };
 
+// `providers add`: configures a signing provider (app/provider_registry.h).
+struct ProvidersAddConfig {
+  std::string id;         // --id
+  std::string secret;     // --secret / CONTRACTD_SECRET
+  std::string start_url;  // --start-url (optional)
+};
+
 // `templates import`: imports template files into the log.
 struct TemplatesImportConfig {
   std::vector<std::string> files;  // positional
 };
 
 struct Command {
-  std::string name;  // "serve", "clients create", "templates import", "help"
+  std::string name;  // "serve", "clients create", "templates import", "providers add", "help"
   ServeConfig serve;
   std::string data_dir;  // of the administrative commands (--data-dir / CONTRACTD_DATA_DIR)
   ClientsCreateConfig clients_create;
   TemplatesImportConfig templates_import;
+  ProvidersAddConfig providers_add;
   std::string usage;  // set for "help"
 };
 

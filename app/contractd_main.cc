@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
     std::cout << command->usage;
     return 0;
   }
+  if (command->name == "providers add")
+    return esign::app::RunProvidersAdd(*command, std::cout, std::cerr);
   if (command->name != "serve") {
     // An administrative command is short: Ctrl-C simply ends it (an append is atomic).
     pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);

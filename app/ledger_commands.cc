@@ -27,6 +27,7 @@
 #include "projections/memory_view_store.h"
 #include "projections/rebuild.h"
 #include "projections/rocksdb_view_store.h"
+#include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
 
 namespace esign::app {
@@ -229,15 +230,19 @@ Result<std::unique_ptr<OutViews>> OpenOutViews(const std::string& dir) {
 
 // The projections the service runs (app/service.cc), as fresh objects.
 struct ServiceProjections {
-  explicit ServiceProjections(const eventstore::EventStore& log) : contract_views(log) {}
+  ServiceProjections(const eventstore::EventStore& log, const projections::ViewStore& views)
+      : contract_views(log), sessions(views) {}
   projections::TemplateCatalog catalog;
   projections::ContractViews contract_views;
   projections::ClientDirectory directory;
-  std::vector<projections::Projection*> All() { return {&catalog, &contract_views, &directory}; }
+  projections::SigningSessionIndex sessions;
+  std::vector<projections::Projection*> All() {
+    return {&catalog, &contract_views, &directory, &sessions};
+  }
 };
 
 Result<uint64_t> RebuildAll(const eventstore::EventStore& log, projections::ViewStore& target) {
-  ServiceProjections fresh(log);
+  ServiceProjections fresh(log, target);
   return projections::Rebuild(log, fresh.All(), target);
 }
 
@@ -277,7 +282,7 @@ int Replay(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   const projections::RowReader* compared = live_rows.get();
   bool lagging = false;
   projections::ViewCommit copy;
-  ServiceProjections names(**store);
+  ServiceProjections names(**store, **live);
   for (const projections::Projection* projection : names.All()) {
     const std::string_view name = projection->Name();
     Result<uint64_t> checkpoint = (*live)->Checkpoint(name);

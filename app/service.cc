@@ -82,10 +82,12 @@ Status Service::StartReadSide() {
   endpoint_directory_.SetOnChange([this] {
     if (auto* dispatcher = running_dispatcher_.load()) dispatcher->Wake();
   });
+  session_index_ = std::make_unique<projections::SigningSessionIndex>(*views_);
   projector_ = std::make_unique<projections::Projector>(
       *store_, *views_,
       std::vector<projections::Projection*>{&template_catalog_, contract_views_.get(),
-                                            &auth_->directory(), &endpoint_directory_});
+                                            &auth_->directory(), &endpoint_directory_,
+                                            session_index_.get()});
   if (auto started = projector_->Start(); !started) return started;
   // The catalog must hold the templates just imported before the first request arrives.
   if (!projector_->WaitFor(store_->Size(), std::chrono::minutes(10))) {
@@ -122,6 +124,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
                                     store_->blobs(), *store_, certificate_->CertificatePem(),
                                     [this](const ContractState& s) { return RenderPdf(s); }});
   if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
+  if (auto s = AddSigning(config); !s) return s;
   http::AddOpenApiRoutes(routes_);
   http::AddSigningPageRoutes(routes_);
   return {};

@@ -9,6 +9,8 @@
 #include "app/admin_socket.h"
 #include "app/cli_commands.h"
 #include "app/config.h"
+#include "app/provider_registry.h"
+#include "app/provider_starter.h"
 #include "commands/contract_commands.h"
 #include "documents/service_certificate.h"
 #include "domain/result.h"
@@ -22,6 +24,7 @@
 #include "projections/projector.h"
 #include "projections/read_your_writes.h"
 #include "projections/rocksdb_view_store.h"
+#include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
 #include "webhooks/delivery_store.h"
 #include "webhooks/dispatcher.h"
@@ -62,6 +65,10 @@ class Service {
   Status StartDispatcher(const ServeConfig& config, const std::string& brokers);
   // The organization that controls a contract, from its first event.
   std::optional<std::string> ControllerOf(std::string_view contract_id) const;
+  // The signing family and what completion needs (service_signing.cc).
+  Status AddSigning(const ServeConfig& config);
+  // The signed PDF of a contract whose every signer has signed, stored; its blob key.
+  Result<std::string> SealPdf(const ContractState& state) const;
   // The unsigned PDF of a contract, from its template version.
   Result<std::string> RenderPdf(const ContractState& state) const;
 
@@ -70,6 +77,7 @@ class Service {
   projections::TemplateCatalog template_catalog_;
   std::unique_ptr<projections::ContractViews> contract_views_;
   webhooks::EndpointDirectory endpoint_directory_;
+  std::unique_ptr<projections::SigningSessionIndex> session_index_;
   std::unique_ptr<http::AuthModule> auth_;  // its directory must outlive the projector
   std::unique_ptr<projections::Projector> projector_;
   std::unique_ptr<projections::ContractQueries> contract_queries_;
@@ -82,6 +90,8 @@ class Service {
   std::unique_ptr<http::HttpServer> server_;
   std::unique_ptr<AdminCommands> admin_commands_;
   std::unique_ptr<AdminSocketServer> admin_socket_;
+  std::unique_ptr<ProviderRegistry> providers_;
+  std::unique_ptr<ProviderStarter> provider_starter_;
   std::jthread tree_head_signer_;
   std::unique_ptr<webhooks::EndpointSecrets> endpoint_secrets_;
   std::unique_ptr<webhooks::EndpointCommands> endpoint_commands_;

@@ -210,6 +210,11 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
       if (!decided) return std::unexpected(decided.error());
     }
 
+    auto follow_ups = FollowUps(state, *decided, context);
+    if (!follow_ups) return std::unexpected(follow_ups.error());
+    decided->insert(decided->end(), std::make_move_iterator(follow_ups->begin()),
+                    std::make_move_iterator(follow_ups->end()));
+
     std::vector<eventstore::NewEvent> events;
     events.reserve(decided->size());
     for (size_t i = 0; i < decided->size(); ++i) {
@@ -241,6 +246,7 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
       return CommandOutcome{std::move(*replayed), true};
     }
     for (const auto& event : *decided) state = Apply(std::move(state), event);
+    NotifyProviderSessions(state, *decided);
     return CommandOutcome{std::move(state), false};
   }
   return Fail(ErrorCode::kUnavailable, "the contract is changing too fast; retry");

@@ -36,6 +36,16 @@ using RecordWrite = std::function<void(std::string_view client_id, uint64_t log_
 // SHA-256 (hex), which contract.prepared records.
 using FreezeDocument = std::function<Result<std::string>(const ContractState& prepared)>;
 
+// Builds the signed PDF of a contract whose every signer has signed (each signature drawn, the
+// service's seal applied), stores it, and returns its blob key (its SHA-256, hex).
+using SealDocument = std::function<Result<std::string>(const ContractState& all_signed)>;
+// The signing provider of an organization signer (its providerConfigRef, else the only one
+// configured); empty when there is none.
+using ResolveProvider = std::function<std::string(const Participant& signer)>;
+// Told of every provider_managed session once its creation is durable, to start the provider.
+using ProviderSessionStarted =
+    std::function<void(const ContractState& state, const SigningSession& session)>;
+
 struct CommandMeta {
   eventstore::Actor actor;           // recorded with every event
   std::optional<uint64_t> if_match;  // expected contract version (If-Match)
@@ -62,6 +72,15 @@ class ContractCommandHandler {
   // Sending renders and stores the document when set; set before use.
   void SetFreezeDocument(FreezeDocument freeze) { freeze_document_ = std::move(freeze); }
 
+  // Completing needs the signed PDF; without it the contract stays at "every signer signed".
+  void SetSealDocument(SealDocument seal) { seal_document_ = std::move(seal); }
+  // Automatic mode: organization signers get their provider session as soon as their turn comes,
+  // in the same append as the event that brings it.
+  void SetProviders(ResolveProvider resolve, ProviderSessionStarted started) {
+    resolve_provider_ = std::move(resolve);
+    provider_session_started_ = std::move(started);
+  }
+
   // Called with the duration of every append (for metrics); set before use.
   void SetAppendObserver(std::function<void(std::chrono::nanoseconds)> observer) {
     observe_append_ = std::move(observer);
@@ -77,6 +96,12 @@ class ContractCommandHandler {
   Result<CommandOutcome> DecideAndAppend(const esign::Actor& actor, const std::string& contract_id,
                                          bool creating, const Command& command,
                                          const CommandMeta& meta, const std::string& event_id_seed);
+  // What the service adds to a decision by itself: provider sessions that automatic mode starts,
+  // and completion (with the signed PDF) once every signer has signed.
+  Result<std::vector<DomainEvent>> FollowUps(const ContractState& before,
+                                             const std::vector<DomainEvent>& decided,
+                                             const DecisionContext& context);
+  void NotifyProviderSessions(const ContractState& after, const std::vector<DomainEvent>& events);
   Result<std::optional<Reservation>> Reserve(const esign::Actor& actor,
                                              const std::string& contract_id,
                                              const CommandMeta& meta);
@@ -88,6 +113,9 @@ class ContractCommandHandler {
   const Clock& clock_;
   std::function<void(std::chrono::nanoseconds)> observe_append_;
   FreezeDocument freeze_document_;
+  SealDocument seal_document_;
+  ResolveProvider resolve_provider_;
+  ProviderSessionStarted provider_session_started_;
 };
 
 }  // namespace esign::commands

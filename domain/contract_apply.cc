@@ -98,6 +98,34 @@ void ApplyPrepared(ContractState& state, const boost::json::object& d) {
   state.updated_at = Text(d, "preparedAt");
 }
 
+SigningSession SessionFromCreated(const boost::json::object& d) {
+  SigningSession session;
+  session.session_id = Text(d, "sessionId");
+  session.participant_id = Text(d, "participantId");
+  session.channel =
+      ParseExecutionChannel(Text(d, "channel")).value_or(ExecutionChannel::kPlatformHosted);
+  session.token_sha256 = Text(d, "tokenSha256");
+  session.expires_at = Text(d, "expiresAt");
+  session.return_url = Text(d, "returnUrl");
+  session.provider_id = Text(d, "providerId");
+  session.document_sha256 = Text(d, "documentSha256");
+  const auto* automatic = d.if_contains("automatic");
+  session.automatic = automatic != nullptr && automatic->is_bool() && automatic->get_bool();
+  session.created_at = Text(d, "createdAt");
+  session.updated_at = session.created_at;
+  return session;
+}
+
+void EndSession(ContractState& state, std::string_view session_id, SessionState end,
+                const std::string& at) {
+  if (session_id.empty()) return;
+  if (SigningSession* session = state.FindSession(session_id)) {
+    session->state = end;
+    session->ended_at = at;
+    session->updated_at = at;
+  }
+}
+
 // Progress is derived from the status, the signatures and the routing orders, so that it can
 // never disagree with them.
 void RecomputeProgress(ContractState& state) {
@@ -177,7 +205,9 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
   } else if (type == event_type::kSignerCompleted) {
     if (Participant* p = state.FindParticipant(Text(d, "participantId"))) {
       p->signed_at = Text(d, "signedAt");
+      p->signing_evidence = Object(d, "evidence");
     }
+    EndSession(state, Text(d, "sessionId"), SessionState::kCompleted, Text(d, "recordedAt"));
     // signedAt may come from the signer's side; recordedAt is the service's own time.
     state.updated_at = Text(d, "recordedAt");
   } else if (type == event_type::kSigningInProgress) {
@@ -199,11 +229,26 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
       p->declined_at = Text(d, "declinedAt");
       p->decline_reason = Text(d, "reason");
     }
+    EndSession(state, Text(d, "sessionId"), SessionState::kDeclined, Text(d, "declinedAt"));
     state.updated_at = Text(d, "declinedAt");
   } else if (type == event_type::kContractDeclined) {
     state.status = ContractStatus::kDeclined;
     state.declined_at = Text(d, "declinedAt");
     state.updated_at = *state.declined_at;
+  } else if (type == event_type::kSessionCreated) {
+    state.sessions.push_back(SessionFromCreated(d));
+  } else if (type == event_type::kSessionCancelled) {
+    if (SigningSession* session = state.FindSession(Text(d, "sessionId"))) {
+      session->cancel_reason = Text(d, "reason");
+    }
+    EndSession(state, Text(d, "sessionId"), SessionState::kCancelled, Text(d, "cancelledAt"));
+  } else if (type == event_type::kSessionRefreshed) {
+    if (SigningSession* session = state.FindSession(Text(d, "sessionId"))) {
+      session->token_sha256 = Text(d, "tokenSha256");
+      session->expires_at = Text(d, "expiresAt");
+      session->updated_at = Text(d, "refreshedAt");
+      ++session->refresh_count;
+    }
   } else if (type == event_type::kEvidencePersisted) {
     state.artifact_revisions.push_back(ArtifactRevision{
         Integer(d, "revision", 0), "evidence_bundle", Text(d, "sha256"), Text(d, "persistedAt")});

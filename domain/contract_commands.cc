@@ -38,9 +38,10 @@ Result<std::string> Text(const boost::json::object& body, std::string_view key) 
 
 std::string_view CommandName(const Command& command) {
   static constexpr std::string_view kNames[] = {
-      "CreateContract",     "UpdateData",     "UpdateTableData",       "ReplaceParticipants",
-      "UpdateRoleBindings", "SendContract",   "RecordSignerCompleted", "RecordSignerDeclined",
-      "CompleteContract",   "PersistEvidence"};
+      "CreateContract",       "UpdateData",      "UpdateTableData",       "ReplaceParticipants",
+      "UpdateRoleBindings",   "SendContract",    "RecordSignerCompleted", "RecordSignerDeclined",
+      "CompleteContract",     "PersistEvidence", "CreateSigningSession",  "CancelSigningSession",
+      "RefreshSigningSession"};
   return kNames[command.index()];
 }
 
@@ -98,7 +99,10 @@ Result<Command> CommandFromJson(std::string_view name, const boost::json::object
     if (!id) return Fail(id.error());
     auto signed_at = Text(body, "signedAt");
     if (!signed_at) return Fail(signed_at.error());
+    auto session = Text(body, "sessionId");
+    if (!session) return Fail(session.error());
     c.participant_id = *id;
+    c.session_id = *session;
     c.signed_at = *signed_at;
     if (const auto* evidence = Member(body, "evidence")) {
       if (!evidence->is_object()) {
@@ -114,7 +118,9 @@ Result<Command> CommandFromJson(std::string_view name, const boost::json::object
     if (!id) return Fail(id.error());
     auto reason = Text(body, "reason");
     if (!reason) return Fail(reason.error());
-    return RecordSignerDeclined{*id, *reason};
+    auto session = Text(body, "sessionId");
+    if (!session) return Fail(session.error());
+    return RecordSignerDeclined{*id, *reason, *session};
   }
   if (name == "CompleteContract") {
     auto key = Text(body, "signedPdfKey");
@@ -122,6 +128,37 @@ Result<Command> CommandFromJson(std::string_view name, const boost::json::object
     auto sha = Text(body, "signedPdfSha256");
     if (!sha) return Fail(sha.error());
     return CompleteContract{*key, *sha};
+  }
+  if (name == "CreateSigningSession") {
+    CreateSigningSession c;
+    for (auto [key, slot] :
+         {std::pair{"participantId", &c.participant_id}, std::pair{"sessionId", &c.session_id},
+          std::pair{"tokenSha256", &c.token_sha256}, std::pair{"expiresAt", &c.expires_at},
+          std::pair{"returnUrl", &c.return_url}, std::pair{"providerId", &c.provider_id}}) {
+      auto text = Text(body, key);
+      if (!text) return Fail(text.error());
+      *slot = std::move(*text);
+    }
+    if (const auto* automatic = Member(body, "automatic")) {
+      c.automatic = automatic->is_bool() && automatic->get_bool();
+    }
+    return c;
+  }
+  if (name == "CancelSigningSession") {
+    auto session = Text(body, "sessionId");
+    if (!session) return Fail(session.error());
+    return CancelSigningSession{*session};
+  }
+  if (name == "RefreshSigningSession") {
+    RefreshSigningSession c;
+    for (auto [key, slot] :
+         {std::pair{"sessionId", &c.session_id}, std::pair{"tokenSha256", &c.token_sha256},
+          std::pair{"expiresAt", &c.expires_at}}) {
+      auto text = Text(body, key);
+      if (!text) return Fail(text.error());
+      *slot = std::move(*text);
+    }
+    return c;
   }
   if (name == "PersistEvidence") {
     PersistEvidence c;

@@ -75,12 +75,14 @@ struct RecordSignerCompleted {
   std::string participant_id;
   std::string signed_at;  // RFC 3339; empty: DecisionContext::now
   boost::json::object evidence;
+  std::string session_id;  // when given, the session must be open and the participant's
 };
 
 // A signer declined.
 struct RecordSignerDeclined {
   std::string participant_id;
-  std::string reason;  // may be empty
+  std::string reason;      // may be empty
+  std::string session_id;  // as for RecordSignerCompleted
 };
 
 // The signed PDF is stored; the contract completes.
@@ -95,9 +97,35 @@ struct PersistEvidence {
   std::string sha256;
 };
 
+// POST /contracts/{id}/signing-sessions, or the service itself for an organization signer in
+// automatic mode (`automatic`: no actor check). Ids, token hash and expiry come from the caller
+// (the domain has no randomness and no clock arithmetic).
+struct CreateSigningSession {
+  std::string participant_id;
+  std::string session_id;
+  std::string token_sha256;  // platform_hosted: hex SHA-256 of the link's token
+  std::string expires_at;    // RFC 3339 UTC in the service's format
+  std::string return_url;    // platform_hosted only; optional
+  std::string provider_id;   // provider_managed: the configured provider
+  bool automatic = false;
+};
+
+// POST /signing-sessions/{id}/cancel.
+struct CancelSigningSession {
+  std::string session_id;
+};
+
+// POST /signing-sessions/{id}/refresh: a new expiry and, for a hosted session, a new token.
+struct RefreshSigningSession {
+  std::string session_id;
+  std::string token_sha256;
+  std::string expires_at;
+};
+
 using Command = std::variant<CreateContract, UpdateData, UpdateTableData, ReplaceParticipants,
                              UpdateRoleBindings, SendContract, RecordSignerCompleted,
-                             RecordSignerDeclined, CompleteContract, PersistEvidence>;
+                             RecordSignerDeclined, CompleteContract, PersistEvidence,
+                             CreateSigningSession, CancelSigningSession, RefreshSigningSession>;
 
 // The command's name, e.g. "CreateContract".
 std::string_view CommandName(const Command& command);

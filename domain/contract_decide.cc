@@ -85,6 +85,15 @@ Result<std::vector<DomainEvent>> Decide(const ContractState& state, const Comman
         if constexpr (std::is_same_v<T, PersistEvidence>) {
           return DecidePersistEvidence(state, c, context);
         }
+        if constexpr (std::is_same_v<T, CreateSigningSession>) {
+          return DecideCreateSession(state, c, context);
+        }
+        if constexpr (std::is_same_v<T, CancelSigningSession>) {
+          return DecideCancelSession(state, c, context);
+        }
+        if constexpr (std::is_same_v<T, RefreshSigningSession>) {
+          return DecideRefreshSession(state, c, context);
+        }
       },
       command);
 }

@@ -30,6 +30,11 @@
 //   signer.declined    participantId, templateRoleId, reason, declinedAt
 //   contract.declined  participantId, reason, declinedAt
 //   contract.evidence_persisted  revision, sha256, persistedAt
+//   signing_session.created    sessionId, participantId, channel, tokenSha256 (hosted), expiresAt,
+//                              returnUrl?, providerId?, documentSha256, automatic, createdAt
+//   signing_session.cancelled  sessionId, reason ("cancelled" | "superseded"), cancelledAt
+//   signing_session.refreshed  sessionId, tokenSha256 (hosted), expiresAt, refreshedAt
+// signer.completed and signer.declined carry "sessionId" when they came through a session.
 //
 // A participant is {participantId, action, recipientType, name, email?, organizationId?,
 // executionChannel?, routingOrder? (override), providerConfigRef?}.
@@ -60,6 +65,9 @@ inline constexpr std::string_view kContractCompleted = "contract.completed";
 inline constexpr std::string_view kSignerDeclined = "signer.declined";
 inline constexpr std::string_view kContractDeclined = "contract.declined";
 inline constexpr std::string_view kEvidencePersisted = "contract.evidence_persisted";
+inline constexpr std::string_view kSessionCreated = "signing_session.created";
+inline constexpr std::string_view kSessionCancelled = "signing_session.cancelled";
+inline constexpr std::string_view kSessionRefreshed = "signing_session.refreshed";
 }  // namespace event_type
 
 // {"type": ..., "data": {...}} and back, for tests and tools; a malformed object yields an

@@ -59,6 +59,19 @@ Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state
 Result<std::vector<DomainEvent>> DecideComplete(const ContractState& state,
                                                 const CompleteContract& command,
                                                 const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideCreateSession(const ContractState& state,
+                                                     const CreateSigningSession& command,
+                                                     const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideCancelSession(const ContractState& state,
+                                                     const CancelSigningSession& command,
+                                                     const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideRefreshSession(const ContractState& state,
+                                                      const RefreshSigningSession& command,
+                                                      const DecisionContext& context);
+// The session a signer acts through, if any: open, the participant's own (else the error that
+// says why not: SIGNING_SESSION_NOT_FOUND / _STATE_CONFLICT / _EXPIRED / _CANCELLED).
+Status RequireOpenSession(const ContractState& state, std::string_view session_id,
+                          std::string_view participant_id, std::string_view now);
 Result<std::vector<DomainEvent>> DecidePersistEvidence(const ContractState& state,
                                                        const PersistEvidence& command,
                                                        const DecisionContext& context);

@@ -75,10 +75,15 @@ Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& stat
   auto signer = PendingSigner(state, c.participant_id);
   if (!signer) return Fail(signer.error());
   if ((*signer)->progress != ParticipantProgress::kReady) {
-    return Fail(ErrorCode::kContractStateConflict,
+    return Fail(ErrorCode::kSigningOutOfTurn,
                 "it is not the turn of participant " + c.participant_id +
                     ": signers with a lower routing order have not all signed",
                 "participantId", "waiting for earlier signers");
+  }
+  if (!c.session_id.empty()) {
+    if (auto open = RequireOpenSession(state, c.session_id, c.participant_id, context.now); !open) {
+      return Fail(open.error());
+    }
   }
   std::string signed_at = c.signed_at.empty() ? context.now : c.signed_at;
   if (!IsTimestamp(signed_at)) {
@@ -96,6 +101,7 @@ Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& stat
                    {"remainingSigners", remaining},
                    {"readyParticipantIds", ReadyAfter(state, c.participant_id)},
                    {"recordedAt", context.now}}}};
+  if (!c.session_id.empty()) events.front().data["sessionId"] = c.session_id;
   // The first signature of several moves the contract to signing (specification section 3).
   if (state.status == ContractStatus::kSent && remaining > 0) {
     events.push_back(DomainEvent{std::string(event_type::kSigningInProgress),
@@ -110,6 +116,11 @@ Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state
   if (auto ok = RequireSigningFlow(state); !ok) return Fail(ok.error());
   auto signer = PendingSigner(state, c.participant_id);
   if (!signer) return Fail(signer.error());
+  if (!c.session_id.empty()) {
+    if (auto open = RequireOpenSession(state, c.session_id, c.participant_id, context.now); !open) {
+      return Fail(open.error());
+    }
+  }
   const auto* allow = state.signing_settings.if_contains("allowDecline");
   if (allow != nullptr && allow->is_bool() && !allow->get_bool()) {
     return Fail(ErrorCode::kContractStateConflict,
@@ -120,7 +131,7 @@ Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state
     return Fail(ErrorCode::kValidationFailed, "invalid decline", "reason",
                 "at most " + std::to_string(kMaxReasonLength) + " characters");
   }
-  return std::vector<DomainEvent>{DomainEvent{std::string(event_type::kSignerDeclined),
+  std::vector<DomainEvent> events{DomainEvent{std::string(event_type::kSignerDeclined),
                                               {{"contractId", state.id},
                                                {"participantId", c.participant_id},
                                                {"templateRoleId", RoleOf(state, c.participant_id)},
@@ -131,6 +142,8 @@ Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state
                                                {"participantId", c.participant_id},
                                                {"reason", c.reason},
                                                {"declinedAt", context.now}}}};
+  if (!c.session_id.empty()) events.front().data["sessionId"] = c.session_id;
+  return events;
 }
 
 Result<std::vector<DomainEvent>> DecideComplete(const ContractState& state,

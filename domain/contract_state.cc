@@ -50,6 +50,20 @@ const PreparedRole* ContractState::PreparedRoleOf(std::string_view participant_i
   return nullptr;
 }
 
+const SigningSession* ContractState::FindSession(std::string_view session_id) const {
+  for (const auto& s : sessions) {
+    if (s.session_id == session_id) return &s;
+  }
+  return nullptr;
+}
+
+SigningSession* ContractState::FindSession(std::string_view session_id) {
+  for (auto& s : sessions) {
+    if (s.session_id == session_id) return &s;
+  }
+  return nullptr;
+}
+
 size_t ContractState::UnsignedSignerCount() const {
   return std::count_if(participants.begin(), participants.end(), [](const Participant& p) {
     return p.signs() && p.progress != ParticipantProgress::kSigned;

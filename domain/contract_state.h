@@ -12,6 +12,7 @@
 #include "domain/contract_data.h"
 #include "domain/participant.h"
 #include "domain/role_binding.h"
+#include "domain/signing_session.h"
 #include "domain/template.h"
 
 namespace esign {
@@ -59,6 +60,7 @@ struct ContractState {
   std::optional<std::string> signed_pdf_key;
   std::optional<std::string> signed_pdf_sha256;
   std::vector<ArtifactRevision> artifact_revisions;
+  std::vector<SigningSession> sessions;  // in creation order
   std::string created_at;
   std::string updated_at;
   std::optional<std::string> prepared_at;
@@ -75,6 +77,8 @@ struct ContractState {
   // The role bound to a participant, if any.
   const RoleBinding* BindingOf(std::string_view participant_id) const;
   const PreparedRole* PreparedRoleOf(std::string_view participant_id) const;
+  const SigningSession* FindSession(std::string_view session_id) const;
+  SigningSession* FindSession(std::string_view session_id);
   // Signers who have not signed yet (after preparation: every bound signer).
   size_t UnsignedSignerCount() const;
   int64_t LatestRevision() const;

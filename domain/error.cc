@@ -26,6 +26,8 @@ std::string_view ToString(ErrorCode code) {
       return "UNAUTHENTICATED";
     case ErrorCode::kInvalidClient:
       return "INVALID_CLIENT";
+    case ErrorCode::kProviderSignatureInvalid:
+      return "PROVIDER_SIGNATURE_INVALID";
     case ErrorCode::kPermissionDenied:
       return "PERMISSION_DENIED";
     case ErrorCode::kNotFound:
@@ -46,6 +48,10 @@ std::string_view ToString(ErrorCode code) {
       return "WEBHOOK_ENDPOINT_NOT_FOUND";
     case ErrorCode::kWebhookDeliveryNotFound:
       return "WEBHOOK_DELIVERY_NOT_FOUND";
+    case ErrorCode::kSigningSessionNotFound:
+      return "SIGNING_SESSION_NOT_FOUND";
+    case ErrorCode::kProviderNotFound:
+      return "PROVIDER_NOT_FOUND";
     case ErrorCode::kContractStateConflict:
       return "CONTRACT_STATE_CONFLICT";
     case ErrorCode::kStreamVersionConflict:
@@ -54,6 +60,16 @@ std::string_view ToString(ErrorCode code) {
       return "IDEMPOTENCY_KEY_REUSED";
     case ErrorCode::kPreconditionFailed:
       return "PRECONDITION_FAILED";
+    case ErrorCode::kSigningOutOfTurn:
+      return "SIGNING_OUT_OF_TURN";
+    case ErrorCode::kSigningSessionStateConflict:
+      return "SIGNING_SESSION_STATE_CONFLICT";
+    case ErrorCode::kProviderCallbackReplayed:
+      return "PROVIDER_CALLBACK_REPLAYED";
+    case ErrorCode::kSigningSessionExpired:
+      return "SIGNING_SESSION_EXPIRED";
+    case ErrorCode::kSigningSessionCancelled:
+      return "SIGNING_SESSION_CANCELLED";
     case ErrorCode::kMethodNotAllowed:
       return "METHOD_NOT_ALLOWED";
     case ErrorCode::kPayloadTooLarge:

@@ -20,9 +20,10 @@ enum class ErrorCode {
   kTemplateInvalid,
   kInvalidCursor,
   // Identity and access.
-  kUnauthenticated,   // 401
-  kInvalidClient,     // 401
-  kPermissionDenied,  // 403
+  kUnauthenticated,           // 401
+  kInvalidClient,             // 401
+  kProviderSignatureInvalid,  // 401: a provider callback's HMAC or timestamp
+  kPermissionDenied,          // 403
   // Missing resources (404).
   kNotFound,
   kContractNotFound,
@@ -33,11 +34,19 @@ enum class ErrorCode {
   kArtifactRevisionNotFound,
   kWebhookEndpointNotFound,
   kWebhookDeliveryNotFound,
+  kSigningSessionNotFound,
+  kProviderNotFound,
   // State (409 / 412).
   kContractStateConflict,
   kStreamVersionConflict,
   kIdempotencyKeyReused,
   kPreconditionFailed,
+  kSigningOutOfTurn,
+  kSigningSessionStateConflict,
+  kProviderCallbackReplayed,
+  // Signing links that are gone for good (410).
+  kSigningSessionExpired,
+  kSigningSessionCancelled,
   // Transport (405 / 413 / 415 / 429 / 503).
   kMethodNotAllowed,
   kPayloadTooLarge,

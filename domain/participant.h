@@ -48,6 +48,7 @@ struct Participant {
   std::optional<std::string> signed_at;
   std::optional<std::string> declined_at;
   std::optional<std::string> decline_reason;
+  boost::json::object signing_evidence;  // signer.completed's evidence (signer name, signature...)
 
   bool signs() const { return action == ParticipantAction::kSign; }
 };

@@ -21,6 +21,7 @@ beast_http::status StatusOf(ErrorCode code) {
       return S::bad_request;
     case ErrorCode::kUnauthenticated:
     case ErrorCode::kInvalidClient:
+    case ErrorCode::kProviderSignatureInvalid:
       return S::unauthorized;
     case ErrorCode::kPermissionDenied:
       return S::forbidden;
@@ -33,11 +34,19 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kArtifactRevisionNotFound:
     case ErrorCode::kWebhookEndpointNotFound:
     case ErrorCode::kWebhookDeliveryNotFound:
+    case ErrorCode::kSigningSessionNotFound:
+    case ErrorCode::kProviderNotFound:
       return S::not_found;
     case ErrorCode::kContractStateConflict:
     case ErrorCode::kStreamVersionConflict:
     case ErrorCode::kIdempotencyKeyReused:
+    case ErrorCode::kSigningOutOfTurn:
+    case ErrorCode::kSigningSessionStateConflict:
+    case ErrorCode::kProviderCallbackReplayed:
       return S::conflict;
+    case ErrorCode::kSigningSessionExpired:
+    case ErrorCode::kSigningSessionCancelled:
+      return S::gone;
     case ErrorCode::kPreconditionFailed:
       return S::precondition_failed;
     case ErrorCode::kMethodNotAllowed:

@@ -155,5 +155,107 @@ TEST_F(ContractTest, EventsSerializeAndParseBack) {
   EXPECT_EQ(back.data, event.data);
 }
 
+// Signing sessions -----------------------------------------------------------------------------
+
+class SessionTest : public ContractTest {
+ protected:
+  void SetUp() override {
+    ContractTest::SetUp();
+    context_.actor.permissions.insert("signing:manage");
+    auto events = Decide({}, SendNowCommand(), context_);
+    ASSERT_TRUE(events.has_value());
+    state_ = Replay(*events);
+  }
+  // Decides `command` on the current state and applies its events; the error otherwise.
+  Status Run(const Command& command) {
+    auto events = Decide(state_, command, context_);
+    if (!events) return Fail(events.error());
+    for (const auto& event : *events) state_ = Apply(state_, event);
+    return {};
+  }
+  static CreateSigningSession Hosted(std::string session_id, std::string token_hash) {
+    return CreateSigningSession{.participant_id = "prt_a",
+                                .session_id = std::move(session_id),
+                                .token_sha256 = std::move(token_hash),
+                                .expires_at = "2026-01-16T10:00:00.000000Z"};
+  }
+  ContractState state_;
+};
+
+const std::string kHashA(64, 'a');
+const std::string kHashB(64, 'b');
+
+TEST_F(SessionTest, OnlyTheSignerWhoseTurnItIs) {
+  CreateSigningSession organization{.participant_id = "prt_b",
+                                    .session_id = "ses_2",
+                                    .expires_at = "2026-01-16T10:00:00.000000Z",
+                                    .provider_id = "acme"};
+  auto refused = Run(organization);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code, ErrorCode::kSigningOutOfTurn);
+  ASSERT_TRUE(Run(Hosted("ses_1", kHashA)).has_value());
+  EXPECT_EQ(state_.sessions.at(0).state, SessionState::kOpen);
+  EXPECT_EQ(state_.sessions.at(0).channel, ExecutionChannel::kPlatformHosted);
+}
+
+TEST_F(SessionTest, ANewSessionSupersedesTheOpenOne) {
+  ASSERT_TRUE(Run(Hosted("ses_1", kHashA)).has_value());
+  ASSERT_TRUE(Run(Hosted("ses_2", kHashB)).has_value());
+  EXPECT_EQ(state_.FindSession("ses_1")->state, SessionState::kCancelled);
+  EXPECT_EQ(state_.FindSession("ses_1")->cancel_reason, "superseded");
+  EXPECT_EQ(EffectiveState(*state_.FindSession("ses_2"), state_, context_.now),
+            SessionState::kOpen);
+}
+
+TEST_F(SessionTest, ExpiryIsAMatterOfTheClock) {
+  ASSERT_TRUE(Run(Hosted("ses_1", kHashA)).has_value());
+  const SigningSession& session = *state_.FindSession("ses_1");
+  EXPECT_EQ(EffectiveState(session, state_, "2026-01-16T09:59:59.000000Z"), SessionState::kOpen);
+  EXPECT_EQ(EffectiveState(session, state_, "2026-01-16T10:00:00.000000Z"), SessionState::kExpired);
+  context_.now = "2026-01-17T00:00:00.000000Z";
+  auto late = Run(RecordSignerCompleted{"prt_a", "", {}, "ses_1"});
+  ASSERT_FALSE(late.has_value());
+  EXPECT_EQ(late.error().code, ErrorCode::kSigningSessionExpired);
+  // Refreshing revives it with a new token.
+  ASSERT_TRUE(
+      Run(RefreshSigningSession{"ses_1", kHashB, "2026-01-18T00:00:00.000000Z"}).has_value());
+  EXPECT_EQ(state_.FindSession("ses_1")->token_sha256, kHashB);
+  EXPECT_TRUE(Run(RecordSignerCompleted{"prt_a", "", {}, "ses_1"}).has_value());
+  EXPECT_EQ(state_.FindSession("ses_1")->state, SessionState::kCompleted);
+}
+
+TEST_F(SessionTest, ASessionSignsOnlyForItsParticipantAndOnlyOnce) {
+  ASSERT_TRUE(Run(Hosted("ses_1", kHashA)).has_value());
+  auto other = Run(RecordSignerCompleted{"prt_b", "", {}, "ses_1"});
+  ASSERT_FALSE(other.has_value());
+  EXPECT_EQ(other.error().code, ErrorCode::kSigningOutOfTurn);
+  ASSERT_TRUE(Run(RecordSignerCompleted{"prt_a", "", {}, "ses_1"}).has_value());
+  auto again = Run(RecordSignerCompleted{"prt_a", "", {}, "ses_1"});
+  ASSERT_FALSE(again.has_value());
+  EXPECT_EQ(again.error().code, ErrorCode::kContractStateConflict);  // already signed
+}
+
+TEST_F(SessionTest, ADeclineEndsEveryOpenSession) {
+  ASSERT_TRUE(Run(Hosted("ses_1", kHashA)).has_value());
+  ASSERT_TRUE(Run(RecordSignerDeclined{"prt_a", "No.", "ses_1"}).has_value());
+  EXPECT_EQ(state_.status, ContractStatus::kDeclined);
+  EXPECT_EQ(state_.FindSession("ses_1")->state, SessionState::kDeclined);
+  auto cancel = Run(CancelSigningSession{"ses_1"});
+  ASSERT_FALSE(cancel.has_value());
+  EXPECT_EQ(cancel.error().code, ErrorCode::kSigningSessionStateConflict);
+}
+
+TEST_F(SessionTest, TheIntegratorNeedsSigningManageAndControl) {
+  context_.actor.permissions.erase("signing:manage");
+  auto denied = Run(Hosted("ses_1", kHashA));
+  ASSERT_FALSE(denied.has_value());
+  EXPECT_EQ(denied.error().code, ErrorCode::kPermissionDenied);
+  context_.actor.permissions.insert("signing:manage");
+  context_.actor.organization_id = "org_other";
+  auto hidden = Run(Hosted("ses_1", kHashA));
+  ASSERT_FALSE(hidden.has_value());
+  EXPECT_EQ(hidden.error().code, ErrorCode::kContractNotFound);
+}
+
 }  // namespace
 }  // namespace esign

@@ -1,0 +1,56 @@
+// Starts signing providers: when a provider_managed session is created (by the integrator, or
+// by the service itself in automatic mode), the provider's start URL, if it has one, receives
+//   POST <startUrl>  {sessionId, contractId, participantId, organizationId, signerName,
+//                     documentSha256, documentBase64, expiresAt, callbackUrl}
+// signed like the provider's own callbacks (X-Provider-Timestamp, X-Provider-Signature), so the
+// provider can check it came from us. Sent off the request path by one background thread, with
+// a few retries; the outcome is logged. A provider without a start URL is expected to learn of
+// sessions by other means (it still reports through callbacks).
+// Thread safety: Start may be called from any thread.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "app/provider_registry.h"
+#include "domain/contract_state.h"
+#include "eventstore/event_store.h"
+
+namespace esign::app {
+
+class ProviderStarter {
+ public:
+  // `callback_base` gives the service's origin as providers reach it ("http://127.0.0.1:8080").
+  ProviderStarter(const ProviderRegistry& providers, const eventstore::BlobStore& blobs,
+                  std::function<std::string()> callback_base);
+  ~ProviderStarter();  // finishes the request in flight, drops the rest
+
+  void Start(const ContractState& contract, const SigningSession& session);
+
+ private:
+  struct Job {
+    std::string url;
+    std::string secret;
+    std::string body;
+    std::string session_id;
+  };
+  void Run(const std::stop_token& stop);
+
+  const ProviderRegistry& providers_;
+  const eventstore::BlobStore& blobs_;
+  std::function<std::string()> callback_base_;
+  std::mutex mutex_;
+  std::condition_variable_any wake_;
+  std::deque<Job> jobs_;
+  std::jthread worker_;
+};
+
+// POSTs `body` (JSON) to an http:// URL; the response status, or kUnavailable.
+Result<unsigned> PostJson(const std::string& url, const std::string& body,
+                          const std::vector<std::pair<std::string, std::string>>& headers);
+
+}  // namespace esign::app

@@ -1,0 +1,69 @@
+// The signing family's wiring: the routes, completion's signed PDF, and signing providers.
+#include "app/service.h"
+#include "documents/pdf_signer.h"
+#include "http/provider_callback_routes.h"
+#include "http/signing_routes.h"
+
+namespace esign::app {
+namespace {
+
+// How long a hosted link waits for the read side to index a session created a moment ago.
+constexpr auto kSessionIndexWait = std::chrono::seconds(5);
+
+}  // namespace
+
+Status Service::AddSigning(const ServeConfig& config) {
+  providers_ = std::make_unique<ProviderRegistry>(config.data_dir);
+  provider_starter_ =
+      std::make_unique<ProviderStarter>(*providers_, store_->blobs(), [this, config] {
+        if (!config.public_base_url.empty()) return config.public_base_url;
+        return "http://" + config.server.host + ":" + std::to_string(port());
+      });
+  // The participant's providerConfigRef names its provider; without one, the only provider.
+  auto resolve_provider = [this](const Participant& signer) -> std::string {
+    if (signer.provider_config_ref) {
+      return providers_->Find(*signer.provider_config_ref) ? *signer.provider_config_ref : "";
+    }
+    auto ids = providers_->Ids();
+    return ids.size() == 1 ? ids.front() : "";
+  };
+  contract_commands_->SetSealDocument(
+      [this](const ContractState& state) { return SealPdf(state); });
+  contract_commands_->SetProviders(
+      resolve_provider, [this](const ContractState& state, const SigningSession& session) {
+        provider_starter_->Start(state, session);
+      });
+  http::SigningRoutesDeps deps{
+      .commands = *contract_commands_,
+      .sessions = *session_index_,
+      .catch_up = [this] { projector_->WaitFor(store_->Size(), kSessionIndexWait); },
+      .blobs = store_->blobs(),
+      .templates = [this](std::string_view id) { return template_catalog_.Find(id); },
+      .ids = RandomIdGenerator::Instance(),
+      .clock = SystemClock::Instance(),
+      .resolve_provider = resolve_provider,
+      .public_base_url = config.public_base_url};
+  http::AddSigningRoutes(routes_, deps);
+  http::AddProviderCallbackRoutes(
+      routes_, {deps, [this](const std::string& id) -> std::optional<std::string> {
+                  auto provider = providers_->Find(id);
+                  if (!provider) return std::nullopt;
+                  return provider->secret;
+                }});
+  return {};
+}
+
+Result<std::string> Service::SealPdf(const ContractState& state) const {
+  if (!state.rendered_document_sha256) {
+    return Fail(ErrorCode::kInternal, "contract " + state.id + " has no frozen document");
+  }
+  auto unsigned_pdf = store_->blobs().Get(*state.rendered_document_sha256);
+  if (!unsigned_pdf) return std::unexpected(unsigned_pdf.error());
+  documents::SignOptions options;
+  options.signing_time = std::chrono::system_clock::now();
+  auto sealed = documents::SignPdf(*unsigned_pdf, *certificate_, options);
+  if (!sealed) return std::unexpected(sealed.error());
+  return store_->blobs().Put(*sealed);
+}
+
+}  // namespace esign::app

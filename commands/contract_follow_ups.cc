@@ -1,0 +1,97 @@
+// What the service decides by itself after a command: automatic provider sessions and
+// completion. Both are appended together with the command's own events, so a crash can never
+// leave a contract whose last signature is recorded but which never completes, nor an
+// organization signer whose turn came without its provider session.
+#include "commands/contract_commands.h"
+#include "commands/signing_times.h"
+#include "eventstore/event_record.h"
+
+namespace esign::commands {
+namespace {
+
+bool Has(const std::vector<DomainEvent>& events, std::string_view type) {
+  for (const auto& event : events) {
+    if (event.type == type) return true;
+  }
+  return false;
+}
+
+bool HasOpenSession(const ContractState& state, std::string_view participant_id,
+                    std::string_view now) {
+  for (const auto& session : state.sessions) {
+    if (session.participant_id == participant_id &&
+        EffectiveState(session, state, now) == SessionState::kOpen) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
+    const ContractState& before, const std::vector<DomainEvent>& decided,
+    const DecisionContext& context) {
+  ContractState after = before;
+  for (const auto& event : decided) after = Apply(std::move(after), event);
+  std::vector<DomainEvent> extra;
+  const auto take = [&](const Command& command) -> Status {
+    auto events = Decide(after, command, context);
+    if (!events) return Fail(events.error());
+    for (auto& event : *events) {
+      after = Apply(std::move(after), event);
+      extra.push_back(std::move(event));
+    }
+    return {};
+  };
+
+  const bool turn_may_have_come =
+      Has(decided, event_type::kContractSent) || Has(decided, event_type::kSignerCompleted);
+  if (turn_may_have_come && resolve_provider_ && after.in_signing_flow() &&
+      after.organization_signing_mode == OrganizationSigningMode::kAutomatic) {
+    std::vector<CreateSigningSession> starts;
+    for (const auto& p : after.participants) {
+      if (!p.signs() || p.progress != ParticipantProgress::kReady ||
+          p.execution_channel != ExecutionChannel::kProviderManaged ||
+          HasOpenSession(after, p.participant_id, context.now)) {
+        continue;
+      }
+      std::string provider = resolve_provider_(p);
+      // Without a provider the integrator must configure one and create the session itself.
+      if (provider.empty()) continue;
+      const int64_t deadline = SigningDeadlineMicros(after);
+      starts.push_back(CreateSigningSession{.participant_id = p.participant_id,
+                                            .session_id = ids_.Next("ses_"),
+                                            .expires_at = eventstore::FormatTimestamp(deadline),
+                                            .provider_id = std::move(provider),
+                                            .automatic = true});
+    }
+    for (const auto& start : starts) {
+      if (auto ok = take(start); !ok) return Fail(ok.error());
+    }
+  }
+
+  // The last signature: the signed PDF is stored before contract.completed is recorded.
+  if (seal_document_ && Has(decided, event_type::kSignerCompleted) && after.in_signing_flow() &&
+      after.UnsignedSignerCount() == 0) {
+    auto key = seal_document_(after);
+    if (!key) return Fail(key.error());
+    if (auto ok = take(CompleteContract{*key, *key}); !ok) return Fail(ok.error());
+  }
+  return extra;
+}
+
+void ContractCommandHandler::NotifyProviderSessions(const ContractState& after,
+                                                    const std::vector<DomainEvent>& events) {
+  if (!provider_session_started_) return;
+  for (const auto& event : events) {
+    if (event.type != event_type::kSessionCreated) continue;
+    const auto* id = event.data.if_contains("sessionId");
+    const SigningSession* session = id ? after.FindSession(id->as_string()) : nullptr;
+    if (session != nullptr && session->channel == ExecutionChannel::kProviderManaged) {
+      provider_session_started_(after, *session);
+    }
+  }
+}
+
+}  // namespace esign::commands

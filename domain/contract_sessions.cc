@@ -1,0 +1,206 @@
+// Signing sessions (DESIGN section 9): created only for a signer whose routing turn has come,
+// one open session per participant (a new one supersedes the old), cancelled and refreshed by
+// the controller's integrator with signing:manage.
+#include "domain/contract_rules.h"
+#include "domain/text_formats.h"
+
+namespace esign::contract_rules {
+namespace {
+
+constexpr size_t kMaxReturnUrlLength = 2048;
+
+Status RequireIntegrator(const ContractState& state, const DecisionContext& context) {
+  if (auto ok = RequireControl(state, context.actor); !ok) return ok;
+  return RequirePermission(context.actor, "signing:manage");
+}
+
+Status RequireOutForSigning(const ContractState& state) {
+  if (state.in_signing_flow()) return {};
+  return Fail(ErrorCode::kContractStateConflict,
+              "the contract is " + std::string(ToString(state.status)) + ", not out for signing",
+              "status", std::string(ToString(state.status)));
+}
+
+bool IsHttpUrl(std::string_view url) {
+  if (!url.starts_with("https://") && !url.starts_with("http://")) return false;
+  for (char ch : url) {
+    if (static_cast<unsigned char>(ch) <= 0x20 || ch == 0x7f) return false;
+  }
+  return url.size() <= kMaxReturnUrlLength && url.find("://") + 3 < url.size();
+}
+
+Status RequireExpiryAfterNow(std::string_view expires_at, const DecisionContext& context) {
+  if (IsTimestamp(expires_at) && expires_at > context.now) return {};
+  return Fail(ErrorCode::kValidationFailed, "invalid session expiry", "ttlSeconds",
+              "the session must expire in the future");
+}
+
+Result<const SigningSession*> FindFor(const ContractState& state, std::string_view session_id) {
+  const SigningSession* session = state.FindSession(session_id);
+  if (session == nullptr) {
+    return Fail(ErrorCode::kSigningSessionNotFound,
+                "signing session " + std::string(session_id) + " not found", "sessionId",
+                "unknown session");
+  }
+  return session;
+}
+
+Status StateError(const SigningSession& session, SessionState state) {
+  const std::string name(ToString(state));
+  switch (state) {
+    case SessionState::kOpen:
+      return {};
+    case SessionState::kExpired:
+      return Fail(ErrorCode::kSigningSessionExpired,
+                  "signing session " + session.session_id + " expired at " + session.expires_at,
+                  "sessionId", name);
+    case SessionState::kCancelled:
+      return Fail(ErrorCode::kSigningSessionCancelled,
+                  "signing session " + session.session_id + " was cancelled", "sessionId", name);
+    case SessionState::kCompleted:
+    case SessionState::kDeclined:
+      return Fail(ErrorCode::kSigningSessionStateConflict,
+                  "signing session " + session.session_id + " is already " + name, "sessionId",
+                  name);
+  }
+  return {};
+}
+
+}  // namespace
+
+Status RequireOpenSession(const ContractState& state, std::string_view session_id,
+                          std::string_view participant_id, std::string_view now) {
+  const SigningSession* session = state.FindSession(session_id);
+  if (session == nullptr || session->participant_id != participant_id) {
+    return Fail(ErrorCode::kSigningSessionNotFound,
+                "signing session " + std::string(session_id) + " not found", "sessionId",
+                "unknown session");
+  }
+  return StateError(*session, EffectiveState(*session, state, now));
+}
+
+Result<std::vector<DomainEvent>> DecideCreateSession(const ContractState& state,
+                                                     const CreateSigningSession& c,
+                                                     const DecisionContext& context) {
+  if (!c.automatic) {
+    if (auto ok = RequireIntegrator(state, context); !ok) return Fail(ok.error());
+  }
+  if (auto ok = RequireOutForSigning(state); !ok) return Fail(ok.error());
+  const Participant* p = state.FindParticipant(c.participant_id);
+  if (p == nullptr) {
+    return Fail(ErrorCode::kParticipantNotFound, "participant " + c.participant_id + " not found",
+                "participantId", "unknown participant");
+  }
+  if (!p->signs() || !p->execution_channel) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "participant " + c.participant_id + " does not sign (action " +
+                    std::string(ToString(p->action)) + ")",
+                "participantId", "not a signer");
+  }
+  if (p->progress == ParticipantProgress::kSigned) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "participant " + c.participant_id + " has already signed", "participantId",
+                "already signed");
+  }
+  if (p->progress != ParticipantProgress::kReady) {
+    return Fail(ErrorCode::kSigningOutOfTurn,
+                "it is not the turn of participant " + c.participant_id +
+                    ": signers with a lower routing order have not all signed",
+                "participantId", "waiting for earlier signers");
+  }
+  const ExecutionChannel channel = *p->execution_channel;
+  if (auto ok = RequireExpiryAfterNow(c.expires_at, context); !ok) return Fail(ok.error());
+  if (!c.return_url.empty()) {
+    if (channel != ExecutionChannel::kPlatformHosted) {
+      return Fail(ErrorCode::kValidationFailed, "invalid signing session", "returnUrl",
+                  "only for platform_hosted signers");
+    }
+    if (!IsHttpUrl(c.return_url)) {
+      return Fail(ErrorCode::kValidationFailed, "invalid signing session", "returnUrl",
+                  "must be an http or https URL of at most 2048 characters");
+    }
+  }
+  if (channel == ExecutionChannel::kPlatformHosted && !IsSha256Hex(c.token_sha256)) {
+    return Fail(ErrorCode::kInternal, "a hosted session needs its token's hash");
+  }
+  if (channel == ExecutionChannel::kProviderManaged && c.provider_id.empty()) {
+    return Fail(ErrorCode::kProviderNotFound, "no signing provider for " + c.participant_id,
+                "providerConfigRef", "no provider is configured");
+  }
+
+  std::vector<DomainEvent> events;
+  for (const auto& session : state.sessions) {
+    if (session.participant_id == c.participant_id &&
+        EffectiveState(session, state, context.now) == SessionState::kOpen) {
+      events.push_back(DomainEvent{std::string(event_type::kSessionCancelled),
+                                   {{"contractId", state.id},
+                                    {"sessionId", session.session_id},
+                                    {"reason", "superseded"},
+                                    {"cancelledAt", context.now}}});
+    }
+  }
+  boost::json::object data{{"contractId", state.id},
+                           {"sessionId", c.session_id},
+                           {"participantId", c.participant_id},
+                           {"channel", ToString(channel)},
+                           {"expiresAt", c.expires_at},
+                           {"documentSha256", state.rendered_document_sha256.value_or("")},
+                           {"automatic", c.automatic},
+                           {"createdAt", context.now}};
+  if (channel == ExecutionChannel::kPlatformHosted) data["tokenSha256"] = c.token_sha256;
+  if (!c.return_url.empty()) data["returnUrl"] = c.return_url;
+  if (channel == ExecutionChannel::kProviderManaged) data["providerId"] = c.provider_id;
+  events.push_back(DomainEvent{std::string(event_type::kSessionCreated), std::move(data)});
+  return events;
+}
+
+Result<std::vector<DomainEvent>> DecideCancelSession(const ContractState& state,
+                                                     const CancelSigningSession& c,
+                                                     const DecisionContext& context) {
+  if (auto ok = RequireIntegrator(state, context); !ok) return Fail(ok.error());
+  auto session = FindFor(state, c.session_id);
+  if (!session) return Fail(session.error());
+  const SessionState now_state = EffectiveState(**session, state, context.now);
+  if (now_state != SessionState::kOpen && now_state != SessionState::kExpired) {
+    return Fail(
+        ErrorCode::kSigningSessionStateConflict,
+        "signing session " + c.session_id + " is already " + std::string(ToString(now_state)),
+        "sessionId", std::string(ToString(now_state)));
+  }
+  return std::vector<DomainEvent>{DomainEvent{std::string(event_type::kSessionCancelled),
+                                              {{"contractId", state.id},
+                                               {"sessionId", c.session_id},
+                                               {"reason", "cancelled"},
+                                               {"cancelledAt", context.now}}}};
+}
+
+Result<std::vector<DomainEvent>> DecideRefreshSession(const ContractState& state,
+                                                      const RefreshSigningSession& c,
+                                                      const DecisionContext& context) {
+  if (auto ok = RequireIntegrator(state, context); !ok) return Fail(ok.error());
+  auto session = FindFor(state, c.session_id);
+  if (!session) return Fail(session.error());
+  // An expired session may be refreshed (that is what refreshing is for); an ended one may not.
+  const SessionState now_state = EffectiveState(**session, state, context.now);
+  if (now_state != SessionState::kOpen && now_state != SessionState::kExpired) {
+    return Fail(ErrorCode::kSigningSessionStateConflict,
+                "signing session " + c.session_id + " is " + std::string(ToString(now_state)) +
+                    " and cannot be refreshed",
+                "sessionId", std::string(ToString(now_state)));
+  }
+  if (auto ok = RequireExpiryAfterNow(c.expires_at, context); !ok) return Fail(ok.error());
+  boost::json::object data{{"contractId", state.id},
+                           {"sessionId", c.session_id},
+                           {"expiresAt", c.expires_at},
+                           {"refreshedAt", context.now}};
+  if ((*session)->channel == ExecutionChannel::kPlatformHosted) {
+    if (!IsSha256Hex(c.token_sha256)) {
+      return Fail(ErrorCode::kInternal, "a hosted session needs its token's hash");
+    }
+    data["tokenSha256"] = c.token_sha256;
+  }
+  return std::vector<DomainEvent>{
+      DomainEvent{std::string(event_type::kSessionRefreshed), std::move(data)}};
+}
+
+}  // namespace esign::contract_rules

@@ -1,0 +1,57 @@
+// A signing session: one participant's attempt to sign through one channel (DESIGN section 9).
+// Sessions live in the contract's own stream (signing_session.* events), so that the turn check,
+// the session and the signature it leads to are decided on one version of the contract.
+//
+// A session is open until it is completed, declined or cancelled (by the integrator, by a newer
+// session for the same participant, or because the contract left the signing flow). An open
+// session past its expiry is expired; that is a matter of the clock, so it is computed when the
+// session is read (EffectiveState), never recorded.
+//
+// Hosted sessions are reached by a bearer token in the signing link; only the token's SHA-256 is
+// kept, and a refresh replaces it (the old link dies).
+#pragma once
+
+#include <boost/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "domain/participant.h"
+
+namespace esign {
+
+enum class SessionState { kOpen, kCompleted, kDeclined, kCancelled, kExpired };
+std::string_view ToString(SessionState state);
+
+struct SigningSession {
+  std::string session_id;  // ses_...
+  std::string participant_id;
+  ExecutionChannel channel = ExecutionChannel::kPlatformHosted;
+  std::string token_sha256;  // hosted only: hex SHA-256 of the current link's token
+  std::string expires_at;    // RFC 3339 UTC, as the service formats it (comparable as text)
+  std::string return_url;    // hosted only, may be empty
+  std::string provider_id;   // provider_managed only
+  std::string document_sha256;
+  bool automatic = false;  // started by the service (organizationSigningMode automatic)
+  SessionState state = SessionState::kOpen;  // as recorded: never kExpired
+  std::string cancel_reason;                 // "cancelled" or "superseded"
+  std::string created_at;
+  std::string updated_at;
+  std::string ended_at;  // completed, declined or cancelled at
+  int refresh_count = 0;
+};
+
+struct ContractState;
+
+// The state at `now` (RFC 3339 in the service's format): open sessions past expiry are expired,
+// open sessions of a contract that is no longer out for signing are cancelled.
+SessionState EffectiveState(const SigningSession& session, const ContractState& contract,
+                            std::string_view now);
+
+// {sessionId, contractId, participantId, channel, state, expiresAt, documentSha256, createdAt,
+//  updatedAt, endedAt?, cancelReason?, providerId?, returnUrl?, automatic}; the hosted link
+// (`url`) exists only when the token is issued, so the caller adds it.
+boost::json::object SigningSessionToJson(const SigningSession& session,
+                                         const ContractState& contract, std::string_view now);
+
+}  // namespace esign

@@ -1,0 +1,183 @@
+#include "http/provider_callback_routes.h"
+
+#include <openssl/crypto.h>
+#include <openssl/hmac.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "eventstore/merkle.h"
+#include "http/contract_routes.h"
+#include "http/signing_access.h"
+#include "http/signing_request.h"
+#include "projections/signing_session_index.h"
+
+namespace esign::http {
+namespace {
+
+using boost::beast::http::verb;
+
+constexpr int64_t kToleranceSeconds = 300;
+
+std::unexpected<Error> Unauthenticated(std::string field, std::string issue) {
+  return std::unexpected(Error::Of(ErrorCode::kProviderSignatureInvalid,
+                                   "the callback's signature does not authenticate it",
+                                   std::move(field), std::move(issue)));
+}
+
+// Signatures accepted within the tolerance window: the same request again is a replay. Older
+// ones need not be kept, since their timestamp is refused anyway.
+class ReplayGuard {
+ public:
+  // False when `signature` was already accepted.
+  bool Accept(const std::string& signature, int64_t timestamp, int64_t now) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(seen_, [&](const auto& entry) { return entry.second < now - kToleranceSeconds; });
+    return seen_.emplace(signature, timestamp).second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, int64_t> seen_;
+};
+
+Status Authenticate(const ProviderCallbackDeps& deps, const ApiRequest& request,
+                    const std::string& provider_id, ReplayGuard& replays) {
+  auto secret = deps.provider_secret(provider_id);
+  if (!secret) {
+    return Fail(ErrorCode::kProviderNotFound, "no provider " + provider_id + " is configured",
+                "providerId", "unknown provider");
+  }
+  const std::string_view timestamp_text = request.Header("X-Provider-Timestamp");
+  int64_t timestamp = 0;
+  auto [end, ec] = std::from_chars(timestamp_text.data(),
+                                   timestamp_text.data() + timestamp_text.size(), timestamp);
+  if (timestamp_text.empty() || ec != std::errc() ||
+      end != timestamp_text.data() + timestamp_text.size()) {
+    return Unauthenticated("X-Provider-Timestamp", "required: seconds since the epoch");
+  }
+  const int64_t now = deps.signing.clock.NowMicros() / 1000000;
+  if (timestamp < now - kToleranceSeconds || timestamp > now + kToleranceSeconds) {
+    return Unauthenticated("X-Provider-Timestamp", "more than 5 minutes from the service's clock");
+  }
+  const std::string expected = ProviderSignature(*secret, timestamp_text, request.http.body());
+  const std::string_view given = request.Header("X-Provider-Signature");
+  if (given.size() != expected.size() ||
+      CRYPTO_memcmp(given.data(), expected.data(), expected.size()) != 0) {
+    return Unauthenticated("X-Provider-Signature", "does not match");
+  }
+  if (!replays.Accept(expected, timestamp, now)) {
+    return Fail(ErrorCode::kProviderCallbackReplayed, "this callback was already received",
+                "X-Provider-Signature", "replayed");
+  }
+  return {};
+}
+
+ApiResult Callback(const ProviderCallbackDeps& deps, ReplayGuard& replays,
+                   const ApiRequest& request) {
+  const std::string provider_id(request.params.Get("providerId"));
+  if (auto ok = Authenticate(deps, request, provider_id, replays); !ok) {
+    return std::unexpected(ok.error());
+  }
+  auto body = ParseJsonObjectBody(request);
+  if (!body) return std::unexpected(body.error());
+  BodyReader reader(*body, {"eventId", "sessionId", "outcome", "signerName", "signedAt",
+                            "authenticationMethod", "reason"});
+  const std::string event_id = reader.Text("eventId", true, 128);
+  const std::string session_id = reader.Text("sessionId", true, 64);
+  const std::string outcome = reader.Text("outcome", true, 16);
+  const std::string signer_name = reader.Text("signerName", false, 200);
+  const std::string signed_at = reader.Text("signedAt", false, 64);
+  const std::string method = reader.Text("authenticationMethod", false, 64);
+  const std::string reason = reader.Text("reason", false, 2000);
+  if (!outcome.empty() && outcome != "completed" && outcome != "declined") {
+    reader.Problem("outcome", "must be completed or declined");
+  }
+  if (auto ok = reader.Finish("invalid provider callback"); !ok) {
+    return std::unexpected(ok.error());
+  }
+
+  const SigningRoutesDeps& signing = deps.signing;
+  auto location = signing.sessions.FindSession(session_id);
+  if (location && !*location) {
+    signing.catch_up();
+    location = signing.sessions.FindSession(session_id);
+  }
+  if (!location) return std::unexpected(location.error());
+  std::optional<ContractState> contract;
+  if (*location) {
+    auto found = signing.commands.Load((*location)->contract_id);
+    if (found) contract = std::move(*found);
+  }
+  const SigningSession* session = contract ? contract->FindSession(session_id) : nullptr;
+  if (session == nullptr || session->channel != ExecutionChannel::kProviderManaged ||
+      session->provider_id != provider_id) {
+    return Fail(ErrorCode::kSigningSessionNotFound,
+                "no session " + session_id + " of provider " + provider_id, "sessionId",
+                "unknown session");
+  }
+  const SessionState state = EffectiveState(*session, *contract, NowText(signing));
+  if (state == SessionState::kCompleted || state == SessionState::kDeclined) {
+    return ApiResponse::Json(200, {{"sessionId", session_id},
+                                   {"state", ToString(state)},
+                                   {"contractStatus", ToString(contract->status)},
+                                   {"duplicate", true}});
+  }
+
+  Command command;
+  if (outcome == "completed") {
+    const Participant* signer = contract->FindParticipant(session->participant_id);
+    const std::string name = signer_name.empty() && signer ? signer->name : signer_name;
+    command = RecordSignerCompleted{
+        session->participant_id, signed_at,
+        boost::json::object{{"signerName", name},
+                            {"signatureText", name},
+                            {"authenticationMethod", method.empty() ? "provider" : method},
+                            {"consent", true},
+                            {"channel", "provider_managed"},
+                            {"providerId", provider_id},
+                            {"providerEventId", event_id},
+                            {"sessionId", session_id},
+                            {"documentSha256", session->document_sha256}},
+        session_id};
+  } else {
+    command = RecordSignerDeclined{session->participant_id, reason, session_id};
+  }
+  auto done = ExecuteSigning(signing, request, contract->id, command, esign::Actor{},
+                             "provider:" + provider_id);
+  if (!done) return std::unexpected(done.error());
+  return ApiResponse::Json(200, {{"sessionId", session_id},
+                                 {"state", outcome},
+                                 {"contractStatus", ToString(done->state.status)},
+                                 {"duplicate", false}});
+}
+
+}  // namespace
+
+std::string ProviderSignature(std::string_view secret, std::string_view timestamp,
+                              std::string_view body) {
+  std::string message(timestamp);
+  message.push_back('.');
+  message.append(body);
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
+       reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac, &length);
+  eventstore::Hash hash{};
+  std::copy_n(mac, std::min<size_t>(length, hash.size()), hash.begin());
+  return "v1=" + eventstore::ToHex(hash);
+}
+
+void AddProviderCallbackRoutes(ApiRoutes& routes, const ProviderCallbackDeps& deps) {
+  auto replays = std::make_shared<ReplayGuard>();
+  routes.Add(
+      verb::post, "/api/v1/provider-callbacks/{providerId}",
+      RouteSpec{"receiveProviderCallback", Auth::kNone, [deps, replays](const ApiRequest& request) {
+                  return Callback(deps, *replays, request);
+                }});
+}
+
+}  // namespace esign::http

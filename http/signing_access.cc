@@ -1,0 +1,130 @@
+#include "http/signing_access.h"
+
+#include <openssl/rand.h>
+
+#include "domain/base64url.h"
+#include "eventstore/event_record.h"
+#include "eventstore/merkle.h"
+#include "http/contract_routes.h"
+#include "projections/signing_session_index.h"
+
+namespace esign::http {
+namespace {
+
+constexpr size_t kTokenBytes = 32;
+
+std::unexpected<Error> SessionNotFound() {
+  return std::unexpected(
+      Error::Of(ErrorCode::kSigningSessionNotFound, "signing session not found"));
+}
+
+// The index lags the log by a moment: a miss is retried once the read side has caught up.
+Result<std::optional<projections::SessionLocation>> Locate(
+    const SigningRoutesDeps& deps,
+    const std::function<Result<std::optional<projections::SessionLocation>>()>& find) {
+  auto found = find();
+  if (!found || *found) return found;
+  deps.catch_up();
+  return find();
+}
+
+Result<LoadedSession> LoadAt(const SigningRoutesDeps& deps,
+                             const projections::SessionLocation& location) {
+  auto contract = deps.commands.Load(location.contract_id);
+  if (!contract) {
+    if (contract.error().code == ErrorCode::kContractNotFound) return SessionNotFound();
+    return std::unexpected(contract.error());
+  }
+  const SigningSession* session = contract->FindSession(location.session_id);
+  if (session == nullptr) return SessionNotFound();
+  SigningSession copy = *session;
+  return LoadedSession{std::move(*contract), std::move(copy)};
+}
+
+}  // namespace
+
+Result<LoadedSession> LoadSessionById(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  if (auto ok = RequirePermission(request, "signing:manage"); !ok)
+    return std::unexpected(ok.error());
+  const std::string session_id(request.params.Get("sessionId"));
+  auto location = Locate(deps, [&] { return deps.sessions.FindSession(session_id); });
+  if (!location) return std::unexpected(location.error());
+  if (!*location) return SessionNotFound();
+  auto loaded = LoadAt(deps, **location);
+  if (!loaded) return loaded;
+  if (loaded->contract.organization_id != request.Caller().organization_id) {
+    return SessionNotFound();
+  }
+  return loaded;
+}
+
+Result<LoadedSession> LoadSessionByToken(const SigningRoutesDeps& deps, std::string_view token) {
+  if (token.empty() || token.size() > 128) return SessionNotFound();
+  const std::string sha256 = eventstore::ToHex(eventstore::Sha256(token));
+  auto location = Locate(deps, [&] { return deps.sessions.FindToken(sha256); });
+  if (!location) return std::unexpected(location.error());
+  if (!*location) return SessionNotFound();
+  auto loaded = LoadAt(deps, **location);
+  if (!loaded) return loaded;
+  if (loaded->session.token_sha256 != sha256) {
+    return Fail(ErrorCode::kSigningSessionCancelled,
+                "this signing link was replaced by a newer one", "token", "replaced");
+  }
+  return loaded;
+}
+
+LinkToken NewLinkToken() {
+  unsigned char bytes[kTokenBytes];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) std::abort();  // no entropy: nothing safe to do
+  LinkToken out;
+  out.token = Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
+  out.sha256 = eventstore::ToHex(eventstore::Sha256(out.token));
+  return out;
+}
+
+std::string SigningUrl(const SigningRoutesDeps& deps, const ApiRequest& request,
+                       std::string_view token) {
+  std::string origin = deps.public_base_url;
+  if (origin.empty()) {
+    std::string_view host = request.Header("Host");
+    origin = "http://" + std::string(host.empty() ? "127.0.0.1" : host);
+  }
+  while (origin.ends_with('/')) origin.pop_back();
+  return origin + "/sign/" + std::string(token);
+}
+
+ApiResult DocumentToSign(const SigningRoutesDeps& deps, const ApiRequest& request,
+                         const LoadedSession& loaded) {
+  const std::string& sha256 = loaded.session.document_sha256;
+  if (sha256.empty()) {
+    return Fail(ErrorCode::kContractSignedDocumentNotAvailable, "no document is frozen");
+  }
+  const std::string etag = "\"" + sha256 + "\"";
+  if (request.Header("If-None-Match") == etag) {
+    return ApiResponse{304, "", "application/pdf", {}}.WithHeader("ETag", etag);
+  }
+  auto bytes = deps.blobs.Get(sha256);
+  if (!bytes) return std::unexpected(bytes.error());
+  return ApiResponse{200, std::move(*bytes), "application/pdf", {}}
+      .WithHeader("ETag", etag)
+      .WithHeader("Content-Disposition",
+                  "inline; filename=\"" + loaded.contract.id + "-to-sign.pdf\"")
+      .WithHeader("Cache-Control", "no-store");
+}
+
+Result<commands::CommandOutcome> ExecuteSigning(const SigningRoutesDeps& deps,
+                                                const ApiRequest& request,
+                                                const std::string& contract_id,
+                                                const Command& command, const esign::Actor& actor,
+                                                const std::string& event_client_id) {
+  commands::CommandMeta meta;
+  meta.actor = EventActor(request);
+  if (!event_client_id.empty()) meta.actor.client_id = event_client_id;
+  return deps.commands.Execute(actor, contract_id, command, meta);
+}
+
+std::string NowText(const SigningRoutesDeps& deps) {
+  return eventstore::FormatTimestamp(deps.clock.NowMicros());
+}
+
+}  // namespace esign::http

@@ -1,0 +1,52 @@
+// What the signing routes share: finding a session and its contract, hosted links and their
+// tokens, and the PDF a signer signs.
+#pragma once
+
+#include <string>
+
+#include "domain/contract_state.h"
+#include "http/api.h"
+#include "http/signing_routes.h"
+
+namespace esign::http {
+
+struct LoadedSession {
+  ContractState contract;
+  SigningSession session;
+};
+
+// The session by id, for the caller's organization (signing:manage); another organization's
+// session is SIGNING_SESSION_NOT_FOUND.
+Result<LoadedSession> LoadSessionById(const SigningRoutesDeps& deps, const ApiRequest& request);
+
+// The session a hosted link's token opens. A token that a refresh replaced is
+// SIGNING_SESSION_CANCELLED; an unknown one SIGNING_SESSION_NOT_FOUND.
+Result<LoadedSession> LoadSessionByToken(const SigningRoutesDeps& deps, std::string_view token);
+
+// A fresh link token (32 random bytes, base64url) and its SHA-256 (hex), which is all we keep.
+struct LinkToken {
+  std::string token;
+  std::string sha256;
+};
+LinkToken NewLinkToken();
+
+// "<origin>/sign/<token>".
+std::string SigningUrl(const SigningRoutesDeps& deps, const ApiRequest& request,
+                       std::string_view token);
+
+// The exact PDF the signer signs (frozen at send), with ETag = its SHA-256.
+ApiResult DocumentToSign(const SigningRoutesDeps& deps, const ApiRequest& request,
+                         const LoadedSession& loaded);
+
+std::string NowText(const SigningRoutesDeps& deps);
+
+// Runs a signing command on the contract, recording the request's IP address, user agent and
+// request id with its events. `actor`: the integrator for its own operations, nobody (an empty
+// actor) for a signer authorized by a link or a provider's signature.
+Result<commands::CommandOutcome> ExecuteSigning(const SigningRoutesDeps& deps,
+                                                const ApiRequest& request,
+                                                const std::string& contract_id,
+                                                const Command& command, const esign::Actor& actor,
+                                                const std::string& event_client_id = "");
+
+}  // namespace esign::http

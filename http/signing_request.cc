@@ -1,0 +1,65 @@
+#include "http/signing_request.h"
+
+#include "domain/field_value.h"
+#include "domain/json_util.h"
+
+namespace esign::http {
+
+BodyReader::BodyReader(const boost::json::object& body,
+                       std::initializer_list<std::string_view> known)
+    : body_(body) {
+  for (const auto& member : body) {
+    bool is_known = false;
+    for (std::string_view k : known) is_known = is_known || member.key() == k;
+    if (!is_known) AddDetail(details_, std::string(member.key()), "unknown field");
+  }
+}
+
+std::string BodyReader::Text(std::string_view key, bool required, size_t max_characters) {
+  const auto* value = Member(body_, key);
+  if (value == nullptr || value->is_null()) {
+    if (required) AddDetail(details_, std::string(key), "required");
+    return "";
+  }
+  if (!value->is_string()) {
+    AddDetail(details_, std::string(key), "must be a string");
+    return "";
+  }
+  std::string text(value->get_string());
+  if (required && text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    AddDetail(details_, std::string(key), "required");
+  } else if (static_cast<size_t>(CountCharacters(text)) > max_characters) {
+    AddDetail(details_, std::string(key),
+              "at most " + std::to_string(max_characters) + " characters");
+  }
+  return text;
+}
+
+std::optional<int64_t> BodyReader::Integer(std::string_view key) {
+  const auto* value = Member(body_, key);
+  if (value == nullptr || value->is_null()) return std::nullopt;
+  auto number = AsInteger(*value);
+  if (!number) AddDetail(details_, std::string(key), "must be an integer");
+  return number;
+}
+
+std::optional<bool> BodyReader::Boolean(std::string_view key) {
+  const auto* value = Member(body_, key);
+  if (value == nullptr || value->is_null()) return std::nullopt;
+  if (!value->is_bool()) {
+    AddDetail(details_, std::string(key), "must be a boolean");
+    return std::nullopt;
+  }
+  return value->get_bool();
+}
+
+void BodyReader::Problem(std::string field, std::string issue) {
+  AddDetail(details_, std::move(field), std::move(issue));
+}
+
+Status BodyReader::Finish(std::string_view message) const {
+  if (details_.empty()) return {};
+  return Fail(Error{ErrorCode::kValidationFailed, std::string(message), details_});
+}
+
+}  // namespace esign::http

@@ -1,0 +1,45 @@
+// The signing family (DESIGN section 9): 12 operations.
+//   1-8  the integrator's, bearer-authenticated with signing:manage, on contracts its
+//        organization controls: create, list, get, cancel, refresh, document, complete and
+//        decline (the last two for integrator_managed sessions).
+//   9-12 the hosted signing page's, authenticated only by the link's token in the path.
+// Sessions live in their contract's stream; the session index (projections) only says which
+// contract holds a session or a token, and the contract's events decide the rest.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "commands/contract_commands.h"
+#include "domain/clock.h"
+#include "domain/id_generator.h"
+#include "http/api.h"
+
+namespace esign::projections {
+class SigningSessionIndex;
+}
+
+namespace esign::http {
+
+struct SigningRoutesDeps {
+  commands::ContractCommandHandler& commands;
+  const projections::SigningSessionIndex& sessions;
+  // Waits (bounded) until the read side has applied every event appended so far: a session
+  // created a moment ago is then found by id and by token.
+  std::function<void()> catch_up;
+  eventstore::BlobStore& blobs;  // the documents to sign; signature images
+  commands::TemplateLookup templates;
+  IdGenerator& ids;
+  const Clock& clock;
+  commands::ResolveProvider resolve_provider;
+  // "https://sign.example.com": the signing links' origin; empty: http://<Host header>.
+  std::string public_base_url;
+};
+
+void AddSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);
+
+// The parts, by file.
+void AddIntegratorSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);
+void AddHostedSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);
+
+}  // namespace esign::http

@@ -1,0 +1,138 @@
+// The suite every end-to-end API test of contractd shares: one contractd process on a fresh
+// data directory per test suite, spoken to over loopback by clients of four organizations, and
+// the checks that a refused request left the log as it was (the log size is read from /metrics).
+#pragma once
+
+#include <boost/json.hpp>
+#include <map>
+#include <memory>
+#include <regex>
+#include <string>
+
+#include "tests/app/contractd_fixture.h"
+
+namespace esign::testing {
+
+using boost::json::object;
+using boost::json::value;
+
+const std::string kAll =
+    "contracts:read,contracts:create,contracts:update,contracts:send,templates:read,"
+    "signing:manage,evidence:write,webhooks:manage";
+
+// A mutual NDA between Ada (party A, platform_hosted) and Grace (party B, integrator_managed).
+inline std::string NdaBody(const std::string& title, bool with_roles, bool send_now = false,
+                           const std::string& extra_participants = "") {
+  std::string a_role = with_roles ? R"(,"templateRoleId":"party_a_signatory")" : "";
+  std::string b_role = with_roles ? R"(,"templateRoleId":"party_b_signatory")" : "";
+  return R"({"title":")" + title + R"(","templateId":"tpl_mutual_nda",)" +
+         (send_now ? R"("sendNow":true,)" : "") +
+         R"("data":{"parties":{"partyAName":"Acme GmbH","partyAAddress":"Hauptstrasse 1, Berlin",
+"partyBName":"Globex Ltd","partyBAddress":"1 High Street, London"},
+"terms":{"effectiveDate":"2026-12-01","purpose":"Evaluating a joint venture","termMonths":24,
+"confidentialityYears":5,"governingLaw":"England and Wales"}},
+"participants":[
+{"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
+ "name":"Ada Lovelace","email":"ada@acme.example")" +
+         a_role + R"(},
+{"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
+ "name":"Grace Hopper","email":"grace@globex.example")" +
+         b_role + "}" + extra_participants + "]}";
+}
+
+class ApiSuite : public ::testing::Test {
+ protected:
+  struct Org {
+    std::string token;
+  };
+
+  static void SetUpTestSuite() {
+    const std::string suite = ::testing::UnitTest::GetInstance()->current_test_suite()->name();
+    data_dir_ = std::filesystem::temp_directory_path() / (suite + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(data_dir_);
+    server_ = std::make_unique<ChildProcess>(std::vector<std::string>{
+        CONTRACTD_BINARY, "serve", "--data-dir", data_dir_.string(), "--listen", "127.0.0.1:0"});
+    auto line = server_->WaitForLine("listening on", std::chrono::seconds(60));
+    ASSERT_TRUE(line) << server_->output();
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(*line, match, std::regex(R"(127\.0\.0\.1:(\d+))")));
+    port_ = static_cast<uint16_t>(std::stoi(match[1]));
+    tokens_["a"] = Token("org_a", kAll);
+    tokens_["a_create_only"] = Token("org_a", "contracts:create,contracts:read");
+    tokens_["a_read_only"] = Token("org_a", "contracts:read");
+    tokens_["a_templates_only"] = Token("org_a", "templates:read");
+    tokens_["b"] = Token("org_b", kAll);
+    tokens_["c"] = Token("org_c", kAll);
+    tokens_["d"] = Token("org_d", kAll);
+  }
+
+  static void TearDownTestSuite() {
+    if (server_) {
+      server_->Signal(SIGTERM);
+      server_->Wait(std::chrono::seconds(30));
+      server_.reset();
+    }
+    std::filesystem::remove_all(data_dir_);
+  }
+
+  static std::string Token(const std::string& org, const std::string& permissions) {
+    auto created = RunContractd({"clients", "create", "--data-dir", data_dir_.string(), "--org",
+                                 org, "--permissions", permissions, "--name", "e2e " + org});
+    EXPECT_EQ(created.exit_code, 0) << created.err;
+    auto json = boost::json::parse(created.out).as_object();
+    HttpClient client(port_);
+    auto response =
+        client.Post("/api/v1/auth/machine-token",
+                    boost::json::serialize(object{{"clientId", json.at("clientId")},
+                                                  {"clientSecret", json.at("clientSecret")}}));
+    EXPECT_EQ(response.status, 200) << response.body;
+    return std::string(response.Json().at("accessToken").as_string());
+  }
+
+  static std::map<std::string, std::string> As(const std::string& who,
+                                               std::map<std::string, std::string> more = {}) {
+    more["Authorization"] = "Bearer " + tokens_.at(who);
+    return more;
+  }
+
+  // Events in the log, from the service's own gauge.
+  static uint64_t LogSize() {
+    HttpClient client(port_);
+    auto metrics = client.Get("/metrics").body;
+    std::smatch match;
+    EXPECT_TRUE(std::regex_search(metrics, match, std::regex(R"(contractd_log_events (\d+))")))
+        << metrics.substr(0, 2000);
+    return match.empty() ? 0 : std::stoull(match[1]);
+  }
+
+  // Creates a contract as `who`; its JSON.
+  object Create(const std::string& who, const std::string& body) {
+    auto response = client_.Post("/api/v1/contracts", body, As(who));
+    EXPECT_EQ(response.status, 201) << response.body;
+    return response.Json().is_object() ? response.Json().as_object() : object{};
+  }
+
+  // Asserts a refusal with `status` and `code`, and that the log did not grow.
+  void ExpectRefused(const HttpResult& response, int status, const std::string& code,
+                     uint64_t log_before, const std::string& detail_field = "") {
+    EXPECT_EQ(response.status, status) << response.body;
+    EXPECT_EQ(response.ErrorCode(), code) << response.body;
+    EXPECT_FALSE(response.Json().at("error").at("requestId").as_string().empty());
+    if (!detail_field.empty()) {
+      bool found = false;
+      for (const auto& d : response.Json().at("error").at("details").as_array()) {
+        found = found || d.at("field").as_string() == detail_field;
+      }
+      EXPECT_TRUE(found) << "no detail for " << detail_field << ": " << response.body;
+    }
+    EXPECT_EQ(LogSize(), log_before) << "a refused request changed the log";
+  }
+
+  static inline std::filesystem::path data_dir_;
+  static inline std::unique_ptr<ChildProcess> server_;
+  static inline uint16_t port_ = 0;
+  static inline std::map<std::string, std::string> tokens_;
+  HttpClient client_{port_};
+};
+
+}  // namespace esign::testing

@@ -1,0 +1,190 @@
+// Organization signers through signing providers, end to end: providers configured with
+// `contractd providers add` while the service runs, the provider's start request received by a
+// real HTTP receiver on loopback, and HMAC-signed callbacks, in both organization signing modes.
+// Bad, stale, replayed and duplicate callbacks change nothing.
+#include <fstream>
+
+#include "http/provider_callback_routes.h"
+#include "tests/app/api_suite.h"
+#include "tests/support/http_receiver.h"
+
+namespace esign::testing {
+namespace {
+
+constexpr char kSecret[] = "provider-secret-0123456789";
+
+// The services agreement: the client signs first (integrator_managed), then the provider
+// organization through its signing provider; a project observer views.
+std::string ServicesBody(const std::string& template_id, const std::string& provider) {
+  return R"({"title":"Services with a provider","templateId":")" + template_id +
+         R"(","sendNow":true,
+"data":{"parties":{"clientName":"Client AG","clientAddress":"Bahnhofstrasse 1, Zurich",
+"providerName":"Provider BV","providerRegistrationNumber":"NL-123","billingEmail":"billing@provider.example"},
+"engagement":{"effectiveDate":"2026-12-01","scopeOfServices":"Cloud migration of the billing system.",
+"currency":"EUR","totalFee":"1200.00","paymentTermsDays":30,"governingLaw":"Netherlands",
+"paymentMilestones":[{"description":"All","dueDate":"2027-01-31","amount":"1200.00"}]}},
+"participants":[
+{"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
+ "name":"Clara Client","email":"clara@client.example","templateRoleId":"client_signatory"},
+{"action":"sign","recipientType":"organization","executionChannel":"provider_managed",
+ "name":"Provider BV","organizationId":"org_provider","templateRoleId":"provider_company",
+ "providerConfigRef":")" +
+         provider + R"("},
+{"action":"view","recipientType":"individual","name":"Otto Observer","email":"otto@client.example",
+ "templateRoleId":"project_observer"}]})";
+}
+
+std::string Now() {
+  return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count());
+}
+
+class ProviderSigningTest : public ApiSuite {
+ protected:
+  void AddProvider(const std::string& id, const std::string& start_url) {
+    auto added = RunContractd({"providers", "add", "--data-dir", data_dir_.string(), "--id", id,
+                               "--secret", kSecret, "--start-url", start_url});
+    ASSERT_EQ(added.exit_code, 0) << added.err;
+  }
+  HttpResult Callback(const std::string& provider, const std::string& body,
+                      const std::string& timestamp, const std::string& secret = kSecret) {
+    return client_.Post(
+        "/api/v1/provider-callbacks/" + provider, body,
+        {{"X-Provider-Timestamp", timestamp},
+         {"X-Provider-Signature", http::ProviderSignature(secret, timestamp, body)}});
+  }
+  // Signs as the client through its integrator_managed session.
+  void ClientSigns(const std::string& contract_id, const std::string& participant_id) {
+    auto session = client_.Post("/api/v1/contracts/" + contract_id + "/signing-sessions",
+                                R"({"participantId":")" + participant_id + R"("})", As("a"));
+    ASSERT_EQ(session.status, 201) << session.body;
+    auto done = client_.Post(
+        "/api/v1/signing-sessions/" + std::string(session.Json().at("sessionId").as_string()) +
+            "/complete",
+        R"({"signerName":"Clara Client","signedAt":"2026-11-21T09:00:00Z","ipAddress":"192.0.2.1",
+"userAgent":"Integrator/1","authenticationMethod":"password","consent":true})",
+        As("a"));
+    ASSERT_EQ(done.status, 200) << done.body;
+  }
+  std::vector<object> Sessions(const std::string& contract_id) {
+    auto list = client_.Get("/api/v1/contracts/" + contract_id + "/signing-sessions", As("a"));
+    std::vector<object> out;
+    for (const auto& s : list.Json().at("items").as_array()) out.push_back(s.as_object());
+    return out;
+  }
+  static std::string Pid(const object& contract, size_t index) {
+    return std::string(
+        contract.at("participants").as_array()[index].at("participantId").as_string());
+  }
+};
+
+TEST_F(ProviderSigningTest, AutomaticModeStartsTheProviderAndACallbackCompletes) {
+  HttpReceiver provider;
+  AddProvider("acme-sign", provider.Url("/start"));
+  object contract = Create("a", ServicesBody("tpl_services_agreement", "acme-sign"));
+  const std::string id(contract.at("id").as_string());
+  ASSERT_EQ(contract.at("organizationSigningMode").as_string(), "automatic");
+  EXPECT_TRUE(Sessions(id).empty());  // the organization's turn has not come
+
+  ClientSigns(id, Pid(contract, 0));
+  // The client's signature brought the organization's turn: its session started by itself.
+  auto sessions = Sessions(id);
+  ASSERT_EQ(sessions.size(), 2u);
+  const object& org_session = sessions[1];
+  EXPECT_EQ(org_session.at("channel").as_string(), "provider_managed");
+  EXPECT_TRUE(org_session.at("automatic").as_bool());
+  EXPECT_EQ(org_session.at("providerId").as_string(), "acme-sign");
+  const std::string session_id(org_session.at("sessionId").as_string());
+
+  // The provider was asked to start, with a request it can authenticate.
+  ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));
+  const ReceivedRequest start = provider.Requests().front();
+  EXPECT_EQ(start.target, "/start");
+  EXPECT_EQ(start.headers.at("x-provider-signature"),
+            http::ProviderSignature(kSecret, start.headers.at("x-provider-timestamp"), start.body));
+  auto start_body = boost::json::parse(start.body).as_object();
+  EXPECT_EQ(start_body.at("sessionId").as_string(), session_id);
+  EXPECT_FALSE(start_body.at("documentBase64").as_string().empty());
+
+  const std::string completed = R"({"eventId":"evt-1","sessionId":")" + session_id +
+                                R"(","outcome":"completed","signerName":"Petra Provider"})";
+  uint64_t before = LogSize();
+  ExpectRefused(Callback("acme-sign", completed, Now(), "wrong-secret-0123456789"), 401,
+                "PROVIDER_SIGNATURE_INVALID", before, "X-Provider-Signature");
+  ExpectRefused(Callback("acme-sign", completed, std::to_string(std::stoll(Now()) - 600)), 401,
+                "PROVIDER_SIGNATURE_INVALID", before, "X-Provider-Timestamp");
+  ExpectRefused(client_.Post("/api/v1/provider-callbacks/acme-sign", completed), 401,
+                "PROVIDER_SIGNATURE_INVALID", before);
+  ExpectRefused(Callback("nobody", completed, Now()), 404, "PROVIDER_NOT_FOUND", before);
+  ExpectRefused(
+      Callback("acme-sign",
+               R"({"eventId":"evt-0","sessionId":")" + session_id + R"(","outcome":"maybe"})",
+               Now()),
+      400, "VALIDATION_FAILED", before, "outcome");
+  ExpectRefused(
+      Callback("acme-sign", R"({"eventId":"evt-0","sessionId":"ses_other","outcome":"completed"})",
+               Now()),
+      404, "SIGNING_SESSION_NOT_FOUND", before);
+
+  const std::string timestamp = Now();
+  auto accepted = Callback("acme-sign", completed, timestamp);
+  ASSERT_EQ(accepted.status, 200) << accepted.body;
+  EXPECT_FALSE(accepted.Json().at("duplicate").as_bool());
+  EXPECT_EQ(accepted.Json().at("contractStatus").as_string(), "completed");
+
+  before = LogSize();
+  ExpectRefused(Callback("acme-sign", completed, timestamp), 409, "PROVIDER_CALLBACK_REPLAYED",
+                before);
+  // The provider retries (a new request): acknowledged, nothing recorded twice.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  auto duplicate = Callback("acme-sign", completed, Now());
+  ASSERT_EQ(duplicate.status, 200) << duplicate.body;
+  EXPECT_TRUE(duplicate.Json().at("duplicate").as_bool());
+  EXPECT_EQ(LogSize(), before);
+
+  auto status = client_.Get("/api/v1/contracts/" + id + "/status", As("a"));
+  EXPECT_EQ(status.Json().at("status").as_string(), "completed");
+  EXPECT_EQ(client_.Get("/api/v1/contracts/" + id + "/documents/signed-only", As("a")).status, 200);
+}
+
+TEST_F(ProviderSigningTest, ManualModeWaitsForTheIntegrator) {
+  // The services agreement as a template whose organization signing mode is manual.
+  std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/services-agreement.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto tmpl = boost::json::parse(text).as_object();
+  tmpl["templateId"] = "tpl_services_manual";
+  for (auto& version : tmpl["versions"].as_array()) {
+    version.as_object()["settings"].as_object()["organizationSigningMode"] = "manual";
+  }
+  const std::string file = (data_dir_ / "services-manual.json").string();
+  std::ofstream(file) << boost::json::serialize(tmpl);
+  auto imported = RunContractd({"templates", "import", "--data-dir", data_dir_.string(), file});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+
+  HttpReceiver provider;
+  AddProvider("manual-sign", provider.Url("/begin"));
+  object contract = Create("a", ServicesBody("tpl_services_manual", "manual-sign"));
+  const std::string id(contract.at("id").as_string());
+  ASSERT_EQ(contract.at("organizationSigningMode").as_string(), "manual");
+  ClientSigns(id, Pid(contract, 0));
+  EXPECT_EQ(Sessions(id).size(), 1u);  // nothing started by itself
+
+  auto session = client_.Post("/api/v1/contracts/" + id + "/signing-sessions",
+                              R"({"participantId":")" + Pid(contract, 1) + R"("})", As("a"));
+  ASSERT_EQ(session.status, 201) << session.body;
+  EXPECT_FALSE(session.Json().at("automatic").as_bool());
+  const std::string session_id(session.Json().at("sessionId").as_string());
+  ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));
+  EXPECT_EQ(provider.Requests().front().target, "/begin");
+
+  auto declined = Callback("manual-sign",
+                           R"({"eventId":"d-1","sessionId":")" + session_id +
+                               R"(","outcome":"declined","reason":"Fee not approved"})",
+                           Now());
+  ASSERT_EQ(declined.status, 200) << declined.body;
+  EXPECT_EQ(declined.Json().at("contractStatus").as_string(), "declined");
+}
+
+}  // namespace
+}  // namespace esign::testing
