@@ -53,7 +53,7 @@ Result<unsigned> PostJson(const std::string& url, const std::string& body,
     beast::http::write(stream, request);
     beast::flat_buffer buffer;
     beast::http::response_parser<beast::http::string_body> parser;
-    parser.body_limit(64 * 1024);  // only the status matters
+    parser.body_limit(size_t{64} * 1024);  // only the status matters
     beast::http::read(stream, buffer, parser);
     beast::error_code ignored;
     stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);

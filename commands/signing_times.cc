@@ -10,7 +10,7 @@ namespace esign::commands {
 namespace {
 
 constexpr int64_t kMicrosPerSecond = 1000000;
-constexpr int64_t kSecondsPerDay = 24 * 3600;
+constexpr int64_t kSecondsPerDay = int64_t{24} * 3600;
 constexpr int64_t kDefaultExpiresInDays = 30;
 
 }  // namespace

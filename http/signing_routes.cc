@@ -15,7 +15,7 @@ namespace {
 
 using boost::beast::http::verb;
 
-constexpr size_t kMaxSignatureImageBytes = 256 * 1024;
+constexpr size_t kMaxSignatureImageBytes = size_t{256} * 1024;
 constexpr int64_t kMaxClockSkewMicros = int64_t{5} * 60 * 1000000;
 
 ApiResponse SessionResponse(unsigned status, const SigningRoutesDeps& deps,

@@ -184,6 +184,10 @@ TEST_F(SigningApiTest, HostedThenIntegratorSignersCompleteWithASignedPdf) {
   EXPECT_NE(pdfsig.find("Total document signed"), std::string::npos) << pdfsig;
   EXPECT_NE(RunCommand("qpdf --check " + path).find("No syntax or stream encoding errors"),
             std::string::npos);
+  // Each signature is drawn at its signer's placement.
+  const std::string text = RunCommand("pdftotext " + path + " -");
+  EXPECT_NE(text.find("Signed by Ada Lovelace"), std::string::npos) << text;
+  EXPECT_NE(text.find("Signed by Grace Hopper"), std::string::npos) << text;
 
   // The lifecycle, in order, with completion last.
   auto trail = client_.Get("/api/v1/contracts/" + id + "/evidence/audit-trail", As("a"));
