@@ -1,6 +1,7 @@
 // The README's quickstart, run as a user would: the demo client printed at first start, then
 // examples/quickstart.sh against the running server.
 #include <cstdio>
+#include <fstream>
 #include <regex>
 
 #include "tests/app/contractd_fixture.h"
@@ -40,6 +41,16 @@ TEST_F(QuickstartTest, TheReadmeQuickstartCreatesSendsAndReadsAContract) {
   EXPECT_NE(output.find("created ctr_"), std::string::npos) << output;
   EXPECT_NE(output.find("\"status\":\"sent\""), std::string::npos) << output;
   EXPECT_NE(output.find("\"items\":[{"), std::string::npos) << output;
+  EXPECT_NE(output.find("Grace signed"), std::string::npos) << output;
+  EXPECT_NE(output.find("\"status\":\"completed\""), std::string::npos) << output;
+  std::smatch saved;
+  ASSERT_TRUE(std::regex_search(output, saved, std::regex(R"(saved as (signed-ctr_\S+\.pdf))")));
+  const std::filesystem::path pdf = std::filesystem::path(SOURCE_DIR) / saved[1].str();
+  std::ifstream in(pdf, std::ios::binary);
+  std::string head(5, '\0');
+  in.read(head.data(), 5);
+  EXPECT_EQ(head, "%PDF-");
+  std::filesystem::remove(pdf);
   StopServer(*server);
 }
 
