@@ -51,9 +51,10 @@ HttpResult HttpClient::Send(beast_http::verb method, const std::string& target,
     EnsureConnected();
     beast::error_code ec;
     beast_http::write(socket_, request, ec);
+    // Read even when writing failed: a server may answer early (413) and stop reading.
     beast_http::response_parser<beast_http::string_body> parser;
     parser.body_limit(256 << 20);
-    if (!ec) beast_http::read(socket_, buffer_, parser, ec);
+    beast_http::read(socket_, buffer_, parser, ec);
     if (ec) {
       socket_.close(ec);
       continue;
