@@ -178,12 +178,30 @@ TEST_F(ProviderSigningTest, ManualModeWaitsForTheIntegrator) {
   ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));
   EXPECT_EQ(provider.Requests().front().target, "/begin");
 
-  auto declined = Callback("manual-sign",
+  auto completed = Callback("manual-sign",
+                            R"({"eventId":"m-1","sessionId":")" + session_id +
+                                R"(","outcome":"completed","signerName":"Petra Provider"})",
+                            Now());
+  ASSERT_EQ(completed.status, 200) << completed.body;
+  EXPECT_EQ(completed.Json().at("contractStatus").as_string(), "completed");
+}
+
+TEST_F(ProviderSigningTest, AProviderDeclineEndsTheContract) {
+  HttpReceiver provider;
+  AddProvider("decline-sign", provider.Url("/start"));
+  object contract = Create("a", ServicesBody("tpl_services_agreement", "decline-sign"));
+  const std::string id(contract.at("id").as_string());
+  ClientSigns(id, Pid(contract, 0));
+  auto sessions = Sessions(id);
+  ASSERT_EQ(sessions.size(), 2u);
+  const std::string session_id(sessions[1].at("sessionId").as_string());
+  auto declined = Callback("decline-sign",
                            R"({"eventId":"d-1","sessionId":")" + session_id +
                                R"(","outcome":"declined","reason":"Fee not approved"})",
                            Now());
   ASSERT_EQ(declined.status, 200) << declined.body;
   EXPECT_EQ(declined.Json().at("contractStatus").as_string(), "declined");
+  EXPECT_EQ(Sessions(id)[1].at("state").as_string(), "declined");
 }
 
 }  // namespace
