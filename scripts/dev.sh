@@ -19,7 +19,7 @@ RUNTIME_PACKAGES=(
 # What the tests and benchmarks need besides.
 TEST_PACKAGES=(
   googletest libgtest-dev libbenchmark-dev clang-format clang-tidy-16
-  poppler-utils qpdf kcat wrk
+  poppler-utils qpdf kcat wrk chromium
 )
 
 as_root() {
@@ -47,11 +47,12 @@ install_node() {
 }
 
 # The npm packages the tests run, exactly as each package-lock.json pins them: the OpenAPI
-# validator (tests/openapi), kafkajs, an independent Kafka consumer (tests/kafka), and
-# standardwebhooks, which verifies the signatures of deliveries (tests/webhooks/receiver).
+# validator (tests/openapi), kafkajs, an independent Kafka consumer (tests/kafka),
+# standardwebhooks, which verifies the signatures of deliveries (tests/webhooks/receiver), and
+# playwright-core, which drives Debian's chromium (tests/browser).
 install_npm_packages() {
   local dir
-  for dir in tests/openapi tests/kafka tests/webhooks/receiver; do
+  for dir in tests/openapi tests/kafka tests/webhooks/receiver tests/browser; do
     echo "== npm ci in $dir"
     (cd "$ROOT/$dir" && npm ci --no-audit --no-fund)
   done

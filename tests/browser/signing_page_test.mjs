@@ -1,0 +1,350 @@
+// The hosted signing page in a real browser against a real contractd: a signer signs on a
+// phone-sized screen, another declines, and cancelled, replaced, dead, expired and unknown links
+// each show their message. Every outcome is checked through the API too.
+//
+// Usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
+// Environment: CHROMIUM (default /usr/bin/chromium).
+// Exits 0 only when every check passed; a screenshot of the phone page before signing is saved
+// as ARTIFACT_DIR/signing-page.png (and one of the page that was open when a check failed).
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const [contractdBinary, artifactDir] = process.argv.slice(2);
+if (!contractdBinary || !artifactDir) {
+  console.error("usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR");
+  process.exit(2);
+}
+const sourceDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const OVERALL_TIMEOUT_MS = 240_000;
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+// Where the integrator's returnUrl points; the browser's requests there are answered locally.
+const RETURN_ORIGIN = "https://integrator.example";
+
+class CheckFailed extends Error {}
+let running = null;  // the contractd child, so that a timeout can still end it
+
+function check(condition, message) {
+  if (!condition) throw new CheckFailed(message);
+}
+
+function checkEqual(actual, expected, what) {
+  check(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+function ok(message) {
+  console.log(`ok - ${message}`);
+}
+
+// contractd on a fresh data directory and a free loopback port, with its demo client.
+async function startContractd(dataDir) {
+  const child = spawn(contractdBinary, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0",
+    "--demo-client", "true", "--templates", join(sourceDir, "examples", "templates")],
+  { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => { output += chunk; });
+  const started = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`contractd did not start:\n${output}`)), 60_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`contractd exited with ${code}:\n${output}`));
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+      const port = output.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      if (!port) return;
+      const clientId = output.match(/clientId\s+(cli_\S+)/);
+      const clientSecret = output.match(/clientSecret\s+(\S+)/);
+      clearTimeout(timer);
+      if (!clientId || !clientSecret) {
+        reject(new Error(`no demo client banner:\n${output}`));
+        return;
+      }
+      resolve({ port: Number(port[1]), clientId: clientId[1], clientSecret: clientSecret[1] });
+    });
+  });
+  running = child;
+  const info = await started;
+  child.removeAllListeners("exit");
+  return { child, output: () => output, ...info };
+}
+
+async function stopContractd(child) {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const code = await exited;
+  clearTimeout(timer);
+  return code;
+}
+
+function apiClient(base) {
+  let bearer = null;
+  async function call(method, path, body, headers = {}) {
+    const init = { method, headers: { ...headers } };
+    if (bearer) init.headers.Authorization = `Bearer ${bearer}`;
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(base + path, init);
+    const text = await response.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { json = null; }
+    return { status: response.status, json, text, headers: response.headers };
+  }
+  async function expect(status, method, path, body, headers) {
+    const result = await call(method, path, body, headers);
+    check(result.status === status, `${method} ${path}: expected ${status}, got ${result.status} ${result.text}`);
+    return result.json;
+  }
+  return { call, expect, setBearer: (token) => { bearer = token; } };
+}
+
+// A mutual NDA whose two signers both sign on the hosted page, created and sent.
+async function sendNda(api, title) {
+  const request = JSON.parse(readFileSync(join(sourceDir, "examples", "requests", "create-nda.json"), "utf8"));
+  request.title = title;
+  for (const p of request.participants) {
+    if (p.action === "sign") p.executionChannel = "platform_hosted";
+  }
+  const contract = await api.expect(201, "POST", "/api/v1/contracts", request);
+  await api.expect(200, "POST", `/api/v1/contracts/${contract.id}/send`, undefined,
+    { "Idempotency-Key": `browser-send-${contract.id}` });
+  const byEmail = (email) => contract.participants.find((p) => p.email === email).participantId;
+  return { id: contract.id, title, ada: byEmail("ada@acme.example"), grace: byEmail("grace@globex.example") };
+}
+
+async function createSession(api, contractId, participantId, extra = {}) {
+  const session = await api.expect(201, "POST", `/api/v1/contracts/${contractId}/signing-sessions`,
+    { participantId, ...extra });
+  checkEqual(session.state, "open", "new session state");
+  check(/^http:\/\/127\.0\.0\.1:\d+\/sign\/[^/]+$/.test(session.url), `session url ${session.url}`);
+  return session;
+}
+
+async function participantStatus(api, contractId, participantId) {
+  const status = await api.expect(200, "GET", `/api/v1/contracts/${contractId}/status`);
+  return { contract: status.status, participant: status.participants.find((p) => p.participantId === participantId) };
+}
+
+// A page that records what must never happen: script errors and Content-Security-Policy refusals.
+async function openPage(context, url, problems) {
+  const page = await context.newPage();
+  page.on("pageerror", (error) => problems.push(`script error on ${url}: ${error.message}`));
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) {
+      problems.push(`CSP refusal on ${url}: ${message.text()}`);
+    }
+  });
+  const response = await page.goto(url);
+  check(response !== null, `no response for ${url}`);
+  return { page, response };
+}
+
+async function noticeOf(page) {
+  const notice = page.locator("#notice");
+  await notice.waitFor({ state: "visible", timeout: 15_000 });
+  return { kind: await notice.getAttribute("data-kind"), title: (await page.locator("#notice-title").textContent()).trim() };
+}
+
+async function expectNotice(page, kind, titlePattern, what) {
+  const notice = await noticeOf(page);
+  checkEqual(notice.kind, kind, `${what}: notice kind`);
+  check(titlePattern.test(notice.title), `${what}: notice title "${notice.title}" does not match ${titlePattern}`);
+  check(await page.locator("#signing").isHidden(), `${what}: the signing form must be hidden`);
+  ok(`${what}: "${notice.title}"`);
+}
+
+async function main() {
+  mkdirSync(artifactDir, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), "signing-page-"));
+  const problems = [];
+  let server = null;
+  let browser = null;
+  let currentPage = null;
+  try {
+    server = await startContractd(dataDir);
+    const base = `http://127.0.0.1:${server.port}`;
+    ok(`contractd listening on ${base}`);
+    const api = apiClient(base);
+    const token = await api.expect(200, "POST", "/api/v1/auth/machine-token",
+      { clientId: server.clientId, clientSecret: server.clientSecret });
+    api.setBearer(token.accessToken);
+
+    const template = JSON.parse(readFileSync(join(sourceDir, "examples", "templates", "mutual-nda.json"), "utf8"));
+    const roleName = template.versions.find((v) => v.published).roles
+      .find((r) => r.templateRoleId === "party_a_signatory").name;
+
+    // A link that expires while the rest runs (60 s is the shortest lifetime a session takes).
+    const third = await sendNda(api, "Mutual NDA: a link left to expire");
+    const expiring = await createSession(api, third.id, third.ada, { ttlSeconds: 60 });
+
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--no-sandbox"] });
+    ok(`chromium ${browser.version()}`);
+
+    // 1. Ada signs on a phone and is taken back to the integrator.
+    const first = await sendNda(api, "Mutual NDA: Acme and Globex (browser check)");
+    const returnUrl = `${RETURN_ORIGIN}/signed?contract=${first.id}`;
+    const session = await createSession(api, first.id, first.ada, { returnUrl });
+    const phone = await browser.newContext(PHONE);
+    await phone.route(`${RETURN_ORIGIN}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Back at the integrator</h1>" }));
+    const { page, response } = await openPage(phone, session.url, problems);
+    currentPage = page;
+    checkEqual(response.status(), 200, "page status");
+    const headers = response.headers();
+    checkEqual(headers["content-type"], "text/html; charset=utf-8", "page content type");
+    checkEqual(headers["referrer-policy"], "no-referrer", "Referrer-Policy");
+    checkEqual(headers["cache-control"], "no-store", "Cache-Control");
+    checkEqual(headers["x-frame-options"], "DENY", "X-Frame-Options");
+    check(/frame-ancestors 'none'/.test(headers["content-security-policy"] || ""), "CSP frame-ancestors");
+    ok("page served with its security headers");
+
+    await page.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
+    checkEqual((await page.locator("h1").textContent()).trim(), first.title, "contract title");
+    checkEqual(await page.locator("#signer-name").textContent(), "Ada Lovelace", "signer name");
+    checkEqual(await page.locator("#signer-email").textContent(), "ada@acme.example", "signer email");
+    checkEqual(await page.locator("#signer-role").textContent(), roleName, "signer role");
+    checkEqual(await page.locator("#doc-sha256").textContent(), session.documentSha256, "document SHA-256");
+    ok("title, signer, role and document fingerprint shown");
+
+    // The document the page links to is the one the fingerprint names.
+    const downloadHref = await page.locator("#doc-download").getAttribute("href");
+    const documentUrl = new URL(downloadHref, session.url).href;
+    checkEqual(await page.locator("#doc-frame").getAttribute("src"), downloadHref, "document frame source");
+    const pdf = Buffer.from(await (await fetch(documentUrl)).arrayBuffer());
+    checkEqual(pdf.subarray(0, 5).toString("latin1"), "%PDF-", "downloaded document");
+    checkEqual(createHash("sha256").update(pdf).digest("hex"), session.documentSha256, "downloaded document hash");
+    await page.locator("#doc-check.ok").waitFor({ timeout: 15_000 });
+    ok("download link serves the PDF with that fingerprint; the page checked it too");
+
+    const signature = page.getByLabel("Type your full name as your signature");
+    const consent = page.getByRole("checkbox", { name: /I agree to sign electronically/ });
+    const signButton = page.getByRole("button", { name: "Sign", exact: true });
+    check(await signButton.isDisabled(), "Sign is disabled before a name and consent");
+    await signature.fill("Ada Lovelace");
+    checkEqual((await page.locator("#signature-preview").textContent()).trim(), "Ada Lovelace", "signature preview");
+    check(await signButton.isDisabled(), "Sign is disabled before consent");
+    await consent.check();
+    check(await signButton.isEnabled(), "Sign is enabled with a name and consent");
+    await signature.fill("   ");
+    check(await signButton.isDisabled(), "Sign is disabled with a blank name");
+    await signature.fill("Ada Lovelace");
+    ok("Sign is enabled only with a typed name and consent; the preview follows the name");
+
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(overflow <= 0, `the page scrolls sideways on a phone by ${overflow}px`);
+    await page.screenshot({ path: join(artifactDir, "signing-page.png"), fullPage: true });
+    ok(`phone screenshot saved to ${join(artifactDir, "signing-page.png")}`);
+
+    await signButton.click();
+    await expectNotice(page, "SIGNED", /signed the document/, "after signing");
+    checkEqual(await page.locator("#return-link").getAttribute("href"), returnUrl, "return link");
+    await page.waitForURL(returnUrl, { timeout: 15_000 });
+    ok("followed the returnUrl after the confirmation");
+    const signed = await participantStatus(api, first.id, first.ada);
+    checkEqual(signed.participant.state, "signed", "Ada's state through the API");
+    check(Boolean(signed.participant.signedAt), "Ada's signedAt through the API");
+    ok(`API: participant signed, contract ${signed.contract}`);
+
+    const again = await openPage(phone, session.url, problems);
+    currentPage = again.page;
+    await expectNotice(again.page, "ALREADY_SIGNED", /already signed/, "the used link opened again");
+    await phone.close();
+
+    // 2. Links that no longer work, on a desktop screen.
+    const desktop = await browser.newContext(DESKTOP);
+    const cancelled = await createSession(api, first.id, first.grace);
+    await api.expect(200, "POST", `/api/v1/signing-sessions/${cancelled.sessionId}/cancel`);
+    currentPage = (await openPage(desktop, cancelled.url, problems)).page;
+    await expectNotice(currentPage, "SIGNING_SESSION_CANCELLED", /no longer active/, "a cancelled link");
+
+    const replaced = await createSession(api, first.id, first.grace);
+    const refreshed = await api.expect(200, "POST", `/api/v1/signing-sessions/${replaced.sessionId}/refresh`);
+    check(refreshed.url && refreshed.url !== replaced.url, "refresh gives a new url");
+    currentPage = (await openPage(desktop, replaced.url, problems)).page;
+    await expectNotice(currentPage, "SIGNING_SESSION_CANCELLED", /no longer active/, "a link replaced by a refresh");
+    currentPage = (await openPage(desktop, refreshed.url, problems)).page;
+    await currentPage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
+    checkEqual(await currentPage.locator("#signer-name").textContent(), "Grace Hopper", "refreshed link signer");
+    ok("the refreshed link opens the signing form");
+
+    currentPage = (await openPage(desktop, `${base}/sign/tok_this_link_does_not_exist`, problems)).page;
+    await expectNotice(currentPage, "SIGNING_SESSION_NOT_FOUND", /not valid/, "an unknown link");
+
+    // 3. Ada declines another contract with a reason; Grace's open link dies with it.
+    const second = await sendNda(api, "Mutual NDA: declined in the browser");
+    const graceLink = await createSession(api, second.id, second.grace);
+    const declineSession = await createSession(api, second.id, second.ada);
+    const declinePage = (await openPage(desktop, declineSession.url, problems)).page;
+    currentPage = declinePage;
+    await declinePage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
+    await declinePage.getByRole("button", { name: "Decline", exact: true }).click();
+    const confirm = declinePage.getByRole("button", { name: "Decline to sign" });
+    check(await confirm.isDisabled(), "decline needs a reason");
+    await declinePage.getByLabel("Why are you declining?").fill("The confidentiality term is too long.");
+    check(await confirm.isEnabled(), "decline is possible with a reason");
+    await confirm.click();
+    await expectNotice(declinePage, "DECLINED", /declined to sign/, "after declining");
+    const declined = await participantStatus(api, second.id, second.ada);
+    checkEqual(declined.contract, "declined", "contract status after the decline");
+    checkEqual(declined.participant.state, "declined", "Ada's state after the decline");
+    ok("API: contract declined");
+
+    currentPage = (await openPage(desktop, declineSession.url, problems)).page;
+    await expectNotice(currentPage, "ALREADY_DECLINED", /declined this document/, "the declined link opened again");
+    currentPage = (await openPage(desktop, graceLink.url, problems)).page;
+    await expectNotice(currentPage, "SIGNING_SESSION_CANCELLED", /no longer active/,
+      "another signer's link after the contract was declined");
+    // 4. The link created first has expired by now (or soon: wait past its expiry).
+    const untilExpired = Date.parse(expiring.expiresAt) + 1500 - Date.now();
+    if (untilExpired > 0) {
+      console.log(`# waiting ${Math.ceil(untilExpired / 1000)} s for a link to expire`);
+      await new Promise((resolve) => setTimeout(resolve, untilExpired));
+    }
+    currentPage = (await openPage(desktop, expiring.url, problems)).page;
+    await expectNotice(currentPage, "SIGNING_SESSION_EXPIRED", /has expired/, "an expired link");
+    await desktop.close();
+    currentPage = null;
+
+    check(problems.length === 0, `problems in the browser:\n${problems.join("\n")}`);
+    ok("no script errors and no Content-Security-Policy refusals");
+  } catch (error) {
+    if (currentPage) {
+      const shot = join(artifactDir, "failure.png");
+      await currentPage.screenshot({ path: shot, fullPage: true }).catch(() => {});
+      console.error(`screenshot of the page at the failure: ${shot}`);
+    }
+    if (problems.length) console.error(problems.join("\n"));
+    throw error;
+  } finally {
+    if (browser) await browser.close().catch(() => {});
+    if (server) {
+      const code = await stopContractd(server.child);
+      if (code !== 0) console.error(`contractd stopped with ${code}:\n${server.output()}`);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const guard = setTimeout(() => {
+  console.error(`not ok - the check did not finish within ${OVERALL_TIMEOUT_MS / 1000} s`);
+  if (running) running.kill("SIGKILL");
+  process.exit(1);
+}, OVERALL_TIMEOUT_MS);
+main().then(() => {
+  clearTimeout(guard);
+  console.log("all signing page checks passed");
+}, (error) => {
+  clearTimeout(guard);
+  console.error(`not ok - ${error instanceof CheckFailed ? error.message : error.stack}`);
+  process.exitCode = 1;
+});
