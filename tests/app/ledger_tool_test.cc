@@ -11,6 +11,7 @@
 #include <memory>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "eventstore/domain_events.h"
 #include "eventstore/proof_bundle.h"
@@ -541,6 +542,76 @@ TEST_F(StoredDocumentTest, AChangedByteInTheFrozenPdfIsNamedByTheReportAndTheToo
   Start();
   EXPECT_EQ(Report(id),
             std::make_pair(false, std::vector<std::string>{"documents.rendered_unsigned.sha256"}));
+  Stop();
+}
+
+TEST_F(StoredDocumentTest, EverySignatureOfTheSignedPdfIsCheckedAndAChangedByteIsNamed) {
+  const boost::json::object contract = SendNda();
+  const std::string id(contract.at("id").as_string());
+  const auto& participants = contract.at("participants").as_array();
+  const std::string ada(participants.at(0).at("participantId").as_string());
+  const std::string grace(participants.at(1).at("participantId").as_string());
+  const std::string sessions = "/api/v1/contracts/" + id + "/signing-sessions";
+
+  // Ada signs on the hosted page, Grace through the integrator: the contract completes with a
+  // sealed PDF stored as a signed_pdf revision.
+  auto hosted = client_->Post(sessions, R"({"participantId":")" + ada + "\"}", auth_);
+  ASSERT_EQ(hosted.status, 201) << hosted.body;
+  const std::string url(hosted.Json().at("url").as_string());
+  auto signed_a =
+      client_->Post("/api/v1/hosted-signing/" + url.substr(url.rfind('/') + 1) + "/complete",
+                    R"({"signatureText":"Ada Lovelace","consent":true})");
+  ASSERT_EQ(signed_a.status, 200) << signed_a.body;
+  auto integrated = client_->Post(sessions, R"({"participantId":")" + grace + "\"}", auth_);
+  ASSERT_EQ(integrated.status, 201) << integrated.body;
+  auto signed_b =
+      client_->Post("/api/v1/signing-sessions/" +
+                        std::string(integrated.Json().at("sessionId").as_string()) + "/complete",
+                    R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
+"ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1","authenticationMethod":"sso",
+"consent":true})",
+                    auth_);
+  ASSERT_EQ(signed_b.status, 200) << signed_b.body;
+  std::string signed_sha;
+  for (int attempt = 0; attempt < 200 && signed_sha.empty(); ++attempt) {
+    auto got = client_->Get("/api/v1/contracts/" + id, auth_);
+    if (const auto* key = got.Json().as_object().if_contains("signedPdfKey")) {
+      signed_sha = std::string(key->as_string());
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ASSERT_FALSE(signed_sha.empty());
+
+  // Every check passes, among them one per PDF signature and whole-document coverage.
+  auto report = client_->Get("/api/v1/contracts/" + id + "/evidence/verification", auth_);
+  ASSERT_EQ(report.status, 200) << report.body;
+  EXPECT_EQ(report.Json().at("valid"), true) << report.body;
+  std::string revision;  // "documents.revision[N].signed_pdf"
+  for (const auto& check : report.Json().at("checks").as_array()) {
+    const std::string name(check.at("name").as_string());
+    if (name.ends_with(".signed_pdf.signature[Signature1]")) {
+      revision = name.substr(0, name.size() - std::string(".signature[Signature1]").size());
+      EXPECT_NE(check.at("detail").as_string().find("CN=Contract Signing Service"),
+                std::string::npos)
+          << report.body;
+    }
+  }
+  ASSERT_TRUE(revision.starts_with("documents.revision[")) << report.body;
+  Stop();
+
+  ChangeStoredDocument(signed_sha, "/Produce");
+  auto verified = VerifyOffline();
+  EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("problem: stored document " + signed_sha), std::string::npos)
+      << verified.out;
+  EXPECT_NE(verified.out.find("of contract-" + id), std::string::npos) << verified.out;
+
+  Start();
+  EXPECT_EQ(Report(id),
+            std::make_pair(false, std::vector<std::string>{revision + ".sha256",
+                                                           revision + ".signature[Signature1]",
+                                                           revision + ".unmodified"}));
   Stop();
 }
 
