@@ -605,7 +605,9 @@ TEST_F(StoredDocumentTest, EverySignatureOfTheSignedPdfIsCheckedAndAChangedByteI
   EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
   EXPECT_NE(verified.out.find("problem: stored document " + signed_sha), std::string::npos)
       << verified.out;
-  EXPECT_NE(verified.out.find("of contract-" + id), std::string::npos) << verified.out;
+  EXPECT_NE(verified.out.find("recorded by contract.completed of contract-" + id),
+            std::string::npos)
+      << verified.out;
 
   Start();
   EXPECT_EQ(Report(id),
