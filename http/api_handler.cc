@@ -10,6 +10,7 @@
 #include "domain/clock.h"
 #include "eventstore/event_record.h"
 #include "http/error_response.h"
+#include "http/log_redaction.h"
 #include "http/request_id.h"
 
 namespace esign::http {
@@ -214,7 +215,7 @@ void ApiHandler::Finish(Exchange& exchange, ApiResult result) {
         {"time", eventstore::FormatTimestamp(SystemClock::Instance().NowMicros())},
         {"requestId", exchange.api.request_id},
         {"method", request.method_string()},
-        {"path", request.target().substr(0, request.target().find('?'))},
+        {"path", RedactedPath(request.target().substr(0, request.target().find('?')))},
         {"route", exchange.route_pattern},
         {"status", status},
         {"durationMs", std::chrono::duration<double, std::milli>(latency).count()},

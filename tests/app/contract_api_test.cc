@@ -258,6 +258,9 @@ TEST_F(ContractApiTest, GrantsDecideWhoReadsAndFiltersNeverWiden) {
   auto contract = Create("a", NdaBody("Shared", true, true, extra));
   const std::string id(contract.at("id").as_string());
   ASSERT_EQ(contract.at("status"), "sent");
+  // Other organizations' reads do not wait for org_a's write; org_a's own read does, so after it
+  // the read side shows the contract to everyone.
+  ASSERT_EQ(client_.Get("/api/v1/contracts/" + id, As("a")).status, 200);
 
   auto ids_of = [&](const std::string& who, const std::string& query) {
     std::set<std::string> ids;
