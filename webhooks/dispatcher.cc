@@ -192,6 +192,10 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
       {"auto.commit.interval.ms", "1000"},
       // A fetch returns as soon as there is data, or after this: deliveries wait for it.
       {"fetch.wait.max.ms", "10"},
+      // A member that died (SIGKILL) keeps its partitions until its session times out: its
+      // successor waits that long, so it is kept short.
+      {"session.timeout.ms", "10000"},
+      {"heartbeat.interval.ms", "1000"},
   };
   settings.insert(settings.end(), dispatcher->options_.settings.begin(),
                   dispatcher->options_.settings.end());

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "tests/app/contractd_fixture.h"
+#include "webhooks/embedded_kafka.h"
 
 namespace esign::testing {
 namespace {
@@ -279,6 +280,56 @@ TEST_F(DeliveryEndToEndTest, KilledInABurstAndRestartedEveryEventArrivesWithOneW
   }
   EXPECT_EQ(webhook_ids_of_event.size(), 2 * contracts.size());
   for (const auto& [event, ids] : webhook_ids_of_event) EXPECT_EQ(ids.size(), 1u) << event;
+}
+
+TEST_F(DeliveryEndToEndTest, ExternalClusterSurvivesABrokerOutageAndAKill) {
+  // A cluster outside contractd (librdkafka's mock, in this test process), so the topic and the
+  // group's committed offsets outlive the service.
+  auto kafka = webhooks::EmbeddedKafka::Start();
+  ASSERT_TRUE(kafka) << kafka.error().message;
+  const std::vector<std::string> flags = {
+      "--webhook-allow-loopback", "true", "--access-log", "false", "--kafka-brokers",
+      (*kafka)->bootstraps()};
+  Receiver receiver;
+  server_ = StartServer(flags);
+  token_ = TokenFor(ParseCreated(CreateClient(
+      "org_w", "contracts:read,contracts:create,contracts:update,contracts:send,webhooks:manage")));
+  AddEndpoint(receiver);
+  std::vector<std::string> contracts{CreateAndSend()};
+  receiver.WaitUntil(
+      [&](const boost::json::array& r) { return Accepted(r, contracts[0]).size() >= 2; });
+
+  // The broker goes away for a while; the service keeps accepting writes, the relay catches up.
+  ASSERT_EQ(rd_kafka_mock_broker_set_down((*kafka)->cluster(), 1), RD_KAFKA_RESP_ERR_NO_ERROR);
+  for (int i = 0; i < 3; ++i) contracts.push_back(CreateAndSend());
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  ASSERT_EQ(rd_kafka_mock_broker_set_up((*kafka)->cluster(), 1), RD_KAFKA_RESP_ERR_NO_ERROR);
+  // And then the service is killed in a burst of writes, and started again on the same cluster.
+  for (int i = 0; i < 4; ++i) contracts.push_back(CreateAndSend());
+  server_->Signal(SIGKILL);
+  server_->Wait(std::chrono::seconds(10));
+  server_ = StartServer(flags);
+  contracts.push_back(CreateAndSend());
+
+  auto received = receiver.WaitUntil([&](const boost::json::array& r) {
+    for (const auto& id : contracts) {
+      if (Accepted(r, id).size() < 2) return false;
+    }
+    return true;
+  });
+  std::map<std::string, std::set<std::string>> webhook_ids_of_event;
+  for (const auto& r : received) {
+    EXPECT_TRUE(r.at("verified").as_bool());
+    webhook_ids_of_event[std::string(r.at("body").at("data").at("eventId").as_string())].insert(
+        std::string(r.at("id").as_string()));
+  }
+  EXPECT_EQ(webhook_ids_of_event.size(), 2 * contracts.size()) << server_->output();
+  for (const auto& [event, ids] : webhook_ids_of_event) EXPECT_EQ(ids.size(), 1u) << event;
+  // Each contract's events arrived in order.
+  for (const auto& id : contracts) {
+    const auto events = Accepted(received, id);
+    EXPECT_EQ(events.front().at("body").at("type").as_string(), "contract.created") << id;
+  }
 }
 
 }  // namespace
