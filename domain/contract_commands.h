@@ -75,14 +75,16 @@ struct RecordSignerCompleted {
   std::string participant_id;
   std::string signed_at;  // RFC 3339; empty: DecisionContext::now
   boost::json::object evidence;
-  std::string session_id;  // when given, the session must be open and the participant's
+  std::string session_id;   // when given, the session must be open and the participant's
+  std::string link_sha256;  // hosted: the hash of the link's token used, which must be current
 };
 
 // A signer declined.
 struct RecordSignerDeclined {
   std::string participant_id;
-  std::string reason;      // may be empty
-  std::string session_id;  // as for RecordSignerCompleted
+  std::string reason;       // may be empty
+  std::string session_id;   // as for RecordSignerCompleted
+  std::string link_sha256;  // as for RecordSignerCompleted
 };
 
 // The signed PDF is stored; the contract completes.

@@ -70,8 +70,10 @@ Result<std::vector<DomainEvent>> DecideRefreshSession(const ContractState& state
                                                       const DecisionContext& context);
 // The session a signer acts through, if any: open, the participant's own (else the error that
 // says why not: SIGNING_SESSION_NOT_FOUND / _STATE_CONFLICT / _EXPIRED / _CANCELLED).
+// `link_sha256`, when given, must be the session's current link (a refresh replaces it).
 Status RequireOpenSession(const ContractState& state, std::string_view session_id,
-                          std::string_view participant_id, std::string_view now);
+                          std::string_view participant_id, std::string_view now,
+                          std::string_view link_sha256 = "");
 Result<std::vector<DomainEvent>> DecidePersistEvidence(const ContractState& state,
                                                        const PersistEvidence& command,
                                                        const DecisionContext& context);

@@ -69,12 +69,17 @@ Status StateError(const SigningSession& session, SessionState state) {
 }  // namespace
 
 Status RequireOpenSession(const ContractState& state, std::string_view session_id,
-                          std::string_view participant_id, std::string_view now) {
+                          std::string_view participant_id, std::string_view now,
+                          std::string_view link_sha256) {
   const SigningSession* session = state.FindSession(session_id);
   if (session == nullptr || session->participant_id != participant_id) {
     return Fail(ErrorCode::kSigningSessionNotFound,
                 "signing session " + std::string(session_id) + " not found", "sessionId",
                 "unknown session");
+  }
+  if (!link_sha256.empty() && link_sha256 != session->token_sha256) {
+    return Fail(ErrorCode::kSigningSessionCancelled,
+                "this signing link was replaced by a newer one", "token", "replaced");
   }
   return StateError(*session, EffectiveState(*session, state, now));
 }

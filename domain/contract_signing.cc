@@ -81,7 +81,9 @@ Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& stat
                 "participantId", "waiting for earlier signers");
   }
   if (!c.session_id.empty()) {
-    if (auto open = RequireOpenSession(state, c.session_id, c.participant_id, context.now); !open) {
+    if (auto open =
+            RequireOpenSession(state, c.session_id, c.participant_id, context.now, c.link_sha256);
+        !open) {
       return Fail(open.error());
     }
   }
@@ -117,7 +119,9 @@ Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state
   auto signer = PendingSigner(state, c.participant_id);
   if (!signer) return Fail(signer.error());
   if (!c.session_id.empty()) {
-    if (auto open = RequireOpenSession(state, c.session_id, c.participant_id, context.now); !open) {
+    if (auto open =
+            RequireOpenSession(state, c.session_id, c.participant_id, context.now, c.link_sha256);
+        !open) {
       return Fail(open.error());
     }
   }

@@ -136,7 +136,7 @@ ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& reques
                                {"sessionId", loaded->session.session_id},
                                {"documentSha256", loaded->session.document_sha256}};
   RecordSignerCompleted command{loaded->session.participant_id, "", std::move(evidence),
-                                loaded->session.session_id};
+                                loaded->session.session_id, loaded->session.token_sha256};
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   return Outcome(*outcome, *loaded, "completed");
@@ -151,7 +151,8 @@ ApiResult DeclineHosted(const SigningRoutesDeps& deps, const ApiRequest& request
   BodyReader reader(*body, {"reason"});
   const std::string reason = reader.Text("reason", false, 2000);
   if (auto ok = reader.Finish("invalid decline"); !ok) return std::unexpected(ok.error());
-  RecordSignerDeclined command{loaded->session.participant_id, reason, loaded->session.session_id};
+  RecordSignerDeclined command{loaded->session.participant_id, reason, loaded->session.session_id,
+                               loaded->session.token_sha256};
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   return Outcome(*outcome, *loaded, "declined");

@@ -235,6 +235,16 @@ TEST_F(SessionTest, ASessionSignsOnlyForItsParticipantAndOnlyOnce) {
   EXPECT_EQ(again.error().code, ErrorCode::kContractStateConflict);  // already signed
 }
 
+TEST_F(SessionTest, AReplacedLinkCannotSign) {
+  ASSERT_TRUE(Run(Hosted("ses_1", kHashA)).has_value());
+  ASSERT_TRUE(
+      Run(RefreshSigningSession{"ses_1", kHashB, "2026-01-16T10:00:00.000000Z"}).has_value());
+  auto stale = Run(RecordSignerCompleted{"prt_a", "", {}, "ses_1", kHashA});
+  ASSERT_FALSE(stale.has_value());
+  EXPECT_EQ(stale.error().code, ErrorCode::kSigningSessionCancelled);
+  EXPECT_TRUE(Run(RecordSignerCompleted{"prt_a", "", {}, "ses_1", kHashB}).has_value());
+}
+
 TEST_F(SessionTest, ADeclineEndsEveryOpenSession) {
   ASSERT_TRUE(Run(Hosted("ses_1", kHashA)).has_value());
   ASSERT_TRUE(Run(RecordSignerDeclined{"prt_a", "No.", "ses_1"}).has_value());
