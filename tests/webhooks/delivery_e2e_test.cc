@@ -179,6 +179,90 @@ TEST_F(DeliveryEndToEndTest, LifecycleEventsArriveInOrderWithVerifiedSignatures)
   EXPECT_TRUE(all[2].at("verified").as_bool());
 }
 
+// The contract's participants in order (Ada hosted, Grace integrator_managed, then the copy).
+std::vector<std::string> ParticipantIds(const HttpResult& contract) {
+  std::vector<std::string> ids;
+  for (const auto& p : contract.Json().at("participants").as_array()) {
+    ids.emplace_back(p.at("participantId").as_string());
+  }
+  return ids;
+}
+
+std::vector<std::string> TypesOf(const std::vector<object>& deliveries) {
+  std::vector<std::string> types;
+  for (const auto& d : deliveries) types.emplace_back(d.at("body").at("type").as_string());
+  return types;
+}
+
+TEST_F(DeliveryEndToEndTest, SigningToCompletionAndADeclineDeliverEverySpecifiedKind) {
+  Receiver receiver;
+  server_ = StartServer({"--webhook-allow-loopback", "true", "--access-log", "false"});
+  token_ = TokenFor(
+      ParseCreated(CreateClient("org_w",
+                                "contracts:read,contracts:create,contracts:update,contracts:send,"
+                                "signing:manage,webhooks:manage")));
+  AddEndpoint(receiver);
+  const std::string signed_id = CreateAndSend();
+  const std::string declined_id = CreateAndSend();
+  const auto participants = ParticipantIds(Call(verb::get, "/api/v1/contracts/" + signed_id));
+  const auto declining = ParticipantIds(Call(verb::get, "/api/v1/contracts/" + declined_id));
+  ASSERT_GE(participants.size(), 2u);
+  // Ada signs on the hosted page, Grace in the integrator's application.
+  auto hosted = Call(verb::post, "/api/v1/contracts/" + signed_id + "/signing-sessions",
+                     R"({"participantId":")" + participants[0] + R"("})");
+  ASSERT_EQ(hosted.status / 100, 2) << hosted.body;
+  const std::string url(hosted.Json().at("url").as_string());
+  const std::string token = url.substr(url.rfind("/sign/") + 6);
+  auto ada = HttpClient(port_).Post("/api/v1/hosted-signing/" + token + "/complete",
+                                    R"({"signatureText":"Ada Lovelace","consent":true})");
+  ASSERT_EQ(ada.status / 100, 2) << ada.body;
+  auto session = Call(verb::post, "/api/v1/contracts/" + signed_id + "/signing-sessions",
+                      R"({"participantId":")" + participants[1] + R"("})");
+  ASSERT_EQ(session.status / 100, 2) << session.body;
+  auto grace = Call(verb::post,
+                    "/api/v1/signing-sessions/" +
+                        std::string(session.Json().at("sessionId").as_string()) + "/complete",
+                    R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
+                        "ipAddress":"203.0.113.9","userAgent":"Integrator app",
+                        "authenticationMethod":"sso","consent":true})");
+  ASSERT_EQ(grace.status / 100, 2) << grace.body;
+  // Ada declines the other contract.
+  auto other = Call(verb::post, "/api/v1/contracts/" + declined_id + "/signing-sessions",
+                    R"({"participantId":")" + declining[0] + R"("})");
+  ASSERT_EQ(other.status / 100, 2) << other.body;
+  const std::string other_url(other.Json().at("url").as_string());
+  auto decline = HttpClient(port_).Post(
+      "/api/v1/hosted-signing/" + other_url.substr(other_url.rfind("/sign/") + 6) + "/decline",
+      R"({"reason":"Wrong counterparty"})");
+  ASSERT_EQ(decline.status / 100, 2) << decline.body;
+
+  auto received = receiver.WaitUntil([&](const boost::json::array& r) {
+    const auto s = TypesOf(Accepted(r, signed_id));
+    const auto d = TypesOf(Accepted(r, declined_id));
+    return !s.empty() && s.back() == "contract.completed" && !d.empty() &&
+           d.back() == "contract.declined";
+  });
+  const std::vector<object> completed = Accepted(received, signed_id);
+  EXPECT_EQ(TypesOf(completed),
+            (std::vector<std::string>{"contract.created", "contract.sent", "signer.completed",
+                                      "contract.signing_in_progress", "signer.completed",
+                                      "contract.completed"}));
+  const std::vector<object> declined = Accepted(received, declined_id);
+  EXPECT_EQ(TypesOf(declined), (std::vector<std::string>{"contract.created", "contract.sent",
+                                                         "signer.declined", "contract.declined"}));
+  for (const auto* events : {&completed, &declined}) {
+    uint64_t previous = 0;
+    for (const auto& e : *events) {
+      EXPECT_TRUE(e.at("verified").as_bool());
+      const uint64_t version = e.at("body").at("data").at("streamVersion").to_number<uint64_t>();
+      EXPECT_GT(version, previous);
+      previous = version;
+    }
+  }
+  EXPECT_EQ(completed.back().at("body").at("data").at("status").as_string(), "completed");
+  EXPECT_EQ(declined.back().at("body").at("data").at("status").as_string(), "declined");
+}
+
 TEST_F(DeliveryEndToEndTest, AFailingReceiverGetsRetriesAndEveryAttemptIsListed) {
   Receiver receiver;
   Start();
