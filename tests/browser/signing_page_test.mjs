@@ -183,9 +183,9 @@ async function main() {
     const roleName = template.versions.find((v) => v.published).roles
       .find((r) => r.templateRoleId === "party_a_signatory").name;
 
-    // A link that expires while the rest runs (60 s is the shortest lifetime a session takes).
+    // A link that expires while the rest runs (the shortest lifetime a session takes is 5 s).
     const third = await sendNda(api, "Mutual NDA: a link left to expire");
-    const expiring = await createSession(api, third.id, third.ada, { ttlSeconds: 60 });
+    const expiring = await createSession(api, third.id, third.ada, { ttlSeconds: 5 });
 
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--no-sandbox"] });
     ok(`chromium ${browser.version()}`);
