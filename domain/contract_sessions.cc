@@ -66,6 +66,25 @@ Status StateError(const SigningSession& session, SessionState state) {
   return {};
 }
 
+// A session the integrator may cancel or refresh: open, or expired (refreshing is what an expired
+// session is for); an ended one may not.
+Result<const SigningSession*> ManagedSession(const ContractState& state,
+                                             const std::string& session_id,
+                                             const DecisionContext& context,
+                                             std::string_view what) {
+  if (auto ok = RequireIntegrator(state, context); !ok) return Fail(ok.error());
+  auto session = FindFor(state, session_id);
+  if (!session) return Fail(session.error());
+  const SessionState now_state = EffectiveState(**session, state, context.now);
+  if (now_state != SessionState::kOpen && now_state != SessionState::kExpired) {
+    return Fail(ErrorCode::kSigningSessionStateConflict,
+                "signing session " + session_id + " is " + std::string(ToString(now_state)) +
+                    " and cannot be " + std::string(what),
+                "sessionId", std::string(ToString(now_state)));
+  }
+  return session;
+}
+
 }  // namespace
 
 Status RequireOpenSession(const ContractState& state, std::string_view session_id,
@@ -162,16 +181,8 @@ Result<std::vector<DomainEvent>> DecideCreateSession(const ContractState& state,
 Result<std::vector<DomainEvent>> DecideCancelSession(const ContractState& state,
                                                      const CancelSigningSession& c,
                                                      const DecisionContext& context) {
-  if (auto ok = RequireIntegrator(state, context); !ok) return Fail(ok.error());
-  auto session = FindFor(state, c.session_id);
+  auto session = ManagedSession(state, c.session_id, context, "cancelled");
   if (!session) return Fail(session.error());
-  const SessionState now_state = EffectiveState(**session, state, context.now);
-  if (now_state != SessionState::kOpen && now_state != SessionState::kExpired) {
-    return Fail(
-        ErrorCode::kSigningSessionStateConflict,
-        "signing session " + c.session_id + " is already " + std::string(ToString(now_state)),
-        "sessionId", std::string(ToString(now_state)));
-  }
   return std::vector<DomainEvent>{DomainEvent{std::string(event_type::kSessionCancelled),
                                               {{"contractId", state.id},
                                                {"sessionId", c.session_id},
@@ -182,17 +193,8 @@ Result<std::vector<DomainEvent>> DecideCancelSession(const ContractState& state,
 Result<std::vector<DomainEvent>> DecideRefreshSession(const ContractState& state,
                                                       const RefreshSigningSession& c,
                                                       const DecisionContext& context) {
-  if (auto ok = RequireIntegrator(state, context); !ok) return Fail(ok.error());
-  auto session = FindFor(state, c.session_id);
+  auto session = ManagedSession(state, c.session_id, context, "refreshed");
   if (!session) return Fail(session.error());
-  // An expired session may be refreshed (that is what refreshing is for); an ended one may not.
-  const SessionState now_state = EffectiveState(**session, state, context.now);
-  if (now_state != SessionState::kOpen && now_state != SessionState::kExpired) {
-    return Fail(ErrorCode::kSigningSessionStateConflict,
-                "signing session " + c.session_id + " is " + std::string(ToString(now_state)) +
-                    " and cannot be refreshed",
-                "sessionId", std::string(ToString(now_state)));
-  }
   if (auto ok = RequireExpiryAfterNow(c.expires_at, context); !ok) return Fail(ok.error());
   boost::json::object data{{"contractId", state.id},
                            {"sessionId", c.session_id},
