@@ -4,14 +4,16 @@
 //                     documentSha256, documentBase64, expiresAt, callbackUrl}
 // signed like the provider's own callbacks (X-Provider-Timestamp, X-Provider-Signature), so the
 // provider can check it came from us. Sent off the request path by one background thread, with
-// a few retries; the outcome is logged. A provider without a start URL is expected to learn of
-// sessions by other means (it still reports through callbacks).
+// a few retries, through the webhooks' HTTP client (https, or http to loopback; timeouts; no
+// redirects; addresses that are not public refused); the outcome is logged. A provider without a
+// start URL is expected to learn of sessions by other means (it still reports through callbacks).
 // Thread safety: Start may be called from any thread.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -19,6 +21,7 @@
 #include "app/provider_registry.h"
 #include "domain/contract_state.h"
 #include "eventstore/event_store.h"
+#include "webhooks/webhook_sender.h"
 
 namespace esign::app {
 
@@ -43,14 +46,11 @@ class ProviderStarter {
   const ProviderRegistry& providers_;
   const eventstore::BlobStore& blobs_;
   std::function<std::string()> callback_base_;
+  std::unique_ptr<webhooks::WebhookSender> sender_;  // the webhooks' client: timeouts, no redirects
   std::mutex mutex_;
   std::condition_variable_any wake_;
   std::deque<Job> jobs_;
   std::jthread worker_;
 };
-
-// POSTs `body` (JSON) to an http:// URL; the response status, or kUnavailable.
-Result<unsigned> PostJson(const std::string& url, const std::string& body,
-                          const std::vector<std::pair<std::string, std::string>>& headers);
 
 }  // namespace esign::app

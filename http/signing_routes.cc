@@ -1,9 +1,8 @@
 #include "http/signing_routes.h"
 
-#include <openssl/evp.h>
-
 #include "commands/signing_times.h"
 #include "domain/text_formats.h"
+#include "eventstore/base64.h"
 #include "eventstore/event_record.h"
 #include "http/contract_routes.h"
 #include "http/signing_access.h"
@@ -152,23 +151,6 @@ Status RequireIntegratorManaged(const SigningSession& session, std::string_view 
               "channel", std::string(ToString(session.channel)));
 }
 
-std::optional<std::string> DecodeBase64(std::string_view text) {
-  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
-  std::string out(text.size() / 4 * 3, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()),
-                                static_cast<int>(text.size()));
-  if (n < 0) return std::nullopt;
-  size_t padding = 0;
-  if (text.ends_with("==")) {
-    padding = 2;
-  } else if (text.ends_with('=')) {
-    padding = 1;
-  }
-  out.resize(static_cast<size_t>(n) - padding);
-  return out;
-}
-
 // 7: the integrator reports a signature it collected itself.
 ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = LoadSessionById(deps, request);
@@ -198,7 +180,7 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
   }
   std::string image;
   if (!image_base64.empty()) {
-    auto decoded = DecodeBase64(image_base64);
+    auto decoded = eventstore::Base64Decode(image_base64);
     if (!decoded || !decoded->starts_with("\x89PNG\r\n\x1a\n")) {
       reader.Problem("signatureImage", "must be a base64-encoded PNG image");
     } else if (decoded->size() > kMaxSignatureImageBytes) {

@@ -5,29 +5,12 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "eventstore/base64.h"
 #include "eventstore/merkle.h"
 #include "webhooks/endpoint.h"
 
 namespace esign::webhooks {
 namespace {
-
-std::optional<std::string> Unbase64(std::string_view text) {
-  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
-  std::string out(3 * text.size() / 4, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()),
-                                static_cast<int>(text.size()));
-  if (n < 0) return std::nullopt;
-  size_t size = static_cast<size_t>(n);
-  // EVP_DecodeBlock counts the padding as zero bytes.
-  if (text.ends_with("==")) {
-    size -= 2;
-  } else if (text.ends_with("=")) {
-    size -= 1;
-  }
-  out.resize(size);
-  return out;
-}
 
 std::string HashDigits(std::string_view endpoint_id, std::string_view event_id) {
   const std::string input = std::string(endpoint_id) + "/" + std::string(event_id);
@@ -40,15 +23,6 @@ std::string StringAt(const boost::json::object& o, std::string_view key) {
 }
 
 }  // namespace
-
-std::string Base64Encode(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()),
-                                static_cast<int>(bytes.size()));
-  out.resize(static_cast<size_t>(n));
-  return out;
-}
 
 bool IsWebhookEventType(std::string_view type) {
   return std::find(kWebhookEventTypes.begin(), kWebhookEventTypes.end(), type) !=
@@ -120,7 +94,7 @@ std::string SignatureHeader(const std::vector<std::string>& secrets, std::string
   std::string header;
   for (const std::string& secret : secrets) {
     if (!secret.starts_with("whsec_")) continue;
-    const auto key = Unbase64(std::string_view(secret).substr(6));
+    const auto key = eventstore::Base64Decode(std::string_view(secret).substr(6));
     if (!key) continue;
     std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
     unsigned int mac_size = 0;
@@ -128,8 +102,8 @@ std::string SignatureHeader(const std::vector<std::string>& secrets, std::string
          reinterpret_cast<const unsigned char*>(signed_content.data()), signed_content.size(),
          mac.data(), &mac_size);
     if (!header.empty()) header += ' ';
-    header +=
-        "v1," + Base64Encode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac_size));
+    header += "v1," + eventstore::Base64Encode(
+                          std::string_view(reinterpret_cast<const char*>(mac.data()), mac_size));
   }
   return header;
 }

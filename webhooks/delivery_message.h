@@ -18,9 +18,6 @@
 
 namespace esign::webhooks {
 
-// Standard base64 with padding (secrets and signatures use it, not base64url).
-std::string Base64Encode(std::string_view bytes);
-
 // True for the seven lifecycle event kinds endpoints can receive.
 bool IsWebhookEventType(std::string_view type);
 // The contract's status once the event happened (specification, section 3): draft, sent,

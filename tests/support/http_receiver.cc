@@ -36,35 +36,33 @@ void HttpReceiver::SetStatus(unsigned status) {
   status_ = status;
 }
 
+// One request per connection: a kept-alive connection would hold the accepting thread.
 void HttpReceiver::Serve(tcp::socket socket) {
   beast::flat_buffer buffer;
-  while (true) {
-    beast::http::request<beast::http::string_body> request;
-    boost::system::error_code ec;
-    beast::http::read(socket, buffer, request, ec);
-    if (ec) return;
-    ReceivedRequest received{
-        std::string(request.method_string()), std::string(request.target()), {}, request.body()};
-    for (const auto& field : request) {
-      std::string name(field.name_string());
-      for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      received.headers[name] = std::string(field.value());
-    }
-    unsigned status = 200;
-    {
-      std::lock_guard lock(mutex_);
-      requests_.push_back(std::move(received));
-      status = status_;
-    }
-    arrived_.notify_all();
-    beast::http::response<beast::http::string_body> response{
-        static_cast<beast::http::status>(status), request.version()};
-    response.keep_alive(request.keep_alive());
-    response.body() = "{}";
-    response.prepare_payload();
-    beast::http::write(socket, response, ec);
-    if (ec || !request.keep_alive()) return;
+  beast::http::request<beast::http::string_body> request;
+  boost::system::error_code ec;
+  beast::http::read(socket, buffer, request, ec);
+  if (ec) return;
+  ReceivedRequest received{
+      std::string(request.method_string()), std::string(request.target()), {}, request.body()};
+  for (const auto& field : request) {
+    std::string name(field.name_string());
+    for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    received.headers[name] = std::string(field.value());
   }
+  unsigned status = 200;
+  {
+    std::lock_guard lock(mutex_);
+    requests_.push_back(std::move(received));
+    status = status_;
+  }
+  arrived_.notify_all();
+  beast::http::response<beast::http::string_body> response{static_cast<beast::http::status>(status),
+                                                           request.version()};
+  response.keep_alive(false);
+  response.body() = "{}";
+  response.prepare_payload();
+  beast::http::write(socket, response, ec);
 }
 
 bool HttpReceiver::WaitFor(size_t count, std::chrono::milliseconds timeout) {
