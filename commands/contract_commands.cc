@@ -3,15 +3,13 @@
 #include <boost/json.hpp>
 
 #include "eventstore/domain_events.h"
-#include "eventstore/merkle.h"
+#include "eventstore/idempotency_keys.h"
 
 namespace esign::commands {
 namespace {
 
 constexpr int kMaxAttempts = 5;
 constexpr size_t kMaxStreamEvents = 100000;
-constexpr std::string_view kReserved = "idempotency.reserved";
-constexpr std::string_view kCompleted = "idempotency.completed";
 
 size_t ParticipantCount(const Command& command) {
   const boost::json::value* participants = nullptr;
@@ -38,12 +36,6 @@ std::string TemplateIdOf(const Command& command, const ContractState& state) {
 }
 
 }  // namespace
-
-struct ContractCommandHandler::Reservation {
-  std::string stream;
-  std::string contract_id;
-  std::optional<uint64_t> completed_version;
-};
 
 ContractCommandHandler::ContractCommandHandler(eventstore::EventStore& store,
                                                TemplateLookup templates, RecordWrite record_write,
@@ -86,92 +78,42 @@ Result<CommandOutcome> ContractCommandHandler::Run(const esign::Actor& actor,
                                                    const Command& command,
                                                    const CommandMeta& meta) {
   if (!meta.idempotency_key) {
-    return DecideAndAppend(actor, contract_id, creating, command, meta, "");
+    return DecideAndAppend(actor, contract_id, creating, command, meta, nullptr);
   }
-  auto reservation = Reserve(actor, contract_id, meta);
+  auto reservation = eventstore::ReserveIdempotencyKey(
+      store_, {actor.client_id, *meta.idempotency_key, meta.request_sha256, meta.actor},
+      "contractId", contract_id);
   if (!reservation) return std::unexpected(reservation.error());
-  const Reservation& r = **reservation;
+  const eventstore::IdempotencyReservation& r = *reservation;
   if (r.completed_version) {
-    auto state = Load(r.contract_id, *r.completed_version);
+    auto state = Load(r.resource_id, *r.completed_version);
     if (!state) return std::unexpected(state.error());
     return CommandOutcome{std::move(*state), /*replayed=*/true};
   }
 
-  auto outcome = DecideAndAppend(actor, r.contract_id, creating, command, meta, r.stream);
+  auto outcome = DecideAndAppend(actor, r.resource_id, creating, command, meta, &r);
   if (!outcome) {
     // A retry after a crash between the append and the outcome record: the command's events
     // are already in the contract's stream under ids derived from the key.
-    auto records = store_.ReadStream(eventstore::ContractStreamId(r.contract_id), StreamVersion(1),
-                                     kMaxStreamEvents);
-    if (!records) return std::unexpected(outcome.error());
-    std::optional<uint64_t> done_at;
-    for (const auto& record : *records) {
-      if (record.event_id.starts_with(r.stream + "-")) done_at = record.version.value();
-    }
-    if (!done_at) return outcome;
-    auto state = Load(r.contract_id, *done_at);
+    auto done_at =
+        eventstore::FindSeededVersion(store_, eventstore::ContractStreamId(r.resource_id), r);
+    if (!done_at || !*done_at) return outcome;
+    auto state = Load(r.resource_id, **done_at);
     if (!state) return std::unexpected(state.error());
     outcome = CommandOutcome{std::move(*state), /*replayed=*/true};
   }
-  eventstore::NewEvent completed;
-  completed.event_id = r.stream + "-completed";
-  completed.type = std::string(kCompleted);
-  completed.data = boost::json::serialize(boost::json::object{{"version", outcome->state.version}});
-  completed.actor = meta.actor;
-  auto recorded = store_.Append(r.stream, eventstore::ExpectedVersion::Any(), {completed});
-  if (!recorded) return std::unexpected(recorded.error());
-  return outcome;
-}
-
-Result<std::optional<ContractCommandHandler::Reservation>> ContractCommandHandler::Reserve(
-    const esign::Actor& actor, const std::string& contract_id, const CommandMeta& meta) {
-  const std::string key_hash =
-      eventstore::ToHex(eventstore::Sha256(actor.client_id + "\n" + *meta.idempotency_key));
-  Reservation reservation{"idempotency-" + key_hash.substr(0, 40), contract_id, std::nullopt};
-  for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    auto records = store_.ReadStream(reservation.stream, StreamVersion(1), 16);
-    if (!records) return std::unexpected(records.error());
-    if (!records->empty()) {
-      auto first = eventstore::ToDomainEvent(records->front());
-      if (!first) return std::unexpected(first.error());
-      const auto& data = first->data;
-      if (data.at("requestSha256").as_string() != meta.request_sha256) {
-        return Fail(ErrorCode::kIdempotencyKeyReused,
-                    "this Idempotency-Key was used with another request", "Idempotency-Key",
-                    "already used with a different body or operation");
-      }
-      reservation.contract_id = std::string(data.at("contractId").as_string());
-      for (const auto& record : *records) {
-        if (record.type != kCompleted) continue;
-        auto done = eventstore::ToDomainEvent(record);
-        if (!done) return std::unexpected(done.error());
-        reservation.completed_version = done->data.at("version").to_number<uint64_t>();
-      }
-      return reservation;
-    }
-    eventstore::NewEvent reserved;
-    reserved.event_id = reservation.stream + "-reserved";
-    reserved.type = std::string(kReserved);
-    reserved.data = boost::json::serialize(
-        boost::json::object{{"requestSha256", meta.request_sha256}, {"contractId", contract_id}});
-    reserved.actor = meta.actor;
-    auto appended =
-        store_.Append(reservation.stream, eventstore::ExpectedVersion::NoStream(), {reserved});
-    if (appended) {
-      if (!appended->replayed) return reservation;
-      continue;  // written by an earlier attempt of this very request: read it back
-    }
-    if (appended.error().code != ErrorCode::kStreamVersionConflict) {
-      return std::unexpected(appended.error());
-    }
-    // Another request with the same key won the race: read what it reserved.
+  if (auto completed =
+          eventstore::CompleteIdempotencyKey(store_, r, outcome->state.version, meta.actor);
+      !completed) {
+    return std::unexpected(completed.error());
   }
-  return Fail(ErrorCode::kUnavailable, "could not reserve the Idempotency-Key");
+  return outcome;
 }
 
 Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     const esign::Actor& actor, const std::string& contract_id, bool creating,
-    const Command& command, const CommandMeta& meta, const std::string& event_id_seed) {
+    const Command& command, const CommandMeta& meta,
+    const eventstore::IdempotencyReservation* seed) {
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
     ContractState state;
     if (!creating) {
@@ -219,7 +161,7 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     events.reserve(decided->size());
     for (size_t i = 0; i < decided->size(); ++i) {
       std::string event_id =
-          event_id_seed.empty() ? ids_.Next("evt_") : event_id_seed + "-" + std::to_string(i);
+          seed == nullptr ? ids_.Next("evt_") : eventstore::SeededEventId(*seed, i);
       events.push_back(eventstore::ToNewEvent((*decided)[i], std::move(event_id), meta.actor));
     }
     const auto expected = creating

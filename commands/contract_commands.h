@@ -4,12 +4,11 @@
 // costs a retry, not an error, unless the caller pinned a version with If-Match (then
 // kPreconditionFailed).
 //
-// Idempotency-Key (POST create and send): the first use of a key reserves it in its own stream
-// ("idempotency-<hash of client and key>") with the request's SHA-256 and the contract id; the
-// command's events then get ids derived from the key, so a retry after a crash replays the append
-// instead of repeating it; finally the outcome (the contract version) is recorded. A later request
-// with the same key and body gets the contract as it was at that version; with another body,
-// kIdempotencyKeyReused.
+// Idempotency-Key (POST create and send): the key is reserved for the contract
+// (eventstore/idempotency_keys.h); the command's events then get ids derived from the key, so a
+// retry after a crash replays the append instead of repeating it; finally the outcome (the
+// contract version) is recorded. A later request with the same key and body gets the contract as
+// it was at that version; with another body, kIdempotencyKeyReused.
 //
 // Thread safety: every method may be called from any thread.
 #pragma once
@@ -25,6 +24,7 @@
 #include "domain/id_generator.h"
 #include "domain/result.h"
 #include "eventstore/event_store.h"
+#include "eventstore/idempotency_keys.h"
 
 namespace esign::commands {
 
@@ -90,21 +90,18 @@ class ContractCommandHandler {
   Result<ContractState> Load(const std::string& contract_id, uint64_t version = 0) const;
 
  private:
-  struct Reservation;
   Result<CommandOutcome> Run(const esign::Actor& actor, const std::string& contract_id,
                              bool creating, const Command& command, const CommandMeta& meta);
   Result<CommandOutcome> DecideAndAppend(const esign::Actor& actor, const std::string& contract_id,
                                          bool creating, const Command& command,
-                                         const CommandMeta& meta, const std::string& event_id_seed);
+                                         const CommandMeta& meta,
+                                         const eventstore::IdempotencyReservation* seed);
   // What the service adds to a decision by itself: provider sessions that automatic mode starts,
   // and completion (with the signed PDF) once every signer has signed.
   Result<std::vector<DomainEvent>> FollowUps(const ContractState& before,
                                              const std::vector<DomainEvent>& decided,
                                              const DecisionContext& context);
   void NotifyProviderSessions(const ContractState& after, const std::vector<DomainEvent>& events);
-  Result<std::optional<Reservation>> Reserve(const esign::Actor& actor,
-                                             const std::string& contract_id,
-                                             const CommandMeta& meta);
 
   eventstore::EventStore& store_;
   TemplateLookup templates_;

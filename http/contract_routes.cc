@@ -42,17 +42,11 @@ Result<commands::CommandMeta> MetaOf(const ApiRequest& request, bool idempotent)
   if (!if_match) return std::unexpected(if_match.error());
   meta.if_match = *if_match;
   if (idempotent) {
-    if (auto key = request.Header("Idempotency-Key"); !key.empty()) {
-      if (key.size() > kMaxIdempotencyKeyLength) {
-        return Fail(ErrorCode::kValidationFailed, "Idempotency-Key is too long", "Idempotency-Key",
-                    "at most 255 characters");
-      }
-      meta.idempotency_key = std::string(key);
-      // The key is bound to the operation and its body: same key elsewhere is a reuse.
-      meta.request_sha256 = eventstore::ToHex(eventstore::Sha256(
-          std::string(request.http.method_string()) + " " +
-          std::string(request.http.target().substr(0, request.http.target().find('?'))) + "\n" +
-          request.http.body()));
+    auto key = IdempotencyKeyOf(request);
+    if (!key) return std::unexpected(key.error());
+    if (*key) {
+      meta.idempotency_key = std::move((*key)->key);
+      meta.request_sha256 = std::move((*key)->request_sha256);
     }
   }
   return meta;
@@ -119,6 +113,22 @@ eventstore::Actor EventActor(const ApiRequest& request) {
   actor.ip = request.remote_ip;
   actor.user_agent = std::string(request.UserAgent().substr(0, 512));
   return actor;
+}
+
+Result<std::optional<IdempotencyHeader>> IdempotencyKeyOf(const ApiRequest& request) {
+  const std::string_view key = request.Header("Idempotency-Key");
+  if (key.empty()) return std::nullopt;
+  if (key.size() > kMaxIdempotencyKeyLength) {
+    return Fail(ErrorCode::kValidationFailed, "Idempotency-Key is too long", "Idempotency-Key",
+                "at most 255 characters");
+  }
+  // The key is bound to the operation and its body: same key elsewhere is a reuse.
+  const std::string_view target = request.http.target();
+  return IdempotencyHeader{
+      std::string(key),
+      eventstore::ToHex(eventstore::Sha256(std::string(request.http.method_string()) + " " +
+                                           std::string(target.substr(0, target.find('?'))) + "\n" +
+                                           request.http.body()))};
 }
 
 std::string VersionETag(uint64_t version) { return "\"" + std::to_string(version) + "\""; }

@@ -37,6 +37,13 @@ void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 // Helpers shared with other families.
 esign::Actor DomainActor(const Principal& principal);
 eventstore::Actor EventActor(const ApiRequest& request);
+// A request's Idempotency-Key (nullopt without one) and the SHA-256 of the method, path and body
+// it is bound to; 400 VALIDATION_FAILED when longer than 255 characters.
+struct IdempotencyHeader {
+  std::string key;
+  std::string request_sha256;
+};
+Result<std::optional<IdempotencyHeader>> IdempotencyKeyOf(const ApiRequest& request);
 // The ETag of a contract version: "\"<version>\"".
 std::string VersionETag(uint64_t version);
 projections::QueryActor ReaderOf(const ApiRequest& request);

@@ -18,6 +18,20 @@ Result<webhooks::EndpointCaller> Caller(const ApiRequest& request) {
   return webhooks::EndpointCaller{request.Caller().organization_id, EventActor(request)};
 }
 
+// The request's Idempotency-Key, bound to the calling client, the operation and the body.
+Result<std::optional<eventstore::IdempotentRequest>> IdempotencyOf(const ApiRequest& request) {
+  auto header = IdempotencyKeyOf(request);
+  if (!header) return std::unexpected(header.error());
+  if (!*header) return std::nullopt;
+  return eventstore::IdempotentRequest{request.Caller().client_id, std::move((*header)->key),
+                                       std::move((*header)->request_sha256), EventActor(request)};
+}
+
+// A replay's secret is null once it is no longer the one in effect (webhooks/endpoint_commands.h).
+boost::json::value SecretJson(const std::optional<std::string>& secret) {
+  return secret ? boost::json::value(*secret) : boost::json::value();
+}
+
 // The list's parameters: limit (1..200, default 50) and cursor; anything else is refused.
 struct ListParams {
   size_t limit = projections::kDefaultListLimit;
@@ -143,10 +157,12 @@ void AddWebhookRoutes(ApiRoutes& routes, const WebhookRoutesDeps& deps) {
          if (!caller) return std::unexpected(caller.error());
          auto body = ParseJsonObjectBody(r);
          if (!body) return std::unexpected(body.error());
-         auto created = deps.commands.Create(*caller, *body);
+         auto idempotency = IdempotencyOf(r);
+         if (!idempotency) return std::unexpected(idempotency.error());
+         auto created = deps.commands.Create(*caller, *body, *idempotency);
          if (!created) return std::unexpected(created.error());
          boost::json::object json = webhooks::EndpointToJson(created->endpoint);
-         json["secret"] = created->secret;  // shown once
+         json["secret"] = SecretJson(created->secret);  // shown here only
          return ApiResponse::Json(201, json).WithHeader("Location",
                                                         base + "/" + created->endpoint.id);
        }});
@@ -185,10 +201,12 @@ void AddWebhookRoutes(ApiRoutes& routes, const WebhookRoutesDeps& deps) {
       {"rotateWebhookEndpointSecret", Auth::kBearer, [&deps](const ApiRequest& r) -> ApiResult {
          auto caller = Caller(r);
          if (!caller) return std::unexpected(caller.error());
-         auto rotated = deps.commands.RotateSecret(*caller, r.params.Get("id"));
+         auto idempotency = IdempotencyOf(r);
+         if (!idempotency) return std::unexpected(idempotency.error());
+         auto rotated = deps.commands.RotateSecret(*caller, r.params.Get("id"), *idempotency);
          if (!rotated) return std::unexpected(rotated.error());
          boost::json::object json = webhooks::EndpointToJson(rotated->endpoint);
-         json["secret"] = rotated->secret;
+         json["secret"] = SecretJson(rotated->secret);
          json["previousSecretExpiresAt"] = rotated->previous_secret_expires_at;
          return ApiResponse::Json(200, json);
        }});

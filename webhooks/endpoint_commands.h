@@ -3,16 +3,23 @@
 // concurrent changes conflict instead of overwriting each other. An endpoint of another
 // organization, or a deleted one, is kWebhookEndpointNotFound, like a missing one.
 // Secrets go to EndpointSecrets, never into the events.
+// Create and RotateSecret take an Idempotency-Key (eventstore/idempotency_keys.h): the same key
+// and request again replays the first answer without a second effect. A replay's secret comes
+// from the endpoint's secret file, and only while it is still the one the first answer returned
+// (no rotation since, endpoint not deleted); otherwise the replay carries no secret.
 // Thread safety: every method may be called from any thread.
 #pragma once
 
 #include <functional>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "domain/clock.h"
 #include "domain/id_generator.h"
 #include "eventstore/event_store.h"
+#include "eventstore/idempotency_keys.h"
 #include "webhooks/endpoint.h"
 #include "webhooks/endpoint_secrets.h"
 
@@ -35,26 +42,43 @@ class EndpointCommands {
 
   struct Created {
     WebhookEndpoint endpoint;
-    std::string secret;
+    std::optional<std::string> secret;  // nullopt only in a replay (see above)
+    bool replayed = false;
   };
-  Result<Created> Create(const EndpointCaller& caller, const boost::json::object& body);
+  // `idempotency`: the request's Idempotency-Key, when it has one.
+  Result<Created> Create(const EndpointCaller& caller, const boost::json::object& body,
+                         const std::optional<eventstore::IdempotentRequest>& idempotency = {});
   Result<WebhookEndpoint> Get(const EndpointCaller& caller, std::string_view id) const;
   Result<WebhookEndpoint> Update(const EndpointCaller& caller, std::string_view id,
                                  const boost::json::object& body);
   Status Delete(const EndpointCaller& caller, std::string_view id);
   struct Rotated {
     WebhookEndpoint endpoint;
-    std::string secret;
+    std::optional<std::string> secret;       // nullopt only in a replay (see above)
     std::string previous_secret_expires_at;  // RFC 3339
+    bool replayed = false;
   };
-  Result<Rotated> RotateSecret(const EndpointCaller& caller, std::string_view id);
+  Result<Rotated> RotateSecret(
+      const EndpointCaller& caller, std::string_view id,
+      const std::optional<eventstore::IdempotentRequest>& idempotency = {});
   // The dispatcher's: disables an endpoint (410 Gone, or the retry schedule exhausted); its
   // undelivered events wait until an update enables it again. `reason` goes into the event.
   Status Disable(std::string_view id, std::string_view reason);
 
  private:
+  // `event_id` empty: a fresh one.
   Status Append(const EndpointCaller& caller, const WebhookEndpoint& endpoint,
-                std::string_view type, std::string data, WebhookEndpoint* applied_to);
+                std::string_view type, std::string data, WebhookEndpoint* applied_to,
+                std::string event_id = "");
+  Result<Created> CreateOnce(const EndpointCaller& caller, const EndpointFields& fields,
+                             std::string id, std::string event_id);
+  Result<Rotated> RotateOnce(const EndpointCaller& caller, const WebhookEndpoint& endpoint,
+                             std::string event_id);
+  // The answers of a completed request, rebuilt from the stream at `version` and the secret file.
+  Result<Created> ReplayCreated(const EndpointCaller& caller, std::string_view id,
+                                uint64_t version) const;
+  Result<Rotated> ReplayRotated(const EndpointCaller& caller, std::string_view id,
+                                uint64_t version) const;
 
   eventstore::EventStore& store_;
   EndpointSecrets& secrets_;
@@ -62,6 +86,9 @@ class EndpointCommands {
   const Clock& clock_;
   const UrlPolicy policy_;
   const std::function<void(std::string_view, uint64_t)> wrote_;
+  // One write with an Idempotency-Key at a time: two requests with one key must not both carry
+  // out the operation (each would make a secret, and only one answer could hold the kept one).
+  std::mutex idempotent_;
 };
 
 }  // namespace esign::webhooks

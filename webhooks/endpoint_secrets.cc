@@ -146,6 +146,22 @@ Result<std::vector<std::string>> EndpointSecrets::Signing(std::string_view endpo
   return secrets;
 }
 
+Result<EndpointSecrets::Current> EndpointSecrets::CurrentOf(std::string_view endpoint_id) const {
+  std::lock_guard lock(mutex_);
+  auto entries = Load(endpoint_id);
+  if (!entries) return std::unexpected(entries.error());
+  Current current;
+  for (const Entry& e : *entries) {
+    if (e.expires_at == 0) current.secret = e.secret;
+    current.rotation_expires_at = std::max(current.rotation_expires_at, e.expires_at);
+  }
+  if (current.secret.empty()) {
+    return Fail(ErrorCode::kCorruption,
+                "webhook secret file of " + std::string(endpoint_id) + " has no current secret");
+  }
+  return current;
+}
+
 Status EndpointSecrets::Remove(std::string_view endpoint_id) {
   std::lock_guard lock(mutex_);
   if (!SafeId(endpoint_id)) return {};

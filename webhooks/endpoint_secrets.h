@@ -34,6 +34,15 @@ class EndpointSecrets {
   Result<Rotation> Rotate(std::string_view endpoint_id, int64_t now_us, int64_t overlap_us);
   // The secrets that sign at `now`, newest first; kNotFound when the endpoint has no file.
   Result<std::vector<std::string>> Signing(std::string_view endpoint_id, int64_t now_us) const;
+  struct Current {
+    std::string secret;
+    // previous_expires_at of the last rotation: it tells which rotation produced `secret`
+    // (every rotation leaves its own expiry as the latest one in the file); 0 = never rotated,
+    // `secret` is the endpoint's first.
+    int64_t rotation_expires_at = 0;
+  };
+  // The secret in effect; kNotFound when the endpoint has no file (deleted).
+  Result<Current> CurrentOf(std::string_view endpoint_id) const;
   // Removes the endpoint's file; absent is fine.
   Status Remove(std::string_view endpoint_id);
 

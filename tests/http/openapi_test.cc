@@ -226,7 +226,8 @@ TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
 
 TEST(OpenApiDocumentTest, HeadersAndQueryParametersWhereTheConventionsPutThem) {
   const std::set<std::string> idempotent = {"createContract", "sendContract",
-                                            "persistEvidenceBundle"};
+                                            "persistEvidenceBundle", "createWebhookEndpoint",
+                                            "rotateWebhookEndpointSecret"};
   const std::set<std::string> downloads = {"downloadArtifactRevision",
                                            "getRenderedUnsignedDocument", "getSignedLatestDocument",
                                            "getSignedOnlyDocument"};

@@ -263,6 +263,115 @@ TEST_F(WebhookApiTest, EveryBadRequestLeavesTheStoreUnchanged) {
   ExpectRefused(client().Get(kEndpoints), 401, "UNAUTHENTICATED", log, secrets);
 }
 
+TEST_F(WebhookApiTest, IdempotencyKeyReplaysTheCreationWithTheSameSecret) {
+  Start();
+  const std::string body =
+      R"({"url":"http://127.0.0.1:9/hook","eventTypes":["contract.sent"],"description":"ERP"})";
+  auto first = Call(verb::post, kEndpoints, token_a_, body, {{"Idempotency-Key", "create-1"}});
+  ASSERT_EQ(first.status, 201) << first.body;
+  const std::string id(first.Json().at("id").as_string());
+  const uint64_t log = LogSize();
+  const auto secrets = SecretFiles();
+
+  // The answer was lost: the retry gets the same endpoint and secret, and nothing is written.
+  auto again = Call(verb::post, kEndpoints, token_a_, body, {{"Idempotency-Key", "create-1"}});
+  ASSERT_EQ(again.status, 201) << again.body;
+  EXPECT_EQ(again.Json(), first.Json());
+  EXPECT_TRUE(again.Json().at("secret").as_string().starts_with("whsec_"));
+  EXPECT_EQ(again.headers.at("location"), kEndpoints + "/" + id);
+  EXPECT_EQ(LogSize(), log);
+  EXPECT_EQ(SecretFiles(), secrets);
+  EXPECT_EQ(Call(verb::get, kEndpoints, token_a_).Json().at("items").as_array().size(), 1u);
+
+  // The same key with another body, or on another operation, is refused and changes nothing.
+  const std::string other_body =
+      R"({"url":"http://127.0.0.1:9/other","eventTypes":["contract.sent"]})";
+  ExpectRefused(
+      Call(verb::post, kEndpoints, token_a_, other_body, {{"Idempotency-Key", "create-1"}}), 409,
+      "IDEMPOTENCY_KEY_REUSED", log, secrets);
+  ExpectRefused(Call(verb::post, kEndpoints + "/" + id + "/rotate-secret", token_a_, "",
+                     {{"Idempotency-Key", "create-1"}}),
+                409, "IDEMPOTENCY_KEY_REUSED", log, secrets);
+  ExpectRefused(
+      Call(verb::post, kEndpoints, token_a_, body, {{"Idempotency-Key", std::string(256, 'k')}}),
+      400, "VALIDATION_FAILED", log, secrets);
+  // A bad body with a fresh key reserves nothing: the key stays usable.
+  ExpectRefused(Call(verb::post, kEndpoints, token_a_, R"({"url":"ftp://x/"})",
+                     {{"Idempotency-Key", "create-2"}}),
+                400, "VALIDATION_FAILED", log, secrets);
+
+  // Keys are scoped per client: another client's same key creates its own endpoint.
+  const std::string token_a2 = Token("org_a", "webhooks:manage");
+  auto other_client =
+      Call(verb::post, kEndpoints, token_a2, body, {{"Idempotency-Key", "create-1"}});
+  ASSERT_EQ(other_client.status, 201) << other_client.body;
+  EXPECT_NE(other_client.Json().at("id").as_string(), id);
+  EXPECT_NE(other_client.Json().at("secret"), first.Json().at("secret"));
+
+  // Once the secret was rotated, the first one is no longer in effect: the replay has no secret
+  // (the rotation's answer carried the current one); likewise once the endpoint is deleted.
+  ASSERT_EQ(Call(verb::post, kEndpoints + "/" + id + "/rotate-secret", token_a_).status, 200);
+  const uint64_t after_rotation = LogSize();
+  const auto secrets_after_rotation = SecretFiles();
+  auto rotated_since =
+      Call(verb::post, kEndpoints, token_a_, body, {{"Idempotency-Key", "create-1"}});
+  ASSERT_EQ(rotated_since.status, 201) << rotated_since.body;
+  EXPECT_EQ(rotated_since.Json().at("id").as_string(), id);
+  EXPECT_TRUE(rotated_since.Json().at("secret").is_null());
+  EXPECT_EQ(LogSize(), after_rotation);
+  EXPECT_EQ(SecretFiles(), secrets_after_rotation);
+  ASSERT_EQ(Call(verb::delete_, kEndpoints + "/" + id, token_a_).status, 204);
+  const uint64_t after_delete = LogSize();
+  auto deleted_since =
+      Call(verb::post, kEndpoints, token_a_, body, {{"Idempotency-Key", "create-1"}});
+  ASSERT_EQ(deleted_since.status, 201) << deleted_since.body;
+  EXPECT_EQ(deleted_since.Json().at("id").as_string(), id);
+  EXPECT_TRUE(deleted_since.Json().at("secret").is_null());
+  EXPECT_EQ(LogSize(), after_delete);
+  EXPECT_EQ(Call(verb::get, kEndpoints + "/" + id, token_a_).status, 404);
+}
+
+TEST_F(WebhookApiTest, IdempotencyKeyReplaysARotationWithoutRotatingAgain) {
+  Start();
+  const std::string id(CreateEndpoint(token_a_).at("id").as_string());
+  const std::string other(CreateEndpoint(token_a_).at("id").as_string());
+  const std::string rotate = kEndpoints + "/" + id + "/rotate-secret";
+  auto first = Call(verb::post, rotate, token_a_, "", {{"Idempotency-Key", "rotate-1"}});
+  ASSERT_EQ(first.status, 200) << first.body;
+  const uint64_t log = LogSize();
+  const auto secrets = SecretFiles();
+
+  auto again = Call(verb::post, rotate, token_a_, "", {{"Idempotency-Key", "rotate-1"}});
+  ASSERT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(again.Json(), first.Json());
+  EXPECT_TRUE(again.Json().at("secret").as_string().starts_with("whsec_"));
+  EXPECT_EQ(LogSize(), log);
+  EXPECT_EQ(SecretFiles(), secrets) << "the replay rotated again";
+
+  // The same key on another endpoint is another request.
+  ExpectRefused(Call(verb::post, kEndpoints + "/" + other + "/rotate-secret", token_a_, "",
+                     {{"Idempotency-Key", "rotate-1"}}),
+                409, "IDEMPOTENCY_KEY_REUSED", log, secrets);
+  // A missing endpoint is not found, and reserves nothing.
+  ExpectRefused(Call(verb::post, kEndpoints + "/whe_missing/rotate-secret", token_a_, "",
+                     {{"Idempotency-Key", "rotate-2"}}),
+                404, "WEBHOOK_ENDPOINT_NOT_FOUND", log, secrets);
+
+  // After a later rotation the replay still answers the first one, without its secret, which no
+  // longer is the one in effect.
+  auto later = Call(verb::post, rotate, token_a_);
+  ASSERT_EQ(later.status, 200) << later.body;
+  const uint64_t after_later = LogSize();
+  const auto secrets_after_later = SecretFiles();
+  auto replayed = Call(verb::post, rotate, token_a_, "", {{"Idempotency-Key", "rotate-1"}});
+  ASSERT_EQ(replayed.status, 200) << replayed.body;
+  EXPECT_TRUE(replayed.Json().at("secret").is_null());
+  EXPECT_EQ(replayed.Json().at("previousSecretExpiresAt"),
+            first.Json().at("previousSecretExpiresAt"));
+  EXPECT_EQ(LogSize(), after_later);
+  EXPECT_EQ(SecretFiles(), secrets_after_later);
+}
+
 TEST_F(WebhookApiTest, LoopbackUrlsNeedTheDevelopmentFlag) {
   Start({});
   auto refused = Call(verb::post, kEndpoints, token_a_,
