@@ -13,8 +13,14 @@ std::optional<std::chrono::milliseconds> NextRetryDelay(
   auto delay = std::chrono::milliseconds(
       static_cast<int64_t>(static_cast<double>(base.count()) * (1.0 + spread)));
   if (retry_after) {
-    const auto asked = std::min<std::chrono::milliseconds>(*retry_after, std::chrono::hours(24));
-    delay = std::max(delay, asked);
+    // The receiver knows when it can take the delivery: its wait replaces the schedule's, longer
+    // or shorter, but never shorter than the step before (so a receiver that keeps asking for
+    // short waits still gets about two days of attempts before the endpoint is disabled).
+    const auto floor =
+        failures == 1
+            ? std::chrono::milliseconds(0)
+            : std::chrono::duration_cast<std::chrono::milliseconds>(kRetryDelays[failures - 2]);
+    delay = std::clamp<std::chrono::milliseconds>(*retry_after, floor, std::chrono::hours(24));
   }
   return delay;
 }

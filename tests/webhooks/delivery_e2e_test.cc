@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "projections/timestamp.h"
 #include "tests/app/contractd_fixture.h"
 #include "webhooks/embedded_kafka.h"
 
@@ -414,6 +415,41 @@ TEST_F(DeliveryEndToEndTest, ExternalClusterSurvivesABrokerOutageAndAKill) {
     const auto events = Accepted(received, id);
     EXPECT_EQ(events.front().at("body").at("type").as_string(), "contract.created") << id;
   }
+}
+
+TEST_F(DeliveryEndToEndTest, A429WithRetryAfterIsRetriedAfterTheWaitItAsksFor) {
+  Receiver receiver;
+  Start();
+  const std::string endpoint = AddEndpoint(receiver);
+  receiver.Behave(R"({"status":429,"count":1,"retryAfter":"2"})");
+  const std::string id = CreateAndSend();
+  auto received =
+      receiver.WaitUntil([&](const boost::json::array& r) { return Accepted(r, id).size() >= 2; });
+  ASSERT_GE(received.size(), 3u);
+  EXPECT_EQ(received.at(0).at("status").to_number<int64_t>(), 429);
+  EXPECT_EQ(received.at(1).at("id"), received.at(0).at("id"));  // the retry, before the next event
+  // The receiver's clock: 2 s asked, not the schedule's 5 s (at least 4.5 s with its jitter).
+  const int64_t waited_ms =
+      received.at(1).at("at").to_number<int64_t>() - received.at(0).at("at").to_number<int64_t>();
+  EXPECT_GE(waited_ms, 1900);
+  EXPECT_LT(waited_ms, 4500);
+
+  // Both attempts are listed, 429 then 200, about 2 s apart.
+  const boost::json::array deliveries = Deliveries(endpoint);
+  ASSERT_EQ(deliveries.size(), 2u);
+  EXPECT_EQ(deliveries[1].at("eventType").as_string(), "contract.created");
+  EXPECT_EQ(deliveries[1].at("status").as_string(), "succeeded");
+  const auto& attempts = deliveries[1].at("attempts").as_array();
+  ASSERT_EQ(attempts.size(), 2u);
+  EXPECT_EQ(attempts[0].at("statusCode").to_number<int64_t>(), 429);
+  EXPECT_EQ(attempts[1].at("statusCode").to_number<int64_t>(), 200);
+  const auto first_at =
+      projections::ParseTimestampMicros(attempts[0].at("attemptedAt").as_string());
+  const auto second_at =
+      projections::ParseTimestampMicros(attempts[1].at("attemptedAt").as_string());
+  ASSERT_TRUE(first_at && second_at);
+  EXPECT_GE(*second_at - *first_at, 1'900'000);
+  EXPECT_LT(*second_at - *first_at, 4'500'000);
 }
 
 }  // namespace

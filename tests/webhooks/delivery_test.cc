@@ -83,10 +83,19 @@ TEST(RetryScheduleTest, FollowsTheScheduleWithinTenPercent) {
   EXPECT_LT(total, hours(84));
 }
 
-TEST(RetryScheduleTest, RetryAfterIsHonouredWhenLongerUpToADay) {
+TEST(RetryScheduleTest, RetryAfterReplacesTheWaitDownToThePreviousStepUpToADay) {
   EXPECT_EQ(NextRetryDelay(1, 0.0, seconds(60)), milliseconds(seconds(60)));
-  EXPECT_EQ(NextRetryDelay(2, 0.0, seconds(60)), milliseconds(minutes(5)));
+  EXPECT_EQ(NextRetryDelay(1, 0.9, seconds(2)), milliseconds(seconds(2)));  // no jitter
+  EXPECT_EQ(NextRetryDelay(1, 0.0, seconds(0)), milliseconds(0));
+  EXPECT_EQ(NextRetryDelay(2, 0.0, seconds(60)), milliseconds(seconds(60)));
+  EXPECT_EQ(NextRetryDelay(2, 0.0, seconds(1)), milliseconds(seconds(5)));
+  EXPECT_EQ(NextRetryDelay(4, 0.0, seconds(1)), milliseconds(minutes(30)));
   EXPECT_EQ(NextRetryDelay(1, 0.0, hours(100)), milliseconds(hours(24)));
+  EXPECT_FALSE(NextRetryDelay(10, 0.0, seconds(1)));
+  // A receiver that always asks for 1 s still gets about two days before the schedule ends.
+  milliseconds total{0};
+  for (size_t n = 1; n <= kRetryDelays.size(); ++n) total += *NextRetryDelay(n, 0.0, seconds(1));
+  EXPECT_GT(total, hours(48));
 }
 
 Delivery Make(std::string endpoint, uint64_t position) {
