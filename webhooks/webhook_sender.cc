@@ -49,11 +49,19 @@ std::optional<Target> ParseTarget(std::string_view url) {
   return target;
 }
 
+// An open connection, plain or TLS (then handshaken and verified).
+struct Connection {
+  std::unique_ptr<beast::tcp_stream> plain;
+  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls;
+  bool open() const { return plain != nullptr || tls != nullptr; }
+};
+
 class BeastSender final : public WebhookSender {
  public:
   explicit BeastSender(const BeastSenderOptions& options)
       : options_(options), tls_(asio::ssl::context::tls_client) {
     tls_.set_default_verify_paths();
+    if (!options.extra_ca_file.empty()) tls_.load_verify_file(options.extra_ca_file);
     tls_.set_verify_mode(asio::ssl::verify_peer);
   }
 
@@ -66,20 +74,20 @@ class BeastSender final : public WebhookSender {
       return outcome;
     }
     ThreadState& state = StateOfThisThread();
-    const std::string key = target->host + ":" + target->port;
+    // By scheme too: a TLS connection is verified for the host name it was opened with.
+    const std::string key =
+        (target->tls ? "https://" : "http://") + target->host + ":" + target->port;
     // A kept-alive connection may have been closed by the server meanwhile: then once more on a
     // new one (a request the server did process is sent twice, with the same webhook-id).
     for (int round = 0; round < 2; ++round) {
-      std::unique_ptr<beast::tcp_stream> kept;
-      if (!target->tls) {
-        if (auto it = state.idle.find(key); it != state.idle.end()) {
-          kept = std::move(it->second);
-          state.idle.erase(it);
-        }
+      Connection kept;
+      if (auto it = state.idle.find(key); it != state.idle.end()) {
+        kept = std::move(it->second);
+        state.idle.erase(it);
       }
-      const bool reused = kept != nullptr;
+      const bool reused = kept.open();
       outcome = SendOutcome();
-      std::unique_ptr<beast::tcp_stream> keep;
+      Connection keep;
       state.ioc.restart();
       asio::co_spawn(state.ioc, Exchange(*target, request, outcome, std::move(kept), keep),
                      [&outcome](const std::exception_ptr& error) {
@@ -93,7 +101,7 @@ class BeastSender final : public WebhookSender {
                        }
                      });
       state.ioc.run();
-      if (keep) state.idle[key] = std::move(keep);
+      if (keep.open()) state.idle[key] = std::move(keep);
       if (!(reused && outcome.status_code == 0)) break;
     }
     outcome.latency = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -148,43 +156,54 @@ class BeastSender final : public WebhookSender {
     co_return !read_error && parser.is_done() && parser.get().keep_alive() && buffer.size() == 0;
   }
 
-  // Over `kept` when given (plain http), else a new connection; `keep` receives the connection
-  // when it may carry the next request.
+  // Over `kept` when given, else over a new connection (checked against the address policy,
+  // and for https verified and handshaken); `keep` receives the connection when it may carry the
+  // next request.
   asio::awaitable<void> Exchange(const Target& target, const SendRequest& request,
-                                 SendOutcome& outcome, std::unique_ptr<beast::tcp_stream> kept,
-                                 std::unique_ptr<beast::tcp_stream>& keep) {
-    auto executor = co_await asio::this_coro::executor;
-    if (kept) {
-      if (co_await Talk(*kept, *kept, target, request, outcome)) keep = std::move(kept);
-      co_return;
+                                 SendOutcome& outcome, Connection kept, Connection& keep) {
+    if (!kept.open()) {
+      auto opened = co_await Open(target, outcome);
+      if (!opened) co_return;
+      kept = std::move(*opened);
     }
+    const bool reusable =
+        kept.tls
+            ? co_await Talk(*kept.tls, beast::get_lowest_layer(*kept.tls), target, request, outcome)
+            : co_await Talk(*kept.plain, *kept.plain, target, request, outcome);
+    if (reusable) keep = std::move(kept);
+  }
+
+  // A new connection to the target; nothing (with outcome.error) when its addresses are refused.
+  asio::awaitable<std::optional<Connection>> Open(const Target& target, SendOutcome& outcome) {
+    auto executor = co_await asio::this_coro::executor;
     tcp::resolver resolver(executor);
     const auto results = co_await resolver.async_resolve(target.host, target.port, use_awaitable);
-    if (!Allowed(results, outcome.error)) co_return;
-    if (target.tls) {
-      beast::ssl_stream<beast::tcp_stream> stream(executor, tls_);
-      if (!SSL_set_tlsext_host_name(stream.native_handle(), target.host.c_str())) {
-        outcome.error = "cannot set the TLS server name";
-        co_return;
-      }
-      stream.set_verify_callback(asio::ssl::host_name_verification(target.host));
-      beast::get_lowest_layer(stream).expires_after(options_.connect_timeout);
-      co_await beast::get_lowest_layer(stream).async_connect(results, use_awaitable);
-      beast::get_lowest_layer(stream).expires_after(options_.response_timeout);
-      co_await stream.async_handshake(asio::ssl::stream_base::client, use_awaitable);
-      co_await Talk(stream, beast::get_lowest_layer(stream), target, request, outcome);
-    } else {
-      auto stream = std::make_unique<beast::tcp_stream>(executor);
-      stream->expires_after(options_.connect_timeout);
-      co_await stream->async_connect(results, use_awaitable);
-      if (co_await Talk(*stream, *stream, target, request, outcome)) keep = std::move(stream);
+    if (!Allowed(results, outcome.error)) co_return std::nullopt;
+    Connection connection;
+    if (!target.tls) {
+      connection.plain = std::make_unique<beast::tcp_stream>(executor);
+      connection.plain->expires_after(options_.connect_timeout);
+      co_await connection.plain->async_connect(results, use_awaitable);
+      co_return connection;
     }
+    connection.tls = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(executor, tls_);
+    auto& stream = *connection.tls;
+    if (!SSL_set_tlsext_host_name(stream.native_handle(), target.host.c_str())) {
+      outcome.error = "cannot set the TLS server name";
+      co_return std::nullopt;
+    }
+    stream.set_verify_callback(asio::ssl::host_name_verification(target.host));
+    beast::get_lowest_layer(stream).expires_after(options_.connect_timeout);
+    co_await beast::get_lowest_layer(stream).async_connect(results, use_awaitable);
+    beast::get_lowest_layer(stream).expires_after(options_.response_timeout);
+    co_await stream.async_handshake(asio::ssl::stream_base::client, use_awaitable);
+    co_return connection;
   }
 
   // Each calling thread (a dispatcher lane) has its own event loop and idle connections.
   struct ThreadState {
     asio::io_context ioc;
-    std::map<std::string, std::unique_ptr<beast::tcp_stream>> idle;  // by host:port
+    std::map<std::string, Connection> idle;  // by scheme, host and port
   };
   ThreadState& StateOfThisThread() {
     std::lock_guard lock(threads_mutex_);

@@ -7,8 +7,9 @@
 //   - https with the system's CA store, host name verification and SNI; http only to loopback;
 //   - redirects are not followed (a 3xx is a failed attempt);
 //   - reads the response body up to body_limit bytes, then stops reading;
-//   - plain http connections are kept alive per calling thread and host (a lane sends one
-//     delivery after the other); https opens one connection per attempt.
+//   - connections, plain or TLS, are kept alive per calling thread, scheme, host and port (a lane
+//     sends one delivery after the other); one the server closed meanwhile is replaced by a new
+//     one, which is checked, verified and handshaken like the first.
 // Thread safety: Send may be called from several threads at once.
 #pragma once
 
@@ -50,6 +51,9 @@ struct BeastSenderOptions {
   size_t body_limit = 4096;
   // Loopback destinations allowed (--webhook-allow-loopback). Default: false.
   bool allow_loopback = false;
+  // A PEM file of certificate authorities trusted besides the system's (tests with a local TLS
+  // receiver). Default: none.
+  std::string extra_ca_file;
 };
 
 std::unique_ptr<WebhookSender> MakeBeastSender(const BeastSenderOptions& options);
