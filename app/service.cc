@@ -8,7 +8,7 @@
 #include "commands/template_commands.h"
 #include "documents/pdf_renderer.h"
 #include "documents/service_certificate.h"
-#include "eventstore/domain_events.h"
+#include "eventstore/contract_controller.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
 #include "http/openapi_routes.h"
@@ -268,14 +268,8 @@ Status Service::StartDispatcher(const ServeConfig& config, const std::string& br
 }
 
 std::optional<std::string> Service::ControllerOf(std::string_view contract_id) const {
-  auto first = store_->ReadStream(eventstore::ContractStreamId(contract_id), StreamVersion(1), 1);
-  if (!first || first->empty()) return std::nullopt;
-  boost::system::error_code ec;
-  const boost::json::value data = boost::json::parse(first->front().data, ec);
-  if (ec || !data.is_object()) return std::nullopt;
-  const auto* organization = data.as_object().if_contains("organizationId");
-  if (organization == nullptr || !organization->is_string()) return std::nullopt;
-  return std::string(organization->as_string());
+  auto controller = eventstore::ReadContractController(*store_, contract_id);
+  return controller ? *controller : std::nullopt;
 }
 
 // Authentication and the admin socket ----------------------------------------------------------

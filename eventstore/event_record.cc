@@ -278,4 +278,13 @@ std::string FormatTimestamp(int64_t unix_micros) {
   return text;
 }
 
+std::optional<std::string> StringInData(const EventRecord& record, std::string_view key) {
+  boost::system::error_code ec;
+  const boost::json::value data = boost::json::parse(record.data, ec);
+  if (ec || !data.is_object()) return std::nullopt;
+  const auto* member = data.as_object().if_contains(key);
+  if (member == nullptr || !member->is_string()) return std::nullopt;
+  return std::string(member->as_string());
+}
+
 }  // namespace esign::eventstore

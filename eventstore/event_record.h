@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -55,5 +56,9 @@ Result<EventRecord> ParseRecord(std::string_view bytes);
 
 // "2026-11-21T05:35:24.123456Z"
 std::string FormatTimestamp(int64_t unix_micros);
+
+// The string member `key` of the record's data; nothing when the data is not a JSON object or the
+// member is absent or not a string.
+std::optional<std::string> StringInData(const EventRecord& record, std::string_view key);
 
 }  // namespace esign::eventstore

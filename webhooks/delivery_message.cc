@@ -59,9 +59,11 @@ std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value
   };
   event.position = number("position");
   event.stream_version = number("streamVersion");
+  event.organization_id = StringAt(o, "contractOrganizationId");
   if (const auto* data = o.if_contains("data"); data != nullptr && data->is_object()) {
     event.participant_id = StringAt(data->as_object(), "participantId");
-    if (event.type == "contract.created") {
+    // Messages published before contractOrganizationId existed: contract.created names it.
+    if (event.organization_id.empty() && event.type == "contract.created") {
       event.organization_id = StringAt(data->as_object(), "organizationId");
     }
   }

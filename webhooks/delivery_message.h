@@ -32,7 +32,8 @@ struct LifecycleEvent {
   uint64_t stream_version = 0;
   std::string contract_id;
   std::string time;             // RFC 3339
-  std::string organization_id;  // of contract.created's data: the controller, else empty
+  std::string organization_id;  // the controller: contractOrganizationId, else of
+                                // contract.created's data, else empty
   std::string participant_id;   // of signer events, else empty
 };
 // nullopt for a message that is not a lifecycle event of a contract.

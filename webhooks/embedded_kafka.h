@@ -19,8 +19,8 @@
 namespace esign::webhooks {
 
 struct EmbeddedKafkaOptions {
-  // Topics created at start, with `partitions` each. Default: contract-events.
-  std::vector<std::string> topics{"contract-events"};
+  // Topics created at start, with `partitions` each. Default: contract-events, webhook-endpoints.
+  std::vector<std::string> topics{"contract-events", "webhook-endpoints"};
   // Partitions of each topic (also of topics created later by their first use). Default: 4.
   int partitions = 4;
 };

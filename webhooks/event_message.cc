@@ -3,15 +3,17 @@
 #include <array>
 #include <boost/json.hpp>
 
+#include "projections/timestamp.h"
+
 namespace esign::webhooks {
 
-bool IsPublishedStream(std::string_view stream_id) {
-  static constexpr std::array<std::string_view, 3> kInternal = {"client-", "idempotency-",
-                                                                "webhook-"};
+PublishedTopic TopicOfStream(std::string_view stream_id) {
+  static constexpr std::array<std::string_view, 2> kInternal = {"client-", "idempotency-"};
   for (std::string_view prefix : kInternal) {
-    if (stream_id.starts_with(prefix)) return false;
+    if (stream_id.starts_with(prefix)) return PublishedTopic::kNone;
   }
-  return true;
+  if (stream_id.starts_with("webhook-")) return PublishedTopic::kEndpoints;
+  return PublishedTopic::kContractEvents;
 }
 
 std::optional<std::string> ContractIdOf(const eventstore::EventRecord& record) {
@@ -19,15 +21,11 @@ std::optional<std::string> ContractIdOf(const eventstore::EventRecord& record) {
   if (record.stream_id.starts_with(kContractPrefix)) {
     return record.stream_id.substr(kContractPrefix.size());
   }
-  boost::system::error_code ec;
-  const boost::json::value data = boost::json::parse(record.data, ec);
-  if (ec || !data.is_object()) return std::nullopt;
-  const auto* id = data.as_object().if_contains("contractId");
-  if (id == nullptr || !id->is_string()) return std::nullopt;
-  return std::string(id->as_string());
+  return eventstore::StringInData(record, "contractId");
 }
 
-EventMessage MakeEventMessage(const eventstore::EventRecord& record) {
+EventMessage MakeEventMessage(const eventstore::EventRecord& record,
+                              const std::optional<std::string>& contract_organization_id) {
   boost::system::error_code ec;
   boost::json::value data = boost::json::parse(record.data, ec);
   if (ec) data = boost::json::object();
@@ -40,6 +38,9 @@ EventMessage MakeEventMessage(const eventstore::EventRecord& record) {
   value["streamId"] = record.stream_id;
   value["streamVersion"] = record.version.value();
   value["contractId"] = contract_id ? boost::json::value(*contract_id) : boost::json::value();
+  value["contractOrganizationId"] = contract_organization_id
+                                        ? boost::json::value(*contract_organization_id)
+                                        : boost::json::value();
   value["time"] = eventstore::FormatTimestamp(record.recorded_at_us);
   // Who acted, without the IP address and user agent: those stay in the ledger and audit trail.
   value["actor"] = boost::json::object{{"clientId", record.actor.client_id},
@@ -47,6 +48,35 @@ EventMessage MakeEventMessage(const eventstore::EventRecord& record) {
   value["dataSchemaVersion"] = record.schema_version;
   value["data"] = std::move(data);
   return EventMessage{contract_id ? *contract_id : record.stream_id, boost::json::serialize(value)};
+}
+
+Result<eventstore::EventRecord> ParseEventMessage(std::string_view value) {
+  boost::system::error_code ec;
+  const boost::json::value parsed = boost::json::parse(value, ec);
+  if (ec || !parsed.is_object()) {
+    return Fail(ErrorCode::kValidationFailed, "event message is not a JSON object");
+  }
+  try {
+    const auto& o = parsed.as_object();
+    eventstore::EventRecord record;
+    record.position = GlobalPosition(o.at("position").to_number<uint64_t>());
+    record.stream_id = o.at("streamId").as_string();
+    record.version = StreamVersion(o.at("streamVersion").to_number<uint64_t>());
+    record.event_id = o.at("eventId").as_string();
+    record.type = o.at("type").as_string();
+    record.schema_version = o.at("dataSchemaVersion").to_number<int>();
+    const auto time = projections::ParseTimestampMicros(o.at("time").as_string());
+    if (!time) return Fail(ErrorCode::kValidationFailed, "event message: time");
+    record.recorded_at_us = *time;
+    const auto& actor = o.at("actor").as_object();
+    record.actor.client_id = actor.at("clientId").as_string();
+    record.actor.organization_id = actor.at("organizationId").as_string();
+    if (!o.at("data").is_object()) return Fail(ErrorCode::kValidationFailed, "event message: data");
+    record.data = boost::json::serialize(o.at("data"));
+    return record;
+  } catch (const std::exception& ex) {
+    return Fail(ErrorCode::kValidationFailed, std::string("event message: ") + ex.what());
+  }
 }
 
 }  // namespace esign::webhooks

@@ -40,7 +40,10 @@ Result<std::unique_ptr<KafkaRelay>> KafkaRelay::Start(const eventstore::EventSto
 
 KafkaRelay::KafkaRelay(const eventstore::EventStore& store, RelayCheckpoint checkpoint,
                        KafkaRelayOptions options)
-    : store_(store), checkpoint_(std::move(checkpoint)), options_(std::move(options)) {}
+    : store_(store),
+      checkpoint_(std::move(checkpoint)),
+      options_(std::move(options)),
+      controllers_(store, options_.controller_cache) {}
 
 KafkaRelay::~KafkaRelay() { Stop(); }
 
@@ -160,35 +163,63 @@ bool KafkaRelay::PublishBatch(const std::stop_token& stop, uint64_t& next) {
   for (const eventstore::EventRecord& record : *batch) {
     if (stop.stop_requested()) return true;
     const uint64_t position = record.position.value();
-    const bool published = IsPublishedStream(record.stream_id);
+    const PublishedTopic topic = TopicOfStream(record.stream_id);
     {
       std::lock_guard lock(mutex_);
       pending_.push_back(false);  // before producing: its report may come at once
-      if (!published) MarkDone(position);
+      if (topic == PublishedTopic::kNone) MarkDone(position);
     }
     next = position + 1;
-    if (!published) continue;
-    const EventMessage message = MakeEventMessage(record);
-    const rd_kafka_resp_err_t err = rd_kafka_producev(
-        producer_.get(), RD_KAFKA_V_TOPIC(options_.topic.c_str()),
-        RD_KAFKA_V_KEY(message.key.data(), message.key.size()),
-        RD_KAFKA_V_VALUE(const_cast<char*>(message.value.data()), message.value.size()),
-        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-        // NOLINTNEXTLINE(performance-no-int-to-ptr): the position travels as the opaque
-        RD_KAFKA_V_OPAQUE(reinterpret_cast<void*>(static_cast<uintptr_t>(position))),
-        RD_KAFKA_V_END);
-    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      Log("producing position " + std::to_string(position) + " failed: " + rd_kafka_err2str(err));
-      return false;
+    if (topic == PublishedTopic::kNone) continue;
+    if (topic == PublishedTopic::kContractEvents) {
+      if (!Produce(record, options_.topic)) return false;
+      continue;
     }
+    if (!Produce(record, options_.endpoints_topic)) return false;
+    if (!WaitForBarrier(stop, position)) return stop.stop_requested();
   }
   return true;
+}
+
+bool KafkaRelay::Produce(const eventstore::EventRecord& record, const std::string& topic) {
+  const uint64_t position = record.position.value();
+  auto controller = controllers_.Of(record);
+  if (!controller) {
+    Log("reading the controller of position " + std::to_string(position) +
+        " failed: " + controller.error().message);
+    return false;
+  }
+  const EventMessage message = MakeEventMessage(record, *controller);
+  const rd_kafka_resp_err_t err = rd_kafka_producev(
+      producer_.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
+      RD_KAFKA_V_KEY(message.key.data(), message.key.size()),
+      RD_KAFKA_V_VALUE(const_cast<char*>(message.value.data()), message.value.size()),
+      RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+      // NOLINTNEXTLINE(performance-no-int-to-ptr): the position travels as the opaque
+      RD_KAFKA_V_OPAQUE(reinterpret_cast<void*>(static_cast<uintptr_t>(position))), RD_KAFKA_V_END);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    Log("producing position " + std::to_string(position) + " failed: " + rd_kafka_err2str(err));
+    return false;
+  }
+  return true;
+}
+
+bool KafkaRelay::WaitForBarrier(const std::stop_token& stop, uint64_t position) {
+  std::unique_lock lock(mutex_);
+  // A report that came before this point is in pending_ already; later ones notify.
+  barrier_ = position;
+  const bool passed = changed_.wait(lock, stop, [&] {
+    return failed_ || position < acked_ ||
+           (position - acked_ < pending_.size() && pending_[position - acked_]);
+  });
+  barrier_ = UINT64_MAX;
+  return passed && !failed_;
 }
 
 void KafkaRelay::OnDelivery(rd_kafka_t* /*handle*/, const rd_kafka_message_t* message,
                             void* opaque) {
   auto* relay = static_cast<KafkaRelay*>(opaque);
-  // NOLINTNEXTLINE(performance-no-int-to-ptr): the opaque set in PublishBatch
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the opaque set in Produce
   const auto position = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(message->_private));
   std::lock_guard lock(relay->mutex_);
   if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
@@ -212,7 +243,7 @@ void KafkaRelay::MarkDone(uint64_t position) {
     ++acked_;
     moved = true;
   }
-  if (moved) changed_.notify_all();
+  if (moved || position == barrier_) changed_.notify_all();
 }
 
 void KafkaRelay::SaveCheckpoint() {

@@ -1,6 +1,14 @@
-// KafkaRelay: publishes every published event of the log (event_message.h), in log order, to one
-// Kafka topic, with librdkafka's idempotent producer (acks=all, no local timeout: while the
-// brokers are unreachable messages wait, and the relay catches up when they return).
+// KafkaRelay: publishes every published event of the log (event_message.h), in log order, with
+// librdkafka's idempotent producer (acks=all, no local timeout: while the brokers are unreachable
+// messages wait, and the relay catches up when they return): the events of webhook endpoints
+// ("webhook-*") to the endpoints topic keyed by stream id, every other published event to the
+// contract topic. Each message names the organization controlling its contract
+// (contractOrganizationId), looked up in the store and cached (contract_controllers.h).
+//
+// Ordering barrier: after producing an endpoint event the relay produces no later event of the
+// log until that message's delivery report arrived. So a consumer that reads a contract event at
+// position P finds every endpoint event before P in the endpoints topic by reading it up to its
+// high watermarks (endpoint_feed.h). Endpoint events are rare; the pause costs nothing measurable.
 //
 // It starts at its durable checkpoint (relay_checkpoint.h) and advances it only over a prefix of
 // the log whose every message has a successful delivery report, so a restart publishes again at
@@ -26,6 +34,7 @@
 #include <thread>
 
 #include "eventstore/event_store.h"
+#include "webhooks/contract_controllers.h"
 #include "webhooks/kafka_config.h"
 #include "webhooks/relay_checkpoint.h"
 
@@ -39,6 +48,10 @@ struct KafkaRelayOptions {
   std::string cluster;
   // Default: contract-events.
   std::string topic = "contract-events";
+  // The events of the "webhook-*" streams. Default: webhook-endpoints.
+  std::string endpoints_topic = "webhook-endpoints";
+  // Contracts whose controller the relay remembers. Default: 100,000.
+  size_t controller_cache = 100000;
   // Messages handed to the producer and not yet acknowledged; the relay waits beyond. Default:
   // 100,000.
   size_t max_in_flight = 100000;
@@ -80,6 +93,10 @@ class KafkaRelay {
   // Produces the events read from `next`; false when a produce call failed.
   bool PublishBatch(const std::stop_token& stop, uint64_t& next);
   static void OnDelivery(rd_kafka_t* handle, const rd_kafka_message_t* message, void* opaque);
+  // Produces one event to `topic`; false when the produce call failed.
+  bool Produce(const eventstore::EventRecord& record, const std::string& topic);
+  // Waits until the message of `position` is acknowledged; false on a failed delivery or stop.
+  bool WaitForBarrier(const std::stop_token& stop, uint64_t position);
   // Marks `position` acknowledged and moves acked_ over the acknowledged prefix; mutex_ held.
   void MarkDone(uint64_t position);
   void SaveCheckpoint();
@@ -98,6 +115,9 @@ class KafkaRelay {
   uint64_t acked_ = 0;        // guarded by mutex_: first position not yet acknowledged
   std::deque<bool> pending_;  // guarded by mutex_: positions acked_.., true once acknowledged
   bool failed_ = false;       // guarded by mutex_: a delivery failed; publish again from acked_
+  // guarded by mutex_: the endpoint event the producer thread waits for (UINT64_MAX: none)
+  uint64_t barrier_ = UINT64_MAX;
+  ContractControllers controllers_;  // the producer thread's
 
   std::mutex save_mutex_;
   uint64_t saved_ = 0;  // guarded by save_mutex_

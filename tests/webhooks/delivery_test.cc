@@ -40,6 +40,26 @@ TEST(DeliveryMessageTest, LifecycleEventsOfTheTopicBecomePayloads) {
   EXPECT_FALSE(ParseLifecycleEvent("not json"));
 }
 
+TEST(DeliveryMessageTest, ControllerComesFromContractOrganizationIdElseFromContractCreated) {
+  auto sent = ParseLifecycleEvent(
+      R"({"eventId":"evt_2","type":"contract.sent","contractId":"ctr_1",
+          "contractOrganizationId":"org_a","data":{"organizationId":"org_other"}})");
+  ASSERT_TRUE(sent);
+  EXPECT_EQ(sent->organization_id, "org_a");
+  // A message without the field (published before it existed): contract.created names it.
+  auto created = ParseLifecycleEvent(
+      R"({"eventId":"evt_1","type":"contract.created","contractId":"ctr_1",
+          "data":{"organizationId":"org_b"}})");
+  ASSERT_TRUE(created);
+  EXPECT_EQ(created->organization_id, "org_b");
+  // Null or absent on other events: left to the dispatcher's own lookup.
+  auto unknown = ParseLifecycleEvent(
+      R"({"eventId":"evt_3","type":"contract.sent","contractId":"ctr_1",
+          "contractOrganizationId":null,"data":{"organizationId":"org_b"}})");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->organization_id, "");
+}
+
 TEST(DeliveryMessageTest, StatusFollowsTheSpecificationTable) {
   EXPECT_EQ(StatusAfter("contract.created"), "draft");
   EXPECT_EQ(StatusAfter("contract.sent"), "sent");
@@ -98,7 +118,7 @@ TEST(RetryScheduleTest, RetryAfterReplacesTheWaitDownToThePreviousStepUpToADay) 
   EXPECT_GT(total, hours(48));
 }
 
-Delivery Make(std::string endpoint, uint64_t position) {
+Delivery Make(const std::string& endpoint, uint64_t position) {
   return Delivery{.id = DeliveryId(endpoint, "evt_" + std::to_string(position)),
                   .endpoint_id = endpoint,
                   .webhook_id = "msg_x",

@@ -21,17 +21,18 @@ eventstore::EventRecord Record(std::string stream, std::string data = "{}") {
   return record;
 }
 
-TEST(EventMessageTest, InternalStreamsAreNotPublished) {
-  EXPECT_FALSE(IsPublishedStream("client-cli_1"));
-  EXPECT_FALSE(IsPublishedStream("idempotency-abc"));
-  EXPECT_FALSE(IsPublishedStream("webhook-whe_1"));
-  EXPECT_TRUE(IsPublishedStream("contract-ctr_1"));
-  EXPECT_TRUE(IsPublishedStream("template-tpl_1"));
-  EXPECT_TRUE(IsPublishedStream("session-ses_1"));
+TEST(EventMessageTest, InternalStreamsAreNotPublishedAndEndpointsHaveTheirOwnTopic) {
+  EXPECT_EQ(TopicOfStream("client-cli_1"), PublishedTopic::kNone);
+  EXPECT_EQ(TopicOfStream("idempotency-abc"), PublishedTopic::kNone);
+  EXPECT_EQ(TopicOfStream("webhook-whe_1"), PublishedTopic::kEndpoints);
+  EXPECT_EQ(TopicOfStream("contract-ctr_1"), PublishedTopic::kContractEvents);
+  EXPECT_EQ(TopicOfStream("template-tpl_1"), PublishedTopic::kContractEvents);
+  EXPECT_EQ(TopicOfStream("session-ses_1"), PublishedTopic::kContractEvents);
 }
 
 TEST(EventMessageTest, ContractStreamIsKeyedByContractId) {
-  const EventMessage message = MakeEventMessage(Record("contract-ctr_9", R"({"status":"sent"})"));
+  const EventMessage message =
+      MakeEventMessage(Record("contract-ctr_9", R"({"status":"sent"})"), "org_c");
   EXPECT_EQ(message.key, "ctr_9");
   const auto value = boost::json::parse(message.value).as_object();
   EXPECT_EQ(value.at("schemaVersion").as_int64(), 1);
@@ -41,6 +42,7 @@ TEST(EventMessageTest, ContractStreamIsKeyedByContractId) {
   EXPECT_EQ(value.at("streamId").as_string(), "contract-ctr_9");
   EXPECT_EQ(value.at("streamVersion").to_number<uint64_t>(), 3u);
   EXPECT_EQ(value.at("contractId").as_string(), "ctr_9");
+  EXPECT_EQ(value.at("contractOrganizationId").as_string(), "org_c");
   EXPECT_EQ(value.at("time").as_string(), "2023-11-14T22:13:20.123456Z");
   EXPECT_EQ(value.at("dataSchemaVersion").as_int64(), 2);
   EXPECT_EQ(value.at("data").at("status").as_string(), "sent");
@@ -51,10 +53,41 @@ TEST(EventMessageTest, ContractStreamIsKeyedByContractId) {
 }
 
 TEST(EventMessageTest, OtherStreamsUseContractIdOfDataElseStreamId) {
-  EXPECT_EQ(MakeEventMessage(Record("session-ses_1", R"({"contractId":"ctr_5"})")).key, "ctr_5");
-  const EventMessage tmpl = MakeEventMessage(Record("template-tpl_1", R"({"name":"x"})"));
+  EXPECT_EQ(
+      MakeEventMessage(Record("session-ses_1", R"({"contractId":"ctr_5"})"), std::nullopt).key,
+      "ctr_5");
+  const EventMessage tmpl =
+      MakeEventMessage(Record("template-tpl_1", R"({"name":"x"})"), std::nullopt);
   EXPECT_EQ(tmpl.key, "template-tpl_1");
   EXPECT_TRUE(boost::json::parse(tmpl.value).at("contractId").is_null());
+  EXPECT_TRUE(boost::json::parse(tmpl.value).at("contractOrganizationId").is_null());
+  // Endpoint events: keyed by their stream, so each endpoint's events keep their order.
+  EXPECT_EQ(
+      MakeEventMessage(Record("webhook-whe_1", R"({"url":"https://h.example/"})"), std::nullopt)
+          .key,
+      "webhook-whe_1");
+}
+
+TEST(EventMessageTest, ParseEventMessageGivesBackTheRecordButWhatTheTopicLeavesOut) {
+  const eventstore::EventRecord record =
+      Record("webhook-whe_1", R"({"endpointId":"whe_1","eventTypes":["contract.sent"],"n":1})");
+  const EventMessage message = MakeEventMessage(record, std::nullopt);
+  auto parsed = ParseEventMessage(message.value);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  eventstore::EventRecord expected = record;
+  expected.actor = {.client_id = "cli_1", .organization_id = "org_a"};
+  EXPECT_EQ(*parsed, expected);
+  // And back: the same message. (The data is serialized anew: equal as JSON, and byte for byte
+  // for the compact JSON the service writes, though a number may be spelt differently.)
+  EXPECT_EQ(MakeEventMessage(*parsed, std::nullopt).value, message.value);
+
+  EXPECT_FALSE(ParseEventMessage("not json"));
+  EXPECT_FALSE(ParseEventMessage(R"({"position":1})"));
+  boost::json::object bad_time = boost::json::parse(message.value).as_object();
+  bad_time["time"] = "yesterday";
+  auto refused = ParseEventMessage(boost::json::serialize(bad_time));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed);
 }
 
 }  // namespace

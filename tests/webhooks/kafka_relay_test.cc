@@ -7,10 +7,9 @@
 #include <map>
 #include <set>
 
-#include "eventstore/rocksdb_event_store.h"
-#include "tests/support/temp_dir.h"
+#include "tests/webhooks/relay_fixture.h"
 #include "tests/webhooks/topic_reader.h"
-#include "webhooks/embedded_kafka.h"
+#include "webhooks/event_message.h"
 
 namespace esign::webhooks {
 namespace {
@@ -20,55 +19,35 @@ using esign::testing::TopicMessage;
 
 constexpr auto kWait = std::chrono::seconds(30);
 
-class KafkaRelayTest : public ::testing::Test {
+class KafkaRelayTest : public esign::testing::RelayFixture {
  protected:
   void SetUp() override {
-    eventstore::RocksStoreOptions options;
-    options.data_dir = dir_.path();
-    auto store = eventstore::RocksEventStore::Open(options);
-    ASSERT_TRUE(store) << store.error().message;
-    store_ = std::move(*store);
-    auto kafka = EmbeddedKafka::Start();
-    ASSERT_TRUE(kafka) << kafka.error().message;
-    kafka_ = std::move(*kafka);
-  }
-  void TearDown() override {
-    relay_.reset();
-    store_->Close();
+    RelayFixture::SetUp();
+    StartKafka();
   }
 
   void Append(const std::string& stream, int count, const std::string& data = "{}") {
     std::vector<eventstore::NewEvent> events;
+    events.reserve(count);
     for (int i = 0; i < count; ++i) {
       events.push_back({"evt_" + std::to_string(next_id_++), "test.happened", 1, data, {}});
     }
     ASSERT_TRUE(store_->Append(stream, eventstore::ExpectedVersion::Any(), std::move(events)));
   }
 
-  void StartRelay(const std::string& cluster = "test-cluster") {
-    auto checkpoint = RelayCheckpoint::Open(*store_, "contract-events");
-    ASSERT_TRUE(checkpoint);
-    KafkaRelayOptions options;
-    options.brokers = kafka_->bootstraps();
-    options.cluster = cluster;
-    auto relay = KafkaRelay::Start(*store_, std::move(*checkpoint), options);
-    ASSERT_TRUE(relay) << relay.error().message;
-    relay_ = std::move(*relay);
+  void AppendEvent(const std::string& stream, const std::string& type, const std::string& data) {
+    ASSERT_TRUE(store_->Append(stream, eventstore::ExpectedVersion::Any(),
+                               {{"evt_" + std::to_string(next_id_++), type, 1, data, {}}}));
   }
 
-  std::vector<TopicMessage> ReadAll(size_t count) {
-    return ReadTopic(kafka_->bootstraps(), "contract-events", count, kWait,
-                     std::chrono::milliseconds(500));
+  std::vector<TopicMessage> ReadAll(size_t count, const std::string& topic = "contract-events") {
+    return ReadTopic(kafka_->bootstraps(), topic, count, kWait, std::chrono::milliseconds(500));
   }
 
   static boost::json::object Value(const TopicMessage& m) {
     return boost::json::parse(m.value).as_object();
   }
 
-  esign::testing::TempDir dir_;
-  std::unique_ptr<eventstore::RocksEventStore> store_;
-  std::unique_ptr<EmbeddedKafka> kafka_;
-  std::unique_ptr<KafkaRelay> relay_;
   int next_id_ = 0;
 };
 
@@ -148,6 +127,70 @@ TEST_F(KafkaRelayTest, CatchesUpWhenTheBrokerComesBack) {
     positions.insert(Value(m).at("position").to_number<uint64_t>());
   EXPECT_EQ(positions.size(), 8u);
   EXPECT_EQ(*positions.rbegin(), 7u);
+}
+
+TEST_F(KafkaRelayTest, EndpointEventsGoToTheirOwnTopicInOrderAndNeverToContractEvents) {
+  AppendEvent("contract-ctr_a", "contract.created", R"({"organizationId":"org_a"})");  // 0
+  AppendEvent("webhook-whe_1", "webhook_endpoint.created", R"({"n":1})");              // 1
+  AppendEvent("webhook-whe_2", "webhook_endpoint.created", R"({"n":2})");              // 2
+  AppendEvent("contract-ctr_a", "contract.sent", "{}");                                // 3
+  AppendEvent("webhook-whe_1", "webhook_endpoint.updated", R"({"n":3})");              // 4
+  AppendEvent("client-cli_1", "client.created", "{}");                                 // 5
+  StartRelay();
+  AppendEvent("session-ses_1", "session.started", R"({"contractId":"ctr_a"})");         // 6
+  AppendEvent("webhook-whe_1", "webhook_endpoint.deleted", R"({"n":4})");               // 7
+  AppendEvent("template-tpl_1", "template.imported", R"({"organizationId":"org_t"})");  // 8
+  ASSERT_TRUE(relay_->WaitForAcknowledged(store_->Size(), kWait));
+
+  const std::vector<TopicMessage> endpoints = ReadAll(4, "webhook-endpoints");
+  ASSERT_EQ(endpoints.size(), 4u);
+  std::map<std::string, std::vector<uint64_t>> positions_by_key;
+  for (const TopicMessage& m : endpoints) {
+    auto record = ParseEventMessage(m.value);
+    ASSERT_TRUE(record) << m.value;
+    EXPECT_EQ(m.key, record->stream_id);
+    EXPECT_TRUE(Value(m).at("contractOrganizationId").is_null());
+    positions_by_key[m.key].push_back(record->position.value());
+  }
+  EXPECT_EQ(positions_by_key["webhook-whe_1"], (std::vector<uint64_t>{1, 4, 7}));
+  EXPECT_EQ(positions_by_key["webhook-whe_2"], (std::vector<uint64_t>{2}));
+
+  const std::vector<TopicMessage> contract_events = ReadAll(4);
+  ASSERT_EQ(contract_events.size(), 4u);
+  std::map<uint64_t, boost::json::value> controller_by_position;
+  for (const TopicMessage& m : contract_events) {
+    const auto value = Value(m);
+    EXPECT_FALSE(value.at("streamId").as_string().starts_with("webhook-")) << m.value;
+    controller_by_position[value.at("position").to_number<uint64_t>()] =
+        value.at("contractOrganizationId");
+  }
+  // Every event of the contract names its controller, also those of other streams.
+  EXPECT_EQ(controller_by_position.at(0), boost::json::value("org_a"));
+  EXPECT_EQ(controller_by_position.at(3), boost::json::value("org_a"));
+  EXPECT_EQ(controller_by_position.at(6), boost::json::value("org_a"));
+  EXPECT_TRUE(controller_by_position.at(8).is_null());
+}
+
+TEST_F(KafkaRelayTest, NoLaterEventIsPublishedBeforeAnEndpointEventIsAcknowledged) {
+  StartRelay();
+  AppendEvent("contract-ctr_a", "contract.created", R"({"organizationId":"org_a"})");
+  ASSERT_TRUE(relay_->WaitForAcknowledged(1, kWait));
+  // The endpoints topic has no leader for now: its message waits in the producer.
+  rd_kafka_mock_topic_set_error(kafka_->cluster(), "webhook-endpoints",
+                                RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE);
+  AppendEvent("webhook-whe_1", "webhook_endpoint.created", R"({"n":1})");
+  AppendEvent("contract-ctr_a", "contract.sent", "{}");
+  EXPECT_FALSE(relay_->WaitForAcknowledged(2, std::chrono::milliseconds(1500)));
+  // The contract event behind it is held back, though its topic is available.
+  const std::vector<TopicMessage> published = ReadAll(1);
+  ASSERT_EQ(published.size(), 1u);
+  EXPECT_EQ(Value(published[0]).at("position").to_number<uint64_t>(), 0u);
+  EXPECT_EQ(relay_->acknowledged(), 1u);
+
+  rd_kafka_mock_topic_set_error(kafka_->cluster(), "webhook-endpoints", RD_KAFKA_RESP_ERR_NO_ERROR);
+  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWait));
+  EXPECT_EQ(ReadAll(1, "webhook-endpoints").size(), 1u);
+  EXPECT_EQ(ReadAll(2).size(), 2u);
 }
 
 }  // namespace
