@@ -50,12 +50,12 @@ Status EndpointDirectory::Apply(const eventstore::EventRecord& event,
   if (auto it = pending_.find(id); it != pending_.end()) {
     endpoint = it->second;
   } else if (event.type != kEndpointCreated) {
-    auto row = batch.Get(RowKey(id));
-    if (!row) return std::unexpected(row.error());
-    if (!*row) return {};  // deleted already
-    auto parsed = ParseEndpointRow(**row);
-    if (!parsed) return std::unexpected(parsed.error());
-    endpoint = std::move(*parsed);
+    // The committed map holds every live endpoint, as the rows do: reading it needs no batch, so
+    // a directory fed from elsewhere than the projector (endpoint_feed.h) applies events too.
+    std::lock_guard lock(mutex_);
+    auto it = committed_->find(id);
+    if (it == committed_->end()) return {};  // deleted already
+    endpoint = it->second;
   }
   if (auto applied = ApplyEndpointEvent(endpoint, event); !applied) return applied;
   if (endpoint.deleted) {
@@ -82,7 +82,12 @@ void EndpointDirectory::Committed() {
     committed_ = std::move(next);
   }
   pending_.clear();
-  if (on_change_) on_change_();  // outside the lock: listeners read the directory
+  std::function<void()> on_change;
+  {
+    std::lock_guard lock(on_change_mutex_);
+    on_change = on_change_;
+  }
+  if (on_change) on_change();  // outside the locks: listeners read the directory
 }
 
 Status EndpointDirectory::Load(const projections::ViewReader& rows) {
@@ -122,6 +127,11 @@ std::vector<WebhookEndpoint> EndpointDirectory::List(std::string_view organizati
 std::vector<WebhookEndpoint> EndpointDirectory::OfOrganization(
     std::string_view organization_id) const {
   return List(organization_id, "", SIZE_MAX);
+}
+
+void EndpointDirectory::SetOnChange(std::function<void()> on_change) {
+  std::lock_guard lock(on_change_mutex_);
+  on_change_ = std::move(on_change);
 }
 
 std::optional<WebhookEndpoint> EndpointDirectory::Find(std::string_view endpoint_id) const {

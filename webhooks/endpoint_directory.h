@@ -1,10 +1,11 @@
 // EndpointDirectory: every live webhook endpoint, built from the "webhook-*" streams, for the
-// endpoint list and (later) the dispatcher's routing. Rows (under "webhook_endpoints/"):
+// endpoint list and the dispatcher's routing. Rows (under "webhook_endpoints/"):
 //   e/<endpointId> -> the endpoint's state as JSON
 // and the whole directory in memory besides (endpoints are few), loaded in Load and published in
-// Committed.
-// Thread safety: List and Find may be called from any thread and see what is committed; Apply,
-// Committed and Load are the projector's.
+// Committed. Apply reads only the in-memory state, never the batch, so outside contractd the
+// directory is fed from the endpoints topic (endpoint_feed.h) with a batch that keeps nothing.
+// Thread safety: List, Find, OfOrganization and SetOnChange may be called from any thread and see
+// what is committed; Apply, Committed and Load are the feeding thread's (the projector's).
 #pragma once
 
 #include <functional>
@@ -33,17 +34,17 @@ class EndpointDirectory final : public projections::Projection {
   std::optional<WebhookEndpoint> Find(std::string_view endpoint_id) const;
   // Every live endpoint of an organization.
   std::vector<WebhookEndpoint> OfOrganization(std::string_view organization_id) const;
-  // Called on the projector's thread after a batch changed some endpoint (the dispatcher wakes
-  // its lanes). Set before the projector starts.
-  void SetOnChange(std::function<void()> on_change) { on_change_ = std::move(on_change); }
+  // Called on the feeding thread after a batch changed some endpoint (the dispatcher wakes its
+  // lanes). Changes committed before the call are not reported.
+  void SetOnChange(std::function<void()> on_change);
 
  private:
   using Map = std::map<std::string, WebhookEndpoint, std::less<>>;
   mutable std::mutex mutex_;
   std::shared_ptr<const Map> committed_ = std::make_shared<Map>();  // guarded by mutex_
-  Map pending_;
-  std::function<void()>
-      on_change_;  // the projector's: changes of the batch being applied (deleted ones included)
+  Map pending_;  // the feeding thread's: changes of the batch being applied (deleted ones included)
+  std::mutex on_change_mutex_;
+  std::function<void()> on_change_;  // guarded by on_change_mutex_
 };
 
 // The row of an endpoint, and back (kCorruption when it is not one).
