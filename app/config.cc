@@ -70,6 +70,7 @@ std::unexpected<Error> Missing(const std::string& flag) {
 Status ParseServe(const std::vector<std::string>& args, Command& command) {
   ServeConfig& serve = command.serve;
   int64_t tree_head_seconds = serve.tree_head_interval.count();
+  std::string dispatcher_mode = "internal";
   po::options_description options("contractd serve");
   options.add_options()("help,h", "show this help")(
       "data-dir", po::value(&serve.data_dir)->default_value(serve.data_dir),
@@ -99,6 +100,9 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "webhook-allow-loopback",
       po::value(&serve.webhook_allow_loopback)->default_value(serve.webhook_allow_loopback),
       "let webhook endpoints be http(s) URLs on loopback, for development (true/false)")(
+      "webhook-dispatcher", po::value(&dispatcher_mode)->default_value(dispatcher_mode),
+      "internal: deliver webhooks from this process; external: leave it to `contractd "
+      "dispatcher` processes")(
       "public-url", po::value(&serve.public_base_url),
       "origin of the signing links, e.g. https://sign.example.com (default: http://<Host>)");
   po::variables_map vm;
@@ -115,6 +119,11 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
                 "tree-head-interval", std::to_string(tree_head_seconds));
   }
   serve.tree_head_interval = std::chrono::seconds(tree_head_seconds);
+  if (dispatcher_mode != "internal" && dispatcher_mode != "external") {
+    return Fail(ErrorCode::kValidationFailed, "--webhook-dispatcher must be internal or external",
+                "webhook-dispatcher", dispatcher_mode);
+  }
+  serve.external_dispatchers = dispatcher_mode == "external";
   if (!serve.public_base_url.empty() && !serve.public_base_url.starts_with("https://") &&
       !serve.public_base_url.starts_with("http://")) {
     return Fail(ErrorCode::kValidationFailed, "--public-url must be an http or https origin",
@@ -173,6 +182,30 @@ Status ParseProvidersAdd(const std::vector<std::string>& args, Command& command)
   if (*help) return {};
   if (config.id.empty()) return Missing("id");
   if (config.secret.empty()) return Missing("secret");
+  return {};
+}
+
+Status ParseDispatcher(const std::vector<std::string>& args, Command& command) {
+  DispatcherConfig& config = command.dispatcher;
+  po::options_description options("contractd dispatcher");
+  options.add_options()("help,h", "show this help")(
+      "kafka-brokers", po::value(&config.kafka_brokers),
+      "bootstrap servers HOST:PORT,... of the cluster contractd publishes to")(
+      "secrets-dir", po::value(&config.secrets_dir),
+      "contractd's <data-dir>/webhook-secrets (read only)")(
+      "data-dir", po::value(&config.data_dir)->default_value(config.data_dir),
+      "this dispatcher's own directory (its delivery records)")(
+      "webhook-allow-loopback",
+      po::value(&config.webhook_allow_loopback)->default_value(config.webhook_allow_loopback),
+      "let webhook endpoints be http(s) URLs on loopback, for development (true/false)");
+  po::variables_map vm;
+  auto help = ParseOptions(
+      args, options, nullptr,
+      "contractd dispatcher --kafka-brokers LIST --secrets-dir DIR [--data-dir DIR]", vm, command);
+  if (!help) return Fail(help.error());
+  if (*help) return {};
+  if (config.kafka_brokers.empty()) return Missing("kafka-brokers");
+  if (config.secrets_dir.empty()) return Missing("secrets-dir");
   return {};
 }
 
@@ -240,14 +273,17 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
                     "unknown command '" + first + (second.empty() ? "" : " " + second) + "'",
                     "command", known);
       }
+    } else if (first == "dispatcher") {
+      command.name = first;
     } else if (first != "serve") {
       return Fail(ErrorCode::kValidationFailed, "unknown command '" + first + "'", "command",
-                  "one of: serve, clients create, templates import, providers add");
+                  "one of: serve, clients create, templates import, providers add, dispatcher");
     }
   }
   Status parsed = command.name == "serve"            ? ParseServe(args, command)
                   : command.name == "clients create" ? ParseClientsCreate(args, command)
                   : command.name == "providers add"  ? ParseProvidersAdd(args, command)
+                  : command.name == "dispatcher"     ? ParseDispatcher(args, command)
                                                      : ParseTemplatesImport(args, command);
   if (!parsed) return Fail(parsed.error());
   return command;

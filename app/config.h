@@ -4,6 +4,7 @@
 //   contractd [serve] [--data-dir DIR] [--listen HOST:PORT] ...      the service (the default)
 //   contractd clients create --data-dir DIR --org ORG --permissions p1,p2 --name NAME
 //   contractd templates import --data-dir DIR FILE...
+//   contractd dispatcher --kafka-brokers LIST --secrets-dir DIR [--data-dir DIR]
 #pragma once
 
 #include <chrono>
@@ -44,6 +45,10 @@ struct ServeConfig {
   // --webhook-allow-loopback / CONTRACTD_WEBHOOK_ALLOW_LOOPBACK: webhook endpoints may be http or
   // https URLs on loopback (development and tests). Default: false (https to public hosts only).
   bool webhook_allow_loopback = false;
+  // --webhook-dispatcher / CONTRACTD_WEBHOOK_DISPATCHER: "internal" runs the webhook dispatcher in
+  // this process; "external" leaves delivery to `contractd dispatcher` processes and follows what
+  // they record. Default: internal.
+  bool external_dispatchers = false;
   // --public-url / CONTRACTD_PUBLIC_URL: the origin of hosted signing links; empty: taken from
   // the request's Host header (http).
   std::string public_base_url;
@@ -63,14 +68,28 @@ struct ProvidersAddConfig {
   std::string start_url;  // --start-url (optional)
 };
 
+// `dispatcher`: a webhook dispatcher outside contractd (docs/webhooks.md).
+struct DispatcherConfig {
+  std::string kafka_brokers;  // --kafka-brokers / CONTRACTD_KAFKA_BROKERS (required)
+  // --secrets-dir: contractd's <data-dir>/webhook-secrets, read only (required)
+  std::string secrets_dir;
+  // --data-dir / CONTRACTD_DATA_DIR: this dispatcher's own delivery records. Default:
+  // ./dispatcher-data
+  std::string data_dir = "./dispatcher-data";
+  // --webhook-allow-loopback: as contractd's. Default: false.
+  bool webhook_allow_loopback = false;
+};
+
 // `templates import`: imports template files into the log.
 struct TemplatesImportConfig {
   std::vector<std::string> files;  // positional
 };
 
 struct Command {
-  std::string name;  // "serve", "clients create", "templates import", "providers add", "help"
+  // "serve", "clients create", "templates import", "providers add", "dispatcher", "help"
+  std::string name;
   ServeConfig serve;
+  DispatcherConfig dispatcher;
   std::string data_dir;  // of the administrative commands (--data-dir / CONTRACTD_DATA_DIR)
   ClientsCreateConfig clients_create;
   TemplatesImportConfig templates_import;

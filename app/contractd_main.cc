@@ -6,6 +6,7 @@
 
 #include "app/cli_runner.h"
 #include "app/config.h"
+#include "app/dispatcher_process.h"
 #include "app/service.h"
 
 int main(int argc, char** argv) {
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
   }
   if (command->name == "providers add")
     return esign::app::RunProvidersAdd(*command, std::cout, std::cerr);
+  if (command->name == "dispatcher") {
+    return esign::app::RunDispatcher(command->dispatcher, stop_signals, std::cerr);
+  }
   if (command->name != "serve") {
     // An administrative command is short: Ctrl-C simply ends it (an append is atomic).
     pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);

@@ -14,6 +14,7 @@
 #include "http/openapi_routes.h"
 #include "http/signing_page_routes.h"
 #include "http/template_routes.h"
+#include "webhooks/delivery_topics.h"
 
 namespace esign::app {
 
@@ -146,12 +147,8 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
   webhook_routes_ = std::make_unique<http::WebhookRoutesDeps>(http::WebhookRoutesDeps{
       *endpoint_commands_, endpoint_directory_, *read_your_writes_,
       projections::CursorCodec(cursor_key), *deliveries_,
-      [this](std::string_view delivery_id,
-             std::string_view organization_id) -> Result<webhooks::Delivery> {
-        auto* dispatcher = running_dispatcher_.load();
-        if (dispatcher == nullptr)
-          return Fail(ErrorCode::kUnavailable, "the dispatcher is stopped");
-        return dispatcher->Retry(delivery_id, organization_id);
+      [this](std::string_view delivery_id, std::string_view organization_id) {
+        return RequestRetry(delivery_id, organization_id);
       }});
   http::AddWebhookRoutes(routes_, *webhook_routes_);
   return {};
@@ -197,6 +194,7 @@ void Service::Stop() {
   if (handler_) handler_->Drain();
   running_dispatcher_.store(nullptr);
   if (dispatcher_) dispatcher_->Stop();
+  if (delivery_follower_) delivery_follower_->Stop();
   if (projector_) projector_->Stop();
   if (relay_) relay_->Stop();
   embedded_kafka_.reset();
@@ -251,20 +249,61 @@ Status Service::StartKafka(const ServeConfig& config) {
 }
 
 Status Service::StartDispatcher(const ServeConfig& config, const std::string& brokers) {
+  auto writer = webhooks::TopicWriter::Start({.brokers = brokers, .client_id = "contractd-retries"});
+  if (!writer) return std::unexpected(writer.error());
+  topic_writer_ = std::move(*writer);
+  auto disable = [this](std::string_view endpoint_id, std::string_view reason) {
+    return endpoint_commands_->Disable(endpoint_id, reason);
+  };
+  if (config.external_dispatchers) {
+    auto follower = webhooks::DeliveryFollower::Start({*deliveries_, disable}, {.brokers = brokers});
+    if (!follower) return std::unexpected(follower.error());
+    delivery_follower_ = std::move(*follower);
+    std::cerr << "contractd: webhooks are delivered by `contractd dispatcher` processes on "
+              << brokers << std::endl;
+    return {};
+  }
   webhook_sender_ = webhooks::MakeBeastSender({.allow_loopback = config.webhook_allow_loopback});
   webhooks::DispatcherOptions options;
   options.brokers = brokers;
   auto dispatcher = webhooks::Dispatcher::Start(
       webhooks::DispatcherDeps{
-          endpoint_directory_, *endpoint_secrets_, *deliveries_, *endpoint_commands_,
-          *webhook_sender_, SystemClock::Instance(),
-          [this](std::string_view contract_id) { return ControllerOf(contract_id); },
-          [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); }},
+          .directory = endpoint_directory_,
+          .secrets = *endpoint_secrets_,
+          .deliveries = *deliveries_,
+          .sender = *webhook_sender_,
+          .clock = SystemClock::Instance(),
+          .disable = disable,
+          .controller_of = [this](std::string_view contract_id) { return ControllerOf(contract_id); },
+          .wait_for_directory =
+              [this](uint64_t position) {
+                return projector_->WaitFor(position + 1, kReadYourWritesTimeout);
+              },
+          .recorded = {}},
       std::move(options));
   if (!dispatcher) return std::unexpected(dispatcher.error());
   dispatcher_ = std::move(*dispatcher);
   running_dispatcher_.store(dispatcher_.get());
   return {};
+}
+
+Result<webhooks::Delivery> Service::RequestRetry(std::string_view delivery_id,
+                                                 std::string_view organization_id) {
+  auto stored = deliveries_->Get(delivery_id);
+  if (!stored) return std::unexpected(stored.error());
+  const auto endpoint =
+      *stored ? endpoint_directory_.Find((*stored)->endpoint_id) : std::nullopt;
+  if (!endpoint || endpoint->organization_id != organization_id) {
+    return Fail(ErrorCode::kNotFound, "no delivery " + std::string(delivery_id), "deliveryId",
+                std::string(delivery_id));
+  }
+  if (!topic_writer_) return Fail(ErrorCode::kUnavailable, "webhook delivery is stopped");
+  webhooks::Delivery retried =
+      webhooks::RetriedNow(std::move(**stored), SystemClock::Instance().NowMicros());
+  if (auto written = topic_writer_->Write({webhooks::RetryRequestMessage(retried)}); !written) {
+    return std::unexpected(written.error());
+  }
+  return retried;
 }
 
 std::optional<std::string> Service::ControllerOf(std::string_view contract_id) const {

@@ -26,6 +26,7 @@
 #include "projections/rocksdb_view_store.h"
 #include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
+#include "webhooks/delivery_follower.h"
 #include "webhooks/delivery_store.h"
 #include "webhooks/dispatcher.h"
 #include "webhooks/embedded_kafka.h"
@@ -33,6 +34,7 @@
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_relay.h"
+#include "webhooks/topic_writer.h"
 
 namespace esign::app {
 
@@ -61,8 +63,13 @@ class Service {
   void StartTreeHeadSigner(std::chrono::seconds interval);
   // The Kafka relay, to --kafka-brokers or to the embedded cluster it starts first.
   Status StartKafka(const ServeConfig& config);
-  // The webhook dispatcher, a consumer of the topic the relay writes.
+  // The webhook dispatcher, a consumer of the topic the relay writes; or, with external
+  // dispatchers, the follower of what they record.
   Status StartDispatcher(const ServeConfig& config, const std::string& brokers);
+  // The retry operation: a retry request on its topic, for whichever dispatcher owns the
+  // contract's partition.
+  Result<webhooks::Delivery> RequestRetry(std::string_view delivery_id,
+                                          std::string_view organization_id);
   // The organization that controls a contract, from its first event.
   std::optional<std::string> ControllerOf(std::string_view contract_id) const;
   // The signing family and what completion needs (service_signing.cc).
@@ -100,7 +107,9 @@ class Service {
   std::unique_ptr<webhooks::KafkaRelay> relay_;
   std::unique_ptr<webhooks::DeliveryStore> deliveries_;
   std::unique_ptr<webhooks::WebhookSender> webhook_sender_;
+  std::unique_ptr<webhooks::TopicWriter> topic_writer_;  // retry requests
   std::unique_ptr<webhooks::Dispatcher> dispatcher_;
+  std::unique_ptr<webhooks::DeliveryFollower> delivery_follower_;  // with external dispatchers
   std::atomic<webhooks::Dispatcher*> running_dispatcher_{nullptr};  // for the projector's thread
 };
 

@@ -116,36 +116,33 @@ Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& da
 
 DeliveryStore::~DeliveryStore() = default;
 
-Result<std::vector<Delivery>> DeliveryStore::AddNew(std::vector<Delivery> deliveries) {
-  std::vector<Delivery> added;
+Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliveries) {
+  std::vector<Delivery> pending;
   rocksdb::WriteBatch batch;
   std::set<std::string> in_batch;
   for (Delivery& d : deliveries) {
-    std::string ignored;
-    const rocksdb::Status found = db_->Get(rocksdb::ReadOptions(), RecordKey(d.id), &ignored);
-    if (found.ok() || !in_batch.insert(d.id).second) continue;  // delivered or queued already
-    if (!found.IsNotFound()) return eventstore::FailFromRocks(found, "reading a delivery");
+    if (!in_batch.insert(d.id).second) continue;
+    auto stored = Get(d.id);
+    if (!stored) return std::unexpected(stored.error());
+    if (*stored) {
+      if ((*stored)->state == DeliveryState::kPending) pending.push_back(std::move(**stored));
+      continue;
+    }
     d.state = DeliveryState::kPending;
     batch.Put(RecordKey(d.id), DeliveryToJson(d));
-    batch.Put(PositionKey('q', d.endpoint_id, d.position), d.id);
     batch.Put(PositionKey('l', d.endpoint_id, d.position), d.id);
-    added.push_back(std::move(d));
+    pending.push_back(std::move(d));
   }
-  if (added.empty()) return added;
+  if (batch.Count() == 0) return pending;
   const rocksdb::Status status = db_->Write(Synced(), &batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "storing deliveries");
-  return added;
+  return pending;
 }
 
 Status DeliveryStore::Update(const Delivery& delivery) {
   rocksdb::WriteBatch batch;
   batch.Put(RecordKey(delivery.id), DeliveryToJson(delivery));
-  const std::string queue_key = PositionKey('q', delivery.endpoint_id, delivery.position);
-  if (delivery.state == DeliveryState::kPending) {
-    batch.Put(queue_key, delivery.id);
-  } else {
-    batch.Delete(queue_key);
-  }
+  batch.Put(PositionKey('l', delivery.endpoint_id, delivery.position), delivery.id);
   // Not synced: an outcome lost with the machine (the process's writes survive its own crash)
   // only means the delivery is sent again, with the same webhook-id.
   const rocksdb::Status status = db_->Write(rocksdb::WriteOptions(), &batch);
@@ -161,32 +158,6 @@ Result<std::optional<Delivery>> DeliveryStore::Get(std::string_view delivery_id)
   auto delivery = ParseDelivery(value);
   if (!delivery) return std::unexpected(delivery.error());
   return std::optional<Delivery>(std::move(*delivery));
-}
-
-Result<std::vector<Delivery>> DeliveryStore::Pending(std::string_view endpoint_id) const {
-  std::vector<Delivery> pending;
-  const std::string prefix = "q/" + std::string(endpoint_id) + "/";
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    auto delivery = Get(it->value().ToStringView());
-    if (!delivery) return std::unexpected(delivery.error());
-    if (*delivery) pending.push_back(std::move(**delivery));
-  }
-  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "reading the queue");
-  return pending;
-}
-
-Result<std::vector<std::string>> DeliveryStore::EndpointsWithPending() const {
-  std::vector<std::string> endpoints;
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
-  for (it->Seek("q/"); it->Valid() && it->key().starts_with("q/");) {
-    const std::string_view key = it->key().ToStringView().substr(2);
-    const std::string endpoint(key.substr(0, key.find('/')));
-    endpoints.push_back(endpoint);
-    it->Seek("q/" + endpoint + "0");  // '0' follows '/': past this endpoint's entries
-  }
-  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "reading the queue");
-  return endpoints;
 }
 
 Result<std::vector<Delivery>> DeliveryStore::List(std::string_view endpoint_id, uint64_t before,

@@ -2,7 +2,6 @@
 // event log (they are not facts of the contract, and retries write often): a RocksDB database of
 // its own in <data_dir>/webhook-deliveries. Keys:
 //   d/<deliveryId>                     -> the delivery as JSON (state, attempts, next attempt)
-//   q/<endpointId>/<BE u64 position>   -> deliveryId, while the delivery is pending
 //   l/<endpointId>/<BE u64 position>   -> deliveryId, every delivery, for the endpoint's list
 // A delivery's id is derived from its endpoint and event, so the same event read twice from the
 // topic (after a restart) is recognized and not delivered again.
@@ -56,16 +55,14 @@ class DeliveryStore {
   static Result<std::unique_ptr<DeliveryStore>> Open(const std::string& data_dir);
   ~DeliveryStore();
 
-  // Stores the deliveries whose id is not stored yet, as pending, in one synced write; returns
-  // those it stored.
-  Result<std::vector<Delivery>> AddNew(std::vector<Delivery> deliveries);
-  // Rewrites a delivery; one no longer pending leaves the queue. Not synced (see the .cc).
+  // Stores the deliveries whose id is not stored yet, as pending, in one synced write. Returns the
+  // pending ones, as stored: those it stored, and those stored earlier that are still pending
+  // (their event was read again, after a restart or a rebalance).
+  Result<std::vector<Delivery>> Admit(std::vector<Delivery> deliveries);
+  // Stores a delivery, new or not; Not synced (see the
+  // .cc).
   Status Update(const Delivery& delivery);
   Result<std::optional<Delivery>> Get(std::string_view delivery_id) const;
-  // The endpoint's pending deliveries, by position.
-  Result<std::vector<Delivery>> Pending(std::string_view endpoint_id) const;
-  // Endpoints with at least one pending delivery.
-  Result<std::vector<std::string>> EndpointsWithPending() const;
   // The endpoint's deliveries, newest first, with a position below `before` (0: from the newest).
   Result<std::vector<Delivery>> List(std::string_view endpoint_id, uint64_t before,
                                      size_t limit) const;

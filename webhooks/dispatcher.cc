@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <iostream>
+#include <set>
 
 #include "webhooks/delivery_message.h"
+#include "webhooks/delivery_topics.h"
 #include "webhooks/retry_schedule.h"
 
 namespace esign::webhooks {
@@ -18,16 +20,29 @@ void Log(const std::string& line) {
 
 bool Success(int status) { return status >= 200 && status < 300; }
 
+std::vector<TopicPartition> PartitionsOf(const rd_kafka_topic_partition_list_t* list) {
+  std::vector<TopicPartition> partitions;
+  for (int i = 0; i < list->cnt; ++i) {
+    partitions.push_back({list->elems[i].topic, list->elems[i].partition});
+  }
+  return partitions;
+}
+
+std::string Describe(const std::vector<TopicPartition>& partitions) {
+  std::string text;
+  for (const TopicPartition& p : partitions) {
+    text += (text.empty() ? "" : " ") + p.topic + "[" + std::to_string(p.partition) + "]";
+  }
+  return text.empty() ? "none" : text;
+}
+
 }  // namespace
 
 // One endpoint's deliveries, sent one at a time in log order by a thread of its own.
 class Dispatcher::Lane {
  public:
-  Lane(Dispatcher& dispatcher, std::string endpoint_id, std::vector<Delivery> pending)
-      : dispatcher_(dispatcher),
-        endpoint_id_(std::move(endpoint_id)),
-        queue_(pending.begin(), pending.end()),
-        random_(std::random_device()()) {
+  Lane(Dispatcher& dispatcher, std::string endpoint_id)
+      : dispatcher_(dispatcher), endpoint_id_(std::move(endpoint_id)), random_(std::random_device()()) {
     thread_ = std::jthread([this](const std::stop_token& stop) { Run(stop); });
   }
   ~Lane() { Stop(); }
@@ -58,6 +73,12 @@ class Dispatcher::Lane {
     changed_.notify_all();
   }
 
+  // Forgets the deliveries (another member sends them now).
+  void Drop(const std::set<std::string>& delivery_ids) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(queue_, [&](const Delivery& d) { return delivery_ids.contains(d.id); });
+  }
+
  private:
   void Run(const std::stop_token& stop) {
     const DispatcherDeps& deps = dispatcher_.deps_;
@@ -69,6 +90,7 @@ class Dispatcher::Lane {
       }
       const std::optional<WebhookEndpoint> endpoint = deps.directory.Find(endpoint_id_);
       if (!endpoint) {  // deleted: nothing more goes there
+        for (const Delivery& d : queue_) dispatcher_.Settle(d.id);
         queue_.clear();
         continue;
       }
@@ -93,7 +115,7 @@ class Dispatcher::Lane {
       }
       Delivery delivery = head;
       lock.unlock();
-      Attempt(*endpoint, delivery);
+      Attempt(stop, *endpoint, delivery);
       lock.lock();
       // Deliveries of other partitions may have been queued ahead of it meanwhile.
       auto it = std::find_if(queue_.begin(), queue_.end(),
@@ -103,11 +125,12 @@ class Dispatcher::Lane {
         *it = std::move(delivery);
       } else {
         queue_.erase(it);
+        dispatcher_.Settle(delivery.id);
       }
     }
   }
 
-  void Attempt(const WebhookEndpoint& endpoint, Delivery& delivery) {
+  void Attempt(const std::stop_token& stop, const WebhookEndpoint& endpoint, Delivery& delivery) {
     const DispatcherDeps& deps = dispatcher_.deps_;
     const int64_t now = deps.clock.NowMicros();
     DeliveryAttempt attempt{.at_us = now};
@@ -153,11 +176,18 @@ class Dispatcher::Lane {
     if (auto stored = deps.deliveries.Update(delivery); !stored) {
       Log("recording delivery " + delivery.id + " failed: " + stored.error().message);
     }
+    // The outcome must be recorded before it settles the message that caused the delivery.
+    while (deps.recorded && !stop.stop_requested()) {
+      auto recorded = deps.recorded({delivery});
+      if (recorded) break;
+      Log("recording delivery " + delivery.id + " failed: " + recorded.error().message);
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
   }
 
   void Disable(const WebhookEndpoint& endpoint, const std::string& reason) {
     Log("disabling endpoint " + endpoint.id + ": " + reason);
-    if (auto disabled = dispatcher_.deps_.commands.Disable(endpoint.id, reason); !disabled) {
+    if (auto disabled = dispatcher_.deps_.disable(endpoint.id, reason); !disabled) {
       Log("disabling endpoint " + endpoint.id + " failed: " + disabled.error().message);
       return;
     }
@@ -185,7 +215,7 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
       {"group.id", dispatcher->options_.group},
       {"client.id", "contractd-dispatcher"},
       {"auto.offset.reset", "earliest"},
-      // Offsets are stored by hand once a message's deliveries are recorded; the consumer commits
+      // Offsets are stored by hand once a message's deliveries are settled; the consumer commits
       // only stored offsets.
       {"enable.auto.offset.store", "false"},
       {"enable.auto.commit", "true"},
@@ -196,33 +226,31 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
       // successor waits that long, so it is kept short.
       {"session.timeout.ms", "10000"},
       {"heartbeat.interval.ms", "1000"},
+      // Both topics by partition number, so a contract's retries go to the owner of its events.
+      {"partition.assignment.strategy", "range"},
   };
   settings.insert(settings.end(), dispatcher->options_.settings.begin(),
                   dispatcher->options_.settings.end());
   auto conf = MakeKafkaConf(settings);
   if (!conf) return std::unexpected(conf.error());
+  rd_kafka_conf_set_rebalance_cb(conf->get(), &Dispatcher::OnRebalance);
+  rd_kafka_conf_set_opaque(conf->get(), dispatcher.get());
   auto consumer = MakeKafkaHandle(RD_KAFKA_CONSUMER, std::move(*conf));
   if (!consumer) return std::unexpected(consumer.error());
   dispatcher->consumer_ = std::move(*consumer);
   rd_kafka_poll_set_consumer(dispatcher->consumer_.get());
-  rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(2);
   rd_kafka_topic_partition_list_add(topics, dispatcher->options_.topic.c_str(),
+                                    RD_KAFKA_PARTITION_UA);
+  rd_kafka_topic_partition_list_add(topics, dispatcher->options_.retries_topic.c_str(),
                                     RD_KAFKA_PARTITION_UA);
   const rd_kafka_resp_err_t err = rd_kafka_subscribe(dispatcher->consumer_.get(), topics);
   rd_kafka_topic_partition_list_destroy(topics);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Fail(ErrorCode::kInternal, std::string("cannot subscribe: ") + rd_kafka_err2str(err));
   }
-  // Deliveries left pending by an earlier run resume.
-  auto endpoints = dispatcher->deps_.deliveries.EndpointsWithPending();
-  if (!endpoints) return std::unexpected(endpoints.error());
-  // Only here are lanes filled from the store: a lane created later starts empty and receives
-  // its deliveries by Push, so none is queued twice.
-  for (const std::string& endpoint : *endpoints) {
-    auto pending = dispatcher->deps_.deliveries.Pending(endpoint);
-    if (!pending) return std::unexpected(pending.error());
-    dispatcher->LaneOf(endpoint, std::move(*pending));
-  }
+  // Deliveries left pending by an earlier run come back with their messages, which were not
+  // committed: nothing is loaded from the store here.
   dispatcher->intake_ =
       std::jthread([d = dispatcher.get()](const std::stop_token& stop) { d->RunIntake(stop); });
   return dispatcher;
@@ -238,12 +266,16 @@ void Dispatcher::Stop() {
     intake_.request_stop();
     intake_.join();
   }
+  {
+    std::lock_guard lock(lanes_mutex_);
+    for (auto& [id, lane] : lanes_) lane->Stop();
+  }
   if (consumer_) {
+    StoreCommittableOffsets();
     rd_kafka_consumer_close(consumer_.get());  // commits the offsets stored so far
     consumer_.reset();
   }
   std::lock_guard lock(lanes_mutex_);
-  for (auto& [id, lane] : lanes_) lane->Stop();
   lanes_.clear();
 }
 
@@ -252,19 +284,67 @@ void Dispatcher::Wake() {
   for (auto& [id, lane] : lanes_) lane->Wake();
 }
 
-Dispatcher::Lane& Dispatcher::LaneOf(const std::string& endpoint_id,
-                                     std::vector<Delivery> pending) {
+Dispatcher::Lane& Dispatcher::LaneOf(const std::string& endpoint_id) {
   std::lock_guard lock(lanes_mutex_);
   auto it = lanes_.find(endpoint_id);
   if (it != lanes_.end()) return *it->second;
-  auto lane = std::make_unique<Lane>(*this, endpoint_id, std::move(pending));
+  auto lane = std::make_unique<Lane>(*this, endpoint_id);
   return *lanes_.emplace(endpoint_id, std::move(lane)).first->second;
+}
+
+void Dispatcher::Settle(const std::string& delivery_id) {
+  std::lock_guard lock(offsets_mutex_);
+  offsets_.Settled(delivery_id);
+}
+
+void Dispatcher::StoreCommittableOffsets() {
+  std::vector<std::pair<TopicPartition, int64_t>> committable;
+  {
+    std::lock_guard lock(offsets_mutex_);
+    committable = offsets_.TakeCommittable();
+  }
+  if (committable.empty()) return;
+  rd_kafka_topic_partition_list_t* offsets =
+      rd_kafka_topic_partition_list_new(static_cast<int>(committable.size()));
+  for (const auto& [partition, offset] : committable) {
+    rd_kafka_topic_partition_list_add(offsets, partition.topic.c_str(), partition.partition)
+        ->offset = offset;
+  }
+  rd_kafka_offsets_store(consumer_.get(), offsets);  // a partition no longer assigned is skipped
+  rd_kafka_topic_partition_list_destroy(offsets);
+}
+
+void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
+                             rd_kafka_topic_partition_list_t* partitions, void* opaque) {
+  auto* dispatcher = static_cast<Dispatcher*>(opaque);
+  const std::vector<TopicPartition> changed = PartitionsOf(partitions);
+  if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+    Log("partitions assigned: " + Describe(changed));
+    rd_kafka_assign(handle, partitions);
+    return;
+  }
+  // Revoked (or lost): what is settled is committed now, and the rest is the next owner's.
+  Log("partitions revoked: " + Describe(changed));
+  dispatcher->StoreCommittableOffsets();
+  rd_kafka_commit(handle, nullptr, 0);
+  std::vector<std::string> released;
+  {
+    std::lock_guard lock(dispatcher->offsets_mutex_);
+    released = dispatcher->offsets_.Revoke(changed);
+  }
+  const std::set<std::string> dropped(released.begin(), released.end());
+  {
+    std::lock_guard lock(dispatcher->lanes_mutex_);
+    for (auto& [id, lane] : dispatcher->lanes_) lane->Drop(dropped);
+  }
+  rd_kafka_assign(handle, nullptr);
 }
 
 void Dispatcher::RunIntake(const std::stop_token& stop) {
   rd_kafka_t* rk = consumer_.get();
   while (!stop.stop_requested()) {
-    std::vector<rd_kafka_message_t*> batch;
+    StoreCommittableOffsets();
+    std::vector<Message> batch;
     // Waits for the first message, then takes what is already there.
     for (int timeout = kPollMs; batch.size() < options_.intake_batch; timeout = 0) {
       rd_kafka_message_t* message = rd_kafka_consumer_poll(rk, timeout);
@@ -273,44 +353,64 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
         if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
           Log(std::string("consumer: ") + rd_kafka_message_errstr(message));
         }
-        rd_kafka_message_destroy(message);
-        continue;
+      } else {
+        batch.push_back({{rd_kafka_topic_name(message->rkt), message->partition},
+                         message->offset,
+                         std::string(static_cast<const char*>(message->payload), message->len)});
       }
-      batch.push_back(message);
+      rd_kafka_message_destroy(message);
     }
     if (batch.empty()) continue;
-    std::vector<std::string> values;
-    values.reserve(batch.size());
-    for (auto* m : batch) values.emplace_back(static_cast<const char*>(m->payload), m->len);
-    // Not one offset is stored before the batch's deliveries are: on failure, try again.
-    Status recorded = Record(values);
+    // Not one offset moves before the batch's deliveries are recorded: on failure, try again.
+    auto recorded = Record(batch);
     while (!recorded && !stop.stop_requested()) {
       Log("recording deliveries failed: " + recorded.error().message);
       std::this_thread::sleep_for(std::chrono::seconds(1));
-      recorded = Record(values);
+      recorded = Record(batch);
     }
-    if (recorded) {
-      rd_kafka_topic_partition_list_t* offsets =
-          rd_kafka_topic_partition_list_new(static_cast<int>(batch.size()));
-      for (auto* m : batch) {
-        rd_kafka_topic_partition_list_add(offsets, rd_kafka_topic_name(m->rkt), m->partition)
-            ->offset = m->offset + 1;
+    if (!recorded) continue;
+    {
+      // Held before a lane can settle them.
+      std::lock_guard lock(offsets_mutex_);
+      for (size_t i = 0; i < batch.size(); ++i) {
+        offsets_.Consumed(batch[i].partition, batch[i].offset, recorded->caused[i]);
       }
-      rd_kafka_offsets_store(rk, offsets);
-      rd_kafka_topic_partition_list_destroy(offsets);
     }
-    for (auto* m : batch) rd_kafka_message_destroy(m);
+    for (Delivery& delivery : recorded->pending) {
+      const std::string endpoint_id = delivery.endpoint_id;
+      LaneOf(endpoint_id).Push(std::move(delivery));
+    }
   }
 }
 
-Status Dispatcher::Record(const std::vector<std::string>& values) {
+Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& messages) {
+  std::vector<std::vector<std::string>> caused(messages.size());  // delivery ids, per message
   std::vector<Delivery> deliveries;
+  std::vector<Delivery> retried;
   const int64_t now = deps_.clock.NowMicros();
-  for (const std::string& value : values) {
-    const std::optional<LifecycleEvent> event = ParseLifecycleEvent(value);
+  std::vector<std::optional<LifecycleEvent>> events;
+  uint64_t last_position = 0;
+  for (const Message& message : messages) {
+    events.push_back(message.partition.topic == options_.retries_topic
+                         ? std::nullopt
+                         : ParseLifecycleEvent(message.value));
+    if (events.back()) last_position = std::max(last_position, events.back()->position);
+  }
+  // Endpoints created before the events must be in the directory.
+  if (last_position > 0) deps_.wait_for_directory(last_position);
+  for (size_t i = 0; i < messages.size(); ++i) {
+    if (messages[i].partition.topic == options_.retries_topic) {
+      const auto request = ParseDeliveryTopicRecord(messages[i].value);
+      if (!request || request->kind != DeliveryTopicRecord::Kind::kRetry) continue;
+      auto delivery = RecordRetry(request->delivery);
+      if (!delivery) return std::unexpected(delivery.error());
+      if (!*delivery) continue;
+      caused[i].push_back((*delivery)->id);
+      retried.push_back(std::move(**delivery));
+      continue;
+    }
+    const std::optional<LifecycleEvent>& event = events[i];
     if (!event) continue;
-    // Endpoints created before the event must be in the directory.
-    deps_.wait_for_directory(event->position + 1);
     std::optional<std::string> organization =
         event->organization_id.empty() ? deps_.controller_of(event->contract_id)
                                        : std::optional<std::string>(event->organization_id);
@@ -318,7 +418,8 @@ Status Dispatcher::Record(const std::vector<std::string>& values) {
     const std::string body = DeliveryBody(*event);
     for (const WebhookEndpoint& endpoint : deps_.directory.OfOrganization(*organization)) {
       if (endpoint.created_position >= event->position || !endpoint.Wants(event->type)) continue;
-      deliveries.push_back(Delivery{.id = DeliveryId(endpoint.id, event->event_id),
+      caused[i].push_back(DeliveryId(endpoint.id, event->event_id));
+      deliveries.push_back(Delivery{.id = caused[i].back(),
                                     .endpoint_id = endpoint.id,
                                     .webhook_id = WebhookMessageId(endpoint.id, event->event_id),
                                     .event_id = event->event_id,
@@ -330,33 +431,34 @@ Status Dispatcher::Record(const std::vector<std::string>& values) {
                                     .created_us = now});
     }
   }
-  if (deliveries.empty()) return {};
-  auto added = deps_.deliveries.AddNew(std::move(deliveries));
-  if (!added) return std::unexpected(added.error());
-  for (Delivery& delivery : *added) {
-    const std::string endpoint_id = delivery.endpoint_id;
-    LaneOf(endpoint_id).Push(std::move(delivery));
+  auto admitted = deliveries.empty() ? Result<std::vector<Delivery>>()
+                                     : deps_.deliveries.Admit(std::move(deliveries));
+  if (!admitted) return std::unexpected(admitted.error());
+  std::vector<Delivery> pending = std::move(*admitted);
+  pending.insert(pending.end(), retried.begin(), retried.end());
+  if (deps_.recorded && !pending.empty()) {
+    if (auto recorded = deps_.recorded(pending); !recorded) return std::unexpected(recorded.error());
   }
-  return {};
+  // Only the pending deliveries hold their messages.
+  std::set<std::string> pending_ids;
+  for (const Delivery& d : pending) pending_ids.insert(d.id);
+  for (auto& ids : caused) {
+    std::erase_if(ids, [&](const std::string& id) { return !pending_ids.contains(id); });
+  }
+  return Recorded{std::move(caused), std::move(pending)};
 }
 
-Result<Delivery> Dispatcher::Retry(std::string_view delivery_id, std::string_view organization_id) {
-  auto stored = deps_.deliveries.Get(delivery_id);
+Result<std::optional<Delivery>> Dispatcher::RecordRetry(const Delivery& requested) {
+  if (!deps_.directory.Find(requested.endpoint_id)) return std::optional<Delivery>();
+  auto stored = deps_.deliveries.Get(requested.id);
   if (!stored) return std::unexpected(stored.error());
-  const auto endpoint = *stored ? deps_.directory.Find((*stored)->endpoint_id) : std::nullopt;
-  if (!endpoint || endpoint->organization_id != organization_id) {
-    return Fail(ErrorCode::kNotFound, "no delivery " + std::string(delivery_id), "deliveryId",
-                std::string(delivery_id));
-  }
-  Delivery delivery = std::move(**stored);
-  delivery.state = DeliveryState::kPending;
-  delivery.round_start = delivery.attempts.size();
-  delivery.next_attempt_us = deps_.clock.NowMicros();
+  // The store of this member may not know it (another member recorded it): the request carries
+  // the delivery as recorded.
+  Delivery delivery = RetriedNow(*stored ? std::move(**stored) : requested, deps_.clock.NowMicros());
   if (auto updated = deps_.deliveries.Update(delivery); !updated) {
     return std::unexpected(updated.error());
   }
-  LaneOf(delivery.endpoint_id).Push(delivery);
-  return delivery;
+  return std::optional<Delivery>(std::move(delivery));
 }
 
 }  // namespace esign::webhooks

@@ -1,21 +1,23 @@
 // Dispatcher: the webhook dispatcher, a member of the Kafka consumer group "webhook-dispatcher"
-// on the topic contract-events.
+// on the topics contract-events and webhook-retries (delivery_topics.h). It runs inside contractd,
+// or as `contractd dispatcher` processes that share the partitions (docs/webhooks.md).
 //
 // Intake (one thread): for each lifecycle event read (delivery_message.h) it finds the endpoints
 // of the organization that controls the contract, enabled or not, created before the event, that
-// want its type, and records one pending delivery per endpoint (DeliveryStore, synced). Only then
-// does it store the message's offset, which the consumer commits: a crash before that reads the
-// message again, and the delivery ids (derived from endpoint and event) keep it from being
-// recorded or delivered twice.
+// want its type, and records one pending delivery per endpoint (DeliveryStore, synced; the ids,
+// derived from endpoint and event, keep a message read twice from being recorded twice). A retry
+// request makes its delivery pending again. A message's offset is committed only once every
+// delivery it caused has its outcome (offset_tracker.h): a member that dies, or loses the
+// partition in a rebalance, leaves the unsettled messages to be read again by the next owner.
 //
 // Lanes (one thread per endpoint with deliveries): each sends its endpoint's pending deliveries
 // one at a time, in log order (so per contract in order), retrying the head with the schedule of
 // retry_schedule.h; a slow or failing endpoint holds back only its own lane. 2xx is success. 410
 // disables the endpoint, as does exhausting the schedule; a disabled endpoint keeps its pending
-// deliveries and its lane resumes when an update enables it (the directory wakes the lanes).
-// Every attempt is recorded on the delivery.
+// deliveries and its lane resumes when an update enables it (Wake). Every attempt is recorded on
+// the delivery.
 //
-// Thread safety: Stop, Retry and Wake may be called from any thread.
+// Thread safety: Stop and Wake may be called from any thread.
 #pragma once
 
 #include <atomic>
@@ -32,10 +34,10 @@
 
 #include "domain/clock.h"
 #include "webhooks/delivery_store.h"
-#include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_config.h"
+#include "webhooks/offset_tracker.h"
 #include "webhooks/webhook_sender.h"
 
 namespace esign::webhooks {
@@ -44,6 +46,8 @@ struct DispatcherOptions {
   std::string brokers;  // required
   // Default: contract-events.
   std::string topic = "contract-events";
+  // Retry requests (delivery_topics.h). Default: webhook-retries.
+  std::string retries_topic = "webhook-retries";
   // Default: webhook-dispatcher.
   std::string group = "webhook-dispatcher";
   // Messages recorded together in one synced write. Default: 512.
@@ -56,13 +60,18 @@ struct DispatcherDeps {
   const EndpointDirectory& directory;
   EndpointSecrets& secrets;
   DeliveryStore& deliveries;
-  EndpointCommands& commands;  // disables endpoints
   WebhookSender& sender;
   const Clock& clock;
-  // The organization that controls a contract; nothing when unknown.
+  // Disables an endpoint, giving the reason (it answered 410, or the schedule ran out).
+  std::function<Status(std::string_view endpoint_id, std::string_view reason)> disable;
+  // The organization that controls a contract, for messages that do not name it; nothing when
+  // unknown.
   std::function<std::optional<std::string>(std::string_view contract_id)> controller_of;
-  // Blocks until the endpoint directory has applied the log up to `size` events.
-  std::function<bool(uint64_t size)> wait_for_directory;
+  // Blocks until the endpoint directory holds every endpoint event of the log before `position`.
+  std::function<bool(uint64_t position)> wait_for_directory;
+  // Called with deliveries once stored (admitted, attempted, retried); a delivery's outcome counts
+  // as recorded only when it returns success. Empty: the store is the whole record.
+  std::function<Status(const std::vector<Delivery>&)> recorded;
 };
 
 class Dispatcher {
@@ -75,23 +84,38 @@ class Dispatcher {
   void Stop();
   // Re-examines every lane's endpoint (it changed).
   void Wake();
-  // Schedules a delivery of `organization_id`'s endpoint now, in a new round of the schedule,
-  // whatever its state; kNotFound when it is not that organization's.
-  Result<Delivery> Retry(std::string_view delivery_id, std::string_view organization_id);
 
  private:
   class Lane;
+  struct Message {
+    TopicPartition partition;
+    int64_t offset = 0;
+    std::string value;
+  };
   Dispatcher(DispatcherDeps deps, DispatcherOptions options);
   void RunIntake(const std::stop_token& stop);
-  Status Record(const std::vector<std::string>& values);
-  // The endpoint's lane, created with `pending` when it has none yet.
-  Lane& LaneOf(const std::string& endpoint_id, std::vector<Delivery> pending = {});
+  struct Recorded {
+    std::vector<std::vector<std::string>> caused;  // per message, the deliveries left pending
+    std::vector<Delivery> pending;                 // to queue
+  };
+  // Records what the messages ask for.
+  Result<Recorded> Record(const std::vector<Message>& messages);
+  // The retried delivery, stored; nothing when its endpoint is gone.
+  Result<std::optional<Delivery>> RecordRetry(const Delivery& requested);
+  void Settle(const std::string& delivery_id);
+  // Hands the offsets that may be committed now to the consumer.
+  void StoreCommittableOffsets();
+  static void OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
+                          rd_kafka_topic_partition_list_t* partitions, void* opaque);
+  Lane& LaneOf(const std::string& endpoint_id);
 
   DispatcherDeps deps_;
   const DispatcherOptions options_;
   KafkaHandle consumer_;
   std::mutex lanes_mutex_;
   std::map<std::string, std::unique_ptr<Lane>> lanes_;  // guarded by lanes_mutex_
+  std::mutex offsets_mutex_;
+  OffsetTracker offsets_;  // guarded by offsets_mutex_
   std::jthread intake_;
 };
 

@@ -55,6 +55,20 @@ Result<std::unique_ptr<EndpointSecrets>> EndpointSecrets::Open(const std::string
   return std::unique_ptr<EndpointSecrets>(new EndpointSecrets(dir));
 }
 
+Result<std::unique_ptr<EndpointSecrets>> EndpointSecrets::OpenReader(
+    const std::string& secrets_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(secrets_dir, ec)) {
+    return Fail(ErrorCode::kNotFound, "no webhook secret directory " + secrets_dir);
+  }
+  return std::unique_ptr<EndpointSecrets>(new EndpointSecrets(secrets_dir));
+}
+
+void EndpointSecrets::Forget() {
+  std::lock_guard lock(mutex_);
+  cache_.clear();
+}
+
 std::string EndpointSecrets::PathOf(std::string_view endpoint_id) const {
   return dir_ + "/" + std::string(endpoint_id) + ".json";
 }

@@ -23,6 +23,9 @@ class EndpointSecrets {
  public:
   // Creates the directory when absent. kStorage on I/O errors.
   static Result<std::unique_ptr<EndpointSecrets>> Open(const std::string& data_dir);
+  // The secrets of another process's directory (`contractd dispatcher` reads contractd's
+  // <data-dir>/webhook-secrets), for Signing only; kNotFound when it is not a directory.
+  static Result<std::unique_ptr<EndpointSecrets>> OpenReader(const std::string& secrets_dir);
 
   // Generates and stores the first secret of an endpoint; returns it.
   Result<std::string> Create(std::string_view endpoint_id);
@@ -45,6 +48,8 @@ class EndpointSecrets {
   Result<Current> CurrentOf(std::string_view endpoint_id) const;
   // Removes the endpoint's file; absent is fine.
   Status Remove(std::string_view endpoint_id);
+  // Forgets what was read, for a reader whose files another process changes (a rotation).
+  void Forget();
 
   // The secret file's path, for tests.
   std::string PathOf(std::string_view endpoint_id) const;
@@ -60,7 +65,7 @@ class EndpointSecrets {
 
   const std::string dir_;
   mutable std::mutex mutex_;
-  // What the files hold, read once: every change goes through this object.
+  // What the files hold, read once: every change goes through this object (or Forget).
   mutable std::map<std::string, std::vector<Entry>, std::less<>> cache_;  // guarded by mutex_
 };
 

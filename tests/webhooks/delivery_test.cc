@@ -131,33 +131,41 @@ Delivery Make(const std::string& endpoint, uint64_t position) {
                   .created_us = 5};
 }
 
-TEST(DeliveryStoreTest, AddsOnlyNewDeliveriesAndKeepsTheQueueInLogOrder) {
+TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
   esign::testing::TempDir dir;
   auto store = DeliveryStore::Open(dir.path());
   ASSERT_TRUE(store) << store.error().message;
-  auto added = (*store)->AddNew({Make("whe_a", 9), Make("whe_a", 3), Make("whe_b", 4)});
-  ASSERT_TRUE(added);
-  EXPECT_EQ(added->size(), 3u);
-  // The same events again (a restart re-reads the topic): nothing new.
-  EXPECT_TRUE((*store)->AddNew({Make("whe_a", 9), Make("whe_a", 3)})->empty());
-  auto pending = (*store)->Pending("whe_a");
-  ASSERT_TRUE(pending);
-  ASSERT_EQ(pending->size(), 2u);
-  EXPECT_EQ((*pending)[0].position, 3u);
-  EXPECT_EQ((*store)->EndpointsWithPending().value(), (std::vector<std::string>{"whe_a", "whe_b"}));
+  auto admitted = (*store)->Admit({Make("whe_a", 9), Make("whe_a", 3), Make("whe_b", 4)});
+  ASSERT_TRUE(admitted);
+  EXPECT_EQ(admitted->size(), 3u);
 
-  Delivery done = (*pending)[0];
+  Delivery done = (*admitted)[1];
+  ASSERT_EQ(done.position, 3u);
   done.attempts.push_back({.at_us = 7, .status_code = 200, .latency_ms = 3});
   done.state = DeliveryState::kSucceeded;
   ASSERT_TRUE((*store)->Update(done));
-  EXPECT_EQ((*store)->Pending("whe_a")->size(), 1u);
   EXPECT_EQ(*(*store)->Get(done.id).value(), done);
+
+  // The same events read again (a restart, a rebalance): only the one still pending comes back,
+  // as stored, and nothing is stored twice.
+  Delivery again = Make("whe_a", 9);
+  again.body = "changed";
+  auto readmitted = (*store)->Admit({again, Make("whe_a", 3)});
+  ASSERT_TRUE(readmitted);
+  ASSERT_EQ(readmitted->size(), 1u);
+  EXPECT_EQ((*readmitted)[0].position, 9u);
+  EXPECT_EQ((*readmitted)[0].body, "{}");
+
   auto listed = (*store)->List("whe_a", 0, 10);
   ASSERT_TRUE(listed);
   ASSERT_EQ(listed->size(), 2u);
   EXPECT_EQ((*listed)[0].position, 9u);  // newest first
   EXPECT_EQ((*store)->List("whe_a", 9, 10)->size(), 1u);
   EXPECT_TRUE((*store)->List("whe_c", 0, 10)->empty());
+
+  // A delivery first stored by Update (one recorded by another dispatcher) is listed too.
+  ASSERT_TRUE((*store)->Update(Make("whe_c", 12)));
+  EXPECT_EQ((*store)->List("whe_c", 0, 10)->size(), 1u);
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+// TopicWriter: writes small batches of messages to Kafka and waits until the cluster has them
+// (idempotent producer, acks=all), for the dispatcher's records and requests that must not be lost
+// once acknowledged to their sender: delivery outcomes of a dispatcher outside contractd, disable
+// requests, and retry requests (delivery_topics.h). Keys go through the same partitioner as the
+// relay's (murmur2, like Java clients), so a key lands in the same partition number in every topic
+// of the same partition count.
+// Thread safety: Write may be called from any thread; a poller thread serves delivery reports.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "domain/result.h"
+#include "webhooks/kafka_config.h"
+
+namespace esign::webhooks {
+
+struct TopicMessage {
+  std::string topic;
+  std::string key;
+  std::string value;
+};
+
+struct TopicWriterOptions {
+  std::string brokers;  // required
+  std::string client_id = "contractd-writer";
+  // How long a message may wait for the cluster before Write fails. Default: 30 s.
+  std::chrono::milliseconds timeout{30000};
+  KafkaSettings settings;  // more producer settings, applied last (tests)
+};
+
+class TopicWriter {
+ public:
+  static Result<std::unique_ptr<TopicWriter>> Start(TopicWriterOptions options);
+  ~TopicWriter();
+  TopicWriter(const TopicWriter&) = delete;
+  TopicWriter& operator=(const TopicWriter&) = delete;
+
+  // Produces the messages and returns once every one is acknowledged; kUnavailable when one is
+  // refused or not acknowledged within the timeout (some may have been written: writers of this
+  // class only write what may be written twice).
+  Status Write(const std::vector<TopicMessage>& messages);
+
+ private:
+  explicit TopicWriter(KafkaHandle producer);
+  static void OnDelivery(rd_kafka_t* handle, const rd_kafka_message_t* message, void* opaque);
+
+  KafkaHandle producer_;
+  std::jthread poller_;
+};
+
+}  // namespace esign::webhooks
