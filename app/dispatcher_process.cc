@@ -20,8 +20,7 @@ constexpr auto kDirectoryWait = std::chrono::seconds(10);
 
 }  // namespace
 
-int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals,
-                  std::ostream& err) {
+int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, std::ostream& err) {
   auto fail = [&err](const Error& error) {
     err << "contractd dispatcher: " << error.message << std::endl;
     return 1;
@@ -65,7 +64,8 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals,
               [&records](const std::vector<webhooks::Delivery>& changed) {
                 std::vector<webhooks::TopicMessage> messages;
                 messages.reserve(changed.size());
-                for (const auto& d : changed) messages.push_back(webhooks::DeliveryRecordMessage(d));
+                for (const auto& d : changed)
+                  messages.push_back(webhooks::DeliveryRecordMessage(d));
                 return records.Write(messages);
               }},
       {.brokers = config.kafka_brokers});

@@ -249,14 +249,16 @@ Status Service::StartKafka(const ServeConfig& config) {
 }
 
 Status Service::StartDispatcher(const ServeConfig& config, const std::string& brokers) {
-  auto writer = webhooks::TopicWriter::Start({.brokers = brokers, .client_id = "contractd-retries"});
+  auto writer =
+      webhooks::TopicWriter::Start({.brokers = brokers, .client_id = "contractd-retries"});
   if (!writer) return std::unexpected(writer.error());
   topic_writer_ = std::move(*writer);
   auto disable = [this](std::string_view endpoint_id, std::string_view reason) {
     return endpoint_commands_->Disable(endpoint_id, reason);
   };
   if (config.external_dispatchers) {
-    auto follower = webhooks::DeliveryFollower::Start({*deliveries_, disable}, {.brokers = brokers});
+    auto follower =
+        webhooks::DeliveryFollower::Start({*deliveries_, disable}, {.brokers = brokers});
     if (!follower) return std::unexpected(follower.error());
     delivery_follower_ = std::move(*follower);
     std::cerr << "contractd: webhooks are delivered by `contractd dispatcher` processes on "
@@ -274,7 +276,8 @@ Status Service::StartDispatcher(const ServeConfig& config, const std::string& br
           .sender = *webhook_sender_,
           .clock = SystemClock::Instance(),
           .disable = disable,
-          .controller_of = [this](std::string_view contract_id) { return ControllerOf(contract_id); },
+          .controller_of =
+              [this](std::string_view contract_id) { return ControllerOf(contract_id); },
           .wait_for_directory =
               [this](uint64_t position) {
                 return projector_->WaitFor(position + 1, kReadYourWritesTimeout);
@@ -291,8 +294,7 @@ Result<webhooks::Delivery> Service::RequestRetry(std::string_view delivery_id,
                                                  std::string_view organization_id) {
   auto stored = deliveries_->Get(delivery_id);
   if (!stored) return std::unexpected(stored.error());
-  const auto endpoint =
-      *stored ? endpoint_directory_.Find((*stored)->endpoint_id) : std::nullopt;
+  const auto endpoint = *stored ? endpoint_directory_.Find((*stored)->endpoint_id) : std::nullopt;
   if (!endpoint || endpoint->organization_id != organization_id) {
     return Fail(ErrorCode::kNotFound, "no delivery " + std::string(delivery_id), "deliveryId",
                 std::string(delivery_id));

@@ -109,7 +109,7 @@ class Service {
   std::unique_ptr<webhooks::WebhookSender> webhook_sender_;
   std::unique_ptr<webhooks::TopicWriter> topic_writer_;  // retry requests
   std::unique_ptr<webhooks::Dispatcher> dispatcher_;
-  std::unique_ptr<webhooks::DeliveryFollower> delivery_follower_;  // with external dispatchers
+  std::unique_ptr<webhooks::DeliveryFollower> delivery_follower_;   // with external dispatchers
   std::atomic<webhooks::Dispatcher*> running_dispatcher_{nullptr};  // for the projector's thread
 };
 

@@ -177,12 +177,21 @@ int main(int argc, char** argv) {
   webhooks::DispatcherOptions dispatcher_options;
   dispatcher_options.brokers = (*kafka)->bootstraps();
   auto dispatcher = webhooks::Dispatcher::Start(
-      webhooks::DispatcherDeps{directory, **secrets, **deliveries, commands, *sender,
-                               SystemClock::Instance(),
-                               [](std::string_view) { return std::optional<std::string>(); },
-                               [&projector](uint64_t size) {
-                                 return projector.WaitFor(size, std::chrono::seconds(10));
-                               }},
+      webhooks::DispatcherDeps{
+          .directory = directory,
+          .secrets = **secrets,
+          .deliveries = **deliveries,
+          .sender = *sender,
+          .clock = SystemClock::Instance(),
+          .disable = [&commands](
+                         std::string_view endpoint_id,
+                         std::string_view reason) { return commands.Disable(endpoint_id, reason); },
+          .controller_of = [](std::string_view) { return std::optional<std::string>(); },
+          .wait_for_directory =
+              [&projector](uint64_t position) {
+                return projector.WaitFor(position + 1, std::chrono::seconds(10));
+              },
+          .recorded = {}},
       dispatcher_options);
   if (!dispatcher) return fail("dispatcher", dispatcher.error());
 

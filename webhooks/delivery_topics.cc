@@ -21,8 +21,8 @@ TopicMessage DeliveryRecordMessage(const Delivery& delivery) {
 
 TopicMessage DisableRequestMessage(std::string_view endpoint_id, std::string_view reason) {
   return {std::string(kDeliveriesTopic), std::string(endpoint_id),
-          boost::json::serialize(
-              boost::json::object{{"kind", "disable"}, {"endpointId", endpoint_id}, {"reason", reason}})};
+          boost::json::serialize(boost::json::object{
+              {"kind", "disable"}, {"endpointId", endpoint_id}, {"reason", reason}})};
 }
 
 std::optional<DeliveryTopicRecord> ParseDeliveryTopicRecord(std::string_view value) {
@@ -36,7 +36,8 @@ std::optional<DeliveryTopicRecord> ParseDeliveryTopicRecord(std::string_view val
   if (kind->as_string() == "disable") {
     const auto* endpoint = o.if_contains("endpointId");
     const auto* reason = o.if_contains("reason");
-    if (endpoint == nullptr || !endpoint->is_string() || reason == nullptr || !reason->is_string()) {
+    if (endpoint == nullptr || !endpoint->is_string() || reason == nullptr ||
+        !reason->is_string()) {
       return std::nullopt;
     }
     record.kind = DeliveryTopicRecord::Kind::kDisable;

@@ -42,7 +42,9 @@ std::string Describe(const std::vector<TopicPartition>& partitions) {
 class Dispatcher::Lane {
  public:
   Lane(Dispatcher& dispatcher, std::string endpoint_id)
-      : dispatcher_(dispatcher), endpoint_id_(std::move(endpoint_id)), random_(std::random_device()()) {
+      : dispatcher_(dispatcher),
+        endpoint_id_(std::move(endpoint_id)),
+        random_(std::random_device()()) {
     thread_ = std::jthread([this](const std::stop_token& stop) { Run(stop); });
   }
   ~Lane() { Stop(); }
@@ -228,6 +230,9 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
       {"heartbeat.interval.ms", "1000"},
       // Both topics by partition number, so a contract's retries go to the owner of its events.
       {"partition.assignment.strategy", "range"},
+      // The retry topic may not exist before the first retry: subscribing creates it, or the
+      // consumer would notice it only at the next metadata refresh (minutes).
+      {"allow.auto.create.topics", "true"},
   };
   settings.insert(settings.end(), dispatcher->options_.settings.begin(),
                   dispatcher->options_.settings.end());
@@ -325,6 +330,7 @@ void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
   }
   // Revoked (or lost): what is settled is committed now, and the rest is the next owner's.
   Log("partitions revoked: " + Describe(changed));
+  ++dispatcher->revocations_;
   dispatcher->StoreCommittableOffsets();
   rd_kafka_commit(handle, nullptr, 0);
   std::vector<std::string> released;
@@ -344,6 +350,7 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
   rd_kafka_t* rk = consumer_.get();
   while (!stop.stop_requested()) {
     StoreCommittableOffsets();
+    const uint64_t revocations = revocations_;
     std::vector<Message> batch;
     // Waits for the first message, then takes what is already there.
     for (int timeout = kPollMs; batch.size() < options_.intake_batch; timeout = 0) {
@@ -360,7 +367,9 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
       }
       rd_kafka_message_destroy(message);
     }
-    if (batch.empty()) continue;
+    // Messages taken before a rebalance may belong to another member now; the partitions kept
+    // are read again from their committed offsets anyway.
+    if (batch.empty() || revocations != revocations_) continue;
     // Not one offset moves before the batch's deliveries are recorded: on failure, try again.
     auto recorded = Record(batch);
     while (!recorded && !stop.stop_requested()) {
@@ -437,7 +446,8 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
   std::vector<Delivery> pending = std::move(*admitted);
   pending.insert(pending.end(), retried.begin(), retried.end());
   if (deps_.recorded && !pending.empty()) {
-    if (auto recorded = deps_.recorded(pending); !recorded) return std::unexpected(recorded.error());
+    if (auto recorded = deps_.recorded(pending); !recorded)
+      return std::unexpected(recorded.error());
   }
   // Only the pending deliveries hold their messages.
   std::set<std::string> pending_ids;
@@ -454,7 +464,8 @@ Result<std::optional<Delivery>> Dispatcher::RecordRetry(const Delivery& requeste
   if (!stored) return std::unexpected(stored.error());
   // The store of this member may not know it (another member recorded it): the request carries
   // the delivery as recorded.
-  Delivery delivery = RetriedNow(*stored ? std::move(**stored) : requested, deps_.clock.NowMicros());
+  Delivery delivery =
+      RetriedNow(*stored ? std::move(**stored) : requested, deps_.clock.NowMicros());
   if (auto updated = deps_.deliveries.Update(delivery); !updated) {
     return std::unexpected(updated.error());
   }

@@ -115,7 +115,8 @@ class Dispatcher {
   std::mutex lanes_mutex_;
   std::map<std::string, std::unique_ptr<Lane>> lanes_;  // guarded by lanes_mutex_
   std::mutex offsets_mutex_;
-  OffsetTracker offsets_;  // guarded by offsets_mutex_
+  OffsetTracker offsets_;     // guarded by offsets_mutex_
+  uint64_t revocations_ = 0;  // the intake thread's (rebalances run inside its polls)
   std::jthread intake_;
 };
 

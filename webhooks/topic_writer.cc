@@ -10,8 +10,8 @@ namespace {
 struct PendingBatch {
   std::mutex mutex;
   std::condition_variable done;
-  size_t remaining = 0;          // guarded by mutex
-  std::string first_error;       // guarded by mutex
+  size_t remaining = 0;     // guarded by mutex
+  std::string first_error;  // guarded by mutex
 };
 
 }  // namespace
