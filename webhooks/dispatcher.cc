@@ -22,6 +22,7 @@ bool Success(int status) { return status >= 200 && status < 300; }
 
 std::vector<TopicPartition> PartitionsOf(const rd_kafka_topic_partition_list_t* list) {
   std::vector<TopicPartition> partitions;
+  partitions.reserve(static_cast<size_t>(list->cnt));
   for (int i = 0; i < list->cnt; ++i) {
     partitions.push_back({list->elems[i].topic, list->elems[i].partition});
   }
@@ -464,8 +465,7 @@ Result<std::optional<Delivery>> Dispatcher::RecordRetry(const Delivery& requeste
   if (!stored) return std::unexpected(stored.error());
   // The store of this member may not know it (another member recorded it): the request carries
   // the delivery as recorded.
-  Delivery delivery =
-      RetriedNow(*stored ? std::move(**stored) : requested, deps_.clock.NowMicros());
+  Delivery delivery = RetriedNow(*stored ? **stored : requested, deps_.clock.NowMicros());
   if (auto updated = deps_.deliveries.Update(delivery); !updated) {
     return std::unexpected(updated.error());
   }

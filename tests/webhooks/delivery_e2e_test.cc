@@ -167,6 +167,22 @@ TEST_F(DeliveryEndToEndTest, AFailingReceiverGetsRetriesAndEveryAttemptIsListed)
   EXPECT_EQ(attempts[0].at("statusCode").to_number<int64_t>(), 503);
   EXPECT_EQ(attempts[1].at("statusCode").to_number<int64_t>(), 200);
   EXPECT_EQ(deliveries[1].at("status").as_string(), "succeeded");
+
+  // A manual retry of the delivered event: sent again at once, with the same webhook-id, and
+  // listed as a third attempt.
+  const std::string delivery(deliveries[1].at("id").as_string());
+  auto retried = Call(verb::post, "/api/v1/webhooks/deliveries/" + delivery + "/retry");
+  ASSERT_EQ(retried.status, 202) << retried.body;
+  EXPECT_EQ(retried.Json().at("status").as_string(), "pending");
+  received = receiver.WaitUntil([&](const boost::json::array& r) { return r.size() >= 4; });
+  EXPECT_EQ(received.at(3).at("id"), events[0].at("id"));
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (Deliveries(endpoint)[1].at("attempts").as_array().size() < 3 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(Deliveries(endpoint)[1].at("status").as_string(), "succeeded");
+  EXPECT_EQ(Deliveries(endpoint)[1].at("attempts").as_array().size(), 3u);
 }
 
 TEST_F(DeliveryEndToEndTest, GoneDisablesTheEndpointWhichKeepsItsEventsUntilEnabledAgain) {

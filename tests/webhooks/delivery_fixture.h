@@ -71,7 +71,8 @@ class Receiver {
 };
 
 // Deliveries of a contract that arrived with a status below 300.
-inline std::vector<object> Accepted(const boost::json::array& received, const std::string& contract_id) {
+inline std::vector<object> Accepted(const boost::json::array& received,
+                                    const std::string& contract_id) {
   std::vector<object> of;
   for (const auto& r : received) {
     const auto& o = r.as_object();
@@ -98,8 +99,7 @@ inline void ExpectOneWebhookIdPerEvent(const boost::json::array& received, size_
 
 // Waits until every contract has at least `events` accepted deliveries; what arrived then.
 inline boost::json::array WaitForEvents(Receiver& receiver,
-                                        const std::vector<std::string>& contracts,
-                                        size_t events) {
+                                        const std::vector<std::string>& contracts, size_t events) {
   return receiver.WaitUntil([&](const boost::json::array& r) {
     for (const auto& id : contracts) {
       if (Accepted(r, id).size() < events) return false;

@@ -35,9 +35,9 @@ class ExternalDispatcherTest : public DeliveryEndToEndTest {
     auto kafka = webhooks::EmbeddedKafka::Start();
     ASSERT_TRUE(kafka) << kafka.error().message;
     kafka_ = std::move(*kafka);
-    server_ = StartServer({"--webhook-allow-loopback", "true", "--access-log", "false",
-                           "--kafka-brokers", kafka_->bootstraps(), "--webhook-dispatcher",
-                           "external"});
+    server_ =
+        StartServer({"--webhook-allow-loopback", "true", "--access-log", "false", "--kafka-brokers",
+                     kafka_->bootstraps(), "--webhook-dispatcher", "external"});
     token_ = TokenFor(ParseCreated(CreateClient(
         "org_w",
         "contracts:read,contracts:create,contracts:update,contracts:send,webhooks:manage")));
@@ -49,7 +49,9 @@ class ExternalDispatcherTest : public DeliveryEndToEndTest {
     DeliveryEndToEndTest::TearDown();
   }
 
-  std::string DispatcherDir(size_t i) const { return dirs_.path() + "/dispatcher-" + std::to_string(i); }
+  std::string DispatcherDir(size_t i) const {
+    return dirs_.path() + "/dispatcher-" + std::to_string(i);
+  }
 
   ChildProcess& StartDispatcher() {
     const size_t i = dispatchers_.size();
@@ -57,8 +59,8 @@ class ExternalDispatcherTest : public DeliveryEndToEndTest {
         CONTRACTD_BINARY, "dispatcher", "--kafka-brokers", kafka_->bootstraps(), "--secrets-dir",
         (data_dir_ / "webhook-secrets").string(), "--data-dir", DispatcherDir(i),
         "--webhook-allow-loopback", "true"}));
-    EXPECT_TRUE(dispatchers_.back()->WaitForLine("contractd dispatcher: started",
-                                                 std::chrono::seconds(30)))
+    EXPECT_TRUE(
+        dispatchers_.back()->WaitForLine("contractd dispatcher: started", std::chrono::seconds(30)))
         << dispatchers_.back()->output();
     return *dispatchers_.back();
   }
@@ -79,8 +81,8 @@ class ExternalDispatcherTest : public DeliveryEndToEndTest {
       if (each_has_some && all.size() == 4 && total == 4) return;
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
-    ADD_FAILURE() << "the dispatchers did not share the partitions: "
-                  << dispatchers_[0]->output() << dispatchers_[1]->output();
+    ADD_FAILURE() << "the dispatchers did not share the partitions: " << dispatchers_[0]->output()
+                  << dispatchers_[1]->output();
   }
 
   // The deliveries listed by contractd, once `count` of them have succeeded.
@@ -163,8 +165,8 @@ TEST_F(ExternalDispatcherTest, GoneAndRetryGoThroughContractd) {
   const std::string delivery(listed[0].at("id").as_string());
   auto retried = Call(verb::post, "/api/v1/webhooks/deliveries/" + delivery + "/retry");
   ASSERT_EQ(retried.status, 202) << retried.body;
-  received = receiver.WaitUntil(
-      [&](const boost::json::array& r) { return Accepted(r, id).size() >= 3; });
+  received =
+      receiver.WaitUntil([&](const boost::json::array& r) { return Accepted(r, id).size() >= 3; });
   const auto events = Accepted(received, id);
   EXPECT_EQ(events[2].at("id"), events[1].at("id"));
   const auto deadline2 = std::chrono::steady_clock::now() + kWait;
