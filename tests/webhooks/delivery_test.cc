@@ -6,6 +6,7 @@
 #include "tests/support/temp_dir.h"
 #include "webhooks/delivery_message.h"
 #include "webhooks/delivery_store.h"
+#include "webhooks/delivery_topics.h"
 #include "webhooks/retry_schedule.h"
 
 namespace esign::webhooks {
@@ -166,6 +167,43 @@ TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
   // A delivery first stored by Update (one recorded by another dispatcher) is listed too.
   ASSERT_TRUE((*store)->Update(Make("whe_c", 12)));
   EXPECT_EQ((*store)->List("whe_c", 0, 10)->size(), 1u);
+}
+
+TEST(DeliveryTopicsTest, RequestsAndRecordsRoundTrip) {
+  Delivery delivery = Make("whe_a", 7);
+  delivery.attempts.push_back({.at_us = 9, .status_code = 503, .latency_ms = 4, .error = ""});
+  delivery.state = DeliveryState::kFailed;
+  const Delivery retried = RetriedNow(delivery, 100);
+  EXPECT_EQ(retried.state, DeliveryState::kPending);
+  EXPECT_EQ(retried.round_start, 1u);
+  EXPECT_EQ(retried.next_attempt_us, 100);
+
+  const TopicMessage retry = RetryRequestMessage(retried);
+  EXPECT_EQ(retry.topic, kRetriesTopic);
+  EXPECT_EQ(retry.key, "ctr_1");  // the contract's partition
+  auto parsed = ParseDeliveryTopicRecord(retry.value);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->kind, DeliveryTopicRecord::Kind::kRetry);
+  EXPECT_EQ(parsed->delivery, retried);
+
+  const TopicMessage record = DeliveryRecordMessage(delivery);
+  EXPECT_EQ(record.topic, kDeliveriesTopic);
+  EXPECT_EQ(record.key, delivery.id);
+  parsed = ParseDeliveryTopicRecord(record.value);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->kind, DeliveryTopicRecord::Kind::kDelivery);
+  EXPECT_EQ(parsed->delivery, delivery);
+
+  parsed = ParseDeliveryTopicRecord(DisableRequestMessage("whe_a", "410 Gone").value);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->kind, DeliveryTopicRecord::Kind::kDisable);
+  EXPECT_EQ(parsed->endpoint_id, "whe_a");
+  EXPECT_EQ(parsed->reason, "410 Gone");
+
+  EXPECT_FALSE(ParseDeliveryTopicRecord("not json"));
+  EXPECT_FALSE(ParseDeliveryTopicRecord(R"({"kind":"other"})"));
+  EXPECT_FALSE(ParseDeliveryTopicRecord(R"({"kind":"retry","delivery":{}})"));
+  EXPECT_FALSE(ParseDeliveryTopicRecord(R"({"kind":"disable","endpointId":7})"));
 }
 
 }  // namespace
