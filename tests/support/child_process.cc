@@ -58,6 +58,17 @@ std::optional<std::string> ChildProcess::WaitForLine(const std::string& needle,
   }
 }
 
+const std::string& ChildProcess::ReadOutput() {
+  pollfd pfd{stderr_fd_, POLLIN, 0};
+  char buf[4096];
+  while (poll(&pfd, 1, 0) > 0) {
+    const ssize_t n = read(stderr_fd_, buf, sizeof buf);
+    if (n <= 0) break;
+    output_.append(buf, static_cast<size_t>(n));
+  }
+  return output_;
+}
+
 void ChildProcess::Signal(int signal) {
   if (pid_ > 0 && !exited_) kill(pid_, signal);
 }

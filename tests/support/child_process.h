@@ -24,6 +24,8 @@ class ChildProcess {
                                          std::chrono::milliseconds timeout);
   // Everything read from stderr so far.
   const std::string& output() const { return output_; }
+  // Reads what stderr holds now, without waiting; everything read so far.
+  const std::string& ReadOutput();
 
   void Signal(int signal);
   // Waits for exit; the exit status (as from WEXITSTATUS), or -signal when killed, or nothing

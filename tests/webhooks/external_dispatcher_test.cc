@@ -73,7 +73,7 @@ class ExternalDispatcherTest : public DeliveryEndToEndTest {
       size_t total = 0;
       bool each_has_some = true;
       for (auto& d : dispatchers_) {
-        const auto mine = AssignedEventPartitions(d->output());
+        const auto mine = AssignedEventPartitions(d->ReadOutput());
         each_has_some = each_has_some && !mine.empty();
         total += mine.size();
         all.insert(mine.begin(), mine.end());
@@ -127,7 +127,7 @@ TEST_F(ExternalDispatcherTest, TwoDispatchersShareThePartitionsAndSurviveTheLoss
   for (int i = 0; i < 6; ++i) contracts.push_back(CreateAndSend());
   ExpectOneWebhookIdPerEvent(WaitForEvents(receiver, contracts, 2), 2 * contracts.size());
   WaitForListed(endpoint, 2 * contracts.size());
-  EXPECT_EQ(AssignedEventPartitions(dispatchers_[1]->output()), (std::set<int>{0, 1, 2, 3}));
+  EXPECT_EQ(AssignedEventPartitions(dispatchers_[1]->ReadOutput()), (std::set<int>{0, 1, 2, 3}));
 
   // Each dispatcher delivered some of the events: their own records say so.
   StopServer(*dispatchers_[1]);
