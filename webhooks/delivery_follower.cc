@@ -17,11 +17,16 @@ Result<std::unique_ptr<DeliveryFollower>> DeliveryFollower::Start(DeliveryFollow
                                                                   DeliveryFollowerOptions options) {
   std::unique_ptr<DeliveryFollower> follower(new DeliveryFollower(std::move(deps)));
   KafkaSettings settings = {
-      {"bootstrap.servers", options.brokers}, {"group.id", options.group},
-      {"client.id", "contractd-deliveries"},  {"auto.offset.reset", "earliest"},
-      {"enable.auto.offset.store", "false"},  {"enable.auto.commit", "true"},
-      {"auto.commit.interval.ms", "1000"},    {"fetch.wait.max.ms", "10"},
-      {"session.timeout.ms", "10000"},        {"heartbeat.interval.ms", "1000"},
+      {"bootstrap.servers", options.brokers},
+      {"group.id", options.group},
+      {"client.id", "contractd-deliveries"},
+      {"auto.offset.reset", "earliest"},
+      {"enable.auto.offset.store", "false"},
+      {"enable.auto.commit", "true"},
+      {"auto.commit.interval.ms", "1000"},
+      {"fetch.wait.max.ms", "10"},
+      {"session.timeout.ms", "10000"},
+      {"heartbeat.interval.ms", "1000"},
       // The topic may not exist yet (no dispatcher wrote): subscribing creates it.
       {"allow.auto.create.topics", "true"},
   };
