@@ -16,34 +16,11 @@ void Log(const std::string& line) {
 Result<std::unique_ptr<DeliveryFollower>> DeliveryFollower::Start(DeliveryFollowerDeps deps,
                                                                   DeliveryFollowerOptions options) {
   std::unique_ptr<DeliveryFollower> follower(new DeliveryFollower(std::move(deps)));
-  KafkaSettings settings = {
-      {"bootstrap.servers", options.brokers},
-      {"group.id", options.group},
-      {"client.id", "contractd-deliveries"},
-      {"auto.offset.reset", "earliest"},
-      {"enable.auto.offset.store", "false"},
-      {"enable.auto.commit", "true"},
-      {"auto.commit.interval.ms", "1000"},
-      {"fetch.wait.max.ms", "10"},
-      {"session.timeout.ms", "10000"},
-      {"heartbeat.interval.ms", "1000"},
-      // The topic may not exist yet (no dispatcher wrote): subscribing creates it.
-      {"allow.auto.create.topics", "true"},
-  };
-  settings.insert(settings.end(), options.settings.begin(), options.settings.end());
-  auto conf = MakeKafkaConf(settings);
-  if (!conf) return std::unexpected(conf.error());
-  auto consumer = MakeKafkaHandle(RD_KAFKA_CONSUMER, std::move(*conf));
+  auto consumer = SubscribeConsumer(
+      GroupMemberSettings(options.brokers, options.group, "contractd-deliveries", options.settings),
+      {options.topic});
   if (!consumer) return std::unexpected(consumer.error());
   follower->consumer_ = std::move(*consumer);
-  rd_kafka_poll_set_consumer(follower->consumer_.get());
-  rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
-  rd_kafka_topic_partition_list_add(topics, options.topic.c_str(), RD_KAFKA_PARTITION_UA);
-  const rd_kafka_resp_err_t err = rd_kafka_subscribe(follower->consumer_.get(), topics);
-  rd_kafka_topic_partition_list_destroy(topics);
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Fail(ErrorCode::kInternal, std::string("cannot subscribe: ") + rd_kafka_err2str(err));
-  }
   follower->thread_ =
       std::jthread([f = follower.get()](const std::stop_token& stop) { f->Run(stop); });
   return follower;

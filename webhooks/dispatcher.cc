@@ -213,48 +213,20 @@ class Dispatcher::Lane {
 Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
                                                       DispatcherOptions options) {
   std::unique_ptr<Dispatcher> dispatcher(new Dispatcher(std::move(deps), std::move(options)));
-  KafkaSettings settings = {
-      {"bootstrap.servers", dispatcher->options_.brokers},
-      {"group.id", dispatcher->options_.group},
-      {"client.id", "contractd-dispatcher"},
-      {"auto.offset.reset", "earliest"},
-      // Offsets are stored by hand once a message's deliveries are settled; the consumer commits
-      // only stored offsets.
-      {"enable.auto.offset.store", "false"},
-      {"enable.auto.commit", "true"},
-      {"auto.commit.interval.ms", "1000"},
-      // A fetch returns as soon as there is data, or after this: deliveries wait for it.
-      {"fetch.wait.max.ms", "10"},
-      // A member that died (SIGKILL) keeps its partitions until its session times out: its
-      // successor waits that long, so it is kept short.
-      {"session.timeout.ms", "10000"},
-      {"heartbeat.interval.ms", "1000"},
-      // Both topics by partition number, so a contract's retries go to the owner of its events.
-      {"partition.assignment.strategy", "range"},
-      // The retry topic may not exist before the first retry: subscribing creates it, or the
-      // consumer would notice it only at the next metadata refresh (minutes).
-      {"allow.auto.create.topics", "true"},
-  };
-  settings.insert(settings.end(), dispatcher->options_.settings.begin(),
-                  dispatcher->options_.settings.end());
-  auto conf = MakeKafkaConf(settings);
-  if (!conf) return std::unexpected(conf.error());
-  rd_kafka_conf_set_rebalance_cb(conf->get(), &Dispatcher::OnRebalance);
-  rd_kafka_conf_set_opaque(conf->get(), dispatcher.get());
-  auto consumer = MakeKafkaHandle(RD_KAFKA_CONSUMER, std::move(*conf));
+  // Both topics by partition number, so a contract's retries go to the owner of its events.
+  KafkaSettings more = {{"partition.assignment.strategy", "range"}};
+  more.insert(more.end(), dispatcher->options_.settings.begin(),
+              dispatcher->options_.settings.end());
+  auto consumer = SubscribeConsumer(
+      GroupMemberSettings(dispatcher->options_.brokers, dispatcher->options_.group,
+                          "contractd-dispatcher", more),
+      {dispatcher->options_.topic, dispatcher->options_.retries_topic},
+      [&dispatcher](rd_kafka_conf_t* conf) {
+        rd_kafka_conf_set_rebalance_cb(conf, &Dispatcher::OnRebalance);
+        rd_kafka_conf_set_opaque(conf, dispatcher.get());
+      });
   if (!consumer) return std::unexpected(consumer.error());
   dispatcher->consumer_ = std::move(*consumer);
-  rd_kafka_poll_set_consumer(dispatcher->consumer_.get());
-  rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(2);
-  rd_kafka_topic_partition_list_add(topics, dispatcher->options_.topic.c_str(),
-                                    RD_KAFKA_PARTITION_UA);
-  rd_kafka_topic_partition_list_add(topics, dispatcher->options_.retries_topic.c_str(),
-                                    RD_KAFKA_PARTITION_UA);
-  const rd_kafka_resp_err_t err = rd_kafka_subscribe(dispatcher->consumer_.get(), topics);
-  rd_kafka_topic_partition_list_destroy(topics);
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Fail(ErrorCode::kInternal, std::string("cannot subscribe: ") + rd_kafka_err2str(err));
-  }
   // Deliveries left pending by an earlier run come back with their messages, which were not
   // committed: nothing is loaded from the store here.
   dispatcher->intake_ =

@@ -28,4 +28,45 @@ Result<KafkaHandle> MakeKafkaHandle(rd_kafka_type_t type, KafkaConf conf) {
   return KafkaHandle(handle);
 }
 
+KafkaSettings GroupMemberSettings(const std::string& brokers, const std::string& group,
+                                  const std::string& client_id, const KafkaSettings& more) {
+  KafkaSettings settings = {
+      {"bootstrap.servers", brokers},
+      {"group.id", group},
+      {"client.id", client_id},
+      {"auto.offset.reset", "earliest"},
+      {"enable.auto.offset.store", "false"},
+      {"enable.auto.commit", "true"},
+      {"auto.commit.interval.ms", "1000"},
+      {"fetch.wait.max.ms", "10"},
+      {"session.timeout.ms", "10000"},
+      {"heartbeat.interval.ms", "1000"},
+      {"allow.auto.create.topics", "true"},
+  };
+  settings.insert(settings.end(), more.begin(), more.end());
+  return settings;
+}
+
+Result<KafkaHandle> SubscribeConsumer(const KafkaSettings& settings,
+                                      const std::vector<std::string>& topics,
+                                      const std::function<void(rd_kafka_conf_t*)>& prepare) {
+  auto conf = MakeKafkaConf(settings);
+  if (!conf) return std::unexpected(conf.error());
+  if (prepare) prepare(conf->get());
+  auto consumer = MakeKafkaHandle(RD_KAFKA_CONSUMER, std::move(*conf));
+  if (!consumer) return std::unexpected(consumer.error());
+  rd_kafka_poll_set_consumer(consumer->get());
+  rd_kafka_topic_partition_list_t* list =
+      rd_kafka_topic_partition_list_new(static_cast<int>(topics.size()));
+  for (const std::string& topic : topics) {
+    rd_kafka_topic_partition_list_add(list, topic.c_str(), RD_KAFKA_PARTITION_UA);
+  }
+  const rd_kafka_resp_err_t err = rd_kafka_subscribe(consumer->get(), list);
+  rd_kafka_topic_partition_list_destroy(list);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Fail(ErrorCode::kInternal, std::string("cannot subscribe: ") + rd_kafka_err2str(err));
+  }
+  return consumer;
+}
+
 }  // namespace esign::webhooks

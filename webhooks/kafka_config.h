@@ -3,6 +3,7 @@
 // Thread safety: the functions are pure; a handle is as thread-safe as librdkafka's rd_kafka_t.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -31,5 +32,20 @@ Result<KafkaConf> MakeKafkaConf(const KafkaSettings& settings);
 
 // Creates a client of `type` from `conf` (which it takes over, also on failure).
 Result<KafkaHandle> MakeKafkaHandle(rd_kafka_type_t type, KafkaConf conf);
+
+// What the service's consumer group members share: offsets stored by hand once a message's work
+// is recorded (the consumer commits stored offsets only, every second), fetches that return as
+// soon as there is data (or after 10 ms), a 10 s session (a member that died keeps its partitions
+// that long, so its successor waits that long), and topics created by subscribing (a topic made
+// later would be noticed only at the next metadata refresh, minutes later). `more` is applied
+// last.
+KafkaSettings GroupMemberSettings(const std::string& brokers, const std::string& group,
+                                  const std::string& client_id, const KafkaSettings& more);
+
+// A consumer with `settings`, subscribed to `topics`, serving its events through
+// rd_kafka_consumer_poll; `prepare` may set callbacks on the configuration first.
+Result<KafkaHandle> SubscribeConsumer(const KafkaSettings& settings,
+                                      const std::vector<std::string>& topics,
+                                      const std::function<void(rd_kafka_conf_t*)>& prepare = {});
 
 }  // namespace esign::webhooks

@@ -198,12 +198,7 @@ TEST_F(DeliveryEndToEndTest, GoneDisablesTheEndpointWhichKeepsItsEventsUntilEnab
   const std::string id(created.Json().at("id").as_string());
   receiver.WaitUntil([](const boost::json::array& r) { return !r.empty(); });
   // 410: the endpoint is disabled by the service.
-  const auto deadline = std::chrono::steady_clock::now() + kWait;
-  while (Call(verb::get, kEndpoints + "/" + endpoint).Json().at("enabled").as_bool() &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_FALSE(Call(verb::get, kEndpoints + "/" + endpoint).Json().at("enabled").as_bool());
+  ASSERT_TRUE(WaitUntilDisabled(endpoint));
   // Events of a disabled endpoint wait for it.
   ASSERT_EQ(Call(verb::post, "/api/v1/contracts/" + id + "/send").status, 200);
   std::this_thread::sleep_for(std::chrono::seconds(2));

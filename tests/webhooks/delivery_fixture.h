@@ -149,6 +149,16 @@ class DeliveryEndToEndTest : public ContractdFixture {
     return id;
   }
 
+  // Waits until the service has disabled the endpoint (after a 410); whether it did.
+  bool WaitUntilDisabled(const std::string& endpoint_id) {
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (Call(verb::get, kEndpoints + "/" + endpoint_id).Json().at("enabled").as_bool()) {
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return true;
+  }
+
   boost::json::array Deliveries(const std::string& endpoint_id) {
     auto listed = Call(verb::get, kEndpoints + "/" + endpoint_id + "/deliveries");
     EXPECT_EQ(listed.status, 200) << listed.body;

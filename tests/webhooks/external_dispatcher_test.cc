@@ -149,12 +149,7 @@ TEST_F(ExternalDispatcherTest, GoneAndRetryGoThroughContractd) {
   const std::string id = CreateAndSend();
   receiver.WaitUntil([](const boost::json::array& r) { return !r.empty(); });
   // The dispatcher asks contractd to disable the endpoint.
-  const auto deadline = std::chrono::steady_clock::now() + kWait;
-  while (Call(verb::get, kEndpoints + "/" + endpoint).Json().at("enabled").as_bool() &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_FALSE(Call(verb::get, kEndpoints + "/" + endpoint).Json().at("enabled").as_bool());
+  ASSERT_TRUE(WaitUntilDisabled(endpoint));
   ASSERT_EQ(Call(verb::patch, kEndpoints + "/" + endpoint, R"({"enabled":true})").status, 200);
   auto received = WaitForEvents(receiver, {id}, 2);
   const auto listed = WaitForListed(endpoint, 2);
