@@ -124,6 +124,12 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
                 "webhook-dispatcher", dispatcher_mode);
   }
   serve.external_dispatchers = dispatcher_mode == "external";
+  if (serve.external_dispatchers && serve.kafka_brokers.empty()) {
+    return Fail(ErrorCode::kValidationFailed,
+                "--webhook-dispatcher external needs --kafka-brokers: the embedded cluster ends "
+                "with contractd, and the dispatchers' work with it",
+                "webhook-dispatcher", dispatcher_mode);
+  }
   if (!serve.public_base_url.empty() && !serve.public_base_url.starts_with("https://") &&
       !serve.public_base_url.starts_with("http://")) {
     return Fail(ErrorCode::kValidationFailed, "--public-url must be an http or https origin",

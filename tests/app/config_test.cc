@@ -82,9 +82,43 @@ TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveOut) {
   EXPECT_EQ(flagged->data_dir, "/flag");
 }
 
+TEST(ConfigTest, DispatcherNeedsTheClusterAndTheSecrets) {
+  auto command = Parse({"dispatcher", "--kafka-brokers", "k1:9092,k2:9092", "--secrets-dir",
+                        "/srv/contractd/webhook-secrets", "--data-dir", "/srv/d1"});
+  ASSERT_TRUE(command) << command.error().message;
+  EXPECT_EQ(command->name, "dispatcher");
+  EXPECT_EQ(command->dispatcher.kafka_brokers, "k1:9092,k2:9092");
+  EXPECT_EQ(command->dispatcher.secrets_dir, "/srv/contractd/webhook-secrets");
+  EXPECT_EQ(command->dispatcher.data_dir, "/srv/d1");
+  EXPECT_FALSE(command->dispatcher.webhook_allow_loopback);
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"dispatcher", "--secrets-dir", "/s"},
+           {"dispatcher", "--kafka-brokers", "k:9092"},
+           {"dispatcher", "--kafka-brokers", "k:9092", "--secrets-dir", "/s", "--listen", "x"},
+       }) {
+    auto result = Parse(bad);
+    ASSERT_FALSE(result) << bad.back();
+    EXPECT_EQ(result.error().code, ErrorCode::kValidationFailed);
+  }
+}
+
+TEST(ConfigTest, ExternalDispatchersNeedAClusterOutsideTheService) {
+  auto command = Parse({"--webhook-dispatcher", "external", "--kafka-brokers", "k:9092"});
+  ASSERT_TRUE(command) << command.error().message;
+  EXPECT_TRUE(command->serve.external_dispatchers);
+  EXPECT_FALSE(Parse({})->serve.external_dispatchers);
+  // The embedded cluster ends with the service, and the dispatchers' work with it.
+  auto embedded = Parse({"--webhook-dispatcher", "external"});
+  ASSERT_FALSE(embedded);
+  EXPECT_EQ(embedded.error().details.at(0).field, "webhook-dispatcher");
+  EXPECT_FALSE(Parse({"--webhook-dispatcher", "elsewhere", "--kafka-brokers", "k:9092"}));
+}
+
 TEST(ConfigTest, HelpForEachCommand) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--help"}, {"clients", "create", "--help"}, {"templates", "import", "-h"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--help"},
+                                                                {"clients", "create", "--help"},
+                                                                {"templates", "import", "-h"},
+                                                                {"dispatcher", "--help"}}) {
     auto command = Parse(args);
     ASSERT_TRUE(command);
     EXPECT_EQ(command->name, "help");
