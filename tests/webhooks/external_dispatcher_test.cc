@@ -141,10 +141,11 @@ TEST_F(ExternalDispatcherTest, TwoDispatchersShareThePartitionsAndSurviveTheLoss
   }
 }
 
-TEST_F(ExternalDispatcherTest, GoneAndRetryGoThroughContractd) {
+TEST_F(ExternalDispatcherTest, GoneRetryAndRotationGoThroughContractd) {
   Receiver receiver;
-  const std::string endpoint = AddEndpoint(receiver);
   StartDispatcher();
+  // Created while the dispatcher runs: it learns of the endpoint from the endpoints topic.
+  const std::string endpoint = AddEndpoint(receiver);
   receiver.Behave(R"({"status":410,"count":1})");
   const std::string id = CreateAndSend();
   receiver.WaitUntil([](const boost::json::array& r) { return !r.empty(); });
@@ -172,6 +173,18 @@ TEST_F(ExternalDispatcherTest, GoneAndRetryGoThroughContractd) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(attempts, 2u);
+
+  // After a rotation the receiver knows only the new secret: the dispatcher signs with it too.
+  auto rotated = Call(verb::post, kEndpoints + "/" + endpoint + "/rotate-secret");
+  ASSERT_EQ(rotated.status, 200) << rotated.body;
+  receiver.Secrets({std::string(rotated.Json().at("secret").as_string())});
+  const std::string after = CreateAndSend();
+  received = WaitForEvents(receiver, {after}, 2);
+  for (const auto& r : received) {
+    if (r.at("body").at("data").at("contractId").as_string() == after) {
+      EXPECT_TRUE(r.at("verified").as_bool());
+    }
+  }
 }
 
 }  // namespace
