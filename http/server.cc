@@ -64,12 +64,14 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket&& socket, const ServerOptions& options, RequestHandler& handler,
           SessionRegistry& registry)
-      : stream_(std::move(socket)), options_(options), handler_(handler), registry_(registry) {
+      : registration_{registry, this},
+        stream_(std::move(socket)),
+        options_(options),
+        handler_(handler) {
     beast::error_code ec;
     auto endpoint = stream_.socket().remote_endpoint(ec);
     if (!ec) context_.remote_ip = endpoint.address().to_string();
   }
-  ~Session() { registry_.Remove(this); }
 
   void Run() {
     asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadNext(); });
@@ -211,11 +213,20 @@ class Session : public std::enable_shared_from_this<Session> {
                             });
   }
 
+  // Leaves the registry when the session is gone with everything it holds: declared first, so
+  // destroyed last. The last reference may be dropped on a handler's thread, after the server's
+  // threads have stopped; Stop must not let the io_context (which the socket and the timer belong
+  // to) be destroyed before the socket and the timer are.
+  struct Registration {
+    SessionRegistry& registry;
+    Session* session;
+    ~Registration() { registry.Remove(session); }
+  };
+  Registration registration_;
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   const ServerOptions& options_;
   RequestHandler& handler_;
-  SessionRegistry& registry_;
   RequestContext context_;
   std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
   std::map<uint64_t, Response> ready_;  // answered, waiting for their turn on the wire
@@ -238,6 +249,7 @@ class BeastServer final : public HttpServer {
       : options_(options),
         handler_(handler),
         ioc_(ThreadCount(options)),
+        work_(asio::make_work_guard(ioc_)),
         acceptor_(asio::make_strand(ioc_)) {}
 
   ~BeastServer() override { Stop(); }
@@ -272,6 +284,7 @@ class BeastServer final : public HttpServer {
     });
     for (auto& session : registry_.Snapshot()) session->BeginShutdown();
     registry_.WaitEmpty(options_.shutdown_grace);
+    work_.reset();
     ioc_.stop();
     for (auto& t : threads_) t.join();
     threads_.clear();
@@ -302,9 +315,15 @@ class BeastServer final : public HttpServer {
 
   const ServerOptions options_;
   RequestHandler& handler_;
-  asio::io_context ioc_;
-  tcp::acceptor acceptor_;
+  // Before the io_context, so it outlives sessions that the io_context's destruction releases
+  // (handlers still queued after a stop past the grace period hold their session).
   SessionRegistry registry_;
+  asio::io_context ioc_;
+  // Keeps the threads running until Stop is done with them: a session that waits for its
+  // handler (a request in flight, no I/O pending) leaves the io_context without work, and its
+  // threads would return before the shutdown and the response posted to the session could run.
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  tcp::acceptor acceptor_;
   std::vector<std::thread> threads_;
   uint16_t port_ = 0;
   std::atomic<bool> stopped_{false};

@@ -175,5 +175,26 @@ TEST_F(ServerTest, StopLetsInFlightRequestsFinish) {
   EXPECT_TRUE(ec);
 }
 
+// The connection's last request (Connection: close) leaves no read pending: while it is in the
+// handler, the server's I/O threads have nothing to wait for, yet they must stay to write the
+// answer, and Stop must return once it is written, not after the grace period.
+TEST_F(ServerTest, StopLetsTheLastRequestOfAConnectionFinish) {
+  ServerOptions options;
+  options.shutdown_grace = 5s;
+  StartServer(options);
+  auto socket = Connect();
+  asio::write(
+      socket,
+      asio::buffer(std::string("GET /slow/300 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")));
+  std::this_thread::sleep_for(50ms);  // the request is now in the handler
+  auto stopped = std::async(std::launch::async, [&] { server_->Stop(); });
+  // Stop returns once the answer is written and the connection closed, however slowly the client
+  // reads.
+  ASSERT_EQ(stopped.wait_for(3s), std::future_status::ready) << "Stop waited for the grace period";
+  const std::string wire = ReadAll(socket);
+  EXPECT_NE(wire.find("200 OK"), std::string::npos) << wire;
+  EXPECT_NE(wire.find("/slow/300"), std::string::npos) << wire;
+}
+
 }  // namespace
 }  // namespace esign::http
