@@ -13,8 +13,8 @@ void Log(const std::string& line) {
 
 }  // namespace
 
-Result<std::unique_ptr<DeliveryFollower>> DeliveryFollower::Start(DeliveryFollowerDeps deps,
-                                                                  DeliveryFollowerOptions options) {
+Result<std::unique_ptr<DeliveryFollower>> DeliveryFollower::Start(
+    DeliveryFollowerDeps deps, const DeliveryFollowerOptions& options) {
   std::unique_ptr<DeliveryFollower> follower(new DeliveryFollower(std::move(deps)));
   auto consumer = SubscribeConsumer(
       GroupMemberSettings(options.brokers, options.group, "contractd-deliveries", options.settings),

@@ -37,7 +37,7 @@ struct DeliveryFollowerDeps {
 class DeliveryFollower {
  public:
   static Result<std::unique_ptr<DeliveryFollower>> Start(DeliveryFollowerDeps deps,
-                                                         DeliveryFollowerOptions options);
+                                                         const DeliveryFollowerOptions& options);
   ~DeliveryFollower();  // Stop
   DeliveryFollower(const DeliveryFollower&) = delete;
   DeliveryFollower& operator=(const DeliveryFollower&) = delete;
