@@ -18,6 +18,7 @@
 #include "eventstore/store_keys.h"
 #include "eventstore/tree_head.h"
 #include "tests/app/contractd_fixture.h"
+#include "tests/support/shell.h"
 
 namespace esign::testing {
 namespace {
@@ -64,14 +65,10 @@ CommandResult RunLedger(const std::vector<std::string>& args, const std::filesys
   std::string line = Quote(LEDGER_BINARY);
   for (const std::string& arg : args) line += " " + Quote(arg);
   line += " 2>" + Quote(err.string());
+  ShellResult run = RunShell(line);
   CommandResult result;
-  FILE* pipe = popen(line.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.exit_code = run.exit_code;
+  result.out = std::move(run.out);
   result.err = ReadText(err);
   return result;
 }

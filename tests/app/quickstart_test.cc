@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "tests/app/contractd_fixture.h"
+#include "tests/support/shell.h"
 
 namespace esign::testing {
 namespace {
@@ -12,14 +13,9 @@ namespace {
 class QuickstartTest : public ContractdFixture {};
 
 std::string Capture(const std::string& command, int& exit_code) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-  exit_code = WEXITSTATUS(pclose(pipe));
-  return out;
+  ShellResult result = RunShell(command);
+  exit_code = result.exit_code;
+  return std::move(result.out);
 }
 
 TEST_F(QuickstartTest, TheReadmeQuickstartCreatesSendsAndReadsAContract) {

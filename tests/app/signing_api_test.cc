@@ -9,6 +9,7 @@
 
 #include "eventstore/merkle.h"
 #include "tests/app/api_suite.h"
+#include "tests/support/shell.h"
 
 namespace esign::testing {
 namespace {
@@ -23,15 +24,7 @@ std::string SequentialNda(const std::string& title) {
 "templateRoleId":"legal_copy"})");
 }
 
-std::string RunCommand(const std::string& command) {
-  std::array<char, 4096> buffer{};
-  std::string out;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return out;
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) out += buffer.data();
-  pclose(pipe);
-  return out;
-}
+std::string RunCommand(const std::string& command) { return RunShell(command + " 2>&1").out; }
 
 class SigningApiTest : public ApiSuite {
  protected:

@@ -23,16 +23,8 @@ Template LoadTemplate(const std::string& file) {
   return imported.value_or(Template{});
 }
 
-ToolOutput Run(const std::string& command) {
-  ToolOutput result;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+testing::ShellResult Run(const std::string& command) {
+  return testing::RunShell(command + " 2>&1");
 }
 
 PdfFile::PdfFile(const std::string& bytes) {
@@ -47,7 +39,7 @@ PdfFile::~PdfFile() {
   if (std::getenv("ESIGN_KEEP_PDF") == nullptr) std::filesystem::remove(path_);
 }
 
-ToolOutput PdfFile::Check() const { return Run("qpdf --check '" + path_ + "'"); }
+testing::ShellResult PdfFile::Check() const { return Run("qpdf --check '" + path_ + "'"); }
 
 std::string PdfFile::Text() const { return Run("pdftotext -enc UTF-8 '" + path_ + "' -").out; }
 

@@ -7,17 +7,15 @@
 
 #include "domain/contract_state.h"
 #include "domain/template.h"
+#include "tests/support/shell.h"
 
 namespace esign::pdf_test {
 
 // An example template from examples/templates, imported.
 Template LoadTemplate(const std::string& file);
 
-struct ToolOutput {
-  int exit_code = -1;
-  std::string out;  // standard output and error
-};
-ToolOutput Run(const std::string& command);
+// Standard output and error, and the exit status.
+testing::ShellResult Run(const std::string& command);
 
 // A PDF in a temporary file, removed at the end of the test unless ESIGN_KEEP_PDF is set (to look
 // at the pages).
@@ -29,8 +27,8 @@ class PdfFile {
   PdfFile& operator=(const PdfFile&) = delete;
 
   const std::string& path() const { return path_; }
-  ToolOutput Check() const;  // qpdf --check
-  std::string Text() const;  // pdftotext, UTF-8
+  testing::ShellResult Check() const;  // qpdf --check
+  std::string Text() const;            // pdftotext, UTF-8
   std::vector<std::string> PageTexts() const;
   int PageCount() const;
   std::string Signatures() const;  // pdfsig

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "tests/app/contractd_fixture.h"
+#include "tests/support/shell.h"
 #include "webhooks/embedded_kafka.h"
 
 namespace esign::testing {
@@ -17,16 +18,7 @@ namespace {
 constexpr auto kWait = std::chrono::seconds(30);
 
 // Runs a shell command; its standard output.
-std::string Shell(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.append(buffer, n);
-  ::pclose(pipe);
-  return out;
-}
+std::string Shell(const std::string& command) { return RunShell(command).out; }
 
 struct TopicEvent {
   std::string key;
