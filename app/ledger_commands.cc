@@ -94,8 +94,10 @@ Result<eventstore::LogVerification> VerifyByScanning(eventstore::RocksEventStore
       raw = events->value().ToStringView();
     }
     Result<eventstore::Hash> leaf = Fail(ErrorCode::kNotFound, "no stored leaf");
-    if (leaves->Valid() && eventstore::DecodeNodeKey(leaves->key().ToStringView()) ==
-                               eventstore::NodeId{0, position}) {
+    const bool leaf_here =
+        leaves->Valid() &&
+        eventstore::DecodeNodeKey(leaves->key().ToStringView()) == eventstore::NodeId{0, position};
+    if (leaf_here) {
       if (leaves->value().size() == eventstore::Hash{}.size()) {
         eventstore::Hash hash;
         std::memcpy(hash.data(), leaves->value().data(), hash.size());
@@ -105,9 +107,10 @@ Result<eventstore::LogVerification> VerifyByScanning(eventstore::RocksEventStore
       }
     }
     verifier.Add(position, raw, leaf);
-    // An iterator moves on only past the position it held, so a gap is reported once.
+    // An iterator moves on only past the position it held (even when its value is malformed), so
+    // a gap or a bad value is reported once.
     if (raw) events->Next();
-    if (leaves->Valid() && leaf.has_value()) leaves->Next();
+    if (leaf_here) leaves->Next();
     progress.Add(1);
   }
   if (!events->status().ok()) return Fail(ErrorCode::kStorage, events->status().ToString());

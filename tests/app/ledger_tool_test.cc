@@ -209,6 +209,33 @@ TEST_F(LedgerToolTest, AChangedStoredEventFailsVerifyNamingItsPosition) {
       << verified.out;
 }
 
+TEST_F(LedgerToolTest, AMalformedStoredLeafFailsVerifyAtItsPositionOnly) {
+  ASSERT_GE(size_, 3u);
+  const std::filesystem::path copy = CopyData("bad-leaf");
+  WithRawDb(copy, "ledger_nodes", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* nodes) {
+    const auto key = eventstore::EncodeNodeKey({0, 1});
+    const rocksdb::Slice key_slice(key.data(), key.size());
+    std::string value;
+    ASSERT_TRUE(db.Get(rocksdb::ReadOptions(), nodes, key_slice, &value).ok());
+    value.pop_back();
+    ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), nodes, key_slice, value).ok());
+  });
+  auto verified = Run({"verify", "--data-dir", copy.string()});
+  EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("problem: position 1: no leaf in the ledger: a stored leaf is not 32 "
+                              "bytes"),
+            std::string::npos)
+      << verified.out;
+  // The positions after it are read as usual.
+  size_t problems = 0;
+  for (size_t at = verified.out.find("problem: "); at != std::string::npos;
+       at = verified.out.find("problem: ", at + 1)) {
+    ++problems;
+  }
+  EXPECT_EQ(problems, 1u) << verified.out;
+  EXPECT_NE(verified.out.find("first bad position: 1"), std::string::npos) << verified.out;
+}
+
 TEST_F(LedgerToolTest, ExportPrintsOneLinePerEventWithItsLeafHash) {
   auto exported = Run({"export", "--data-dir", data_dir_.string()});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
