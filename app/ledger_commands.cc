@@ -1,7 +1,6 @@
 #include "app/ledger_commands.h"
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -98,10 +97,9 @@ Result<eventstore::LogVerification> VerifyByScanning(eventstore::RocksEventStore
         leaves->Valid() &&
         eventstore::DecodeNodeKey(leaves->key().ToStringView()) == eventstore::NodeId{0, position};
     if (leaf_here) {
-      if (leaves->value().size() == eventstore::Hash{}.size()) {
-        eventstore::Hash hash;
-        std::memcpy(hash.data(), leaves->value().data(), hash.size());
-        leaf = hash;
+      if (std::optional<eventstore::Hash> hash =
+              eventstore::DecodeNodeHash(leaves->value().ToStringView())) {
+        leaf = *hash;
       } else {
         leaf = Fail(ErrorCode::kCorruption, "a stored leaf is not 32 bytes");
       }

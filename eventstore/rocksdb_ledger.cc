@@ -1,7 +1,6 @@
 #include "eventstore/rocksdb_ledger.h"
 
 #include <array>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <span>
@@ -18,12 +17,9 @@ std::string NodeName(NodeId id) {
 }
 
 Result<Hash> DecodeHash(const rocksdb::Slice& value, NodeId id) {
-  Hash hash;
-  if (value.size() != hash.size()) {
-    return Fail(ErrorCode::kCorruption, "malformed ledger node " + NodeName(id));
-  }
-  std::memcpy(hash.data(), value.data(), hash.size());
-  return hash;
+  std::optional<Hash> hash = DecodeNodeHash(value.ToStringView());
+  if (!hash) return Fail(ErrorCode::kCorruption, "malformed ledger node " + NodeName(id));
+  return *hash;
 }
 
 }  // namespace

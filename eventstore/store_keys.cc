@@ -60,6 +60,13 @@ std::optional<NodeId> DecodeNodeKey(std::string_view key) {
   return NodeId{static_cast<uint8_t>(key[0]), GetU64(key.data() + 1)};
 }
 
+std::optional<Hash> DecodeNodeHash(std::string_view value) {
+  Hash hash;
+  if (value.size() != hash.size()) return std::nullopt;
+  std::memcpy(hash.data(), value.data(), hash.size());
+  return hash;
+}
+
 EventIdValue EncodeEventIdEntry(const EventIdEntry& entry) {
   EventIdValue value;
   PutU64(value.data(), entry.position.value());

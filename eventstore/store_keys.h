@@ -32,6 +32,8 @@ std::optional<StreamVersion> StreamKeyVersion(std::string_view key, std::string_
 using NodeKey = std::array<char, 9>;
 NodeKey EncodeNodeKey(NodeId id);
 std::optional<NodeId> DecodeNodeKey(std::string_view key);
+// ledger_nodes family value: the node's 32-byte hash; nullopt for any other length.
+std::optional<Hash> DecodeNodeHash(std::string_view value);
 
 // event_ids family value: where an event went and which append wrote it, so a retried append can be
 // told apart from a new one that reuses some ids.
