@@ -54,6 +54,15 @@ int IoError(std::ostream& err, std::string_view what, const Error& error) {
   return kLedgerIoError;
 }
 
+// A scan that reads each key once: large reads, fewer system calls, and the block cache kept for
+// what is read again.
+rocksdb::ReadOptions ScanOnce() {
+  rocksdb::ReadOptions read;
+  read.readahead_size = size_t{2} << 20;
+  read.fill_cache = false;
+  return read;
+}
+
 // eventstore::VerifyLog's checks with the database read in order: the events family and the
 // ledger's leaves (level 0 of ledger_nodes) scanned side by side with two iterators, instead of
 // two lookups per position. A position missing from either family is reported as VerifyLog
@@ -69,9 +78,7 @@ Result<eventstore::LogVerification> VerifyByScanning(eventstore::RocksEventStore
   const uint64_t size = store.Size();
   eventstore::LogVerifier verifier(options, size);
 
-  rocksdb::ReadOptions read;
-  read.readahead_size = size_t{2} << 20;  // sequential scans: large reads, fewer system calls
-  read.fill_cache = false;                // read once: keep the cache for what is read again
+  rocksdb::ReadOptions read = ScanOnce();
   const eventstore::U64Key events_end = eventstore::EncodeU64(size);
   const rocksdb::Slice events_bound(events_end.data(), events_end.size());
   read.iterate_upper_bound = &events_bound;
@@ -127,7 +134,7 @@ Result<BlobVerification> VerifyBlobs(const eventstore::RocksEventStore& store) {
   BlobVerification result;
   rocksdb::ColumnFamilyHandle* family = store.Family(eventstore::family::kBlobs);
   if (family == nullptr) return result;
-  std::unique_ptr<rocksdb::Iterator> it(store.db()->NewIterator(rocksdb::ReadOptions(), family));
+  std::unique_ptr<rocksdb::Iterator> it(store.db()->NewIterator(ScanOnce(), family));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     ++result.checked;
     const std::string actual = eventstore::ToHex(
