@@ -171,7 +171,7 @@ int Verify(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   // The key file in the data directory is the service's; an auditor who holds the key out of
   // band checks bundles with verify-bundle --public-key.
   Result<eventstore::LogVerification> result = [&] {
-    LedgerProgress progress(err, "verify", (*store)->Size(), LedgerProgress::StderrIsTerminal());
+    LedgerProgress progress(err, "verify", (*store)->Size());
     return VerifyByScanning(**store, progress);
   }();
   if (!result) return IoError(err, "reading the log", result.error());
@@ -276,7 +276,7 @@ int Replay(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
     fresh = out_views->views.get();
   }
   Result<uint64_t> reached = [&] {
-    LedgerProgress progress(err, "replay", (*store)->Size(), LedgerProgress::StderrIsTerminal());
+    LedgerProgress progress(err, "replay", (*store)->Size());
     ProgressLog log(**store, progress);
     return RebuildAll(log, *fresh);
   }();
@@ -308,8 +308,7 @@ int Replay(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
     if (Status committed = caught_up.Commit(copy); !committed) {
       return IoError(err, "copying the live views", committed.error());
     }
-    LedgerProgress progress(err, "replay (catching up the live views)", *reached,
-                            LedgerProgress::StderrIsTerminal());
+    LedgerProgress progress(err, "replay (catching up the live views)", *reached);
     ProgressLog log(**store, progress);
     if (auto rebuilt = RebuildAll(log, caught_up); !rebuilt) {
       return IoError(err, "catching up the live views", rebuilt.error());
@@ -331,8 +330,7 @@ int Export(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   auto store = OpenReadOnly(command.data_dir);
   if (!store) return IoError(err, "opening the event store", store.error());
   const uint64_t size = (*store)->Size();
-  LedgerProgress progress(err, "export", size - std::min(size, command.from),
-                          LedgerProgress::StderrIsTerminal());
+  LedgerProgress progress(err, "export", size - std::min(size, command.from));
   std::string line;
   for (uint64_t position = command.from; position < size; ++position) {
     // The stored bytes, so what is exported is what the ledger hashed.
@@ -362,8 +360,7 @@ int Prove(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
     const std::string stream = eventstore::ContractStreamId(command.contract_id);
     // The stream's events are what a proof reads; short streams show no progress.
     Result<StreamVersion> events = (*store)->CurrentVersion(stream);
-    LedgerProgress progress(err, "prove", events ? events->value() : 0,
-                            LedgerProgress::StderrIsTerminal());
+    LedgerProgress progress(err, "prove", events ? events->value() : 0);
     ProgressLog log(**store, progress);
     return eventstore::BuildProofBundle(log, stream);
   }();

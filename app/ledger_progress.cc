@@ -34,12 +34,11 @@ std::string Rate(double per_second) {
 
 }  // namespace
 
-LedgerProgress::LedgerProgress(std::ostream& err, std::string_view what, uint64_t total,
-                               bool enabled)
+LedgerProgress::LedgerProgress(std::ostream& err, std::string_view what, uint64_t total)
     : err_(err),
       what_(what),
       total_(total),
-      shown_(enabled && total >= kLedgerProgressMinEvents),
+      shown_(total >= kLedgerProgressMinEvents && isatty(STDERR_FILENO) == 1),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_) {}
 
@@ -47,12 +46,8 @@ LedgerProgress::~LedgerProgress() {
   if (drawn_) err_ << "\r\x1b[K" << std::flush;
 }
 
-bool LedgerProgress::StderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
-
-void LedgerProgress::Add(uint64_t events) { Set(done_ + events); }
-
-void LedgerProgress::Set(uint64_t done) {
-  done_ = done;
+void LedgerProgress::Add(uint64_t events) {
+  done_ += events;
   if (shown_ && done_ >= next_check_) MaybeDraw();
 }
 

@@ -25,17 +25,13 @@ inline constexpr uint64_t kLedgerProgressMinEvents = 10'000;
 
 class LedgerProgress {
  public:
-  // Shown when `enabled` (normally StderrIsTerminal()) and total >= kLedgerProgressMinEvents.
-  LedgerProgress(std::ostream& err, std::string_view what, uint64_t total, bool enabled);
+  // Shown when stderr is a terminal and total >= kLedgerProgressMinEvents.
+  LedgerProgress(std::ostream& err, std::string_view what, uint64_t total);
   ~LedgerProgress();  // erases the line
   LedgerProgress(const LedgerProgress&) = delete;
   LedgerProgress& operator=(const LedgerProgress&) = delete;
 
-  static bool StderrIsTerminal();
-
-  bool shown() const { return shown_; }
   void Add(uint64_t events);
-  void Set(uint64_t done);
 
   // "verify: 412,000 / 1,000,000 events (41%) 520k events/s"; no rate while per_second < 0.
   static std::string Line(std::string_view what, uint64_t done, uint64_t total, double per_second);
