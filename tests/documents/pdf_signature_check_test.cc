@@ -136,6 +136,28 @@ TEST_F(PdfSignatureCheckTest, AChangedByteInTheContentsPaddingOrByteRangeIsCaugh
   EXPECT_NE(results[0].error.find("/Contents"), std::string::npos) << results[0].error;
 }
 
+TEST_F(PdfSignatureCheckTest, AByteRangeBeyondTheFileOrAnUnknownSubFilterIsNamed) {
+  const std::string pdf = Signed(MinimalPdf(), "Contract executed");
+  // The second range's length, the last number of /ByteRange, made larger than the file: the
+  // spaces that pad it to its fixed width become digits, so no offset moves.
+  std::string beyond = pdf;
+  const size_t range_end = beyond.find(']', beyond.find("/ByteRange ["));
+  ASSERT_NE(range_end, std::string::npos);
+  const size_t last_digit = beyond.find_last_of("0123456789", range_end);
+  ASSERT_LT(last_digit + 1, range_end);
+  for (size_t at = last_digit + 1; at < range_end; ++at) beyond[at] = '9';
+  auto results = Check(beyond);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_FALSE(results[0].valid);
+  EXPECT_NE(results[0].error.find("/ByteRange does not describe"), std::string::npos)
+      << results[0].error;
+
+  results = Check(ChangedAt(pdf, "detached"));
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_FALSE(results[0].valid);
+  EXPECT_NE(results[0].error.find("unsupported /SubFilter"), std::string::npos) << results[0].error;
+}
+
 TEST_F(PdfSignatureCheckTest, AnotherSignerFailsAgainstTheTrustedCertificate) {
   auto other = ServiceCertificate::CreateEphemeral();
   ASSERT_TRUE(other.has_value());
@@ -144,7 +166,9 @@ TEST_F(PdfSignatureCheckTest, AnotherSignerFailsAgainstTheTrustedCertificate) {
   ASSERT_EQ(results.size(), 1u);
   EXPECT_FALSE(results[0].valid);
   EXPECT_NE(results[0].error.find("other than the trusted"), std::string::npos) << results[0].error;
-  EXPECT_FALSE(CheckPdfSignatures(pdf, "not a certificate").has_value());
+  auto untrusted = CheckPdfSignatures(pdf, "not a certificate");
+  ASSERT_FALSE(untrusted.has_value());
+  EXPECT_EQ(untrusted.error().code, ErrorCode::kValidationFailed);
 }
 
 TEST_F(PdfSignatureCheckTest, ARenderedContractSignedByTheServicePasses) {
