@@ -186,5 +186,31 @@ TEST_F(EvidenceBundleTest, ASignedPdfWithoutSignaturesOrByAnotherSignerFails) {
       << boost::json::serialize(report);
 }
 
+TEST_F(EvidenceBundleTest, AnUnreadableSignedPdfAnotherCertificateAndAnUnnamedEntryAreNamed) {
+  // A signed_pdf revision whose bytes QPDF cannot read.
+  state_.artifact_revisions.push_back({3, "signed_pdf", *blobs_.Put("not a PDF"), ""});
+  auto bundle = Bundle();
+  // An entry that does not say its kind is named by its index.
+  bundle.at("documents").as_array().at(0).as_object().erase("kind");
+  auto report = Report(bundle);
+  auto outcomes = Outcomes(report);
+  ASSERT_TRUE(outcomes.contains("documents[0].sha256")) << boost::json::serialize(report);
+  EXPECT_TRUE(outcomes.at("documents[0].sha256"));
+  EXPECT_EQ(Failed(report), std::vector<std::string>{"documents.revision[3].signed_pdf.signatures"})
+      << boost::json::serialize(report);
+
+  // Trusting another certificate: the bundle's no longer matches, nor does any PDF signer.
+  auto other = documents::ServiceCertificate::CreateEphemeral();
+  ASSERT_TRUE(other.has_value());
+  report = VerificationReport(
+      "ctr_1", VerifyEvidenceBundle(Bundle(), &blobs_, store_->ledger().PublicKeyPem(),
+                                    (*other)->CertificatePem()));
+  outcomes = Outcomes(report);
+  ASSERT_TRUE(outcomes.contains("serviceCertificate")) << boost::json::serialize(report);
+  EXPECT_FALSE(outcomes.at("serviceCertificate"));
+  EXPECT_FALSE(outcomes.at("documents.revision[2].signed_pdf.signature[Signature1]"));
+  EXPECT_TRUE(outcomes.at("documents.rendered_unsigned.sha256"));
+}
+
 }  // namespace
 }  // namespace esign
