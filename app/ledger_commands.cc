@@ -385,6 +385,24 @@ Result<std::string> ReadFile(const std::string& path) {
   return text.str();
 }
 
+// Each check as "pass NAME: detail" or "FAIL NAME: detail", then `note` (when not empty) and the
+// verdict, which names the first failed check. EvidenceCheck and BundleCheck alike.
+template <typename Check>
+int PrintChecks(const std::vector<Check>& checks, std::string_view note, std::ostream& out) {
+  const Check* failed = nullptr;
+  for (const Check& check : checks) {
+    out << (check.ok ? "pass " : "FAIL ") << check.name << ": " << check.detail << "\n";
+    if (!check.ok && failed == nullptr) failed = &check;
+  }
+  if (!note.empty()) out << note << "\n";
+  if (failed != nullptr) {
+    out << "verify-bundle: FAILED (first failed check: " << failed->name << ")\n";
+    return kLedgerVerificationFailed;
+  }
+  out << "verify-bundle: ok\n";
+  return kLedgerOk;
+}
+
 // An evidence bundle (documents/evidence_bundle.h): the checks of the service's verification
 // report, with the same names. The documents are checked only against a data directory's stored
 // ones (--data-dir); the PDF signatures are checked for integrity, against no trust anchor.
@@ -396,20 +414,9 @@ int VerifyEvidence(const LedgerCommand& command, const json::object& bundle,
     if (!opened) return IoError(err, "opening the event store", opened.error());
     store = std::move(*opened);
   }
-  const std::vector<EvidenceCheck> checks =
-      VerifyEvidenceBundle(bundle, store ? &store->blobs() : nullptr, trusted_key);
-  const EvidenceCheck* failed = nullptr;
-  for (const EvidenceCheck& check : checks) {
-    out << (check.ok ? "pass " : "FAIL ") << check.name << ": " << check.detail << "\n";
-    if (!check.ok && failed == nullptr) failed = &check;
-  }
-  if (!store) out << "documents not checked: give --data-dir with the service's data directory\n";
-  if (failed != nullptr) {
-    out << "verify-bundle: FAILED (first failed check: " << failed->name << ")\n";
-    return kLedgerVerificationFailed;
-  }
-  out << "verify-bundle: ok\n";
-  return kLedgerOk;
+  return PrintChecks(
+      VerifyEvidenceBundle(bundle, store ? &store->blobs() : nullptr, trusted_key),
+      store ? "" : "documents not checked: give --data-dir with the service's data directory", out);
 }
 
 int VerifyBundle(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
@@ -434,15 +441,7 @@ int VerifyBundle(const LedgerCommand& command, std::ostream& out, std::ostream& 
     out << "FAIL json: " << report.error().message << "\nverify-bundle: FAILED\n";
     return kLedgerVerificationFailed;
   }
-  for (const eventstore::BundleCheck& check : report->checks) {
-    out << (check.ok ? "pass " : "FAIL ") << check.name << ": " << check.detail << "\n";
-  }
-  if (const eventstore::BundleCheck* failed = report->first_failure()) {
-    out << "verify-bundle: FAILED (first failed check: " << failed->name << ")\n";
-    return kLedgerVerificationFailed;
-  }
-  out << "verify-bundle: ok\n";
-  return kLedgerOk;
+  return PrintChecks(report->checks, "", out);
 }
 
 }  // namespace
