@@ -8,11 +8,7 @@ namespace esign::http {
 BodyReader::BodyReader(const boost::json::object& body,
                        std::initializer_list<std::string_view> known)
     : body_(body) {
-  for (const auto& member : body) {
-    bool is_known = false;
-    for (std::string_view k : known) is_known = is_known || member.key() == k;
-    if (!is_known) AddDetail(details_, std::string(member.key()), "unknown field");
-  }
+  RejectUnknownMembers(body, "", known, details_);
 }
 
 std::string BodyReader::Text(std::string_view key, bool required, size_t max_characters) {

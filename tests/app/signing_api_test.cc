@@ -90,6 +90,8 @@ TEST_F(SigningApiTest, HostedThenIntegratorSignersCompleteWithASignedPdf) {
                 "ttlSeconds");
   ExpectRefused(NewSession(id, ada, R"(,"returnUrl":"javascript:void 0")"), 400,
                 "VALIDATION_FAILED", before, "returnUrl");
+  ExpectRefused(NewSession(id, ada, R"(,"colour":"blue")"), 400, "VALIDATION_FAILED", before,
+                "colour");
   ExpectRefused(NewSession(id, ada, "", "b"), 404, "CONTRACT_NOT_FOUND", before);
 
   // Ada signs on the hosted page.
