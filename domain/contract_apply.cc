@@ -247,7 +247,6 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
       session->token_sha256 = Text(d, "tokenSha256");
       session->expires_at = Text(d, "expiresAt");
       session->updated_at = Text(d, "refreshedAt");
-      ++session->refresh_count;
     }
   } else if (type == event_type::kEvidencePersisted) {
     state.artifact_revisions.push_back(ArtifactRevision{

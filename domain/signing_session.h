@@ -38,7 +38,6 @@ struct SigningSession {
   std::string created_at;
   std::string updated_at;
   std::string ended_at;  // completed, declined or cancelled at
-  int refresh_count = 0;
 };
 
 struct ContractState;
