@@ -13,7 +13,6 @@
 #include "http/contract_routes.h"
 #include "http/signing_access.h"
 #include "http/signing_request.h"
-#include "projections/signing_session_index.h"
 
 namespace esign::http {
 namespace {
@@ -101,11 +100,7 @@ ApiResult Callback(const ProviderCallbackDeps& deps, ReplayGuard& replays,
   }
 
   const SigningRoutesDeps& signing = deps.signing;
-  auto location = signing.sessions.FindSession(session_id);
-  if (location && !*location) {
-    signing.catch_up();
-    location = signing.sessions.FindSession(session_id);
-  }
+  auto location = FindSessionLocation(signing, session_id);
   if (!location) return std::unexpected(location.error());
   std::optional<ContractState> contract;
   if (*location) {

@@ -43,11 +43,16 @@ Result<LoadedSession> LoadAt(const SigningRoutesDeps& deps,
 
 }  // namespace
 
+Result<std::optional<projections::SessionLocation>> FindSessionLocation(
+    const SigningRoutesDeps& deps, const std::string& session_id) {
+  return Locate(deps, [&] { return deps.sessions.FindSession(session_id); });
+}
+
 Result<LoadedSession> LoadSessionById(const SigningRoutesDeps& deps, const ApiRequest& request) {
   if (auto ok = RequirePermission(request, "signing:manage"); !ok)
     return std::unexpected(ok.error());
   const std::string session_id(request.params.Get("sessionId"));
-  auto location = Locate(deps, [&] { return deps.sessions.FindSession(session_id); });
+  auto location = FindSessionLocation(deps, session_id);
   if (!location) return std::unexpected(location.error());
   if (!*location) return SessionNotFound();
   auto loaded = LoadAt(deps, **location);

@@ -7,6 +7,7 @@
 #include "domain/contract_state.h"
 #include "http/api.h"
 #include "http/signing_routes.h"
+#include "projections/signing_session_index.h"
 
 namespace esign::http {
 
@@ -14,6 +15,11 @@ struct LoadedSession {
   ContractState contract;
   SigningSession session;
 };
+
+// Where the session with `session_id` is, whatever its organization; nullopt when the index does
+// not know it even after catching up with the log.
+Result<std::optional<projections::SessionLocation>> FindSessionLocation(
+    const SigningRoutesDeps& deps, const std::string& session_id);
 
 // The session by id, for the caller's organization (signing:manage); another organization's
 // session is SIGNING_SESSION_NOT_FOUND.
