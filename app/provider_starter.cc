@@ -30,24 +30,12 @@ ProviderStarter::~ProviderStarter() {
 }
 
 void ProviderStarter::Start(const ContractState& contract, const SigningSession& session) {
-  auto provider = providers_.Find(session.provider_id);
-  if (!provider || provider->start_url.empty()) return;
-  auto document = blobs_.Get(session.document_sha256);
   const Participant* signer = contract.FindParticipant(session.participant_id);
-  boost::json::object body{
-      {"sessionId", session.session_id},
-      {"contractId", contract.id},
-      {"participantId", session.participant_id},
-      {"organizationId", signer && signer->organization_id ? *signer->organization_id : ""},
-      {"signerName", signer ? signer->name : ""},
-      {"documentSha256", session.document_sha256},
-      {"documentBase64", document ? eventstore::Base64Encode(*document) : ""},
-      {"expiresAt", session.expires_at},
-      {"callbackUrl", callback_base_() + "/api/v1/provider-callbacks/" + provider->id}};
   {
     std::lock_guard lock(mutex_);
-    jobs_.push_back(Job{provider->start_url, provider->secret, boost::json::serialize(body),
-                        session.session_id});
+    jobs_.push_back(Job{session, contract.id,
+                        signer && signer->organization_id ? *signer->organization_id : "",
+                        signer ? signer->name : ""});
   }
   wake_.notify_one();
 }
@@ -59,32 +47,50 @@ void ProviderStarter::Run(const std::stop_token& stop) {
     Job job = std::move(jobs_.front());
     jobs_.pop_front();
     lock.unlock();
-    for (int attempt = 1; attempt <= kAttempts && !stop.stop_requested(); ++attempt) {
-      const std::string timestamp =
-          std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count());
-      const webhooks::SendOutcome outcome = sender_->Send(
-          {job.url,
-           {{"X-Provider-Timestamp", timestamp},
-            {"X-Provider-Signature", http::ProviderSignature(job.secret, timestamp, job.body)}},
-           job.body});
-      if (outcome.status_code >= 200 && outcome.status_code < 300) {
-        std::cerr << "contractd: provider started for session " << job.session_id << std::endl;
-        break;
-      }
-      std::cerr << "contractd: starting the provider for session " << job.session_id
-                << " failed (attempt " << attempt << "): "
-                << (outcome.error.empty() ? "HTTP " + std::to_string(outcome.status_code)
-                                          : outcome.error)
-                << std::endl;
-      if (attempt == kAttempts) break;
-      // A pause before the next attempt that a stopping service cuts short.
-      std::mutex pause_mutex;
-      std::unique_lock pause(pause_mutex);
-      wake_.wait_for(pause, stop, std::chrono::seconds(attempt * 2), [] { return false; });
-    }
+    Send(job, stop);
     lock.lock();
+  }
+}
+
+void ProviderStarter::Send(const Job& job, const std::stop_token& stop) {
+  const SigningSession& session = job.session;
+  auto provider = providers_.Find(session.provider_id);
+  if (!provider || provider->start_url.empty()) return;
+  auto document = blobs_.Get(session.document_sha256);
+  const std::string body = boost::json::serialize(boost::json::object{
+      {"sessionId", session.session_id},
+      {"contractId", job.contract_id},
+      {"participantId", session.participant_id},
+      {"organizationId", job.organization_id},
+      {"signerName", job.signer_name},
+      {"documentSha256", session.document_sha256},
+      {"documentBase64", document ? eventstore::Base64Encode(*document) : ""},
+      {"expiresAt", session.expires_at},
+      {"callbackUrl", callback_base_() + "/api/v1/provider-callbacks/" + provider->id}});
+  for (int attempt = 1; attempt <= kAttempts && !stop.stop_requested(); ++attempt) {
+    const std::string timestamp =
+        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count());
+    const webhooks::SendOutcome outcome = sender_->Send(
+        {provider->start_url,
+         {{"X-Provider-Timestamp", timestamp},
+          {"X-Provider-Signature", http::ProviderSignature(provider->secret, timestamp, body)}},
+         body});
+    if (outcome.status_code >= 200 && outcome.status_code < 300) {
+      std::cerr << "contractd: provider started for session " << session.session_id << std::endl;
+      return;
+    }
+    std::cerr << "contractd: starting the provider for session " << session.session_id
+              << " failed (attempt " << attempt << "): "
+              << (outcome.error.empty() ? "HTTP " + std::to_string(outcome.status_code)
+                                        : outcome.error)
+              << std::endl;
+    if (attempt == kAttempts) return;
+    // A pause before the next attempt that a stopping service cuts short.
+    std::mutex pause_mutex;
+    std::unique_lock pause(pause_mutex);
+    wake_.wait_for(pause, stop, std::chrono::seconds(attempt * 2), [] { return false; });
   }
 }
 

@@ -3,9 +3,10 @@
 //   POST <startUrl>  {sessionId, contractId, participantId, organizationId, signerName,
 //                     documentSha256, documentBase64, expiresAt, callbackUrl}
 // signed like the provider's own callbacks (X-Provider-Timestamp, X-Provider-Signature), so the
-// provider can check it came from us. Sent off the request path by one background thread, with
-// a few retries, through the webhooks' HTTP client (https, or http to loopback; timeouts; no
-// redirects; addresses that are not public refused); the outcome is logged. A provider without a
+// provider can check it came from us. Start only queues the session: one background thread looks
+// up the provider, reads the document and sends, with a few retries, through the webhooks' HTTP
+// client (https, or http to loopback; timeouts; no redirects; addresses that are not public
+// refused); the outcome is logged. A provider without a
 // start URL is expected to learn of sessions by other means (it still reports through callbacks).
 // Thread safety: Start may be called from any thread.
 #pragma once
@@ -35,13 +36,16 @@ class ProviderStarter {
   void Start(const ContractState& contract, const SigningSession& session);
 
  private:
+  // What the start request needs of the contract; the provider and the document are looked up
+  // by the background thread.
   struct Job {
-    std::string url;
-    std::string secret;
-    std::string body;
-    std::string session_id;
+    SigningSession session;
+    std::string contract_id;
+    std::string organization_id;
+    std::string signer_name;
   };
   void Run(const std::stop_token& stop);
+  void Send(const Job& job, const std::stop_token& stop);
 
   const ProviderRegistry& providers_;
   const eventstore::BlobStore& blobs_;
