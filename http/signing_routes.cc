@@ -30,6 +30,15 @@ Result<commands::CommandOutcome> Run(const SigningRoutesDeps& deps, const ApiReq
   return ExecuteSigning(deps, request, contract_id, command, DomainActor(request.Caller()));
 }
 
+// The contract in the path, when the caller's organization controls it.
+Result<ContractState> LoadOwnContract(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto contract = deps.commands.Load(std::string(request.params.Get("id")));
+  if (!contract || contract->organization_id != request.Caller().organization_id) {
+    return Fail(ErrorCode::kContractNotFound, "contract not found");
+  }
+  return contract;
+}
+
 // 1: a session for a signer whose turn it is.
 ApiResult CreateSession(const SigningRoutesDeps& deps, const ApiRequest& request) {
   if (auto ok = RequirePermission(request, "signing:manage"); !ok) {
@@ -44,11 +53,8 @@ ApiResult CreateSession(const SigningRoutesDeps& deps, const ApiRequest& request
   const int64_t ttl = reader.Integer("ttlSeconds").value_or(0);
   if (auto ok = reader.Finish("invalid signing session"); !ok) return std::unexpected(ok.error());
 
-  const std::string contract_id(request.params.Get("id"));
-  auto contract = deps.commands.Load(contract_id);
-  if (!contract || contract->organization_id != request.Caller().organization_id) {
-    return Fail(ErrorCode::kContractNotFound, "contract not found");
-  }
+  auto contract = LoadOwnContract(deps, request);
+  if (!contract) return std::unexpected(contract.error());
   auto expiry = commands::SessionExpiry(*contract, deps.clock.NowMicros(), ttl);
   if (!expiry) return std::unexpected(expiry.error());
   command.expires_at = *expiry;
@@ -63,7 +69,7 @@ ApiResult CreateSession(const SigningRoutesDeps& deps, const ApiRequest& request
       command.provider_id = deps.resolve_provider ? deps.resolve_provider(*p) : "";
     }
   }
-  auto outcome = Run(deps, request, contract_id, command);
+  auto outcome = Run(deps, request, contract->id, command);
   if (!outcome) return std::unexpected(outcome.error());
   const SigningSession* session = outcome->state.FindSession(command.session_id);
   if (session == nullptr) return Fail(ErrorCode::kInternal, "the new session is missing");
@@ -77,10 +83,8 @@ ApiResult ListSessions(const SigningRoutesDeps& deps, const ApiRequest& request)
   if (auto ok = RequirePermission(request, "signing:manage"); !ok) {
     return std::unexpected(ok.error());
   }
-  auto contract = deps.commands.Load(std::string(request.params.Get("id")));
-  if (!contract || contract->organization_id != request.Caller().organization_id) {
-    return Fail(ErrorCode::kContractNotFound, "contract not found");
-  }
+  auto contract = LoadOwnContract(deps, request);
+  if (!contract) return std::unexpected(contract.error());
   const std::string now = NowText(deps);
   boost::json::array items;
   for (const auto& session : contract->sessions) {

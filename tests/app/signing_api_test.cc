@@ -93,6 +93,8 @@ TEST_F(SigningApiTest, HostedThenIntegratorSignersCompleteWithASignedPdf) {
   ExpectRefused(NewSession(id, ada, R"(,"colour":"blue")"), 400, "VALIDATION_FAILED", before,
                 "colour");
   ExpectRefused(NewSession(id, ada, "", "b"), 404, "CONTRACT_NOT_FOUND", before);
+  ExpectRefused(client_.Get("/api/v1/contracts/" + id + "/signing-sessions", As("b")), 404,
+                "CONTRACT_NOT_FOUND", before);
 
   // Ada signs on the hosted page.
   auto session = NewSession(id, ada, R"(,"returnUrl":"https://app.example/done")");
