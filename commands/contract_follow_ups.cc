@@ -49,6 +49,7 @@ Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
       Has(decided, event_type::kContractSent) || Has(decided, event_type::kSignerCompleted);
   if (turn_may_have_come && resolve_provider_ && after.in_signing_flow() &&
       after.organization_signing_mode == OrganizationSigningMode::kAutomatic) {
+    const std::string expires_at = eventstore::FormatTimestamp(SigningDeadlineMicros(after));
     std::vector<CreateSigningSession> starts;
     for (const auto& p : after.participants) {
       if (!p.signs() || p.progress != ParticipantProgress::kReady ||
@@ -59,10 +60,9 @@ Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
       std::string provider = resolve_provider_(p);
       // Without a provider the integrator must configure one and create the session itself.
       if (provider.empty()) continue;
-      const int64_t deadline = SigningDeadlineMicros(after);
       starts.push_back(CreateSigningSession{.participant_id = p.participant_id,
                                             .session_id = ids_.Next("ses_"),
-                                            .expires_at = eventstore::FormatTimestamp(deadline),
+                                            .expires_at = expires_at,
                                             .provider_id = std::move(provider),
                                             .automatic = true});
     }
