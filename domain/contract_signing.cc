@@ -6,6 +6,7 @@
 
 #include "domain/contract_rules.h"
 #include "domain/field_value.h"
+#include "domain/signing_settings.h"
 #include "domain/text_formats.h"
 
 namespace esign::contract_rules {
@@ -125,8 +126,7 @@ Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state
       return Fail(open.error());
     }
   }
-  const auto* allow = state.signing_settings.if_contains("allowDecline");
-  if (allow != nullptr && allow->is_bool() && !allow->get_bool()) {
+  if (!AllowsDecline(state.signing_settings)) {
     return Fail(ErrorCode::kContractStateConflict,
                 "declining is disabled by the contract's signing settings",
                 "signingSettings.allowDecline", "false");

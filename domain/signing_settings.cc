@@ -7,6 +7,11 @@ const boost::json::object& DefaultSigningSettings() {
   return defaults;
 }
 
+bool AllowsDecline(const boost::json::object& settings) {
+  const auto* allow = settings.if_contains("allowDecline");
+  return allow == nullptr || !allow->is_bool() || allow->get_bool();
+}
+
 std::optional<boost::json::object> ReadSigningSettings(const boost::json::value& value,
                                                        const std::string& path, Details& details) {
   if (!value.is_object()) {

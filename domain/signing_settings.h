@@ -17,6 +17,9 @@ namespace esign {
 
 const boost::json::object& DefaultSigningSettings();
 
+// Whether a signer may decline under these settings (anything but allowDecline false allows it).
+bool AllowsDecline(const boost::json::object& settings);
+
 // The complete settings, or nullopt after adding details named "<path>.<member>".
 std::optional<boost::json::object> ReadSigningSettings(const boost::json::value& value,
                                                        const std::string& path, Details& details);

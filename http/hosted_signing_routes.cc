@@ -2,6 +2,7 @@
 // credential; every answer about a dead link says why it is dead (expired, cancelled, replaced,
 // already used), so the page can tell the signer.
 #include "domain/field_value.h"
+#include "domain/signing_settings.h"
 #include "http/contract_routes.h"
 #include "http/signing_access.h"
 #include "http/signing_request.h"
@@ -23,11 +24,6 @@ std::string RoleName(const SigningRoutesDeps& deps, const ContractState& contrac
     if (role.template_role_id == binding->template_role_id) return role.name;
   }
   return binding->template_role_id;
-}
-
-bool DeclineAllowed(const ContractState& contract) {
-  const auto* allow = contract.signing_settings.if_contains("allowDecline");
-  return allow == nullptr || !allow->is_bool() || allow->get_bool();
 }
 
 // An open session, or the error that says why the link no longer works. Ended sessions are
@@ -81,7 +77,7 @@ ApiResult GetHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
       {"state", ToString(EffectiveState(session, contract, NowText(deps)))},
       {"expiresAt", session.expires_at},
       {"documentSha256", session.document_sha256},
-      {"allowDecline", DeclineAllowed(contract)},
+      {"allowDecline", AllowsDecline(contract.signing_settings)},
       {"returnUrl", session.return_url.empty() ? boost::json::value(nullptr)
                                                : boost::json::value(session.return_url)}};
   if (signer && signer->signed_at) body["signedAt"] = *signer->signed_at;

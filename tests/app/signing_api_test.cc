@@ -290,5 +290,21 @@ TEST_F(SigningApiTest, ADeclineEndsTheContractAndEverySession) {
             "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE");
 }
 
+TEST_F(SigningApiTest, TheHostedPageCannotDeclineWhenTheSettingsForbidIt) {
+  std::string body = NdaBody("No declining", /*with_roles=*/true, /*send_now=*/true);
+  body.insert(body.find(R"("templateId")"), R"("signingSettings":{"allowDecline":false},)");
+  object contract = Create("a", body);
+  const std::string id(contract.at("id").as_string());
+  auto session = NewSession(id, ParticipantId(contract, 0));
+  ASSERT_EQ(session.status, 201) << session.body;
+  const std::string hosted = "/api/v1/hosted-signing/" + TokenOf(session);
+  EXPECT_FALSE(client_.Get(hosted).Json().at("allowDecline").as_bool());
+
+  const uint64_t before = LogSize();
+  ExpectRefused(client_.Post(hosted + "/decline", R"({"reason":"No."})"), 409,
+                "CONTRACT_STATE_CONFLICT", before, "signingSettings.allowDecline");
+  EXPECT_EQ(client_.Get(hosted).Json().at("state").as_string(), "open");
+}
+
 }  // namespace
 }  // namespace esign::testing
