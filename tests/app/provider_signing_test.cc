@@ -204,5 +204,26 @@ TEST_F(ProviderSigningTest, AProviderDeclineEndsTheContract) {
   EXPECT_EQ(Sessions(id)[1].at("state").as_string(), "declined");
 }
 
+TEST_F(ProviderSigningTest, ACallbackForACancelledSessionIsGone) {
+  HttpReceiver provider;
+  AddProvider("cancel-sign", provider.Url("/start"));
+  object contract = Create("a", ServicesBody("tpl_services_agreement", "cancel-sign"));
+  const std::string id(contract.at("id").as_string());
+  ClientSigns(id, Pid(contract, 0));
+  auto sessions = Sessions(id);
+  ASSERT_EQ(sessions.size(), 2u);
+  const std::string session_id(sessions[1].at("sessionId").as_string());
+  auto cancelled = client_.Post("/api/v1/signing-sessions/" + session_id + "/cancel", "", As("a"));
+  ASSERT_EQ(cancelled.status, 200) << cancelled.body;
+
+  const uint64_t before = LogSize();
+  ExpectRefused(Callback("cancel-sign",
+                         R"({"eventId":"c-1","sessionId":")" + session_id +
+                             R"(","outcome":"completed","signerName":"Petra Provider"})",
+                         Now()),
+                410, "SIGNING_SESSION_CANCELLED", before);
+  EXPECT_EQ(Sessions(id)[1].at("state").as_string(), "cancelled");
+}
+
 }  // namespace
 }  // namespace esign::testing
