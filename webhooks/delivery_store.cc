@@ -29,9 +29,7 @@ rocksdb::WriteOptions Synced() {
 }
 
 DeliveryState StateOf(std::string_view name) {
-  if (name == "succeeded") return DeliveryState::kSucceeded;
-  if (name == "failed") return DeliveryState::kFailed;
-  return DeliveryState::kPending;
+  return name == "succeeded" ? DeliveryState::kSucceeded : DeliveryState::kPending;
 }
 
 }  // namespace
@@ -42,8 +40,6 @@ std::string_view DeliveryStateName(DeliveryState state) {
       return "pending";
     case DeliveryState::kSucceeded:
       return "succeeded";
-    case DeliveryState::kFailed:
-      return "failed";
   }
   return "pending";
 }

@@ -28,7 +28,9 @@ struct DeliveryAttempt {
   friend bool operator==(const DeliveryAttempt&, const DeliveryAttempt&) = default;
 };
 
-enum class DeliveryState { kPending, kSucceeded, kFailed };
+// A delivery is pending until a 2xx: failures only schedule the next attempt, and an endpoint that
+// runs out of attempts is disabled with its deliveries still pending.
+enum class DeliveryState { kPending, kSucceeded };
 std::string_view DeliveryStateName(DeliveryState state);
 
 struct Delivery {

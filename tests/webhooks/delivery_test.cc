@@ -172,7 +172,7 @@ TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
 TEST(DeliveryTopicsTest, RequestsAndRecordsRoundTrip) {
   Delivery delivery = Make("whe_a", 7);
   delivery.attempts.push_back({.at_us = 9, .status_code = 503, .latency_ms = 4, .error = ""});
-  delivery.state = DeliveryState::kFailed;
+  delivery.state = DeliveryState::kSucceeded;
   const Delivery retried = RetriedNow(delivery, 100);
   EXPECT_EQ(retried.state, DeliveryState::kPending);
   EXPECT_EQ(retried.round_start, 1u);
