@@ -57,7 +57,6 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, 
               [&records](std::string_view endpoint_id, std::string_view reason) {
                 return records.Write({webhooks::DisableRequestMessage(endpoint_id, reason)});
               },
-          .controller_of = [](std::string_view) { return std::optional<std::string>(); },
           .wait_for_directory =
               [&feed](uint64_t /*position*/) { return (*feed)->CatchUp(kDirectoryWait); },
           .recorded =

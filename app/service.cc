@@ -8,7 +8,6 @@
 #include "commands/template_commands.h"
 #include "documents/pdf_renderer.h"
 #include "documents/service_certificate.h"
-#include "eventstore/contract_controller.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
 #include "http/openapi_routes.h"
@@ -269,20 +268,18 @@ Status Service::StartDispatcher(const ServeConfig& config, const std::string& br
   webhooks::DispatcherOptions options;
   options.brokers = brokers;
   auto dispatcher = webhooks::Dispatcher::Start(
-      webhooks::DispatcherDeps{
-          .directory = endpoint_directory_,
-          .secrets = *endpoint_secrets_,
-          .deliveries = *deliveries_,
-          .sender = *webhook_sender_,
-          .clock = SystemClock::Instance(),
-          .disable = disable,
-          .controller_of =
-              [this](std::string_view contract_id) { return ControllerOf(contract_id); },
-          .wait_for_directory =
-              [this](uint64_t position) {
-                return projector_->WaitFor(position + 1, kReadYourWritesTimeout);
-              },
-          .recorded = {}},
+      webhooks::DispatcherDeps{.directory = endpoint_directory_,
+                               .secrets = *endpoint_secrets_,
+                               .deliveries = *deliveries_,
+                               .sender = *webhook_sender_,
+                               .clock = SystemClock::Instance(),
+                               .disable = disable,
+                               .wait_for_directory =
+                                   [this](uint64_t position) {
+                                     return projector_->WaitFor(position + 1,
+                                                                kReadYourWritesTimeout);
+                                   },
+                               .recorded = {}},
       std::move(options));
   if (!dispatcher) return std::unexpected(dispatcher.error());
   dispatcher_ = std::move(*dispatcher);
@@ -306,11 +303,6 @@ Result<webhooks::Delivery> Service::RequestRetry(std::string_view delivery_id,
     return std::unexpected(written.error());
   }
   return retried;
-}
-
-std::optional<std::string> Service::ControllerOf(std::string_view contract_id) const {
-  auto controller = eventstore::ReadContractController(*store_, contract_id);
-  return controller ? *controller : std::nullopt;
 }
 
 // Authentication and the admin socket ----------------------------------------------------------

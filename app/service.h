@@ -70,8 +70,6 @@ class Service {
   // contract's partition.
   Result<webhooks::Delivery> RequestRetry(std::string_view delivery_id,
                                           std::string_view organization_id);
-  // The organization that controls a contract, from its first event.
-  std::optional<std::string> ControllerOf(std::string_view contract_id) const;
   // The signing family and what completion needs (service_signing.cc).
   Status AddSigning(const ServeConfig& config);
   // The signed PDF of a contract whose every signer has signed, stored; its blob key.

@@ -186,7 +186,6 @@ int main(int argc, char** argv) {
           .disable = [&commands](
                          std::string_view endpoint_id,
                          std::string_view reason) { return commands.Disable(endpoint_id, reason); },
-          .controller_of = [](std::string_view) { return std::optional<std::string>(); },
           .wait_for_directory =
               [&projector](uint64_t position) {
                 return projector.WaitFor(position + 1, std::chrono::seconds(10));

@@ -393,13 +393,12 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
     }
     const std::optional<LifecycleEvent>& event = events[i];
     if (!event) continue;
-    std::optional<std::string> organization =
-        event->organization_id.empty() ? deps_.controller_of(event->contract_id)
-                                       : std::optional<std::string>(event->organization_id);
-    if (!organization) continue;
-    const std::string body = DeliveryBody(*event);
-    for (const WebhookEndpoint& endpoint : deps_.directory.OfOrganization(*organization)) {
+    // The message names the contract's controlling organization (docs/events.md).
+    if (event->organization_id.empty()) continue;
+    std::string body;  // made once, for the first endpoint that wants the event
+    for (const WebhookEndpoint& endpoint : deps_.directory.OfOrganization(event->organization_id)) {
       if (endpoint.created_position >= event->position || !endpoint.Wants(event->type)) continue;
+      if (body.empty()) body = DeliveryBody(*event);
       caused[i].push_back(DeliveryId(endpoint.id, event->event_id));
       deliveries.push_back(Delivery{.id = caused[i].back(),
                                     .endpoint_id = endpoint.id,

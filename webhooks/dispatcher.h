@@ -64,9 +64,6 @@ struct DispatcherDeps {
   const Clock& clock;
   // Disables an endpoint, giving the reason (it answered 410, or the schedule ran out).
   std::function<Status(std::string_view endpoint_id, std::string_view reason)> disable;
-  // The organization that controls a contract, for messages that do not name it; nothing when
-  // unknown.
-  std::function<std::optional<std::string>(std::string_view contract_id)> controller_of;
   // Blocks until the endpoint directory holds every endpoint event of the log before `position`.
   std::function<bool(uint64_t position)> wait_for_directory;
   // Called with deliveries once stored (admitted, attempted, retried); a delivery's outcome counts
