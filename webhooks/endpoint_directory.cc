@@ -42,6 +42,20 @@ Result<WebhookEndpoint> ParseEndpointRow(std::string_view row) {
   }
 }
 
+std::shared_ptr<const EndpointDirectory::Snapshot> EndpointDirectory::MakeSnapshot(Map by_id) {
+  auto snapshot = std::make_shared<Snapshot>();
+  for (const auto& [id, endpoint] : by_id) {
+    snapshot->ids_of_organization[endpoint.organization_id].insert(id);
+  }
+  snapshot->by_id = std::move(by_id);
+  return snapshot;
+}
+
+std::shared_ptr<const EndpointDirectory::Snapshot> EndpointDirectory::CommittedSnapshot() const {
+  std::lock_guard lock(mutex_);
+  return committed_;
+}
+
 Status EndpointDirectory::Apply(const eventstore::EventRecord& event,
                                 projections::ViewBatch& batch) {
   if (!event.stream_id.starts_with("webhook-")) return {};
@@ -52,9 +66,9 @@ Status EndpointDirectory::Apply(const eventstore::EventRecord& event,
   } else if (event.type != kEndpointCreated) {
     // The committed map holds every live endpoint, as the rows do: reading it needs no batch, so
     // a directory fed from elsewhere than the projector (endpoint_feed.h) applies events too.
-    std::lock_guard lock(mutex_);
-    auto it = committed_->find(id);
-    if (it == committed_->end()) return {};  // deleted already
+    const auto committed = CommittedSnapshot();
+    auto it = committed->by_id.find(id);
+    if (it == committed->by_id.end()) return {};  // deleted already
     endpoint = it->second;
   }
   if (auto applied = ApplyEndpointEvent(endpoint, event); !applied) return applied;
@@ -69,19 +83,20 @@ Status EndpointDirectory::Apply(const eventstore::EventRecord& event,
 
 void EndpointDirectory::Committed() {
   if (pending_.empty()) return;
-  {
-    std::lock_guard lock(mutex_);
-    auto next = std::make_shared<Map>(*committed_);
-    for (auto& [id, endpoint] : pending_) {
-      if (endpoint.deleted) {
-        next->erase(id);
-      } else {
-        next->insert_or_assign(id, std::move(endpoint));
-      }
+  Map next = CommittedSnapshot()->by_id;
+  for (auto& [id, endpoint] : pending_) {
+    if (endpoint.deleted) {
+      next.erase(id);
+    } else {
+      next.insert_or_assign(id, std::move(endpoint));
     }
-    committed_ = std::move(next);
   }
   pending_.clear();
+  auto snapshot = MakeSnapshot(std::move(next));
+  {
+    std::lock_guard lock(mutex_);
+    committed_ = std::move(snapshot);
+  }
   std::function<void()> on_change;
   {
     std::lock_guard lock(on_change_mutex_);
@@ -91,7 +106,7 @@ void EndpointDirectory::Committed() {
 }
 
 Status EndpointDirectory::Load(const projections::ViewReader& rows) {
-  auto loaded = std::make_shared<Map>();
+  Map loaded;
   Status status;
   Status scanned = rows.Scan(kRowPrefix, "", false, [&](std::string_view, std::string_view value) {
     auto endpoint = ParseEndpointRow(value);
@@ -99,27 +114,26 @@ Status EndpointDirectory::Load(const projections::ViewReader& rows) {
       status = std::unexpected(endpoint.error());
       return false;
     }
-    loaded->insert_or_assign(endpoint->id, std::move(*endpoint));
+    loaded.insert_or_assign(endpoint->id, std::move(*endpoint));
     return true;
   });
   if (!scanned) return scanned;
   if (!status) return status;
+  auto snapshot = MakeSnapshot(std::move(loaded));
   std::lock_guard lock(mutex_);
-  committed_ = std::move(loaded);
+  committed_ = std::move(snapshot);
   return {};
 }
 
 std::vector<WebhookEndpoint> EndpointDirectory::List(std::string_view organization_id,
                                                      std::string_view after, size_t limit) const {
-  std::shared_ptr<const Map> map;
-  {
-    std::lock_guard lock(mutex_);
-    map = committed_;
-  }
+  const auto committed = CommittedSnapshot();
   std::vector<WebhookEndpoint> items;
-  for (auto it = after.empty() ? map->begin() : map->upper_bound(after);
-       it != map->end() && items.size() < limit; ++it) {
-    if (it->second.organization_id == organization_id) items.push_back(it->second);
+  auto ids = committed->ids_of_organization.find(organization_id);
+  if (ids == committed->ids_of_organization.end()) return items;
+  for (auto it = after.empty() ? ids->second.begin() : ids->second.upper_bound(after);
+       it != ids->second.end() && items.size() < limit; ++it) {
+    items.push_back(committed->by_id.find(*it)->second);
   }
   return items;
 }
@@ -135,9 +149,9 @@ void EndpointDirectory::SetOnChange(std::function<void()> on_change) {
 }
 
 std::optional<WebhookEndpoint> EndpointDirectory::Find(std::string_view endpoint_id) const {
-  std::lock_guard lock(mutex_);
-  auto it = committed_->find(endpoint_id);
-  if (it == committed_->end()) return std::nullopt;
+  const auto committed = CommittedSnapshot();
+  auto it = committed->by_id.find(endpoint_id);
+  if (it == committed->by_id.end()) return std::nullopt;
   return it->second;
 }
 

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,17 @@ class EndpointDirectory final : public projections::Projection {
 
  private:
   using Map = std::map<std::string, WebhookEndpoint, std::less<>>;
+  // What is committed, immutable once published, with each organization's endpoint ids (in id
+  // order), so routing an event does not go through every organization's endpoints.
+  struct Snapshot {
+    Map by_id;
+    std::map<std::string, std::set<std::string, std::less<>>, std::less<>> ids_of_organization;
+  };
+  static std::shared_ptr<const Snapshot> MakeSnapshot(Map by_id);
+  std::shared_ptr<const Snapshot> CommittedSnapshot() const;
+
   mutable std::mutex mutex_;
-  std::shared_ptr<const Map> committed_ = std::make_shared<Map>();  // guarded by mutex_
+  std::shared_ptr<const Snapshot> committed_ = MakeSnapshot({});  // guarded by mutex_
   Map pending_;  // the feeding thread's: changes of the batch being applied (deleted ones included)
   std::mutex on_change_mutex_;
   std::function<void()> on_change_;  // guarded by on_change_mutex_
