@@ -44,13 +44,7 @@ Result<ListParams> ParseList(const ApiRequest& request, const projections::Curso
   Details details;
   for (const auto& [name, value] : request.query) {
     if (name == "limit") {
-      size_t limit = 0;
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), limit);
-      if (error != std::errc() || end != value.data() + value.size() || limit < 1 ||
-          limit > projections::kMaxListLimit) {
-        AddDetail(details, "limit", "must be an integer from 1 to 200");
-      }
-      params.limit = limit;
+      if (const auto limit = projections::ParseListLimit(value, details)) params.limit = *limit;
     } else if (name != "cursor") {
       AddDetail(details, name, "unknown parameter");
     }

@@ -135,6 +135,17 @@ std::optional<ContractStatus> ParseContractStatus(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<size_t> ParseListLimit(std::string_view text, Details& details) {
+  size_t limit = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), limit);
+  if (error != std::errc() || end != text.data() + text.size() || limit < 1 ||
+      limit > kMaxListLimit) {
+    AddDetail(details, "limit", "must be an integer from 1 to " + std::to_string(kMaxListLimit));
+    return std::nullopt;
+  }
+  return limit;
+}
+
 Result<ListQuery> ParseListQuery(const QueryParams& params) {
   ListQuery query;
   Details details;
@@ -198,14 +209,7 @@ Result<ListQuery> ParseListQuery(const QueryParams& params) {
     }
   }
   if (const auto text = value_of("limit")) {
-    size_t limit = 0;
-    const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), limit);
-    if (error != std::errc() || end != text->data() + text->size() || limit < 1 ||
-        limit > kMaxListLimit) {
-      AddDetail(details, "limit", "must be an integer from 1 to " + std::to_string(kMaxListLimit));
-    } else {
-      query.limit = limit;
-    }
+    if (const auto limit = ParseListLimit(*text, details)) query.limit = *limit;
   }
   if (const auto text = value_of("cursor")) {
     if (text->size() > kMaxCursorLength) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "domain/contract_state.h"
+#include "domain/json_util.h"
 #include "domain/result.h"
 #include "domain/template.h"
 
@@ -61,6 +62,10 @@ using QueryParams = std::map<std::string, std::string, std::less<>>;
 
 // Parameters with an empty value count as absent. Unknown parameters are rejected.
 Result<ListQuery> ParseListQuery(const QueryParams& params);
+
+// The `limit` parameter of any list: an integer from 1 to kMaxListLimit; nothing, with a detail
+// added, otherwise.
+std::optional<size_t> ParseListLimit(std::string_view text, Details& details);
 // The same from the parameters in request order; a parameter given twice is rejected.
 Result<ListQuery> ParseListQuery(const std::vector<std::pair<std::string, std::string>>& params);
 
