@@ -1,8 +1,8 @@
 // OffsetTracker: which offset of each consumed partition the dispatcher may commit. A message is
-// settled once every delivery it caused has succeeded (or its endpoint was deleted); until then its offset
-// is held, and the partition's committable offset stays at the oldest held message. So a member
-// that dies, or loses the partition in a rebalance, leaves every unsettled message to be read again
-// by the next owner, which finds the outcomes recorded so far and resumes the rest.
+// settled once every delivery it caused has succeeded (or its endpoint was deleted); until then
+// its offset is held, and the partition's committable offset stays at the oldest held message. So
+// a member that dies, or loses the partition in a rebalance, leaves every unsettled message to be
+// read again by the next owner, which finds the outcomes recorded so far and resumes the rest.
 // Thread safety: none; the dispatcher guards it with a mutex.
 #pragma once
 
