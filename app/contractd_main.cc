@@ -8,6 +8,15 @@
 #include "app/config.h"
 #include "app/dispatcher_process.h"
 #include "app/service.h"
+#include "webhooks/endpoint.h"
+
+namespace {
+
+bool IsLoopbackHost(std::string_view host) {
+  return host == "localhost" || esign::webhooks::IsLoopbackAddress(host);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Every thread started from here on inherits the blocked set, so the signals are taken only by
@@ -47,6 +56,13 @@ int main(int argc, char** argv) {
   std::cerr << "contractd: listening on http://" << command->serve.server.host << ":"
             << (*service)->port() << " (data directory " << command->serve.data_dir << ")"
             << std::endl;
+  const esign::app::ServeConfig& serve = command->serve;
+  if (serve.public_base_url.empty() && !IsLoopbackHost(serve.server.host)) {
+    std::cerr << "contractd: warning: listening beyond loopback without --public-url: signing "
+                 "links name http://"
+              << serve.server.host << ":" << (*service)->port()
+              << "; give --public-url with the origin signers reach" << std::endl;
+  }
 
   int signal = 0;
   sigwait(&stop_signals, &signal);

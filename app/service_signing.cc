@@ -14,11 +14,8 @@ constexpr auto kSessionIndexWait = std::chrono::seconds(5);
 
 Status Service::AddSigning(const ServeConfig& config) {
   providers_ = std::make_unique<ProviderRegistry>(config.data_dir);
-  provider_starter_ =
-      std::make_unique<ProviderStarter>(*providers_, store_->blobs(), [this, config] {
-        if (!config.public_base_url.empty()) return config.public_base_url;
-        return "http://" + config.server.host + ":" + std::to_string(port());
-      });
+  provider_starter_ = std::make_unique<ProviderStarter>(
+      *providers_, store_->blobs(), [this, config] { return PublicOrigin(config); });
   // The participant's providerConfigRef names its provider; without one, the only provider.
   auto resolve_provider = [this](const Participant& signer) -> std::string {
     if (signer.provider_config_ref) {
@@ -42,7 +39,7 @@ Status Service::AddSigning(const ServeConfig& config) {
       .ids = RandomIdGenerator::Instance(),
       .clock = SystemClock::Instance(),
       .resolve_provider = resolve_provider,
-      .public_base_url = config.public_base_url};
+      .public_origin = [this, config] { return PublicOrigin(config); }};
   http::AddSigningRoutes(routes_, deps);
   http::AddProviderCallbackRoutes(
       routes_, {deps, [this](const std::string& id) -> std::optional<std::string> {
@@ -51,6 +48,13 @@ Status Service::AddSigning(const ServeConfig& config) {
                   return provider->secret;
                 }});
   return {};
+}
+
+std::string Service::PublicOrigin(const ServeConfig& config) const {
+  if (!config.public_base_url.empty()) return config.public_base_url;
+  const std::string& host = config.server.host;
+  const bool ipv6 = host.find(':') != std::string::npos;
+  return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port());
 }
 
 Result<std::string> Service::SealPdf(const ContractState& state) const {

@@ -21,6 +21,16 @@ size_t ParticipantCount(const Command& command) {
   return participants && participants->is_array() ? participants->as_array().size() : 0;
 }
 
+// A PersistEvidence decided before its bundle is stored.
+bool AwaitsEvidence(const std::vector<DomainEvent>& events) {
+  for (const auto& event : events) {
+    if (event.type != event_type::kEvidencePersisted) continue;
+    const auto* sha256 = event.data.if_contains("sha256");
+    if (sha256 == nullptr || !sha256->is_string() || sha256->as_string().empty()) return true;
+  }
+  return false;
+}
+
 bool Prepares(const std::vector<DomainEvent>& events) {
   for (const auto& event : events) {
     if (event.type == event_type::kContractPrepared) return true;
@@ -54,9 +64,7 @@ Result<ContractState> ContractCommandHandler::Load(const std::string& contract_i
   auto events = eventstore::ToDomainEvents(*records);
   if (!events) return std::unexpected(events.error());
   ContractState state = Replay(*events);
-  if (!state.exists()) {
-    return Fail(ErrorCode::kContractNotFound, "no contract " + contract_id, "id", contract_id);
-  }
+  if (!state.exists()) return ContractNotFound();
   return state;
 }
 
@@ -79,6 +87,13 @@ Result<CommandOutcome> ContractCommandHandler::Run(const esign::Actor& actor,
                                                    const CommandMeta& meta) {
   if (!meta.idempotency_key) {
     return DecideAndAppend(actor, contract_id, creating, command, meta, nullptr);
+  }
+  if (!creating) {
+    // A key is reserved only on a contract the caller controls (every command that takes a key
+    // needs control): a request refused so writes nothing.
+    auto state = Load(contract_id);
+    if (!state) return std::unexpected(state.error());
+    if (state->organization_id != actor.organization_id) return ContractNotFound();
   }
   auto reservation = eventstore::ReserveIdempotencyKey(
       store_, {actor.client_id, *meta.idempotency_key, meta.request_sha256, meta.actor},
@@ -120,6 +135,10 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
       auto loaded = Load(contract_id);
       if (!loaded) return std::unexpected(loaded.error());
       state = std::move(*loaded);
+      // Another organization's contract is not there for it: not its version either.
+      if (meta.if_match && state.organization_id != actor.organization_id) {
+        return ContractNotFound();
+      }
       if (meta.if_match && state.version != *meta.if_match) {
         return Fail(ErrorCode::kPreconditionFailed,
                     "the contract is at version " + std::to_string(state.version) +
@@ -148,6 +167,16 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
       auto sha256 = freeze_document_(prepared);
       if (!sha256) return std::unexpected(sha256.error());
       context.rendered_document_sha256 = *sha256;
+      decided = Decide(state, command, context);
+      if (!decided) return std::unexpected(decided.error());
+    }
+
+    if (AwaitsEvidence(*decided)) {
+      // Stored only now that the command is accepted: a refused request writes nothing.
+      if (!store_evidence_) return Fail(ErrorCode::kInternal, "evidence cannot be stored here");
+      auto sha256 = store_evidence_(state);
+      if (!sha256) return std::unexpected(sha256.error());
+      context.stored_evidence_sha256 = *sha256;
       decided = Decide(state, command, context);
       if (!decided) return std::unexpected(decided.error());
     }

@@ -35,6 +35,9 @@ using RecordWrite = std::function<void(std::string_view client_id, uint64_t log_
 // Renders the unsigned PDF of a contract as sending freezes it, stores it, and returns its
 // SHA-256 (hex), which contract.prepared records.
 using FreezeDocument = std::function<Result<std::string>(const ContractState& prepared)>;
+// Builds the evidence bundle of a contract as it stands, stores it, and returns its SHA-256
+// (hex), which contract.evidence_persisted records.
+using StoreEvidence = std::function<Result<std::string>(const ContractState& state)>;
 
 // Builds the signed PDF of a contract whose every signer has signed (each signature drawn, the
 // service's seal applied), stores it, and returns its blob key (its SHA-256, hex).
@@ -71,6 +74,8 @@ class ContractCommandHandler {
 
   // Sending renders and stores the document when set; set before use.
   void SetFreezeDocument(FreezeDocument freeze) { freeze_document_ = std::move(freeze); }
+  // PersistEvidence without a hash stores the bundle through this, once decided; set before use.
+  void SetStoreEvidence(StoreEvidence store) { store_evidence_ = std::move(store); }
 
   // Completing needs the signed PDF; without it the contract stays at "every signer signed".
   void SetSealDocument(SealDocument seal) { seal_document_ = std::move(seal); }
@@ -110,6 +115,7 @@ class ContractCommandHandler {
   const Clock& clock_;
   std::function<void(std::chrono::nanoseconds)> observe_append_;
   FreezeDocument freeze_document_;
+  StoreEvidence store_evidence_;
   SealDocument seal_document_;
   ResolveProvider resolve_provider_;
   ProviderSessionStarted provider_session_started_;

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "domain/result.h"
+
 namespace esign::documents {
 
 // One signer's signature as drawn in each of their role's placement boxes.
@@ -25,5 +27,10 @@ struct SignatureAppearance {
 // name is wrapped in the bidi isolates U+2068 and U+2069, so a right-to-left name reads right
 // and the time after it keeps its order.
 std::string SignatureCaption(std::string_view signer_name, std::string_view signed_at);
+
+// Checks a signature image as sealing will use it, when it is received: a PNG that decodes whole
+// and is at most kMaxSignatureImageSide pixels on a side (signature_drawing.h). kValidationFailed
+// with a detail on `field` otherwise, so one signer's image can never fail a later seal.
+Status CheckSignatureImage(std::string_view png, const std::string& field);
 
 }  // namespace esign::documents

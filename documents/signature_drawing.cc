@@ -136,6 +136,14 @@ Result<PreparedSignature> PrepareSignature(const SignatureAppearance& appearance
   return prepared;
 }
 
+Status CheckSignatureImage(std::string_view png, const std::string& field) {
+  auto prepared = PrepareSignature({.image_png = std::string(png)});
+  if (prepared) return {};
+  Error error = std::move(prepared.error());
+  for (ErrorDetail& detail : error.details) detail.field = field;
+  return std::unexpected(std::move(error));
+}
+
 void DrawSignature(cairo_t* cr, PangoContext* context, const SignaturePlacement& box,
                    const PreparedSignature& signature, const SignatureFonts& fonts) {
   const double left = box.x + kPadding;

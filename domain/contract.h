@@ -31,6 +31,10 @@
 
 namespace esign {
 
+// The one answer for a contract that does not exist and for one the actor may not see: the same
+// code, message and (no) details, so the two cannot be told apart.
+std::unexpected<Error> ContractNotFound();
+
 struct Actor {
   std::string client_id;
   std::string organization_id;
@@ -56,6 +60,8 @@ struct DecisionContext {
   boost::json::object platform_notifications = PlatformNotificationDefaults();
   boost::json::object organization_notifications;       // the actor organization's defaults
   std::optional<std::string> rendered_document_sha256;  // recorded by contract.prepared
+  // PersistEvidence without a sha256: the bundle the caller stored once the command was decided.
+  std::optional<std::string> stored_evidence_sha256;
 };
 
 [[nodiscard]] Result<std::vector<DomainEvent>> Decide(const ContractState& state,

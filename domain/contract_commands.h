@@ -10,6 +10,8 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,11 +95,20 @@ struct CompleteContract {
   std::string signed_pdf_sha256;  // optional; when given, recorded as an artifact revision
 };
 
-// POST /contracts/{id}/evidence/bundle: an evidence bundle was stored as a new revision.
+// POST /contracts/{id}/evidence/bundle: an evidence bundle is stored as a new revision.
+// revision 0 is the next one. Without sha256 the bundle is stored only once the command is
+// decided (DecisionContext::stored_evidence_sha256), so a refused request stores nothing.
 struct PersistEvidence {
   int64_t revision = 0;
   std::string sha256;
 };
+
+// A contract's stream takes at most this many events from commands other than the signers' own
+// (every command replays the stream, so it must stay bounded).
+inline constexpr uint64_t kMaxContractEvents = 10000;
+
+// At most this many evidence bundles are persisted per contract (each is a stored blob).
+inline constexpr size_t kMaxEvidenceBundlesPerContract = 50;
 
 // POST /contracts/{id}/signing-sessions, or the service itself for an organization signer in
 // automatic mode (`automatic`: no actor check). Ids, token hash and expiry come from the caller

@@ -117,12 +117,11 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
       AddDetail(validation, "sendNow", "must be a boolean");
     }
   }
-  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid contract", std::move(validation));
-      !ok) {
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid contract", validation); !ok) {
     return Fail(ok.error());
   }
   if (auto ok = FailIfAny(ErrorCode::kContractRoleBindingInvalidRouting,
-                          "invalid routing configuration", std::move(routing));
+                          "invalid routing configuration", routing);
       !ok) {
     return Fail(ok.error());
   }

@@ -3,6 +3,11 @@
 #include "domain/contract_rules.h"
 
 namespace esign {
+
+std::unexpected<Error> ContractNotFound() {
+  return Fail(ErrorCode::kContractNotFound, "contract not found");
+}
+
 namespace contract_rules {
 
 Status RequirePermission(const Actor& actor, std::string_view permission, std::string field,
@@ -17,7 +22,7 @@ Status RequirePermission(const Actor& actor, std::string_view permission, std::s
 
 Status RequireControl(const ContractState& state, const Actor& actor) {
   if (!state.exists() || state.organization_id != actor.organization_id) {
-    return Fail(ErrorCode::kContractNotFound, "contract not found");
+    return ContractNotFound();
   }
   return {};
 }
@@ -50,9 +55,9 @@ Result<const TemplateVersion*> VersionOf(const ContractState& state,
   return SelectTemplateVersion(*context.tmpl, state.template_version_id);
 }
 
-Status FailIfAny(ErrorCode code, std::string message, Details details) {
+Status FailIfAny(ErrorCode code, std::string message, const Details& details) {
   if (details.empty()) return {};
-  return Fail(Error{code, std::move(message), std::move(details)});
+  return Fail(Error{code, std::move(message), details});
 }
 
 }  // namespace contract_rules
@@ -60,6 +65,18 @@ Status FailIfAny(ErrorCode code, std::string message, Details details) {
 Result<std::vector<DomainEvent>> Decide(const ContractState& state, const Command& command,
                                         const DecisionContext& context) {
   using namespace contract_rules;
+  // Commands an integrator can repeat at will (edits, sessions, refreshes, bundles) grow the
+  // stream that every later command replays: past the limit only signers' steps are taken. Only
+  // the controller learns of it; anyone else gets the command's own answer (not found).
+  const bool signers_step = std::holds_alternative<RecordSignerCompleted>(command) ||
+                            std::holds_alternative<RecordSignerDeclined>(command) ||
+                            std::holds_alternative<CompleteContract>(command);
+  if (state.version >= kMaxContractEvents && !signers_step &&
+      state.organization_id == context.actor.organization_id) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "a contract holds at most " + std::to_string(kMaxContractEvents) + " events",
+                "version", "limit reached");
+  }
   return std::visit(
       [&](const auto& c) -> Result<std::vector<DomainEvent>> {
         using T = std::decay_t<decltype(c)>;

@@ -51,9 +51,7 @@ Result<std::vector<DomainEvent>> DecideUpdateData(const ContractState& state, co
   if (!c.table_data.is_null()) {
     ReadTableData(**version, c.table_data, "tableData", changes, validation);
   }
-  if (auto ok =
-          FailIfAny(ErrorCode::kValidationFailed, "invalid contract data", std::move(validation));
-      !ok) {
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid contract data", validation); !ok) {
     return Fail(ok.error());
   }
   ContractData data = state.data;
@@ -81,9 +79,7 @@ Result<std::vector<DomainEvent>> DecideUpdateTableData(const ContractState& stat
   } else {
     ReadTableData(**version, c.table_data, "tableData", changes, validation);
   }
-  if (auto ok =
-          FailIfAny(ErrorCode::kValidationFailed, "invalid table data", std::move(validation));
-      !ok) {
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid table data", validation); !ok) {
     return Fail(ok.error());
   }
   ContractData data = state.data;
@@ -125,13 +121,11 @@ Result<std::vector<DomainEvent>> DecideReplaceParticipants(const ContractState& 
     requests = ReadParticipants(c.participants, "participants", context.participant_ids,
                                 &next_fresh, validation, routing);
   }
-  if (auto ok =
-          FailIfAny(ErrorCode::kValidationFailed, "invalid participants", std::move(validation));
-      !ok) {
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid participants", validation); !ok) {
     return Fail(ok.error());
   }
   if (auto ok = FailIfAny(ErrorCode::kContractRoleBindingInvalidRouting,
-                          "invalid routing configuration", std::move(routing));
+                          "invalid routing configuration", routing);
       !ok) {
     return Fail(ok.error());
   }
@@ -195,9 +189,7 @@ Result<std::vector<DomainEvent>> DecideUpdateRoleBindings(const ContractState& s
       signing_settings = std::move(*read);
     }
   }
-  if (auto ok =
-          FailIfAny(ErrorCode::kValidationFailed, "invalid role bindings", std::move(validation));
-      !ok) {
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid role bindings", validation); !ok) {
     return Fail(ok.error());
   }
   auto requests = ReadRoleBindings(c.role_bindings, "roleBindings", state.participants, false);

@@ -25,7 +25,7 @@ void RejectUnknown(const boost::json::object& unknown, Details& details);
 Result<const TemplateVersion*> VersionOf(const ContractState& state,
                                          const DecisionContext& context);
 
-Status FailIfAny(ErrorCode code, std::string message, Details details);
+Status FailIfAny(ErrorCode code, std::string message, const Details& details);
 
 // Decides preparation and sending on a draft (state already includes anything the same request
 // changed). Shared by SendContract and CreateContract with sendNow.

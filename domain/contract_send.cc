@@ -92,7 +92,7 @@ Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state
                                         {"signaturePlacement", std::move(placements)}});
   }
   if (auto ok = FailIfAny(ErrorCode::kContractRoleBindingInvalidRouting,
-                          "invalid routing configuration", std::move(bad_routing));
+                          "invalid routing configuration", bad_routing);
       !ok) {
     return Fail(ok.error());
   }
@@ -145,9 +145,7 @@ Result<std::vector<DomainEvent>> DecideSend(const ContractState& state, const Se
       draft.signing_settings = std::move(*read);
     }
   }
-  if (auto ok =
-          FailIfAny(ErrorCode::kValidationFailed, "invalid send request", std::move(validation));
-      !ok) {
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid send request", validation); !ok) {
     return Fail(ok.error());
   }
   auto version = VersionOf(state, context);

@@ -15,7 +15,7 @@ namespace {
 constexpr int64_t kMaxReasonLength = 2000;
 
 Status RequireSigningFlow(const ContractState& state) {
-  if (!state.exists()) return Fail(ErrorCode::kContractNotFound, "contract not found");
+  if (!state.exists()) return ContractNotFound();
   if (state.in_signing_flow()) return {};
   return Fail(ErrorCode::kContractStateConflict,
               "the contract is " + std::string(ToString(state.status)) + ", not out for signing",
@@ -185,18 +185,31 @@ Result<std::vector<DomainEvent>> DecidePersistEvidence(const ContractState& stat
     return Fail(ErrorCode::kContractStateConflict, "a draft has no evidence to persist", "status",
                 "draft");
   }
-  if (c.revision <= state.LatestRevision()) {
+  const auto bundles = std::ranges::count_if(
+      state.artifact_revisions, [](const auto& r) { return r.kind == "evidence_bundle"; });
+  if (static_cast<size_t>(bundles) >= kMaxEvidenceBundlesPerContract) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "a contract keeps at most " + std::to_string(kMaxEvidenceBundlesPerContract) +
+                    " evidence bundles; fetch the current one with GET instead",
+                "revision", "limit reached");
+  }
+  const int64_t revision = c.revision == 0 ? state.LatestRevision() + 1 : c.revision;
+  if (revision <= state.LatestRevision()) {
     return Fail(ErrorCode::kContractStateConflict, "revision already exists", "revision",
                 "must be greater than " + std::to_string(state.LatestRevision()));
   }
-  if (!IsSha256Hex(c.sha256)) {
+  // Decided before the bundle is stored: the event then names no bundle yet (the handler stores
+  // it and decides again), and is never appended so.
+  const std::string sha256 =
+      c.sha256.empty() ? context.stored_evidence_sha256.value_or("") : c.sha256;
+  if (!sha256.empty() && !IsSha256Hex(sha256)) {
     return Fail(ErrorCode::kValidationFailed, "invalid evidence record", "sha256",
                 "must be 64 lowercase hexadecimal digits");
   }
   return std::vector<DomainEvent>{DomainEvent{std::string(event_type::kEvidencePersisted),
                                               {{"contractId", state.id},
-                                               {"revision", c.revision},
-                                               {"sha256", c.sha256},
+                                               {"revision", revision},
+                                               {"sha256", sha256},
                                                {"persistedAt", context.now}}}};
 }
 

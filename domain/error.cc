@@ -92,4 +92,8 @@ std::string_view ToString(ErrorCode code) {
   return "INTERNAL";
 }
 
+std::string Details::MoreProblems(size_t count) {
+  return "and " + std::to_string(count) + " more problem" + (count == 1 ? "" : "s") + " not shown";
+}
+
 }  // namespace esign

@@ -70,6 +70,39 @@ struct ErrorDetail {
   friend bool operator==(const ErrorDetail&, const ErrorDetail&) = default;
 };
 
+// The problems found in one input. Only the first kMaxKept are kept; the rest are counted, so a
+// hostile body with a million bad items costs a counter, not a million messages (and the error
+// body it answers stays small). size() counts every problem found, kept or not.
+class Details {
+ public:
+  static constexpr size_t kMaxKept = 50;
+
+  void push_back(ErrorDetail detail) {
+    if (kept_.size() < kMaxKept) kept_.push_back(std::move(detail));
+    ++found_;
+  }
+  size_t size() const { return found_; }
+  bool empty() const { return found_ == 0; }
+  const ErrorDetail& operator[](size_t index) const { return kept_[index]; }
+  std::vector<ErrorDetail>::const_iterator begin() const { return kept_.begin(); }
+  std::vector<ErrorDetail>::const_iterator end() const { return kept_.end(); }
+
+  // The kept details, then one that says how many more were found.
+  // NOLINTNEXTLINE(google-explicit-constructor): becomes Error::details wherever one is made
+  operator std::vector<ErrorDetail>() const {
+    std::vector<ErrorDetail> list = kept_;
+    if (found_ > kept_.size()) list.push_back(ErrorDetail{"", MoreProblems(found_ - kept_.size())});
+    return list;
+  }
+
+  // "and 3 more problems not shown".
+  static std::string MoreProblems(size_t count);
+
+ private:
+  std::vector<ErrorDetail> kept_;
+  size_t found_ = 0;
+};
+
 struct Error {
   ErrorCode code = ErrorCode::kInternal;
   std::string message;

@@ -15,8 +15,6 @@
 
 namespace esign {
 
-using Details = std::vector<ErrorDetail>;
-
 inline void AddDetail(Details& details, std::string field, std::string issue) {
   details.push_back(ErrorDetail{std::move(field), std::move(issue)});
 }

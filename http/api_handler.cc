@@ -51,6 +51,12 @@ std::string_view BearerToken(std::string_view authorization) {
   return token;
 }
 
+// The method as a metric label and in the access log: every known method by its name, the
+// rest as one value, so no client can add series.
+std::string_view MethodLabel(const Request& request) {
+  return request.method() == beast_http::verb::unknown ? "OTHER" : request.method_string();
+}
+
 }  // namespace
 
 std::function<void(std::string_view)> StderrAccessLog() {
@@ -85,6 +91,11 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
     api.request_id = std::string(given);
   } else {
     api.request_id = NewRequestId();
+  }
+  // A method Beast does not know is answered before anything about it is kept: its name could
+  // be any string up to the header limit.
+  if (exchange->http.method() == beast_http::verb::unknown) {
+    return Finish(*exchange, Fail(ErrorCode::kNotImplemented, "unknown request method"));
   }
   if (HandleOperational(*exchange)) return;
 
@@ -209,12 +220,12 @@ void ApiHandler::Finish(Exchange& exchange, ApiResult result) {
   if (exchange.route_pattern == "unmatched" && exchange.route) {
     exchange.route_pattern = exchange.route->operation_id;
   }
-  metrics_.RecordRequest(request.method_string(), exchange.route_pattern, status, latency);
+  metrics_.RecordRequest(MethodLabel(request), exchange.route_pattern, status, latency);
   if (options_.access_log) {
     boost::json::object line{
         {"time", eventstore::FormatTimestamp(SystemClock::Instance().NowMicros())},
         {"requestId", exchange.api.request_id},
-        {"method", request.method_string()},
+        {"method", MethodLabel(request)},
         {"path", RedactedPath(request.target().substr(0, request.target().find('?')))},
         {"route", exchange.route_pattern},
         {"status", status},

@@ -34,6 +34,10 @@ void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 void AddContractReadRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 
+// Builds the evidence bundle of `state` as of now (a tree head covering its events is signed
+// first), stores it and returns its SHA-256: the command handler's StoreEvidence.
+Result<std::string> StoreEvidenceBundle(const ContractRoutesDeps& deps, const ContractState& state);
+
 // Helpers shared with other families.
 esign::Actor DomainActor(const Principal& principal);
 eventstore::Actor EventActor(const ApiRequest& request);

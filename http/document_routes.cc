@@ -141,12 +141,13 @@ ApiResult DownloadRevision(const ContractRoutesDeps& deps, const ApiRequest& req
 }
 
 // The evidence bundle of a contract as of now: a tree head covering its events is signed first.
-Result<boost::json::object> BuildBundle(const ContractRoutesDeps& deps, const ApiRequest& request,
+Result<boost::json::object> BuildBundle(const ContractRoutesDeps& deps,
                                         const ContractState& state) {
   if (auto head = deps.store.ledger().SignTreeHead(); !head) return std::unexpected(head.error());
   auto proof = eventstore::BuildProofBundle(deps.store, eventstore::ContractStreamId(state.id));
   if (!proof) return std::unexpected(proof.error());
-  auto trail = deps.queries.AuditTrail(ReaderOf(request), state.id);
+  // The audit trail is the same for every reader with a grant; the controller has one.
+  auto trail = deps.queries.AuditTrail({.organization_id = state.organization_id}, state.id);
   if (!trail) return std::unexpected(trail.error());
   EvidenceSources sources;
   sources.state = &state;
@@ -161,37 +162,41 @@ Result<boost::json::object> BuildBundle(const ContractRoutesDeps& deps, const Ap
 ApiResult GetEvidenceBundle(const ContractRoutesDeps& deps, const ApiRequest& request) {
   auto state = Readable(deps, request);
   if (!state) return std::unexpected(state.error());
-  auto bundle = BuildBundle(deps, request, *state);
+  auto bundle = BuildBundle(deps, *state);
   if (!bundle) return std::unexpected(bundle.error());
   return ApiResponse::Json(200, *bundle);
 }
 
+// Decided before anything is stored (the handler stores the bundle through StoreEvidenceBundle
+// once the command is accepted); an Idempotency-Key replays the first answer without a new bundle.
 ApiResult PersistEvidenceBundle(const ContractRoutesDeps& deps, const ApiRequest& request) {
   auto state = Readable(deps, request, "evidence:write");
   if (!state) return std::unexpected(state.error());
-  auto bundle = BuildBundle(deps, request, *state);
-  if (!bundle) return std::unexpected(bundle.error());
-  const std::string bytes = boost::json::serialize(*bundle);
-  auto sha256 = deps.store.blobs().Put(bytes);
-  if (!sha256) return std::unexpected(sha256.error());
   commands::CommandMeta meta;
   meta.actor = EventActor(request);
-  auto outcome = deps.commands.Execute(DomainActor(request.Caller()), state->id,
-                                       PersistEvidence{state->LatestRevision() + 1, *sha256}, meta);
+  auto key = IdempotencyKeyOf(request);
+  if (!key) return std::unexpected(key.error());
+  if (*key) {
+    meta.idempotency_key = std::move((*key)->key);
+    meta.request_sha256 = std::move((*key)->request_sha256);
+  }
+  auto outcome =
+      deps.commands.Execute(DomainActor(request.Caller()), state->id, PersistEvidence{}, meta);
   if (!outcome) return std::unexpected(outcome.error());
-  const auto& revisions = outcome->state.artifact_revisions;
-  const auto& created = revisions.back();
+  const auto& created = outcome->state.artifact_revisions.back();
+  auto bytes = deps.blobs.Get(created.sha256);
+  if (!bytes) return std::unexpected(bytes.error());
   return ApiResponse::Json(201, {{"revision", created.revision},
                                  {"kind", created.kind},
                                  {"sha256", created.sha256},
-                                 {"size", bytes.size()},
+                                 {"size", bytes->size()},
                                  {"createdAt", created.created_at}});
 }
 
 ApiResult VerifyEvidence(const ContractRoutesDeps& deps, const ApiRequest& request) {
   auto state = Readable(deps, request);
   if (!state) return std::unexpected(state.error());
-  auto bundle = BuildBundle(deps, request, *state);
+  auto bundle = BuildBundle(deps, *state);
   if (!bundle) return std::unexpected(bundle.error());
   const auto checks = VerifyEvidenceBundle(*bundle, &deps.blobs, deps.store.ledger().PublicKeyPem(),
                                            deps.certificate_pem);
@@ -215,6 +220,13 @@ ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) 
 }
 
 }  // namespace
+
+Result<std::string> StoreEvidenceBundle(const ContractRoutesDeps& deps,
+                                        const ContractState& state) {
+  auto bundle = BuildBundle(deps, state);
+  if (!bundle) return std::unexpected(bundle.error());
+  return deps.store.blobs().Put(boost::json::serialize(*bundle));
+}
 
 void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   const std::string base = "/api/v1/contracts/{id}";

@@ -1,5 +1,6 @@
 #include "http/error_response.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 
 namespace esign::http {
@@ -69,16 +70,45 @@ beast_http::status StatusOf(ErrorCode code) {
   return S::internal_server_error;
 }
 
+namespace {
+
+// Texts in an error body may echo the request (a path, a key): each is cut to a bounded length,
+// at a character boundary, so an answer never grows with what a client sends.
+constexpr size_t kMaxMessageBytes = 512;
+constexpr size_t kMaxDetailTextBytes = 256;
+
+std::string Bounded(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "...";
+}
+
+}  // namespace
+
 std::string ErrorBody(const Error& error, std::string_view request_id) {
   boost::json::array details;
-  for (const auto& d : error.details) {
-    details.push_back(boost::json::object{{"field", d.field}, {"issue", d.issue}});
+  const size_t shown = std::min(error.details.size(), Details::kMaxKept);
+  for (size_t i = 0; i < shown; ++i) {
+    const ErrorDetail& d = error.details[i];
+    details.push_back(boost::json::object{{"field", Bounded(d.field, kMaxDetailTextBytes)},
+                                          {"issue", Bounded(d.issue, kMaxDetailTextBytes)}});
+  }
+  if (error.details.size() > shown) {
+    // A list made without Details (which counts for itself) is cut here.
+    const bool counted =
+        error.details.back().field.empty() && error.details.back().issue.starts_with("and ");
+    details.push_back(boost::json::object{
+        {"field", ""},
+        {"issue", counted ? error.details.back().issue
+                          : Details::MoreProblems(error.details.size() - shown)}});
   }
   // Our own faults never leak internals: the message is replaced by a generic one.
   const bool internal = StatusOf(error.code) == beast_http::status::internal_server_error;
   boost::json::object body{
       {"code", ToString(error.code)},
-      {"message", internal ? std::string("internal error") : error.message},
+      {"message",
+       internal ? std::string("internal error") : Bounded(error.message, kMaxMessageBytes)},
       {"details", internal ? boost::json::array{} : std::move(details)},
       {"requestId", request_id},
   };

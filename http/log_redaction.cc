@@ -5,16 +5,20 @@
 namespace esign::http {
 
 std::string RedactedPath(std::string_view path) {
-  static constexpr std::array<std::string_view, 2> kTokenPrefixes = {"/sign/",
-                                                                     "/api/v1/hosted-signing/"};
-  for (std::string_view prefix : kTokenPrefixes) {
-    if (!path.starts_with(prefix) || path.size() == prefix.size()) continue;
-    const std::string_view rest = path.substr(prefix.size());
-    const size_t slash = rest.find('/');
-    return std::string(prefix) + "{token}" +
-           std::string(slash == std::string_view::npos ? "" : rest.substr(slash));
+  // Looked for anywhere, not only at the start: a request target may be in absolute form
+  // ("http://host/sign/TOKEN") or carry extra slashes ("//sign/TOKEN"), and still holds a token.
+  static constexpr std::array<std::string_view, 2> kTokenMarkers = {"/sign/", "/hosted-signing/"};
+  std::string out(path);
+  for (std::string_view marker : kTokenMarkers) {
+    for (size_t at = out.find(marker); at != std::string::npos; at = out.find(marker, at + 1)) {
+      const size_t start = at + marker.size();
+      size_t end = out.find('/', start);
+      if (end == std::string::npos) end = out.size();
+      if (end == start || out.compare(start, end - start, "{token}") == 0) continue;
+      out.replace(start, end - start, "{token}");
+    }
   }
-  return std::string(path);
+  return out;
 }
 
 }  // namespace esign::http

@@ -8,7 +8,8 @@
 
 namespace esign::http {
 
-// `path` (without the query) with any signing-link token replaced by "{token}".
+// `path` (without the query, in any form) with every segment after "/sign/" or
+// "/hosted-signing/" replaced by "{token}".
 std::string RedactedPath(std::string_view path);
 
 }  // namespace esign::http

@@ -2,9 +2,11 @@
 
 #include <openssl/crypto.h>
 #include <openssl/hmac.h>
+#include <openssl/rand.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,13 +45,19 @@ class ReplayGuard {
   std::map<std::string, int64_t> seen_;
 };
 
+std::string RandomSecret() {
+  eventstore::Hash bytes{};
+  if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) std::abort();
+  return eventstore::ToHex(bytes);
+}
+
 Status Authenticate(const ProviderCallbackDeps& deps, const ApiRequest& request,
                     const std::string& provider_id, ReplayGuard& replays) {
-  auto secret = deps.provider_secret(provider_id);
-  if (!secret) {
-    return Fail(ErrorCode::kProviderNotFound, "no provider " + provider_id + " is configured",
-                "providerId", "unknown provider");
-  }
+  // An unknown provider is checked against a secret nobody knows, so its answer and its time
+  // are those of a wrong signature: provider ids cannot be enumerated without credentials.
+  static const std::string kNobodysSecret = RandomSecret();
+  const auto secret = deps.provider_secret(provider_id);
+  const std::string& key = secret ? *secret : kNobodysSecret;
   const std::string_view timestamp_text = request.Header("X-Provider-Timestamp");
   int64_t timestamp = 0;
   auto [end, ec] = std::from_chars(timestamp_text.data(),
@@ -62,9 +70,9 @@ Status Authenticate(const ProviderCallbackDeps& deps, const ApiRequest& request,
   if (timestamp < now - kToleranceSeconds || timestamp > now + kToleranceSeconds) {
     return Unauthenticated("X-Provider-Timestamp", "more than 5 minutes from the service's clock");
   }
-  const std::string expected = ProviderSignature(*secret, timestamp_text, request.http.body());
+  const std::string expected = ProviderSignature(key, timestamp_text, request.http.body());
   const std::string_view given = request.Header("X-Provider-Signature");
-  if (given.size() != expected.size() ||
+  if (!secret || given.size() != expected.size() ||
       CRYPTO_memcmp(given.data(), expected.data(), expected.size()) != 0) {
     return Unauthenticated("X-Provider-Signature", "does not match");
   }

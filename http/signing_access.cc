@@ -87,13 +87,8 @@ LinkToken NewLinkToken() {
   return out;
 }
 
-std::string SigningUrl(const SigningRoutesDeps& deps, const ApiRequest& request,
-                       std::string_view token) {
-  std::string origin = deps.public_base_url;
-  if (origin.empty()) {
-    std::string_view host = request.Header("Host");
-    origin = "http://" + std::string(host.empty() ? "127.0.0.1" : host);
-  }
+std::string SigningUrl(const SigningRoutesDeps& deps, std::string_view token) {
+  std::string origin = deps.public_origin();
   while (origin.ends_with('/')) origin.pop_back();
   return origin + "/sign/" + std::string(token);
 }

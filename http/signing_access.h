@@ -36,9 +36,8 @@ struct LinkToken {
 };
 LinkToken NewLinkToken();
 
-// "<origin>/sign/<token>".
-std::string SigningUrl(const SigningRoutesDeps& deps, const ApiRequest& request,
-                       std::string_view token);
+// "<origin>/sign/<token>", the origin from deps.public_origin (never from the request).
+std::string SigningUrl(const SigningRoutesDeps& deps, std::string_view token);
 
 // The exact PDF the signer signs (frozen at send), with ETag = its SHA-256.
 ApiResult DocumentToSign(const SigningRoutesDeps& deps, const ApiRequest& request,

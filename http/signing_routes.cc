@@ -1,6 +1,7 @@
 #include "http/signing_routes.h"
 
 #include "commands/signing_times.h"
+#include "documents/signature_appearance.h"
 #include "domain/text_formats.h"
 #include "eventstore/base64.h"
 #include "eventstore/event_record.h"
@@ -34,7 +35,7 @@ Result<commands::CommandOutcome> Run(const SigningRoutesDeps& deps, const ApiReq
 Result<ContractState> LoadOwnContract(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto contract = deps.commands.Load(std::string(request.params.Get("id")));
   if (!contract || contract->organization_id != request.Caller().organization_id) {
-    return Fail(ErrorCode::kContractNotFound, "contract not found");
+    return ContractNotFound();
   }
   return contract;
 }
@@ -73,7 +74,7 @@ ApiResult CreateSession(const SigningRoutesDeps& deps, const ApiRequest& request
   if (!outcome) return std::unexpected(outcome.error());
   const SigningSession* session = outcome->state.FindSession(command.session_id);
   if (session == nullptr) return Fail(ErrorCode::kInternal, "the new session is missing");
-  const std::string url = link.token.empty() ? "" : SigningUrl(deps, request, link.token);
+  const std::string url = link.token.empty() ? "" : SigningUrl(deps, link.token);
   return SessionResponse(201, deps, outcome->state, *session, url)
       .WithHeader("Location", "/api/v1/signing-sessions/" + session->session_id);
 }
@@ -136,7 +137,7 @@ ApiResult RefreshSession(const SigningRoutesDeps& deps, const ApiRequest& reques
   }
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
-  const std::string url = link.token.empty() ? "" : SigningUrl(deps, request, link.token);
+  const std::string url = link.token.empty() ? "" : SigningUrl(deps, link.token);
   return SessionResponse(200, deps, outcome->state, *outcome->state.FindSession(command.session_id),
                          url);
 }
@@ -189,6 +190,10 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
       reader.Problem("signatureImage", "must be a base64-encoded PNG image");
     } else if (decoded->size() > kMaxSignatureImageBytes) {
       reader.Problem("signatureImage", "at most 256 KiB");
+    } else if (auto usable = documents::CheckSignatureImage(*decoded, "signatureImage"); !usable) {
+      reader.Problem("signatureImage", usable.error().details.empty()
+                                           ? usable.error().message
+                                           : usable.error().details.front().issue);
     } else {
       image = std::move(*decoded);
     }

@@ -32,8 +32,9 @@ struct SigningRoutesDeps {
   IdGenerator& ids;
   const Clock& clock;
   commands::ResolveProvider resolve_provider;
-  // "https://sign.example.com": the signing links' origin; empty: http://<Host header>.
-  std::string public_base_url;
+  // The signing links' origin, e.g. "https://sign.example.com": --public-url, else the address
+  // the service listens on. Never taken from a request header.
+  std::function<std::string()> public_origin;
 };
 
 void AddSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);

@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include "domain/contract.h"
 #include "projections/contract_index.h"
 #include "projections/contract_views.h"
 #include "projections/key_codec.h"
@@ -10,10 +11,6 @@
 
 namespace esign::projections {
 namespace {
-
-std::unexpected<Error> NotFound() {
-  return Fail(ErrorCode::kContractNotFound, "contract not found");
-}
 
 bool InScope(const IndexEntry& entry, const QueryActor& actor, ListScope scope) {
   switch (scope) {
@@ -59,12 +56,12 @@ ContractQueries::ContractQueries(const ViewStore& views, std::string cursor_key)
 
 Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::string_view contract_id,
                                              bool status) const {
-  if (actor.organization_id.empty() || contract_id.empty()) return NotFound();
+  if (actor.organization_id.empty() || contract_id.empty()) return ContractNotFound();
   const std::unique_ptr<const RowReader> snapshot = views_.Snapshot();
   const PrefixedReader rows(*snapshot, kContractViewsName);
   Result<std::optional<std::string>> grant = rows.Get(GrantKey(actor.organization_id, contract_id));
   if (!grant) return Fail(grant.error());
-  if (!*grant) return NotFound();
+  if (!*grant) return ContractNotFound();
   Result<IndexEntry> entry = DecodeIndexEntry(**grant);
   if (!entry) return Fail(entry.error());
   Result<std::optional<std::string>> row =
@@ -89,12 +86,12 @@ Result<ContractRow> ContractQueries::Status(const QueryActor& actor,
 
 Result<std::vector<AuditEntry>> ContractQueries::AuditTrail(const QueryActor& actor,
                                                             std::string_view contract_id) const {
-  if (actor.organization_id.empty() || contract_id.empty()) return NotFound();
+  if (actor.organization_id.empty() || contract_id.empty()) return ContractNotFound();
   const std::unique_ptr<const RowReader> snapshot = views_.Snapshot();
   const PrefixedReader rows(*snapshot, kContractViewsName);
   Result<std::optional<std::string>> grant = rows.Get(GrantKey(actor.organization_id, contract_id));
   if (!grant) return Fail(grant.error());
-  if (!*grant) return NotFound();
+  if (!*grant) return ContractNotFound();
   const std::string prefix = AuditPrefix(contract_id);
   std::vector<AuditEntry> entries;
   esign::Status failure;

@@ -116,7 +116,17 @@ TEST_F(ProviderSigningTest, AutomaticModeStartsTheProviderAndACallbackCompletes)
                 "PROVIDER_SIGNATURE_INVALID", before, "X-Provider-Timestamp");
   ExpectRefused(client_.Post("/api/v1/provider-callbacks/acme-sign", completed), 401,
                 "PROVIDER_SIGNATURE_INVALID", before);
-  ExpectRefused(Callback("nobody", completed, Now()), 404, "PROVIDER_NOT_FOUND", before);
+  // An unknown provider is told apart from a wrong signature by nothing but the request id, so
+  // provider ids cannot be enumerated without credentials.
+  auto unknown = Callback("nobody", completed, Now());
+  ExpectRefused(unknown, 401, "PROVIDER_SIGNATURE_INVALID", before, "X-Provider-Signature");
+  auto wrong = Callback("acme-sign", completed, Now(), "wrong-secret-0123456789");
+  auto without_request_id = [](const HttpResult& response) {
+    object error = response.Json().at("error").as_object();
+    error.erase("requestId");
+    return boost::json::serialize(error);
+  };
+  EXPECT_EQ(without_request_id(unknown), without_request_id(wrong));
   ExpectRefused(
       Callback("acme-sign",
                R"({"eventId":"evt-0","sessionId":")" + session_id + R"(","outcome":"maybe"})",

@@ -267,5 +267,44 @@ TEST_F(SessionTest, TheIntegratorNeedsSigningManageAndControl) {
   EXPECT_EQ(hidden.error().code, ErrorCode::kContractNotFound);
 }
 
+// Every command replays the stream, so commands an integrator can repeat at will stop at a bound;
+// the signers' own steps do not, and another organization is not told the contract exists.
+TEST_F(ContractTest, AContractStopsTakingRepeatableCommandsAtItsEventLimit) {
+  auto events = Decide(ContractState{}, SendNowCommand(), context_);
+  ASSERT_TRUE(events.has_value()) << events.error().message;
+  ContractState state = Replay(*events);
+  state.version = kMaxContractEvents;
+
+  auto refused = Decide(state, PersistEvidence{}, context_);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code, ErrorCode::kContractStateConflict);
+  EXPECT_EQ(refused.error().details.at(0).field, "version");
+
+  DecisionContext stranger = context_;
+  stranger.actor.organization_id = "org_other";
+  auto hidden = Decide(state, PersistEvidence{}, stranger);
+  ASSERT_FALSE(hidden.has_value());
+  EXPECT_EQ(hidden.error().code, ErrorCode::kContractNotFound);
+
+  auto signer =
+      Decide(state, RecordSignerDeclined{.participant_id = "prt_a", .reason = "no"}, context_);
+  ASSERT_TRUE(signer.has_value()) << signer.error().message;
+}
+
+// A hostile body with a million bad items costs a counter: 50 details are kept, the rest counted.
+TEST(DetailsTest, KeepsTheFirstFiftyAndCountsTheRest) {
+  Details details;
+  for (int i = 0; i < 1000; ++i) AddDetail(details, "f" + std::to_string(i), "bad");
+  EXPECT_EQ(details.size(), 1000u);
+  const std::vector<ErrorDetail> list = details;
+  ASSERT_EQ(list.size(), 51u);
+  EXPECT_EQ(list[49].field, "f49");
+  EXPECT_EQ(list[50].issue, "and 950 more problems not shown");
+
+  Details few;
+  AddDetail(few, "a", "bad");
+  EXPECT_EQ(static_cast<std::vector<ErrorDetail>>(few).size(), 1u);
+}
+
 }  // namespace
 }  // namespace esign

@@ -12,6 +12,14 @@ TEST(LogRedactionTest, SigningLinkTokensNeverReachTheLog) {
             "/api/v1/hosted-signing/{token}/complete");
 }
 
+TEST(LogRedactionTest, TokensInOtherFormsOfTheTargetAreRedactedToo) {
+  EXPECT_EQ(RedactedPath("http://h/api/v1/hosted-signing/abcDEF123"),
+            "http://h/api/v1/hosted-signing/{token}");
+  EXPECT_EQ(RedactedPath("http://h/sign/abc"), "http://h/sign/{token}");
+  EXPECT_EQ(RedactedPath("//sign/abc"), "//sign/{token}");
+  EXPECT_EQ(RedactedPath("/x/sign/abc/sign/def"), "/x/sign/{token}/sign/{token}");
+}
+
 TEST(LogRedactionTest, OtherPathsStayAsTheyAre) {
   EXPECT_EQ(RedactedPath("/api/v1/contracts/ctr_1/status"), "/api/v1/contracts/ctr_1/status");
   EXPECT_EQ(RedactedPath("/sign/"), "/sign/");

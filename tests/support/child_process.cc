@@ -6,8 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <thread>
-
 namespace esign::testing {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
@@ -25,7 +23,8 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
     _exit(127);
   }
   close(fds[1]);
-  stderr_fd_ = fds[0];
+  reader_ =
+      std::jthread([this, fd = fds[0]](const std::stop_token& stop) { ReadUntilEnd(fd, stop); });
 }
 
 ChildProcess::~ChildProcess() {
@@ -33,39 +32,44 @@ ChildProcess::~ChildProcess() {
     kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
   }
-  if (stderr_fd_ >= 0) close(stderr_fd_);
+  // The reader ends at end of output; a grandchild that kept stderr open ends it at its poll.
+  reader_.request_stop();
+}
+
+void ChildProcess::ReadUntilEnd(int fd, const std::stop_token& stop) {
+  char buf[4096];
+  while (!stop.stop_requested()) {
+    pollfd pfd{fd, POLLIN, 0};
+    if (poll(&pfd, 1, 100) == 0) continue;
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    std::lock_guard lock(mutex_);
+    output_.append(buf, static_cast<size_t>(n));
+    arrived_.notify_all();
+  }
+  close(fd);
+  std::lock_guard lock(mutex_);
+  ended_ = true;
+  arrived_.notify_all();
 }
 
 std::optional<std::string> ChildProcess::WaitForLine(const std::string& needle,
                                                      std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::unique_lock lock(mutex_);
   for (;;) {
-    // scanned_ is where the first line not yet looked at begins.
     for (size_t end; (end = output_.find('\n', scanned_)) != std::string::npos;) {
       std::string line = output_.substr(scanned_, end - scanned_);
       scanned_ = end + 1;
       if (line.find(needle) != std::string::npos) return line;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return std::nullopt;
-    pollfd pfd{stderr_fd_, POLLIN, 0};
-    if (poll(&pfd, 1, static_cast<int>(left.count())) <= 0) return std::nullopt;
-    char buf[4096];
-    ssize_t n = read(stderr_fd_, buf, sizeof buf);
-    if (n <= 0) return std::nullopt;
-    output_.append(buf, static_cast<size_t>(n));
+    if (ended_) return std::nullopt;
+    if (arrived_.wait_until(lock, deadline) == std::cv_status::timeout) return std::nullopt;
   }
 }
 
-const std::string& ChildProcess::ReadOutput() {
-  pollfd pfd{stderr_fd_, POLLIN, 0};
-  char buf[4096];
-  while (poll(&pfd, 1, 0) > 0) {
-    const ssize_t n = read(stderr_fd_, buf, sizeof buf);
-    if (n <= 0) break;
-    output_.append(buf, static_cast<size_t>(n));
-  }
+std::string ChildProcess::output() const {
+  std::lock_guard lock(mutex_);
   return output_;
 }
 
@@ -80,11 +84,9 @@ std::optional<int> ChildProcess::Wait(std::chrono::milliseconds timeout) {
     pid_t r = waitpid(pid_, &status, WNOHANG);
     if (r == pid_) {
       exited_ = true;
-      // Drain what is left so output() is complete.
-      char buf[4096];
-      ssize_t n;
-      while ((n = read(stderr_fd_, buf, sizeof buf)) > 0)
-        output_.append(buf, static_cast<size_t>(n));
+      // What the child wrote last is read before output() is used.
+      std::unique_lock lock(mutex_);
+      arrived_.wait_for(lock, std::chrono::seconds(2), [this] { return ended_; });
       if (WIFEXITED(status)) return WEXITSTATUS(status);
       if (WIFSIGNALED(status)) return -WTERMSIG(status);
       return std::nullopt;

@@ -1,12 +1,18 @@
 // Runs an executable as a child process for end-to-end tests: its stderr is captured line by line
 // so a test can wait for what it prints, and it can be signalled and reaped.
+// A thread of its own keeps reading stderr, so a child that logs a lot (an access-log line per
+// request) never blocks on a full pipe while the test is not looking.
 #pragma once
 
 #include <sys/types.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace esign::testing {
@@ -19,13 +25,14 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
-  // Reads stderr until a line containing `needle` arrives; that line, or nothing on timeout/EOF.
+  // Waits until a line containing `needle` has arrived after the lines earlier calls looked at;
+  // that line, or nothing on timeout or end of output.
   std::optional<std::string> WaitForLine(const std::string& needle,
                                          std::chrono::milliseconds timeout);
   // Everything read from stderr so far.
-  const std::string& output() const { return output_; }
-  // Reads what stderr holds now, without waiting; everything read so far.
-  const std::string& ReadOutput();
+  std::string output() const;
+  // The same (kept for its callers: reading is continuous now).
+  std::string ReadOutput() const { return output(); }
 
   void Signal(int signal);
   // Waits for exit; the exit status (as from WEXITSTATUS), or -signal when killed, or nothing
@@ -34,11 +41,16 @@ class ChildProcess {
   pid_t pid() const { return pid_; }
 
  private:
+  void ReadUntilEnd(int fd, const std::stop_token& stop);
+
   pid_t pid_ = -1;
-  int stderr_fd_ = -1;
-  std::string output_;
-  size_t scanned_ = 0;
   bool exited_ = false;
+  mutable std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::string output_;  // guarded by mutex_
+  bool ended_ = false;  // guarded by mutex_: stderr reached its end
+  size_t scanned_ = 0;  // guarded by mutex_: where the first line not yet looked at begins
+  std::jthread reader_;
 };
 
 }  // namespace esign::testing

@@ -45,7 +45,20 @@ HttpResult HttpClient::Send(beast_http::verb method, const std::string& target,
   for (const auto& [name, value] : headers) request.set(name, value);
   request.body() = body;
   request.prepare_payload();
+  return Exchange(request);
+}
 
+HttpResult HttpClient::SendMethod(const std::string& method_name, const std::string& target,
+                                  const std::map<std::string, std::string>& headers) {
+  Request request{beast_http::verb::get, target, 11};
+  request.method_string(method_name);
+  request.set(beast_http::field::host, "127.0.0.1");
+  for (const auto& [name, value] : headers) request.set(name, value);
+  request.prepare_payload();
+  return Exchange(request);
+}
+
+HttpResult HttpClient::Exchange(const Request& request) {
   // One retry: a keep-alive connection the server has since closed fails on first use.
   for (int attempt = 0; attempt < 2; ++attempt) {
     EnsureConnected();

@@ -53,8 +53,13 @@ class HttpClient {
                  const std::map<std::string, std::string>& headers = {}) {
     return Send(boost::beast::http::verb::put, target, body, headers);
   }
+  // A request whose method is any token, known to HTTP or not (e.g. "BREW").
+  HttpResult SendMethod(const std::string& method_name, const std::string& target,
+                        const std::map<std::string, std::string>& headers = {});
 
  private:
+  using Request = boost::beast::http::request<boost::beast::http::string_body>;
+  HttpResult Exchange(const Request& request);
   void EnsureConnected();
 
   uint16_t port_;
