@@ -9,6 +9,7 @@
 #include "webhooks/dispatcher.h"
 #include "webhooks/endpoint_feed.h"
 #include "webhooks/endpoint_secrets.h"
+#include "webhooks/message_auth.h"
 #include "webhooks/topic_writer.h"
 #include "webhooks/webhook_sender.h"
 
@@ -30,12 +31,16 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, 
   if (ec) return fail(Error{ErrorCode::kStorage, "cannot create " + config.data_dir});
   auto secrets = webhooks::EndpointSecrets::OpenReader(config.secrets_dir);
   if (!secrets) return fail(secrets.error());
+  // Without contractd's message key no message read could be trusted, nor any written be read.
+  auto auth = webhooks::MessageAuth::Load(config.secrets_dir);
+  if (!auth) return fail(auth.error());
   auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return fail(deliveries.error());
-  auto writer = webhooks::TopicWriter::Start(
-      {.brokers = config.kafka_brokers, .client_id = "contractd-dispatcher-records"});
+  auto writer = webhooks::TopicWriter::Start({.brokers = config.kafka_brokers,
+                                              .auth = *auth,
+                                              .client_id = "contractd-dispatcher-records"});
   if (!writer) return fail(writer.error());
-  auto feed = webhooks::EndpointFeed::Start({.brokers = config.kafka_brokers});
+  auto feed = webhooks::EndpointFeed::Start({.brokers = config.kafka_brokers, .auth = *auth});
   if (!feed) return fail(feed.error());
   const auto sender = webhooks::MakeBeastSender({.allow_loopback = config.webhook_allow_loopback});
 
@@ -67,7 +72,7 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, 
                   messages.push_back(webhooks::DeliveryRecordMessage(d));
                 return records.Write(messages);
               }},
-      {.brokers = config.kafka_brokers});
+      {.brokers = config.kafka_brokers, .auth = *auth});
   if (!dispatcher) return fail(dispatcher.error());
   running.store(dispatcher->get());
   err << "contractd dispatcher: started (group webhook-dispatcher on " << config.kafka_brokers

@@ -3,7 +3,8 @@
 // What contractd holds in its store, this process gets from Kafka and one shared directory:
 //   - the endpoints: the topic webhook-endpoints (endpoint_feed.h);
 //   - the controlling organization of a contract: in every message of contract-events;
-//   - the signing secrets: contractd's webhook-secrets directory, read only;
+//   - the signing secrets and the Kafka message key (webhooks/message_auth.h): contractd's
+//     webhook-secrets directory, read only;
 //   - its own delivery records: a RocksDB of its own (--data-dir), each change also written to
 //     webhook-deliveries for contractd's deliveries list; disabling an endpoint is a request on
 //     the same topic, carried out by contractd.

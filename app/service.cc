@@ -120,9 +120,18 @@ Status Service::AddRoutes(const ServeConfig& config) {
   auto certificate = documents::ServiceCertificate::OpenOrCreate(config.data_dir);
   if (!certificate) return std::unexpected(certificate.error());
   certificate_ = std::move(*certificate);
-  http::AddContractRoutes(routes_, {*contract_commands_, *contract_queries_, *read_your_writes_,
-                                    store_->blobs(), *store_, certificate_->CertificatePem(),
-                                    [this](const ContractState& s) { return RenderPdf(s); }});
+  const http::ContractRoutesDeps contract_deps{
+      *contract_commands_,
+      *contract_queries_,
+      *read_your_writes_,
+      store_->blobs(),
+      *store_,
+      certificate_->CertificatePem(),
+      [this](const ContractState& s) { return RenderPdf(s); }};
+  contract_commands_->SetStoreEvidence([contract_deps](const ContractState& state) {
+    return http::StoreEvidenceBundle(contract_deps, state);
+  });
+  http::AddContractRoutes(routes_, contract_deps);
   if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
   if (auto s = AddSigning(config); !s) return s;
   http::AddOpenApiRoutes(routes_);
@@ -139,6 +148,13 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
       webhooks::UrlPolicy{.allow_loopback = config.webhook_allow_loopback},
       [this](std::string_view client_id, uint64_t size) {
         read_your_writes_->Wrote(client_id, size);
+      },
+      [this](std::string_view organization_id) -> Result<size_t> {
+        // The directory, once it holds every endpoint written so far.
+        if (!projector_->WaitFor(store_->Size(), kReadYourWritesTimeout)) {
+          return Fail(ErrorCode::kUnavailable, "the webhook endpoints cannot be counted now");
+        }
+        return endpoint_directory_.OfOrganization(organization_id).size();
       });
   auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return std::unexpected(deliveries.error());
@@ -225,8 +241,12 @@ void Service::StartTreeHeadSigner(std::chrono::seconds interval) {
 }
 
 Status Service::StartKafka(const ServeConfig& config) {
+  // Beside the signing secrets, where `contractd dispatcher --secrets-dir` finds it too.
+  auto auth = webhooks::MessageAuth::LoadOrCreate(endpoint_secrets_->dir());
+  if (!auth) return std::unexpected(auth.error());
   webhooks::KafkaRelayOptions options;
   options.brokers = config.kafka_brokers;
+  options.auth = *auth;
   if (options.brokers.empty()) {
     auto embedded = webhooks::EmbeddedKafka::Start();
     if (!embedded) return std::unexpected(embedded.error());
@@ -244,20 +264,21 @@ Status Service::StartKafka(const ServeConfig& config) {
   auto relay = webhooks::KafkaRelay::Start(*store_, std::move(*checkpoint), std::move(options));
   if (!relay) return std::unexpected(relay.error());
   relay_ = std::move(*relay);
-  return StartDispatcher(config, brokers);
+  return StartDispatcher(config, brokers, *auth);
 }
 
-Status Service::StartDispatcher(const ServeConfig& config, const std::string& brokers) {
-  auto writer =
-      webhooks::TopicWriter::Start({.brokers = brokers, .client_id = "contractd-retries"});
+Status Service::StartDispatcher(const ServeConfig& config, const std::string& brokers,
+                                const webhooks::MessageAuth& auth) {
+  auto writer = webhooks::TopicWriter::Start(
+      {.brokers = brokers, .auth = auth, .client_id = "contractd-retries"});
   if (!writer) return std::unexpected(writer.error());
   topic_writer_ = std::move(*writer);
   auto disable = [this](std::string_view endpoint_id, std::string_view reason) {
     return endpoint_commands_->Disable(endpoint_id, reason);
   };
   if (config.external_dispatchers) {
-    auto follower =
-        webhooks::DeliveryFollower::Start({*deliveries_, disable}, {.brokers = brokers});
+    auto follower = webhooks::DeliveryFollower::Start({*deliveries_, disable},
+                                                      {.brokers = brokers, .auth = auth});
     if (!follower) return std::unexpected(follower.error());
     delivery_follower_ = std::move(*follower);
     std::cerr << "contractd: webhooks are delivered by `contractd dispatcher` processes on "
@@ -267,6 +288,7 @@ Status Service::StartDispatcher(const ServeConfig& config, const std::string& br
   webhook_sender_ = webhooks::MakeBeastSender({.allow_loopback = config.webhook_allow_loopback});
   webhooks::DispatcherOptions options;
   options.brokers = brokers;
+  options.auth = auth;
   auto dispatcher = webhooks::Dispatcher::Start(
       webhooks::DispatcherDeps{.directory = endpoint_directory_,
                                .secrets = *endpoint_secrets_,

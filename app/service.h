@@ -65,7 +65,8 @@ class Service {
   Status StartKafka(const ServeConfig& config);
   // The webhook dispatcher, a consumer of the topic the relay writes; or, with external
   // dispatchers, the follower of what they record.
-  Status StartDispatcher(const ServeConfig& config, const std::string& brokers);
+  Status StartDispatcher(const ServeConfig& config, const std::string& brokers,
+                         const webhooks::MessageAuth& auth);
   // The retry operation: a retry request on its topic, for whichever dispatcher owns the
   // contract's partition.
   Result<webhooks::Delivery> RequestRetry(std::string_view delivery_id,
@@ -74,6 +75,8 @@ class Service {
   Status AddSigning(const ServeConfig& config);
   // The signed PDF of a contract whose every signer has signed, stored; its blob key.
   Result<std::string> SealPdf(const ContractState& state) const;
+  // The origin of signing links: --public-url, else the address listened on.
+  std::string PublicOrigin(const ServeConfig& config) const;
   // The unsigned PDF of a contract, from its template version.
   Result<std::string> RenderPdf(const ContractState& state) const;
 

@@ -149,8 +149,11 @@ int main(int argc, char** argv) {
   if (!kafka) return fail("kafka", kafka.error());
   auto checkpoint = webhooks::RelayCheckpoint::Open(**store, "contract-events");
   if (!checkpoint) return fail("checkpoint", checkpoint.error());
+  auto auth = webhooks::MessageAuth::FromKey(RandomBytes(webhooks::kMessageKeyBytes));
+  if (!auth) return fail("message key", auth.error());
   webhooks::KafkaRelayOptions relay_options;
   relay_options.brokers = (*kafka)->bootstraps();
+  relay_options.auth = *auth;
   auto relay = webhooks::KafkaRelay::Start(**store, std::move(*checkpoint), relay_options);
   if (!relay) return fail("relay", relay.error());
 
@@ -160,8 +163,12 @@ int main(int argc, char** argv) {
   if (auto started = projector.Start(); !started) return fail("projector", started.error());
   auto secrets = webhooks::EndpointSecrets::Open(dir);
   if (!secrets) return fail("secrets", secrets.error());
-  webhooks::EndpointCommands commands(**store, **secrets, RandomIdGenerator::Instance(),
-                                      SystemClock::Instance(), {.allow_loopback = true}, nullptr);
+  webhooks::EndpointCommands commands(
+      **store, **secrets, RandomIdGenerator::Instance(), SystemClock::Instance(),
+      {.allow_loopback = true}, nullptr, [&](std::string_view organization) -> Result<size_t> {
+        projector.WaitFor((*store)->Size(), std::chrono::seconds(10));
+        return directory.OfOrganization(organization).size();
+      });
   auto deliveries = webhooks::DeliveryStore::Open(dir);
   if (!deliveries) return fail("deliveries", deliveries.error());
 
@@ -176,6 +183,7 @@ int main(int argc, char** argv) {
   auto sender = webhooks::MakeBeastSender({.allow_loopback = true});
   webhooks::DispatcherOptions dispatcher_options;
   dispatcher_options.brokers = (*kafka)->bootstraps();
+  dispatcher_options.auth = *auth;
   auto dispatcher = webhooks::Dispatcher::Start(
       webhooks::DispatcherDeps{
           .directory = directory,

@@ -15,7 +15,10 @@ void Log(const std::string& line) {
 
 Result<std::unique_ptr<DeliveryFollower>> DeliveryFollower::Start(
     DeliveryFollowerDeps deps, const DeliveryFollowerOptions& options) {
-  std::unique_ptr<DeliveryFollower> follower(new DeliveryFollower(std::move(deps)));
+  if (!options.auth) {
+    return Fail(ErrorCode::kValidationFailed, "no Kafka message key", "message-key", "required");
+  }
+  std::unique_ptr<DeliveryFollower> follower(new DeliveryFollower(std::move(deps), options.auth));
   auto consumer = SubscribeConsumer(
       GroupMemberSettings(options.brokers, options.group, "contractd-deliveries", options.settings),
       {options.topic});
@@ -52,7 +55,8 @@ void DeliveryFollower::Run(const std::stop_token& stop) {
       continue;
     }
     const std::string_view value(static_cast<const char*>(message->payload), message->len);
-    Status applied = Apply(value);
+    // A message no dispatcher wrote is dropped; its offset is stored like any other's.
+    Status applied = gate_.Admit(*message) ? Apply(value) : Status();
     while (!applied && !stop.stop_requested()) {
       Log("applying a record failed: " + applied.error().message);
       std::this_thread::sleep_for(std::chrono::seconds(1));

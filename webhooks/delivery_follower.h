@@ -3,6 +3,8 @@
 // applies each record: a delivery goes into contractd's DeliveryStore, which the deliveries list
 // reads; a disable request disables the endpoint in the log. An offset is committed only once its
 // record is applied, so a restart applies again at most what was in flight (both are idempotent).
+// A message without a valid contractd-mac (message_auth.h) changes nothing: only a dispatcher
+// holding the message key can record a delivery or disable an endpoint.
 //
 // Two members may record the same delivery around a rebalance (the old owner's attempt in flight,
 // the new owner's first one): the record with more attempts wins, and of two with as many, the
@@ -17,11 +19,13 @@
 
 #include "webhooks/delivery_store.h"
 #include "webhooks/kafka_config.h"
+#include "webhooks/message_auth.h"
 
 namespace esign::webhooks {
 
 struct DeliveryFollowerOptions {
   std::string brokers;  // required
+  MessageAuth auth;     // checks every message; required
   // Default: webhook-deliveries.
   std::string topic = "webhook-deliveries";
   // Default: contractd-deliveries.
@@ -44,11 +48,13 @@ class DeliveryFollower {
   void Stop();
 
  private:
-  explicit DeliveryFollower(DeliveryFollowerDeps deps) : deps_(std::move(deps)) {}
+  DeliveryFollower(DeliveryFollowerDeps deps, MessageAuth auth)
+      : deps_(std::move(deps)), gate_(std::move(auth), "contractd: webhook deliveries") {}
   void Run(const std::stop_token& stop);
   Status Apply(std::string_view value);
 
   DeliveryFollowerDeps deps_;
+  MessageGate gate_;  // the thread's
   KafkaHandle consumer_;
   std::jthread thread_;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <random>
 #include <set>
 
 #include "webhooks/delivery_message.h"
@@ -39,179 +40,11 @@ std::string Describe(const std::vector<TopicPartition>& partitions) {
 
 }  // namespace
 
-// One endpoint's deliveries, sent one at a time in log order by a thread of its own.
-class Dispatcher::Lane {
- public:
-  Lane(Dispatcher& dispatcher, std::string endpoint_id)
-      : dispatcher_(dispatcher),
-        endpoint_id_(std::move(endpoint_id)),
-        random_(std::random_device()()) {
-    thread_ = std::jthread([this](const std::stop_token& stop) { Run(stop); });
-  }
-  ~Lane() { Stop(); }
-
-  void Stop() {
-    if (!thread_.joinable()) return;
-    thread_.request_stop();
-    thread_.join();
-  }
-
-  void Push(Delivery delivery) {
-    std::lock_guard lock(mutex_);
-    // Keeps log order when a retried delivery comes back among newer ones.
-    auto it = queue_.begin();
-    while (it != queue_.end() && it->position < delivery.position) ++it;
-    if (it != queue_.end() && it->id == delivery.id) {
-      *it = std::move(delivery);
-    } else {
-      queue_.insert(it, std::move(delivery));
-    }
-    woken_ = true;
-    changed_.notify_all();
-  }
-
-  void Wake() {
-    std::lock_guard lock(mutex_);
-    woken_ = true;
-    changed_.notify_all();
-  }
-
-  // Forgets the deliveries (another member sends them now).
-  void Drop(const std::set<std::string>& delivery_ids) {
-    std::lock_guard lock(mutex_);
-    std::erase_if(queue_, [&](const Delivery& d) { return delivery_ids.contains(d.id); });
-  }
-
- private:
-  void Run(const std::stop_token& stop) {
-    const DispatcherDeps& deps = dispatcher_.deps_;
-    std::unique_lock lock(mutex_);
-    while (!stop.stop_requested()) {
-      if (queue_.empty()) {
-        changed_.wait(lock, stop, [this] { return !queue_.empty(); });
-        continue;
-      }
-      const std::optional<WebhookEndpoint> endpoint = deps.directory.Find(endpoint_id_);
-      if (!endpoint) {  // deleted: nothing more goes there
-        for (const Delivery& d : queue_) dispatcher_.Settle(d.id);
-        queue_.clear();
-        continue;
-      }
-      if (!endpoint->enabled || endpoint->version < awaiting_version_) {
-        paused_ = true;
-        woken_ = false;
-        changed_.wait(lock, stop, [this] { return woken_; });
-        continue;
-      }
-      const int64_t now = deps.clock.NowMicros();
-      Delivery& head = queue_.front();
-      if (paused_) {  // enabled again: a new round of the schedule, starting now
-        paused_ = false;
-        head.round_start = head.attempts.size();
-        head.next_attempt_us = now;
-      }
-      if (head.next_attempt_us > now) {
-        woken_ = false;
-        changed_.wait_for(lock, stop, std::chrono::microseconds(head.next_attempt_us - now),
-                          [this] { return woken_; });
-        continue;
-      }
-      Delivery delivery = head;
-      lock.unlock();
-      Attempt(stop, *endpoint, delivery);
-      lock.lock();
-      // Deliveries of other partitions may have been queued ahead of it meanwhile.
-      auto it = std::find_if(queue_.begin(), queue_.end(),
-                             [&delivery](const Delivery& d) { return d.id == delivery.id; });
-      if (it == queue_.end()) continue;
-      if (delivery.state == DeliveryState::kPending) {
-        *it = std::move(delivery);
-      } else {
-        queue_.erase(it);
-        dispatcher_.Settle(delivery.id);
-      }
-    }
-  }
-
-  void Attempt(const std::stop_token& stop, const WebhookEndpoint& endpoint, Delivery& delivery) {
-    const DispatcherDeps& deps = dispatcher_.deps_;
-    const int64_t now = deps.clock.NowMicros();
-    DeliveryAttempt attempt{.at_us = now};
-    auto secrets = deps.secrets.Signing(endpoint.id, now);
-    SendOutcome outcome;
-    if (!secrets || secrets->empty()) {
-      outcome.error = "the endpoint has no signing secret";
-    } else {
-      const int64_t timestamp = now / 1'000'000;
-      outcome =
-          deps.sender.Send({endpoint.url,
-                            {{"webhook-id", delivery.webhook_id},
-                             {"webhook-timestamp", std::to_string(timestamp)},
-                             {"webhook-signature", SignatureHeader(*secrets, delivery.webhook_id,
-                                                                   timestamp, delivery.body)}},
-                            delivery.body});
-    }
-    attempt.status_code = outcome.status_code;
-    attempt.latency_ms = outcome.latency.count();
-    attempt.error = outcome.error;
-    if (outcome.status_code >= 300 && outcome.status_code < 400) {
-      attempt.error = "redirects are not followed";
-    }
-    delivery.attempts.push_back(attempt);
-    if (Success(outcome.status_code)) {
-      delivery.state = DeliveryState::kSucceeded;
-      delivery.next_attempt_us = 0;
-    } else if (outcome.status_code == 410) {
-      Disable(endpoint, "the endpoint answered 410 Gone");
-    } else {
-      const bool asks_later = outcome.status_code == 429 || outcome.status_code == 503;
-      const size_t failures = delivery.attempts.size() - delivery.round_start;
-      std::uniform_real_distribution<double> jitter(-1.0, 1.0);
-      const auto delay = NextRetryDelay(failures, jitter(random_),
-                                        asks_later ? outcome.retry_after : std::nullopt);
-      if (delay) {
-        delivery.next_attempt_us =
-            now + std::chrono::duration_cast<std::chrono::microseconds>(*delay).count();
-      } else {
-        Disable(endpoint, "every attempt of the retry schedule failed");
-      }
-    }
-    if (auto stored = deps.deliveries.Update(delivery); !stored) {
-      Log("recording delivery " + delivery.id + " failed: " + stored.error().message);
-    }
-    // The outcome must be recorded before it settles the message that caused the delivery.
-    while (deps.recorded && !stop.stop_requested()) {
-      auto recorded = deps.recorded({delivery});
-      if (recorded) break;
-      Log("recording delivery " + delivery.id + " failed: " + recorded.error().message);
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-    }
-  }
-
-  void Disable(const WebhookEndpoint& endpoint, const std::string& reason) {
-    Log("disabling endpoint " + endpoint.id + ": " + reason);
-    if (auto disabled = dispatcher_.deps_.disable(endpoint.id, reason); !disabled) {
-      Log("disabling endpoint " + endpoint.id + " failed: " + disabled.error().message);
-      return;
-    }
-    std::lock_guard lock(mutex_);
-    awaiting_version_ = endpoint.version + 1;  // until the directory shows the disable
-  }
-
-  Dispatcher& dispatcher_;
-  const std::string endpoint_id_;
-  std::mutex mutex_;
-  std::condition_variable_any changed_;
-  std::deque<Delivery> queue_;     // guarded by mutex_: pending, by position
-  bool woken_ = false;             // guarded by mutex_
-  bool paused_ = false;            // guarded by mutex_: the endpoint was seen disabled
-  uint64_t awaiting_version_ = 0;  // guarded by mutex_
-  std::mt19937_64 random_;         // the lane thread's
-  std::jthread thread_;
-};
-
 Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
                                                       DispatcherOptions options) {
+  if (!options.auth) {
+    return Fail(ErrorCode::kValidationFailed, "no Kafka message key", "message-key", "required");
+  }
   std::unique_ptr<Dispatcher> dispatcher(new Dispatcher(std::move(deps), std::move(options)));
   // Both topics by partition number, so a contract's retries go to the owner of its events.
   KafkaSettings more = {{"partition.assignment.strategy", "range"}};
@@ -235,7 +68,15 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
 }
 
 Dispatcher::Dispatcher(DispatcherDeps deps, DispatcherOptions options)
-    : deps_(std::move(deps)), options_(std::move(options)) {}
+    : deps_(std::move(deps)), options_(std::move(options)) {
+  lanes_ = std::make_unique<DeliveryLanes>(
+      LaneDeps{.find = [this](std::string_view id) { return deps_.directory.Find(id); },
+               .attempt = [this](const std::stop_token& stop, const WebhookEndpoint& endpoint,
+                                 Delivery& delivery) { return Attempt(stop, endpoint, delivery); },
+               .settle = [this](const std::string& id) { Settle(id); },
+               .clock = deps_.clock},
+      options_.sender_threads);
+}
 
 Dispatcher::~Dispatcher() { Stop(); }
 
@@ -244,35 +85,86 @@ void Dispatcher::Stop() {
     intake_.request_stop();
     intake_.join();
   }
-  {
-    std::lock_guard lock(lanes_mutex_);
-    for (auto& [id, lane] : lanes_) lane->Stop();
-  }
+  lanes_->Stop();
   if (consumer_) {
     StoreCommittableOffsets();
     rd_kafka_consumer_close(consumer_.get());  // commits the offsets stored so far
     consumer_.reset();
   }
-  std::lock_guard lock(lanes_mutex_);
-  lanes_.clear();
 }
 
-void Dispatcher::Wake() {
-  std::lock_guard lock(lanes_mutex_);
-  for (auto& [id, lane] : lanes_) lane->Wake();
-}
-
-Dispatcher::Lane& Dispatcher::LaneOf(const std::string& endpoint_id) {
-  std::lock_guard lock(lanes_mutex_);
-  auto it = lanes_.find(endpoint_id);
-  if (it != lanes_.end()) return *it->second;
-  auto lane = std::make_unique<Lane>(*this, endpoint_id);
-  return *lanes_.emplace(endpoint_id, std::move(lane)).first->second;
-}
+void Dispatcher::Wake() { lanes_->Wake(); }
 
 void Dispatcher::Settle(const std::string& delivery_id) {
   std::lock_guard lock(offsets_mutex_);
   offsets_.Settled(delivery_id);
+}
+
+LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
+                                        const WebhookEndpoint& endpoint, Delivery& delivery) {
+  thread_local std::mt19937_64 random(std::random_device{}());
+  const int64_t now = deps_.clock.NowMicros();
+  DeliveryAttempt attempt{.at_us = now};
+  auto secrets = deps_.secrets.Signing(endpoint.id, now);
+  SendOutcome outcome;
+  if (!secrets || secrets->empty()) {
+    outcome.error = "the endpoint has no signing secret";
+  } else {
+    const int64_t timestamp = now / 1'000'000;
+    outcome =
+        deps_.sender.Send({endpoint.url,
+                           {{"webhook-id", delivery.webhook_id},
+                            {"webhook-timestamp", std::to_string(timestamp)},
+                            {"webhook-signature", SignatureHeader(*secrets, delivery.webhook_id,
+                                                                  timestamp, delivery.body)}},
+                           delivery.body});
+  }
+  attempt.status_code = outcome.status_code;
+  attempt.latency_ms = outcome.latency.count();
+  attempt.error = outcome.error;
+  if (outcome.status_code >= 300 && outcome.status_code < 400) {
+    attempt.error = "redirects are not followed";
+  }
+  delivery.attempts.push_back(attempt);
+  bool disabled = false;
+  if (Success(outcome.status_code)) {
+    delivery.state = DeliveryState::kSucceeded;
+    delivery.next_attempt_us = 0;
+  } else if (outcome.status_code == 410) {
+    disabled = Disable(endpoint, "the endpoint answered 410 Gone");
+  } else {
+    const bool asks_later = outcome.status_code == 429 || outcome.status_code == 503;
+    const size_t failures = delivery.attempts.size() - delivery.round_start;
+    std::uniform_real_distribution<double> jitter(-1.0, 1.0);
+    const auto delay =
+        NextRetryDelay(failures, jitter(random), asks_later ? outcome.retry_after : std::nullopt);
+    if (delay) {
+      delivery.next_attempt_us =
+          now + std::chrono::duration_cast<std::chrono::microseconds>(*delay).count();
+    } else {
+      disabled = Disable(endpoint, "every attempt of the retry schedule failed");
+    }
+  }
+  if (auto stored = deps_.deliveries.Update(delivery); !stored) {
+    Log("recording delivery " + delivery.id + " failed: " + stored.error().message);
+  }
+  // The outcome must be recorded before it settles the message that caused the delivery.
+  while (deps_.recorded && !stop.stop_requested()) {
+    auto recorded = deps_.recorded({delivery});
+    if (recorded) break;
+    Log("recording delivery " + delivery.id + " failed: " + recorded.error().message);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  return disabled ? LaneDeps::Attempted::kEndpointDisabled : LaneDeps::Attempted::kDone;
+}
+
+bool Dispatcher::Disable(const WebhookEndpoint& endpoint, const std::string& reason) {
+  Log("disabling endpoint " + endpoint.id + ": " + reason);
+  if (auto disabled = deps_.disable(endpoint.id, reason); !disabled) {
+    Log("disabling endpoint " + endpoint.id + " failed: " + disabled.error().message);
+    return false;
+  }
+  return true;
 }
 
 void Dispatcher::StoreCommittableOffsets() {
@@ -312,15 +204,13 @@ void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
     released = dispatcher->offsets_.Revoke(changed);
   }
   const std::set<std::string> dropped(released.begin(), released.end());
-  {
-    std::lock_guard lock(dispatcher->lanes_mutex_);
-    for (auto& [id, lane] : dispatcher->lanes_) lane->Drop(dropped);
-  }
+  dispatcher->lanes_->Drop(dropped);
   rd_kafka_assign(handle, nullptr);
 }
 
 void Dispatcher::RunIntake(const std::stop_token& stop) {
   rd_kafka_t* rk = consumer_.get();
+  MessageGate gate(options_.auth, "contractd: webhook dispatcher");
   while (!stop.stop_requested()) {
     StoreCommittableOffsets();
     const uint64_t revocations = revocations_;
@@ -333,10 +223,14 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
         if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
           Log(std::string("consumer: ") + rd_kafka_message_errstr(message));
         }
+      } else if (!gate.Admit(*message)) {
+        // Not written by contractd: nothing to do, yet its offset is committed like any other's.
+        batch.push_back({{rd_kafka_topic_name(message->rkt), message->partition}, message->offset});
       } else {
         batch.push_back({{rd_kafka_topic_name(message->rkt), message->partition},
                          message->offset,
-                         std::string(static_cast<const char*>(message->payload), message->len)});
+                         std::string(static_cast<const char*>(message->payload), message->len),
+                         true});
       }
       rd_kafka_message_destroy(message);
     }
@@ -359,8 +253,7 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
       }
     }
     for (Delivery& delivery : recorded->pending) {
-      const std::string endpoint_id = delivery.endpoint_id;
-      LaneOf(endpoint_id).Push(std::move(delivery));
+      lanes_->Push(std::move(delivery));
     }
   }
 }
@@ -373,7 +266,7 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
   std::vector<std::optional<LifecycleEvent>> events;
   uint64_t last_position = 0;
   for (const Message& message : messages) {
-    events.push_back(message.partition.topic == options_.retries_topic
+    events.push_back(!message.authentic || message.partition.topic == options_.retries_topic
                          ? std::nullopt
                          : ParseLifecycleEvent(message.value));
     if (events.back()) last_position = std::max(last_position, events.back()->position);
@@ -381,6 +274,7 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
   // Endpoints created before the events must be in the directory.
   if (last_position > 0) deps_.wait_for_directory(last_position);
   for (size_t i = 0; i < messages.size(); ++i) {
+    if (!messages[i].authentic) continue;
     if (messages[i].partition.topic == options_.retries_topic) {
       const auto request = ParseDeliveryTopicRecord(messages[i].value);
       if (!request || request->kind != DeliveryTopicRecord::Kind::kRetry) continue;
@@ -435,7 +329,8 @@ Result<std::optional<Delivery>> Dispatcher::RecordRetry(const Delivery& requeste
   auto stored = deps_.deliveries.Get(requested.id);
   if (!stored) return std::unexpected(stored.error());
   // The store of this member may not know it (another member recorded it): the request carries
-  // the delivery as recorded.
+  // the delivery as contractd recorded it (the request is authenticated: only contractd writes
+  // to the retries topic).
   Delivery delivery = RetriedNow(*stored ? **stored : requested, deps_.clock.NowMicros());
   if (auto updated = deps_.deliveries.Update(delivery); !updated) {
     return std::unexpected(updated.error());

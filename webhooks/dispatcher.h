@@ -10,33 +10,32 @@
 // delivery it caused has its outcome (offset_tracker.h): a member that dies, or loses the
 // partition in a rebalance, leaves the unsettled messages to be read again by the next owner.
 //
-// Lanes (one thread per endpoint with deliveries): each sends its endpoint's pending deliveries
-// one at a time, in log order (so per contract in order), retrying the head with the schedule of
-// retry_schedule.h; a slow or failing endpoint holds back only its own lane. 2xx is success. 410
-// disables the endpoint, as does exhausting the schedule; a disabled endpoint keeps its pending
-// deliveries and its lane resumes when an update enables it (Wake). Every attempt is recorded on
-// the delivery.
+// Lanes (delivery_lanes.h): each endpoint with pending deliveries has a lane that sends them one
+// at a time, in log order (so per contract in order), retrying the head with the schedule of
+// retry_schedule.h; a slow or failing endpoint holds back only its own lane. A fixed pool of
+// sender_threads threads serves every lane, an organization's lanes with at most a quarter of
+// them at once, and a lane exists only while it has deliveries: the threads do not grow with
+// the endpoints. 2xx is success. 410 disables the endpoint, as does exhausting the schedule; a
+// disabled endpoint keeps its pending deliveries and its lane resumes when an update enables it
+// (Wake). Every attempt is recorded on the delivery, and only then settles its message.
 //
-// Thread safety: Stop and Wake may be called from any thread.
+// Threads: the intake, and sender_threads senders. Stop and Wake may be called from any thread.
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <thread>
 
 #include "domain/clock.h"
+#include "webhooks/delivery_lanes.h"
 #include "webhooks/delivery_store.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_config.h"
+#include "webhooks/message_auth.h"
 #include "webhooks/offset_tracker.h"
 #include "webhooks/webhook_sender.h"
 
@@ -44,6 +43,9 @@ namespace esign::webhooks {
 
 struct DispatcherOptions {
   std::string brokers;  // required
+  // Checks every message read; one without a valid contractd-mac is dropped (message_auth.h).
+  // Required.
+  MessageAuth auth;
   // Default: contract-events.
   std::string topic = "contract-events";
   // Retry requests (delivery_topics.h). Default: webhook-retries.
@@ -52,6 +54,9 @@ struct DispatcherOptions {
   std::string group = "webhook-dispatcher";
   // Messages recorded together in one synced write. Default: 512.
   size_t intake_batch = 512;
+  // Threads that send deliveries, shared by every endpoint's lane; an organization's lanes use
+  // at most a quarter of them at once (at least one). Default: 16.
+  size_t sender_threads = 16;
   // More librdkafka consumer settings (tests). Default: none.
   KafkaSettings settings;
 };
@@ -83,11 +88,11 @@ class Dispatcher {
   void Wake();
 
  private:
-  class Lane;
   struct Message {
     TopicPartition partition;
     int64_t offset = 0;
     std::string value;
+    bool authentic = false;  // written by contractd or a dispatcher; else nothing to do
   };
   Dispatcher(DispatcherDeps deps, DispatcherOptions options);
   void RunIntake(const std::stop_token& stop);
@@ -100,17 +105,20 @@ class Dispatcher {
   // The retried delivery, stored; nothing when its endpoint is gone.
   Result<std::optional<Delivery>> RecordRetry(const Delivery& requested);
   void Settle(const std::string& delivery_id);
+  // One attempt of a lane's head, recorded (the lanes' LaneDeps::attempt).
+  LaneDeps::Attempted Attempt(const std::stop_token& stop, const WebhookEndpoint& endpoint,
+                              Delivery& delivery);
+  // Whether the endpoint is disabled now.
+  bool Disable(const WebhookEndpoint& endpoint, const std::string& reason);
   // Hands the offsets that may be committed now to the consumer.
   void StoreCommittableOffsets();
   static void OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
                           rd_kafka_topic_partition_list_t* partitions, void* opaque);
-  Lane& LaneOf(const std::string& endpoint_id);
 
   DispatcherDeps deps_;
   const DispatcherOptions options_;
   KafkaHandle consumer_;
-  std::mutex lanes_mutex_;
-  std::map<std::string, std::unique_ptr<Lane>> lanes_;  // guarded by lanes_mutex_
+  std::unique_ptr<DeliveryLanes> lanes_;
   std::mutex offsets_mutex_;
   OffsetTracker offsets_;     // guarded by offsets_mutex_
   uint64_t revocations_ = 0;  // the intake thread's (rebalances run inside its polls)

@@ -127,9 +127,8 @@ void ParseFields(const boost::json::object& body, const UrlPolicy& policy, Endpo
   }
 }
 
-std::unexpected<Error> Invalid(Details details) {
-  Error error{ErrorCode::kValidationFailed, "the webhook endpoint is not valid",
-              std::move(details)};
+std::unexpected<Error> Invalid(const Details& details) {
+  Error error{ErrorCode::kValidationFailed, "the webhook endpoint is not valid", details};
   return std::unexpected(std::move(error));
 }
 
@@ -162,13 +161,19 @@ bool IsNonPublicAddress(std::string_view address) {
   if (!v6) return true;  // not an address at all: never treated as public
   const auto& b = *v6;
   if (auto embedded = EmbeddedV4(b)) return NonPublicV4(*embedded);
-  const bool unspecified_or_loopback =
-      std::all_of(b.begin(), b.begin() + 15, [](unsigned char c) { return c == 0; }) && b[15] <= 1;
-  if (unspecified_or_loopback) return true;
+  // ::/96: unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d.
+  if (std::all_of(b.begin(), b.begin() + 12, [](unsigned char c) { return c == 0; })) return true;
+  const auto starts = [&b](std::initializer_list<unsigned char> prefix) {
+    return std::equal(prefix.begin(), prefix.end(), b.begin());
+  };
+  if (starts({0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01})) return true;  // local-use NAT64 64:ff9b:1::/48
+  if (starts({0x20, 0x02})) return true;                   // 6to4 2002::/16, relays to any IPv4
+  if (starts({0x20, 0x01, 0x00, 0x00})) return true;       // Teredo 2001::/32, likewise
+  if (starts({0x20, 0x01, 0x0D, 0xB8})) return true;       // documentation
   if ((b[0] & 0xFE) == 0xFC) return true;                  // unique local fc00::/7
   if (b[0] == 0xFE && (b[1] & 0xC0) == 0x80) return true;  // link-local fe80::/10
+  if (b[0] == 0xFE && (b[1] & 0xC0) == 0xC0) return true;  // site-local fec0::/10 (deprecated)
   if (b[0] == 0xFF) return true;                           // multicast
-  if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0D && b[3] == 0xB8) return true;  // documentation
   return false;
 }
 
@@ -209,6 +214,12 @@ void CheckWebhookUrl(std::string_view url, const UrlPolicy& policy, Details& det
       break;
     case boost::urls::host_type::name:
       host = parsed->host();
+      // Percent-encoded control characters or spaces would reach the resolver and the logs.
+      if (std::any_of(host.begin(), host.end(),
+                      [](unsigned char c) { return c <= 0x20 || c == 0x7F; })) {
+        AddDetail(details, "url", "the host must not contain control characters or spaces");
+        return;
+      }
       std::transform(host.begin(), host.end(), host.begin(),
                      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
       break;
@@ -229,7 +240,7 @@ void CheckWebhookUrl(std::string_view url, const UrlPolicy& policy, Details& det
     return;
   }
   if (is_address && IsNonPublicAddress(host)) {
-    AddDetail(details, "url", "private, link-local and reserved addresses are refused");
+    AddDetail(details, "url", "the host is not a public address");
   }
 }
 
@@ -244,7 +255,7 @@ Result<EndpointFields> ParseCreateEndpoint(const boost::json::object& body,
   ParseFields(body, policy, fields, details);
   if (Member(body, "url") == nullptr) AddDetail(details, "url", "required");
   if (Member(body, "eventTypes") == nullptr) AddDetail(details, "eventTypes", "required");
-  if (!details.empty()) return Invalid(std::move(details));
+  if (!details.empty()) return Invalid(details);
   return fields;
 }
 
@@ -257,7 +268,7 @@ Result<EndpointFields> ParseUpdateEndpoint(const boost::json::object& body,
       !fields.enabled) {
     AddDetail(details, "body", "name at least one of url, eventTypes, description, enabled");
   }
-  if (!details.empty()) return Invalid(std::move(details));
+  if (!details.empty()) return Invalid(details);
   return fields;
 }
 

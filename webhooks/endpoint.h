@@ -48,14 +48,20 @@ struct UrlPolicy {
 };
 
 // Adds a detail for "url" when `url` is not an absolute https URL (or http to loopback when the
-// policy allows), has credentials or a fragment, or names a host by an address that is private,
-// loopback (unless allowed), link-local, unspecified, multicast or otherwise not public.
+// policy allows), has credentials or a fragment, names a host with control characters or spaces,
+// or names a host by an address that is private, loopback (unless allowed), link-local,
+// unspecified, multicast or otherwise not public (IsNonPublicAddress). The detail never repeats
+// the address.
 // Host names are checked again against their resolved addresses when a delivery connects.
 void CheckWebhookUrl(std::string_view url, const UrlPolicy& policy, Details& details);
 
 // True for an IP address (v4 or v6 literal, without brackets) that is loopback.
 bool IsLoopbackAddress(std::string_view address);
-// True for an address that is not a public unicast address (private, loopback, link-local, ...).
+// True for an address that is not a public unicast address: private, loopback, link-local,
+// shared, multicast, documentation, reserved; IPv4 ones also when mapped or embedded in IPv6
+// (::ffff:0:0/96, 64:ff9b::/96); in IPv6 also ::/96 (IPv4-compatible), the local-use NAT64
+// prefix 64:ff9b:1::/48, the 6to4 and Teredo relays (2002::/16, 2001::/32, which reach IPv4
+// addresses the check cannot see) and site-local fec0::/10. Also true for what is no address.
 bool IsNonPublicAddress(std::string_view address);
 
 struct WebhookEndpoint {

@@ -77,13 +77,15 @@ Result<Outcome> WithKey(eventstore::EventStore& store, const EndpointCaller& cal
 
 EndpointCommands::EndpointCommands(eventstore::EventStore& store, EndpointSecrets& secrets,
                                    IdGenerator& ids, const Clock& clock, UrlPolicy policy,
-                                   std::function<void(std::string_view, uint64_t)> wrote)
+                                   std::function<void(std::string_view, uint64_t)> wrote,
+                                   LiveEndpointCounter live_endpoints)
     : store_(store),
       secrets_(secrets),
       ids_(ids),
       clock_(clock),
       policy_(policy),
-      wrote_(std::move(wrote)) {}
+      wrote_(std::move(wrote)),
+      live_endpoints_(std::move(live_endpoints)) {}
 
 Result<WebhookEndpoint> EndpointCommands::Get(const EndpointCaller& caller,
                                               std::string_view id) const {
@@ -149,6 +151,15 @@ Result<EndpointCommands::Created> EndpointCommands::CreateOnce(const EndpointCal
   endpoint.description = fields.description.value_or("");
   endpoint.enabled = fields.enabled.value_or(true);
   endpoint.created_at = eventstore::FormatTimestamp(clock_.NowMicros());
+  std::lock_guard lock(creating_);
+  auto live = live_endpoints_(caller.organization_id);
+  if (!live) return std::unexpected(live.error());
+  if (*live >= kMaxEndpointsPerOrganization) {
+    const std::string limit = std::to_string(kMaxEndpointsPerOrganization);
+    return Fail(ErrorCode::kValidationFailed,
+                "the organization has " + limit + " webhook endpoints, the most it may have",
+                "body", "at most " + limit + " endpoints per organization; delete one first");
+  }
   // The secret first: an endpoint in the log always has one (a failed append leaves a file that
   // no endpoint names, removed below).
   auto secret = secrets_.Create(endpoint.id);

@@ -7,6 +7,9 @@
 // and request again replays the first answer without a second effect. A replay's secret comes
 // from the endpoint's secret file, and only while it is still the one the first answer returned
 // (no rotation since, endpoint not deleted); otherwise the replay carries no secret.
+// An organization has at most kMaxEndpointsPerOrganization live endpoints: one more is
+// kValidationFailed. Creations are carried out one at a time, each counting after the one before
+// it was written, so concurrent requests cannot pass the limit together.
 // Thread safety: every method may be called from any thread.
 #pragma once
 
@@ -28,6 +31,13 @@ namespace esign::webhooks {
 // How long a rotated-out secret keeps signing.
 inline constexpr int64_t kSecretOverlapMicros = int64_t{24} * 3600 * 1'000'000;
 
+// Live (not deleted) endpoints an organization may have.
+inline constexpr size_t kMaxEndpointsPerOrganization = 20;
+
+// The organization's live endpoints, counting every endpoint written before the call (contractd:
+// the endpoint directory, once the projection has applied the whole log).
+using LiveEndpointCounter = std::function<Result<size_t>(std::string_view organization_id)>;
+
 struct EndpointCaller {
   std::string organization_id;
   eventstore::Actor actor;
@@ -35,10 +45,12 @@ struct EndpointCaller {
 
 class EndpointCommands {
  public:
-  // `wrote(client id, log size)` is told of every append (read-your-writes).
+  // `wrote(client id, log size)` is told of every append (read-your-writes); `live_endpoints`
+  // counts for the limit.
   EndpointCommands(eventstore::EventStore& store, EndpointSecrets& secrets, IdGenerator& ids,
                    const Clock& clock, UrlPolicy policy,
-                   std::function<void(std::string_view, uint64_t)> wrote);
+                   std::function<void(std::string_view, uint64_t)> wrote,
+                   LiveEndpointCounter live_endpoints);
 
   struct Created {
     WebhookEndpoint endpoint;
@@ -86,9 +98,12 @@ class EndpointCommands {
   const Clock& clock_;
   const UrlPolicy policy_;
   const std::function<void(std::string_view, uint64_t)> wrote_;
+  const LiveEndpointCounter live_endpoints_;
   // One write with an Idempotency-Key at a time: two requests with one key must not both carry
   // out the operation (each would make a secret, and only one answer could hold the kept one).
   std::mutex idempotent_;
+  // One creation at a time, from counting to appending (taken after idempotent_).
+  std::mutex creating_;
 };
 
 }  // namespace esign::webhooks

@@ -83,6 +83,9 @@ Result<std::unique_ptr<EndpointFeed>> EndpointFeed::Start(EndpointFeedOptions op
   if (options.brokers.empty()) {
     return Fail(ErrorCode::kValidationFailed, "no Kafka brokers", "kafka-brokers", "required");
   }
+  if (!options.auth) {
+    return Fail(ErrorCode::kValidationFailed, "no Kafka message key", "message-key", "required");
+  }
   KafkaSettings settings = {
       {"bootstrap.servers", options.brokers},
       {"client.id", "contractd-endpoint-feed"},
@@ -106,7 +109,8 @@ Result<std::unique_ptr<EndpointFeed>> EndpointFeed::Start(EndpointFeedOptions op
   return feed;
 }
 
-EndpointFeed::EndpointFeed(EndpointFeedOptions options) : options_(std::move(options)) {}
+EndpointFeed::EndpointFeed(EndpointFeedOptions options)
+    : options_(std::move(options)), gate_(options_.auth, "contractd: endpoint feed") {}
 
 EndpointFeed::~EndpointFeed() { Stop(); }
 
@@ -171,25 +175,31 @@ void EndpointFeed::Assign(int32_t count) {
 }
 
 void EndpointFeed::Consume(const rd_kafka_message_t& message) {
-  const std::string_view value(static_cast<const char*>(message.payload), message.len);
-  auto record = ParseEventMessage(value);
-  if (!record) {
-    Log("skipping offset " + std::to_string(message.offset) + " of partition " +
-        std::to_string(message.partition) + ": " + record.error().message);
-  } else if (auto& version = versions_[record->stream_id]; record->version.value() > version) {
-    // Older or equal versions are the relay's repetitions (at least once).
-    version = record->version.value();
-    DiscardingBatch batch;
-    if (auto applied = directory_.Apply(*record, batch); !applied) {
-      Log("event " + record->event_id + ": " + applied.error().message);
-    }
-    directory_.Committed();
-  }
+  // Applies only what the relay wrote; a message dropped by the gate still counts as read.
+  if (gate_.Admit(message)) Apply(message);
   std::lock_guard lock(mutex_);
   if (static_cast<size_t>(message.partition) < applied_.size()) {
     applied_[message.partition] = std::max(applied_[message.partition], message.offset + 1);
   }
   applied_changed_.notify_all();
+}
+
+void EndpointFeed::Apply(const rd_kafka_message_t& message) {
+  auto record =
+      ParseEventMessage(std::string_view(static_cast<const char*>(message.payload), message.len));
+  if (!record) {
+    Log("skipping offset " + std::to_string(message.offset) + " of partition " +
+        std::to_string(message.partition) + ": " + record.error().message);
+    return;
+  }
+  uint64_t& version = versions_[record->stream_id];
+  if (record->version.value() <= version) return;  // the relay's repetitions (at least once)
+  version = record->version.value();
+  DiscardingBatch batch;
+  if (auto applied = directory_.Apply(*record, batch); !applied) {
+    Log("event " + record->event_id + ": " + applied.error().message);
+  }
+  directory_.Committed();
 }
 
 bool EndpointFeed::CatchUp(std::chrono::milliseconds timeout) {

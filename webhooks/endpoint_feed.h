@@ -6,8 +6,10 @@
 // no consumer group: no join, no committed offsets; group.id is unique per instance), turns each
 // message back into its event record (ParseEventMessage), applies it to the directory and
 // commits it there, so the directory's SetOnChange listener fires. The relay is at least once: a
-// message of a version already applied to its endpoint is skipped. Partitions are discovered from
-// the topic's metadata, also while the topic does not exist yet and when partitions are added.
+// message of a version already applied to its endpoint is skipped, and so is a message without a
+// valid contractd-mac (message_auth.h): only endpoints the relay published can receive
+// deliveries. Partitions are discovered from the topic's metadata, also while the topic does not
+// exist yet and when partitions are added.
 //
 // Because the relay publishes no later event before an endpoint event is acknowledged, a reader of
 // contract-events that has seen position P and then calls CatchUp finds in the directory every
@@ -29,12 +31,15 @@
 
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/kafka_config.h"
+#include "webhooks/message_auth.h"
 
 namespace esign::webhooks {
 
 struct EndpointFeedOptions {
   // bootstrap.servers of the cluster. Required.
   std::string brokers;
+  // Checks every message. Required.
+  MessageAuth auth;
   // Default: webhook-endpoints.
   std::string topic = "webhook-endpoints";
   // More librdkafka consumer settings, applied last (tests). Default: none.
@@ -66,7 +71,10 @@ class EndpointFeed {
   void Run(const std::stop_token& stop);
   // Assigns partitions [0, count): the new ones from their beginning, the others where they are.
   void Assign(int32_t count);
+  // Applies what the relay wrote, and marks the message read.
   void Consume(const rd_kafka_message_t& message);
+  // Applies the message's event to the directory, unless it is a repetition.
+  void Apply(const rd_kafka_message_t& message);
 
   const EndpointFeedOptions options_;
   EndpointDirectory directory_;
@@ -82,6 +90,7 @@ class EndpointFeed {
 
   // The thread's: the last version applied per endpoint stream, deleted ones included.
   std::unordered_map<std::string, uint64_t> versions_;
+  MessageGate gate_;  // the thread's
 };
 
 }  // namespace esign::webhooks

@@ -3,7 +3,8 @@
 // directory of mode 0700, replaced atomically (written beside, synced, renamed, directory synced).
 // A file holds the current secret and, after a rotation, the previous ones with the time until
 // which they keep signing. Secrets are Standard Webhooks secrets: "whsec_" + base64 of 32 random
-// bytes.
+// bytes. The directory also holds the Kafka message key (message_auth.h), which the dispatchers
+// that read the secrets need as well.
 // Thread safety: every method may be called from any thread (one mutex serializes changes).
 #pragma once
 
@@ -53,6 +54,8 @@ class EndpointSecrets {
 
   // The secret file's path, for tests.
   std::string PathOf(std::string_view endpoint_id) const;
+  // The directory, which also holds the Kafka message key (message_auth.h).
+  const std::string& dir() const { return dir_; }
 
  private:
   explicit EndpointSecrets(std::string dir) : dir_(std::move(dir)) {}

@@ -24,7 +24,11 @@ Result<std::unique_ptr<KafkaRelay>> KafkaRelay::Start(const eventstore::EventSto
   if (options.brokers.empty()) {
     return Fail(ErrorCode::kValidationFailed, "no Kafka brokers", "kafka-brokers", "required");
   }
+  if (!options.auth) {
+    return Fail(ErrorCode::kValidationFailed, "no Kafka message key", "message-key", "required");
+  }
   if (options.cluster.empty()) options.cluster = options.brokers;
+  options.cluster += " key " + options.auth.Id();
   std::unique_ptr<KafkaRelay> relay(
       new KafkaRelay(store, std::move(checkpoint), std::move(options)));
   auto start = relay->checkpoint_.Load(relay->options_.cluster);
@@ -190,10 +194,12 @@ bool KafkaRelay::Produce(const eventstore::EventRecord& record, const std::strin
     return false;
   }
   const EventMessage message = MakeEventMessage(record, *controller);
+  const std::string mac = options_.auth.Mac(topic, message.key, message.value);
   const rd_kafka_resp_err_t err = rd_kafka_producev(
       producer_.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
       RD_KAFKA_V_KEY(message.key.data(), message.key.size()),
       RD_KAFKA_V_VALUE(const_cast<char*>(message.value.data()), message.value.size()),
+      RD_KAFKA_V_HEADER(kMacHeader, mac.data(), static_cast<ssize_t>(mac.size())),
       RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
       // NOLINTNEXTLINE(performance-no-int-to-ptr): the position travels as the opaque
       RD_KAFKA_V_OPAQUE(reinterpret_cast<void*>(static_cast<uintptr_t>(position))), RD_KAFKA_V_END);

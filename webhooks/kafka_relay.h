@@ -17,6 +17,10 @@
 // producer error, a refused message) makes it drop the producer and publish again from the
 // checkpoint with a new one.
 //
+// Each message carries its contractd-mac header (message_auth.h), which its readers check. The
+// checkpoint holds for one cluster and one message key: a new key publishes the log again, signed
+// with it, so that readers, which drop what the old key signed, still get every event.
+//
 // Two threads: the producer thread reads the log and sleeps in WaitForSizeAbove when caught up
 // (woken by appends); the poller thread serves delivery reports as librdkafka queues them.
 // Thread safety: every public method may be called from any thread; Stop before the store closes.
@@ -36,6 +40,7 @@
 #include "eventstore/event_store.h"
 #include "webhooks/contract_controllers.h"
 #include "webhooks/kafka_config.h"
+#include "webhooks/message_auth.h"
 #include "webhooks/relay_checkpoint.h"
 
 namespace esign::webhooks {
@@ -43,9 +48,11 @@ namespace esign::webhooks {
 struct KafkaRelayOptions {
   // bootstrap.servers of the cluster. Required.
   std::string brokers;
-  // The checkpoint belongs to this cluster; another name means publish from the start. Default:
-  // the broker list.
+  // The checkpoint belongs to this cluster (and to the message key); another name means publish
+  // from the start. Default: the broker list.
   std::string cluster;
+  // Signs every message (message_auth.h). Required.
+  MessageAuth auth;
   // Default: contract-events.
   std::string topic = "contract-events";
   // The events of the "webhook-*" streams. Default: webhook-endpoints.

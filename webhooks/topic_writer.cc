@@ -17,6 +17,9 @@ struct PendingBatch {
 }  // namespace
 
 Result<std::unique_ptr<TopicWriter>> TopicWriter::Start(TopicWriterOptions options) {
+  if (!options.auth) {
+    return Fail(ErrorCode::kValidationFailed, "no Kafka message key", "message-key", "required");
+  }
   KafkaSettings settings = {
       {"bootstrap.servers", options.brokers},
       {"client.id", options.client_id},
@@ -32,10 +35,12 @@ Result<std::unique_ptr<TopicWriter>> TopicWriter::Start(TopicWriterOptions optio
   rd_kafka_conf_set_dr_msg_cb(conf->get(), &TopicWriter::OnDelivery);
   auto producer = MakeKafkaHandle(RD_KAFKA_PRODUCER, std::move(*conf));
   if (!producer) return std::unexpected(producer.error());
-  return std::unique_ptr<TopicWriter>(new TopicWriter(std::move(*producer)));
+  return std::unique_ptr<TopicWriter>(
+      new TopicWriter(std::move(*producer), std::move(options.auth)));
 }
 
-TopicWriter::TopicWriter(KafkaHandle producer) : producer_(std::move(producer)) {
+TopicWriter::TopicWriter(KafkaHandle producer, MessageAuth auth)
+    : producer_(std::move(producer)), auth_(std::move(auth)) {
   poller_ = std::jthread([this](const std::stop_token& stop) {
     while (!stop.stop_requested()) rd_kafka_poll(producer_.get(), 100);
   });
@@ -62,10 +67,12 @@ Status TopicWriter::Write(const std::vector<TopicMessage>& messages) {
   std::unique_lock lock(batch.mutex);
   for (const TopicMessage& m : messages) {
     ++batch.remaining;  // before producing: its report may come at once, after the unlock
+    const std::string mac = auth_.Mac(m.topic, m.key, m.value);
     const rd_kafka_resp_err_t err = rd_kafka_producev(
         producer_.get(), RD_KAFKA_V_TOPIC(m.topic.c_str()),
         RD_KAFKA_V_KEY(m.key.data(), m.key.size()),
         RD_KAFKA_V_VALUE(const_cast<char*>(m.value.data()), m.value.size()),
+        RD_KAFKA_V_HEADER(kMacHeader, mac.data(), static_cast<ssize_t>(mac.size())),
         RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(&batch), RD_KAFKA_V_END);
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       --batch.remaining;

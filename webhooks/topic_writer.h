@@ -3,7 +3,7 @@
 // once acknowledged to their sender: delivery outcomes of a dispatcher outside contractd, disable
 // requests, and retry requests (delivery_topics.h). Keys go through the same partitioner as the
 // relay's (murmur2, like Java clients), so a key lands in the same partition number in every topic
-// of the same partition count.
+// of the same partition count. Every message carries its contractd-mac header (message_auth.h).
 // Thread safety: Write may be called from any thread; a poller thread serves delivery reports.
 #pragma once
 
@@ -15,6 +15,7 @@
 
 #include "domain/result.h"
 #include "webhooks/kafka_config.h"
+#include "webhooks/message_auth.h"
 
 namespace esign::webhooks {
 
@@ -26,6 +27,7 @@ struct TopicMessage {
 
 struct TopicWriterOptions {
   std::string brokers;  // required
+  MessageAuth auth;     // signs every message; required
   std::string client_id = "contractd-writer";
   // How long a message may wait for the cluster before Write fails. Default: 30 s.
   std::chrono::milliseconds timeout{30000};
@@ -45,10 +47,11 @@ class TopicWriter {
   Status Write(const std::vector<TopicMessage>& messages);
 
  private:
-  explicit TopicWriter(KafkaHandle producer);
+  TopicWriter(KafkaHandle producer, MessageAuth auth);
   static void OnDelivery(rd_kafka_t* handle, const rd_kafka_message_t* message, void* opaque);
 
   KafkaHandle producer_;
+  const MessageAuth auth_;
   std::jthread poller_;
 };
 

@@ -1,5 +1,6 @@
 #include "webhooks/webhook_sender.h"
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -12,6 +13,7 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/url/parse.hpp>
 #include <charconv>
+#include <list>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -42,6 +44,10 @@ std::optional<Target> ParseTarget(std::string_view url) {
   target.host = parsed->host_type() == boost::urls::host_type::ipv6
                     ? parsed->host_ipv6_address().to_string()
                     : std::string(parsed->host());
+  // A URL saved before hosts were checked for them: such a name is no DNS name.
+  if (std::ranges::any_of(target.host, [](unsigned char c) { return c <= 0x20 || c == 0x7F; })) {
+    return std::nullopt;
+  }
   target.port = parsed->has_port() ? std::string(parsed->port()) : (target.tls ? "443" : "80");
   target.path = std::string(parsed->encoded_path());
   if (target.path.empty()) target.path = "/";
@@ -80,11 +86,7 @@ class BeastSender final : public WebhookSender {
     // A kept-alive connection may have been closed by the server meanwhile: then once more on a
     // new one (a request the server did process is sent twice, with the same webhook-id).
     for (int round = 0; round < 2; ++round) {
-      Connection kept;
-      if (auto it = state.idle.find(key); it != state.idle.end()) {
-        kept = std::move(it->second);
-        state.idle.erase(it);
-      }
+      Connection kept = state.TakeIdle(key);
       const bool reused = kept.open();
       outcome = SendOutcome();
       Connection keep;
@@ -101,7 +103,7 @@ class BeastSender final : public WebhookSender {
                        }
                      });
       state.ioc.run();
-      if (keep.open()) state.idle[key] = std::move(keep);
+      if (keep.open()) state.KeepIdle(key, std::move(keep), options_.idle_connections_per_thread);
       if (!(reused && outcome.status_code == 0)) break;
     }
     outcome.latency = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -110,13 +112,14 @@ class BeastSender final : public WebhookSender {
   }
 
  private:
-  // Every address must be allowed: a name resolving to a private address is refused.
+  // Every address must be allowed: a name resolving to a private address is refused. The
+  // error does not name the address, which would let a client map internal DNS.
   bool Allowed(const tcp::resolver::results_type& results, std::string& error) const {
     for (const auto& entry : results) {
       const std::string address = entry.endpoint().address().to_string();
       if (options_.allow_loopback && IsLoopbackAddress(address)) continue;
       if (IsNonPublicAddress(address)) {
-        error = "the endpoint resolves to a non-public address (" + address + ")";
+        error = "the endpoint resolves to a non-public address";
         return false;
       }
     }
@@ -176,8 +179,10 @@ class BeastSender final : public WebhookSender {
   // A new connection to the target; nothing (with outcome.error) when its addresses are refused.
   asio::awaitable<std::optional<Connection>> Open(const Target& target, SendOutcome& outcome) {
     auto executor = co_await asio::this_coro::executor;
+    // Resolved on the calling thread, which waits for this exchange anyway: asio's asynchronous
+    // resolver would start a thread of its own per event loop.
     tcp::resolver resolver(executor);
-    const auto results = co_await resolver.async_resolve(target.host, target.port, use_awaitable);
+    const auto results = resolver.resolve(target.host, target.port);
     if (!Allowed(results, outcome.error)) co_return std::nullopt;
     Connection connection;
     if (!target.tls) {
@@ -200,10 +205,24 @@ class BeastSender final : public WebhookSender {
     co_return connection;
   }
 
-  // Each calling thread (a dispatcher lane) has its own event loop and idle connections.
+  // Each calling thread (a dispatcher sender) has its own event loop and idle connections.
   struct ThreadState {
     asio::io_context ioc;
-    std::map<std::string, Connection> idle;  // by scheme, host and port
+    // By scheme, host and port; the most recently used first.
+    std::list<std::pair<std::string, Connection>> idle;
+
+    // The idle connection to `key`, or none.
+    Connection TakeIdle(const std::string& key) {
+      auto it = std::ranges::find(idle, key, &std::pair<std::string, Connection>::first);
+      if (it == idle.end()) return {};
+      Connection connection = std::move(it->second);
+      idle.erase(it);
+      return connection;
+    }
+    void KeepIdle(const std::string& key, Connection connection, size_t most) {
+      idle.emplace_front(key, std::move(connection));
+      while (idle.size() > most) idle.pop_back();  // closes the least recently used
+    }
   };
   ThreadState& StateOfThisThread() {
     std::lock_guard lock(threads_mutex_);

@@ -7,10 +7,14 @@
 //   - https with the system's CA store, host name verification and SNI; http only to loopback;
 //   - redirects are not followed (a 3xx is a failed attempt);
 //   - reads the response body up to body_limit bytes, then stops reading;
-//   - connections, plain or TLS, are kept alive per calling thread, scheme, host and port (a lane
-//     sends one delivery after the other); one the server closed meanwhile is replaced by a new
+//   - connections, plain or TLS, are kept alive per calling thread, scheme, host and port (a
+//     lane's deliveries follow each other, mostly on one thread), at most
+//     idle_connections_per_thread per thread, the least recently used closed first, so many
+//     hosts cannot use up file descriptors; one the server closed meanwhile is replaced by a new
 //     one, which is checked, verified and handshaken like the first.
-// Thread safety: Send may be called from several threads at once.
+// Thread safety: Send may be called from several threads at once. Each calling thread gets an
+// event loop and its idle connections, kept until the sender is destroyed: call it from a
+// bounded set of threads (the dispatcher's senders).
 #pragma once
 
 #include <chrono>
@@ -51,6 +55,8 @@ struct BeastSenderOptions {
   size_t body_limit = 4096;
   // Loopback destinations allowed (--webhook-allow-loopback). Default: false.
   bool allow_loopback = false;
+  // Idle connections kept open per calling thread. Default: 8.
+  size_t idle_connections_per_thread = 8;
   // A PEM file of certificate authorities trusted besides the system's (tests with a local TLS
   // receiver). Default: none.
   std::string extra_ca_file;

@@ -2,12 +2,14 @@
 // contracts to receivers on loopback (tests/webhooks/receiver), which verify every signature with
 // the standardwebhooks npm package, an implementation independent of the service.
 #include <boost/json.hpp>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "projections/timestamp.h"
 #include "tests/webhooks/delivery_fixture.h"
 #include "webhooks/embedded_kafka.h"
+#include "webhooks/endpoint_commands.h"
 
 namespace esign::testing {
 namespace {
@@ -317,6 +319,68 @@ TEST_F(DeliveryEndToEndTest, A429WithRetryAfterIsRetriedAfterTheWaitItAsksFor) {
   ASSERT_TRUE(first_at && second_at);
   EXPECT_GE(*second_at - *first_at, 1'900'000);
   EXPECT_LT(*second_at - *first_at, 4'500'000);
+}
+
+// The threads of a process, from /proc.
+size_t ThreadsOf(pid_t pid) {
+  const auto tasks = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task");
+  return static_cast<size_t>(std::distance(begin(tasks), end(tasks)));
+}
+
+// Endpoints used to cost a lane of two threads each for as long as the service ran (300 endpoints
+// and one event: 98 -> 698 threads, and still 698 after deleting them). Now every endpoint of
+// two organizations at their limit delivers through the dispatcher's fixed pool of senders.
+TEST_F(DeliveryEndToEndTest, EndpointsAtTheLimitInTwoOrganizationsShareTheSenderThreads) {
+  constexpr size_t kSenderThreads = 16;  // DispatcherOptions::sender_threads
+  Receiver receiver;
+  Start();
+  const std::vector<std::string> tokens = {
+      token_, TokenFor(ParseCreated(
+                  CreateClient("org_v",
+                               "contracts:read,contracts:create,contracts:update,contracts:send,"
+                               "webhooks:manage")))};
+  const size_t before = ThreadsOf(server_->pid());
+  std::vector<std::string> secrets;
+  std::vector<std::pair<std::string, std::string>> endpoints;  // token, id
+  for (const std::string& token : tokens) {
+    token_ = token;
+    for (size_t i = 0; i < webhooks::kMaxEndpointsPerOrganization; ++i) {
+      auto created = Call(verb::post, kEndpoints,
+                          R"({"url":")" + receiver.Url("/hooks/" + std::to_string(i)) +
+                              R"(","eventTypes":["contract.created","contract.sent"]})");
+      ASSERT_EQ(created.status, 201) << created.body;
+      secrets.emplace_back(created.Json().at("secret").as_string());
+      endpoints.emplace_back(token, created.Json().at("id").as_string());
+    }
+  }
+  receiver.Secrets(secrets);
+  std::vector<std::string> contracts;
+  for (const std::string& token : tokens) {
+    token_ = token;
+    contracts.push_back(CreateAndSend());
+  }
+  // Two events for each of the organization's 20 endpoints, per contract.
+  const auto received =
+      WaitForEvents(receiver, contracts, 2 * webhooks::kMaxEndpointsPerOrganization);
+  for (const auto& r : received) EXPECT_TRUE(r.at("verified").as_bool());
+  const size_t after = ThreadsOf(server_->pid());
+  EXPECT_LT(after, before + kSenderThreads) << before << " threads before, " << after << " after";
+  RecordProperty("threads_before", static_cast<int>(before));
+  RecordProperty("threads_after", static_cast<int>(after));
+
+  // Deleted, the endpoints leave no thread behind; new events start none.
+  for (const auto& [token, id] : endpoints) {
+    token_ = token;
+    ASSERT_EQ(Call(verb::delete_, kEndpoints + "/" + id).status, 204);
+  }
+  for (const std::string& token : tokens) {
+    token_ = token;
+    CreateAndSend();
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const size_t deleted = ThreadsOf(server_->pid());
+  EXPECT_LE(deleted, after);
+  RecordProperty("threads_after_deleting", static_cast<int>(deleted));
 }
 
 }  // namespace

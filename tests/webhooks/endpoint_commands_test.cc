@@ -1,15 +1,36 @@
 // EndpointCommands with an Idempotency-Key when the service stopped between carrying out the
 // operation and recording its outcome: the retry finds the operation's events by their ids and
-// completes the key instead of carrying the operation out again.
+// completes the key instead of carrying the operation out again. And the limit of endpoints per
+// organization, also against concurrent creations.
 #include "webhooks/endpoint_commands.h"
 
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
 
 #include "eventstore/memory_event_store.h"
 #include "tests/support/temp_dir.h"
 
 namespace esign::webhooks {
 namespace {
+
+// The organization's live endpoints, read from the whole log (contractd reads its directory).
+Result<size_t> LiveEndpoints(const eventstore::EventStore& store, std::string_view organization) {
+  auto events = store.ReadAll(GlobalPosition(0), SIZE_MAX);
+  if (!events) return std::unexpected(events.error());
+  std::set<std::string> live;
+  for (const auto& event : *events) {
+    if (event.type == kEndpointCreated &&
+        boost::json::parse(event.data).at("organizationId").as_string() == organization) {
+      live.insert(event.stream_id);
+    } else if (event.type == kEndpointDeleted) {
+      live.erase(event.stream_id);
+    }
+  }
+  return live.size();
+}
 
 class EndpointCommandsTest : public ::testing::Test {
  protected:
@@ -20,9 +41,12 @@ class EndpointCommandsTest : public ::testing::Test {
     auto secrets = EndpointSecrets::Open(dir_.path());
     ASSERT_TRUE(secrets);
     secrets_ = std::move(*secrets);
-    commands_ =
-        std::make_unique<EndpointCommands>(*store_, *secrets_, RandomIdGenerator::Instance(),
-                                           clock_, UrlPolicy{.allow_loopback = true}, nullptr);
+    commands_ = std::make_unique<EndpointCommands>(
+        *store_, *secrets_, RandomIdGenerator::Instance(), clock_,
+        UrlPolicy{.allow_loopback = true}, nullptr, [this](std::string_view organization) {
+          ++counted_;
+          return LiveEndpoints(*store_, organization);
+        });
   }
 
   esign::testing::TempDir dir_;
@@ -30,6 +54,7 @@ class EndpointCommandsTest : public ::testing::Test {
   std::unique_ptr<eventstore::MemoryEventStore> store_;
   std::unique_ptr<EndpointSecrets> secrets_;
   std::unique_ptr<EndpointCommands> commands_;
+  std::atomic<int> counted_{0};
   const EndpointCaller caller_{"org_a", eventstore::Actor{.client_id = "cli_a"}};
   const eventstore::IdempotentRequest request_{"cli_a", "key-1", "sha-of-the-request",
                                                eventstore::Actor{.client_id = "cli_a"}};
@@ -114,6 +139,58 @@ TEST_F(EndpointCommandsTest, TheKeyOfAnotherRequestIsRefusedWithoutWriting) {
   auto theirs = commands_->Create(caller_, body_, other_client);
   ASSERT_TRUE(theirs);
   EXPECT_FALSE(theirs->replayed);
+}
+
+TEST_F(EndpointCommandsTest, AnOrganizationHasAtMostTheLimitOfLiveEndpoints) {
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < kMaxEndpointsPerOrganization; ++i) {
+    auto created = commands_->Create(caller_, body_);
+    ASSERT_TRUE(created) << created.error().message;
+    ids.push_back(created->endpoint.id);
+  }
+  const uint64_t size = store_->Size();
+  auto refused = commands_->Create(caller_, body_);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed);
+  EXPECT_EQ(refused.error().message,
+            "the organization has 20 webhook endpoints, the most it may have");
+  ASSERT_EQ(refused.error().details.size(), 1u);
+  EXPECT_EQ(refused.error().details[0].field, "body");
+  EXPECT_EQ(store_->Size(), size);
+  // Another organization has its own; a deleted endpoint no longer counts.
+  EXPECT_TRUE(commands_->Create({"org_b", caller_.actor}, body_));
+  ASSERT_TRUE(commands_->Delete(caller_, ids.front()));
+  EXPECT_TRUE(commands_->Create(caller_, body_));
+  EXPECT_FALSE(commands_->Create(caller_, body_));
+}
+
+TEST_F(EndpointCommandsTest, ConcurrentCreationsDoNotPassTheLimitTogether) {
+  for (size_t i = 0; i + 1 < kMaxEndpointsPerOrganization; ++i) {
+    ASSERT_TRUE(commands_->Create(caller_, body_));
+  }
+  // Eight requests for the one place left.
+  std::atomic<int> created{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&] { created += commands_->Create(caller_, body_) ? 1 : 0; });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(created, 1);
+  EXPECT_EQ(*LiveEndpoints(*store_, "org_a"), kMaxEndpointsPerOrganization);
+}
+
+TEST_F(EndpointCommandsTest, AReplayIsAnsweredEvenAtTheLimit) {
+  auto first = commands_->Create(caller_, body_, request_);
+  ASSERT_TRUE(first);
+  for (size_t i = 1; i < kMaxEndpointsPerOrganization; ++i) {
+    ASSERT_TRUE(commands_->Create(caller_, body_));
+  }
+  const int counted = counted_;
+  auto replayed = commands_->Create(caller_, body_, request_);
+  ASSERT_TRUE(replayed) << replayed.error().message;
+  EXPECT_TRUE(replayed->replayed);
+  EXPECT_EQ(replayed->endpoint.id, first->endpoint.id);
+  EXPECT_EQ(counted_, counted);  // a replay creates nothing, so counts nothing
 }
 
 }  // namespace

@@ -12,8 +12,10 @@
 #include "domain/id_generator.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
+#include "tests/webhooks/forged_message.h"
 #include "tests/webhooks/relay_fixture.h"
 #include "webhooks/endpoint_commands.h"
+#include "webhooks/event_message.h"
 
 namespace esign::webhooks {
 namespace {
@@ -29,7 +31,8 @@ class EndpointFeedTest : public esign::testing::RelayFixture {
     secrets_ = std::move(*secrets);
     commands_ = std::make_unique<EndpointCommands>(
         *store_, *secrets_, RandomIdGenerator::Instance(), SystemClock::Instance(),
-        UrlPolicy{.allow_loopback = true}, nullptr);
+        UrlPolicy{.allow_loopback = true}, nullptr,
+        [](std::string_view) -> Result<size_t> { return 0; });  // the limit is not tested here
   }
   void TearDown() override {
     feed_.reset();
@@ -38,7 +41,7 @@ class EndpointFeedTest : public esign::testing::RelayFixture {
   }
 
   void StartFeed() {
-    auto feed = EndpointFeed::Start({.brokers = kafka_->bootstraps()});
+    auto feed = EndpointFeed::Start({.brokers = kafka_->bootstraps(), .auth = auth_});
     ASSERT_TRUE(feed) << feed.error().message;
     feed_ = std::move(*feed);
   }
@@ -176,6 +179,49 @@ TEST_F(EndpointFeedTest, AContractEventSeenMeansItsEarlierEndpointsAreInTheFeed)
   ASSERT_TRUE(feed_->CatchUp(kWait));
   ASSERT_TRUE(feed_->directory().Find(endpoint));
   EXPECT_LT(feed_->directory().Find(endpoint)->created_position, contract_position);
+}
+
+TEST_F(EndpointFeedTest, AMessageTheRelayDidNotWriteChangesNothing) {
+  StartKafka();
+  const std::string kept = Create("org_a", "kept");
+  StartRelay();
+  StartFeed();
+  CatchUp();
+  // Forged as any local Kafka client can: a new endpoint of org_a, and a later version of the
+  // existing one that points it elsewhere.
+  const WebhookEndpoint forged{.id = "whe_forged",
+                               .organization_id = "org_a",
+                               .url = "http://127.0.0.1:9/forged",
+                               .event_types = {"contract.completed"},
+                               .created_at = "2026-01-01T00:00:00.000000Z"};
+  const eventstore::EventRecord created{.position = GlobalPosition(1),
+                                        .stream_id = "webhook-whe_forged",
+                                        .version = StreamVersion(1),
+                                        .event_id = "evt_forged_1",
+                                        .type = std::string(kEndpointCreated),
+                                        .data = EndpointCreatedData(forged)};
+  const eventstore::EventRecord moved{
+      .position = GlobalPosition(2),
+      .stream_id = "webhook-" + kept,
+      .version = StreamVersion(9),
+      .event_id = "evt_forged_2",
+      .type = std::string(kEndpointUpdated),
+      .data = R"({"url":"http://127.0.0.1:9/elsewhere","updatedAt":"2026-01-01T00:00:00Z"})"};
+  for (const eventstore::EventRecord& record : {created, moved}) {
+    const EventMessage message = MakeEventMessage(record, std::nullopt);
+    esign::testing::ProduceForgedTwice(kafka_->bootstraps(), "webhook-endpoints", message.key,
+                                       message.value);
+  }
+  const std::string late = Create("org_a", "late");
+  CatchUp();  // up to the high watermarks: the forged messages are read, and dropped
+
+  const EndpointDirectory& directory = feed_->directory();
+  EXPECT_TRUE(directory.Find(late));
+  EXPECT_FALSE(directory.Find("whe_forged"));
+  ASSERT_TRUE(directory.Find(kept));
+  EXPECT_EQ(directory.Find(kept)->url, "http://127.0.0.1:9/kept");
+  EXPECT_EQ(directory.Find(kept)->version, 1u);
+  ExpectSameAsTheLog({"org_a"});
 }
 
 }  // namespace

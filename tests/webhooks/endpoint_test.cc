@@ -49,6 +49,55 @@ TEST(WebhookUrlTest, PrivateLinkLocalAndReservedAddressesAreRefused) {
   }
 }
 
+TEST(WebhookUrlTest, IPv6FormsThatReachIPv4OrLocalNetworksAreRefused) {
+  for (const char* url : {
+           "https://[::127.0.0.1]/",          // IPv4-compatible (deprecated) loopback
+           "https://[::10.0.0.1]/",           // IPv4-compatible private
+           "https://[::8.8.8.8]/",            // IPv4-compatible, any
+           "https://[64:ff9b:1::a00:1]/",     // local-use NAT64
+           "https://[64:ff9b:1:ffff::1]/",    // anywhere in its /48
+           "https://[2002:7f00:1::1]/",       // 6to4 of 127.0.0.1
+           "https://[2002:808:808::1]/",      // 6to4 of a public address: relayed all the same
+           "https://[2001:0:4136:e378::1]/",  // Teredo
+           "https://[fec0::1]/",              // site-local
+           "https://[feff::1]/",              // site-local, end of its /10
+       }) {
+    EXPECT_FALSE(Accepted(url)) << url;
+    EXPECT_FALSE(Accepted(url, true)) << url;
+  }
+  // Public IPv6, also next to the refused prefixes, stays accepted.
+  for (const char* url : {"https://[64:ff9b::808:808]/", "https://[64:ff9b:2::1]/",
+                          "https://[2003::1]/", "https://[2001:4860::8888]/"}) {
+    EXPECT_TRUE(Accepted(url)) << url;
+  }
+  // The address itself, as the sender checks what a name resolves to.
+  EXPECT_TRUE(IsNonPublicAddress("::127.0.0.1"));
+  EXPECT_TRUE(IsNonPublicAddress("fec0::1"));
+  EXPECT_FALSE(IsLoopbackAddress("::127.0.0.1"));  // refused even when loopback is allowed
+}
+
+TEST(WebhookUrlTest, HostsWithControlCharactersOrSpacesAreRefused) {
+  for (const char* url : {"https://hooks.example.com%0a.evil/", "https://hooks%00.example.com/",
+                          "https://hooks%20example.com/", "https://hooks.example.com%0d%0aX:1/",
+                          "https://hooks%09.example.com/", "https://hooks%7f.example.com/"}) {
+    EXPECT_FALSE(Accepted(url)) << url;
+    Details details;
+    CheckWebhookUrl(url, UrlPolicy{}, details);
+    ASSERT_EQ(details.size(), 1u) << url;
+    EXPECT_EQ(details[0].issue, "the host must not contain control characters or spaces");
+  }
+  // As an update too.
+  EXPECT_FALSE(ParseUpdateEndpoint(
+      boost::json::parse(R"({"url":"https://a%0a.example.com/"})").as_object(), UrlPolicy{}));
+}
+
+TEST(WebhookUrlTest, ARefusalDoesNotRepeatTheAddress) {
+  Details details;
+  CheckWebhookUrl("https://[::ffff:10.1.2.3]/", UrlPolicy{}, details);
+  ASSERT_EQ(details.size(), 1u);
+  EXPECT_EQ(details[0].issue, "the host is not a public address");
+}
+
 TEST(WebhookUrlTest, LoopbackOnlyWhenAllowedAndThenAlsoOverHttp) {
   for (const char* url : {"http://127.0.0.1:9000/hook", "https://127.0.0.1/", "http://[::1]:80/",
                           "http://localhost:8080/x", "https://[::ffff:127.0.0.1]/"}) {

@@ -2,6 +2,7 @@
 // delivery to two dispatcher processes, which share the partitions of contract-events. Every
 // event arrives once per webhook-id, also when one dispatcher is killed in a burst; what the
 // dispatchers record is listed by contractd, and a 410 and a retry work through it.
+#include <filesystem>
 #include <regex>
 
 #include "tests/support/temp_dir.h"
@@ -185,6 +186,21 @@ TEST_F(ExternalDispatcherTest, GoneRetryAndRotationGoThroughContractd) {
       EXPECT_TRUE(r.at("verified").as_bool());
     }
   }
+}
+
+TEST_F(ExternalDispatcherTest, ADispatcherWithoutTheMessageKeyRefusesToStart) {
+  // A secrets directory contractd never started on: no key, so nothing could be trusted.
+  const std::string secrets = dirs_.path() + "/elsewhere";
+  std::filesystem::create_directories(secrets);
+  const CommandResult result =
+      RunContractd({"dispatcher", "--kafka-brokers", kafka_->bootstraps(), "--secrets-dir", secrets,
+                    "--data-dir", DispatcherDir(0)},
+                   std::chrono::seconds(30));
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.err.find("contractd dispatcher: no Kafka message key " + secrets +
+                            "/kafka-message-key"),
+            std::string::npos)
+      << result.err;
 }
 
 }  // namespace

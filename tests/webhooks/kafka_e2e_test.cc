@@ -123,6 +123,16 @@ TEST_F(KafkaEndToEndTest, EmbeddedClusterCarriesTheLifecycleToKcatAndKafkajs) {
 
   const std::vector<TopicEvent> events = KcatWaitFor(brokers, id, "contract.sent");
   ExpectLifecycle(events, id);
+  // Every message carries the relay's contractd-mac header (docs/events.md); consumers that do
+  // not look at headers (kafkajs below) are not affected by it.
+  std::istringstream headers(Shell("timeout 60 kcat -C -b " + brokers +
+                                   " -t contract-events -e -q -f '%h\\n' 2>/dev/null"));
+  size_t with_mac = 0;
+  for (std::string line; std::getline(headers, line);) {
+    EXPECT_TRUE(line.starts_with("contractd-mac=")) << line;
+    ++with_mac;
+  }
+  EXPECT_GE(with_mac, events.size());
   // No internal stream leaks into the topic: the client just created is not there.
   for (const auto& e : KcatRead(brokers)) {
     const std::string stream(e.value.at("streamId").as_string());

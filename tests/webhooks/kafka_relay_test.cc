@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "domain/id_generator.h"
 #include "tests/webhooks/relay_fixture.h"
 #include "tests/webhooks/topic_reader.h"
 #include "webhooks/event_message.h"
@@ -102,6 +103,41 @@ TEST_F(KafkaRelayTest, ResumesFromItsCheckpointAfterRestart) {
   }
 }
 
+TEST_F(KafkaRelayTest, ANewMessageKeyPublishesTheLogAgainSignedWithIt) {
+  Append("contract-ctr_a", 3);
+  StartRelay();
+  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWait));
+  relay_->Stop();
+  relay_.reset();
+
+  // What the old key signed, readers drop: the checkpoint holds for one key only.
+  const MessageAuth old_auth = auth_;
+  auth_ = MessageAuth::FromKey(RandomBytes(kMessageKeyBytes)).value();
+  StartRelay();
+  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWait));
+  const std::vector<TopicMessage> messages = ReadAll(6);
+  ASSERT_EQ(messages.size(), 6u);
+  size_t old_signed = 0;
+  std::set<uint64_t> new_signed;
+  for (const TopicMessage& m : messages) {
+    old_signed += old_auth.Valid("contract-events", m.key, m.value, m.mac);
+    if (auth_.Valid("contract-events", m.key, m.value, m.mac)) {
+      new_signed.insert(Value(m).at("position").to_number<uint64_t>());
+    }
+  }
+  EXPECT_EQ(old_signed, 3u);
+  EXPECT_EQ(new_signed, (std::set<uint64_t>{0, 1, 2}));
+}
+
+TEST_F(KafkaRelayTest, RefusesToStartWithoutAMessageKey) {
+  auto checkpoint = RelayCheckpoint::Open(*store_, "contract-events");
+  ASSERT_TRUE(checkpoint);
+  auto relay =
+      KafkaRelay::Start(*store_, std::move(*checkpoint), {.brokers = kafka_->bootstraps()});
+  ASSERT_FALSE(relay);
+  EXPECT_EQ(relay.error().code, ErrorCode::kValidationFailed);
+}
+
 TEST_F(KafkaRelayTest, CheckpointOfAnotherClusterCountsAsNone) {
   auto checkpoint = RelayCheckpoint::Open(*store_, "contract-events");
   ASSERT_TRUE(checkpoint);
@@ -150,6 +186,7 @@ TEST_F(KafkaRelayTest, EndpointEventsGoToTheirOwnTopicInOrderAndNeverToContractE
     ASSERT_TRUE(record) << m.value;
     EXPECT_EQ(m.key, record->stream_id);
     EXPECT_TRUE(Value(m).at("contractOrganizationId").is_null());
+    EXPECT_TRUE(auth_.Valid("webhook-endpoints", m.key, m.value, m.mac)) << m.value;
     positions_by_key[m.key].push_back(record->position.value());
   }
   EXPECT_EQ(positions_by_key["webhook-whe_1"], (std::vector<uint64_t>{1, 4, 7}));
@@ -161,6 +198,7 @@ TEST_F(KafkaRelayTest, EndpointEventsGoToTheirOwnTopicInOrderAndNeverToContractE
   for (const TopicMessage& m : contract_events) {
     const auto value = Value(m);
     EXPECT_FALSE(value.at("streamId").as_string().starts_with("webhook-")) << m.value;
+    EXPECT_TRUE(auth_.Valid("contract-events", m.key, m.value, m.mac)) << m.value;
     controller_by_position[value.at("position").to_number<uint64_t>()] =
         value.at("contractOrganizationId");
   }

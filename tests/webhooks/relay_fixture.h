@@ -7,10 +7,12 @@
 #include <memory>
 #include <string>
 
+#include "domain/id_generator.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "tests/support/temp_dir.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/kafka_relay.h"
+#include "webhooks/message_auth.h"
 
 namespace esign::testing {
 
@@ -22,6 +24,9 @@ class RelayFixture : public ::testing::Test {
     auto store = eventstore::RocksEventStore::Open(options);
     ASSERT_TRUE(store) << store.error().message;
     store_ = std::move(*store);
+    auto auth = webhooks::MessageAuth::FromKey(RandomBytes(webhooks::kMessageKeyBytes));
+    ASSERT_TRUE(auth) << auth.error().message;
+    auth_ = *auth;
   }
   // Derived fixtures stop what reads the store before calling this.
   void TearDown() override {
@@ -41,6 +46,7 @@ class RelayFixture : public ::testing::Test {
     webhooks::KafkaRelayOptions options;
     options.brokers = kafka_->bootstraps();
     options.cluster = cluster;
+    options.auth = auth_;
     auto relay = webhooks::KafkaRelay::Start(*store_, std::move(*checkpoint), options);
     ASSERT_TRUE(relay) << relay.error().message;
     relay_ = std::move(*relay);
@@ -50,6 +56,7 @@ class RelayFixture : public ::testing::Test {
   std::unique_ptr<eventstore::RocksEventStore> store_;
   std::unique_ptr<webhooks::EmbeddedKafka> kafka_;
   std::unique_ptr<webhooks::KafkaRelay> relay_;
+  webhooks::MessageAuth auth_;  // the relay's message key
 };
 
 }  // namespace esign::testing

@@ -18,7 +18,21 @@ struct TopicMessage {
   int64_t offset = 0;
   std::string key;
   std::string value;
+  std::string mac;  // the contractd-mac header; empty when there is none
 };
+
+// The message's contractd-mac header (webhooks/message_auth.h); empty when there is none.
+inline std::string MacHeader(const rd_kafka_message_t& message) {
+  rd_kafka_headers_t* headers = nullptr;
+  const void* mac = nullptr;
+  size_t size = 0;
+  if (rd_kafka_message_headers(&message, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR ||
+      rd_kafka_header_get_last(headers, "contractd-mac", &mac, &size) !=
+          RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return "";
+  }
+  return std::string(static_cast<const char*>(mac), size);
+}
 
 // Reads until `count` messages arrived or `timeout` passed; then, when `settle` is positive, on
 // for that long, to catch messages beyond `count`.
@@ -55,7 +69,8 @@ inline std::vector<TopicMessage> ReadTopic(const std::string& brokers, const std
     if (message->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
       messages.push_back({message->partition, message->offset,
                           std::string(static_cast<const char*>(message->key), message->key_len),
-                          std::string(static_cast<const char*>(message->payload), message->len)});
+                          std::string(static_cast<const char*>(message->payload), message->len),
+                          MacHeader(*message)});
     }
     rd_kafka_message_destroy(message);
     if (!settling && messages.size() >= count) {

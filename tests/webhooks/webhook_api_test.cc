@@ -7,6 +7,7 @@
 #include <set>
 
 #include "tests/app/contractd_fixture.h"
+#include "webhooks/endpoint_commands.h"
 
 namespace esign::testing {
 namespace {
@@ -61,10 +62,12 @@ class WebhookApiTest : public ContractdFixture {
     return match.empty() ? 0 : std::stoull(match[1]);
   }
 
-  // Every secret file with its contents.
+  // Every endpoint's secret file with its contents (the directory also holds the Kafka message
+  // key, message_auth.h).
   std::map<std::string, std::string> SecretFiles() {
     std::map<std::string, std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "webhook-secrets")) {
+      if (!entry.path().filename().string().starts_with("whe_")) continue;
       std::ifstream in(entry.path());
       std::stringstream bytes;
       bytes << in.rdbuf();
@@ -192,6 +195,10 @@ TEST_F(WebhookApiTest, EveryBadRequestLeavesTheStoreUnchanged) {
            R"({"url":"http://hooks.example.com/x","eventTypes":["contract.sent"]})",
            R"({"url":"https://10.0.0.1/x","eventTypes":["contract.sent"]})",
            R"({"url":"https://169.254.169.254/latest","eventTypes":["contract.sent"]})",
+           // Loopback through IPv4-compatible IPv6, refused although loopback is allowed here.
+           R"({"url":"https://[::127.0.0.1]/x","eventTypes":["contract.sent"]})",
+           R"({"url":"https://[2002:7f00:1::1]/x","eventTypes":["contract.sent"]})",
+           R"({"url":"https://hooks.example.com%0d%0ax/x","eventTypes":["contract.sent"]})",
            R"({"url":"https://u:p@hooks.example.com/","eventTypes":["contract.sent"]})",
            R"({"url":"https://hooks.example.com/x","eventTypes":["contract.unknown"]})",
            R"({"url":"https://hooks.example.com/x","eventTypes":[]})",
@@ -370,6 +377,44 @@ TEST_F(WebhookApiTest, IdempotencyKeyReplaysARotationWithoutRotatingAgain) {
             first.Json().at("previousSecretExpiresAt"));
   EXPECT_EQ(LogSize(), after_later);
   EXPECT_EQ(SecretFiles(), secrets_after_later);
+}
+
+TEST_F(WebhookApiTest, AnOrganizationHasAtMostTwentyEndpoints) {
+  Start();
+  ASSERT_EQ(webhooks::kMaxEndpointsPerOrganization, 20u);
+  std::set<std::string> ids;
+  for (size_t i = 0; i < webhooks::kMaxEndpointsPerOrganization; ++i) {
+    ids.insert(std::string(CreateEndpoint(token_a_).at("id").as_string()));
+  }
+  ASSERT_EQ(ids.size(), 20u);
+  const uint64_t log = LogSize();
+  const auto secrets = SecretFiles();
+  auto listed = [&] {
+    auto response = Call(verb::get, kEndpoints + "?limit=50", token_a_);
+    std::set<std::string> items;
+    for (const auto& item : response.Json().at("items").as_array()) {
+      items.insert(std::string(item.at("id").as_string()));
+    }
+    return items;
+  };
+
+  // The 21st: 400, nothing written, the list as it was.
+  auto refused = Call(verb::post, kEndpoints, token_a_,
+                      R"({"url":"http://127.0.0.1:9/hook","eventTypes":["contract.sent"]})");
+  ExpectRefused(refused, 400, "VALIDATION_FAILED", log, secrets);
+  EXPECT_EQ(refused.Json().at("error").at("details").at(0).at("field").as_string(), "body");
+  EXPECT_EQ(refused.Json().at("error").at("details").at(0).at("issue").as_string(),
+            "at most 20 endpoints per organization; delete one first");
+  EXPECT_EQ(listed(), ids);
+
+  // Another organization has its own limit; a deleted endpoint no longer counts.
+  CreateEndpoint(token_b_);
+  ASSERT_EQ(Call(verb::delete_, kEndpoints + "/" + *ids.begin(), token_a_).status, 204);
+  CreateEndpoint(token_a_);
+  EXPECT_EQ(Call(verb::post, kEndpoints, token_a_,
+                 R"({"url":"http://127.0.0.1:9/hook","eventTypes":["contract.sent"]})")
+                .status,
+            400);
 }
 
 TEST_F(WebhookApiTest, LoopbackUrlsNeedTheDevelopmentFlag) {
