@@ -19,7 +19,8 @@ namespace esign::app {
 
 namespace {
 
-// How long a write waits for the read side before answering; past it the write still stands.
+// How long a client's read waits for the read side to apply that client's own earlier writes
+// (and how long start-up steps wait for it); past it the read answers what the views hold.
 constexpr auto kReadYourWritesTimeout = std::chrono::seconds(10);
 
 }  // namespace

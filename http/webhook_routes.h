@@ -19,7 +19,8 @@ struct WebhookRoutesDeps {
   const projections::ReadYourWrites& read_your_writes;
   projections::CursorCodec cursors;
   const webhooks::DeliveryStore& deliveries;
-  // Dispatcher::Retry.
+  // Schedules a manual retry of a delivery of the organization (app/service.cc RequestRetry: a
+  // request on webhook-retries for the dispatcher that owns the contract's partition).
   std::function<Result<webhooks::Delivery>(std::string_view delivery_id,
                                            std::string_view organization_id)>
       retry;

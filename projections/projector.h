@@ -4,9 +4,10 @@
 // their checkpoints (ProjectionRunner), and calls Committed(). When caught up it sleeps in
 // EventStore::WaitForSizeAbove, so an append wakes it at once.
 //
-// Read-your-writes: a command handler that appended events at [first, first + count) calls
-// WaitFor(first + count, timeout) before answering; it returns once every projection has applied
-// every event before that position.
+// Read-your-writes: a command handler that appended events at [first, first + count) records
+// first + count for its client (read_your_writes.h); that client's next read calls
+// WaitFor(first + count, timeout), which returns once every projection has applied every event
+// before that position.
 //
 // Failure: an error from a projection, the log or the view store stops the projector and is kept
 // (health()); no event is ever skipped. Waiters are released with false.

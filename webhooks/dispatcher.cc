@@ -6,8 +6,8 @@
 #include <set>
 
 #include "webhooks/delivery_message.h"
+#include "webhooks/delivery_policy.h"
 #include "webhooks/delivery_topics.h"
-#include "webhooks/retry_schedule.h"
 
 namespace esign::webhooks {
 namespace {
@@ -18,8 +18,6 @@ constexpr int kPollMs = 500;
 void Log(const std::string& line) {
   std::cerr << "contractd: webhook dispatcher: " << line << std::endl;
 }
-
-bool Success(int status) { return status >= 200 && status < 300; }
 
 std::vector<TopicPartition> PartitionsOf(const rd_kafka_topic_partition_list_t* list) {
   std::vector<TopicPartition> partitions;
@@ -104,7 +102,6 @@ LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
                                         const WebhookEndpoint& endpoint, Delivery& delivery) {
   thread_local std::mt19937_64 random(std::random_device{}());
   const int64_t now = deps_.clock.NowMicros();
-  DeliveryAttempt attempt{.at_us = now};
   auto secrets = deps_.secrets.Signing(endpoint.id, now);
   SendOutcome outcome;
   if (!secrets || secrets->empty()) {
@@ -119,32 +116,10 @@ LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
                                                                   timestamp, delivery.body)}},
                            delivery.body});
   }
-  attempt.status_code = outcome.status_code;
-  attempt.latency_ms = outcome.latency.count();
-  attempt.error = outcome.error;
-  if (outcome.status_code >= 300 && outcome.status_code < 400) {
-    attempt.error = "redirects are not followed";
-  }
-  delivery.attempts.push_back(attempt);
-  bool disabled = false;
-  if (Success(outcome.status_code)) {
-    delivery.state = DeliveryState::kSucceeded;
-    delivery.next_attempt_us = 0;
-  } else if (outcome.status_code == 410) {
-    disabled = Disable(endpoint, "the endpoint answered 410 Gone");
-  } else {
-    const bool asks_later = outcome.status_code == 429 || outcome.status_code == 503;
-    const size_t failures = delivery.attempts.size() - delivery.round_start;
-    std::uniform_real_distribution<double> jitter(-1.0, 1.0);
-    const auto delay =
-        NextRetryDelay(failures, jitter(random), asks_later ? outcome.retry_after : std::nullopt);
-    if (delay) {
-      delivery.next_attempt_us =
-          now + std::chrono::duration_cast<std::chrono::microseconds>(*delay).count();
-    } else {
-      disabled = Disable(endpoint, "every attempt of the retry schedule failed");
-    }
-  }
+  std::uniform_real_distribution<double> jitter(-1.0, 1.0);
+  const AttemptVerdict verdict = AfterAttempt(delivery, outcome, now, jitter(random));
+  const bool disabled = verdict.next == AttemptVerdict::Next::kDisableEndpoint &&
+                        Disable(endpoint, verdict.disable_reason);
   if (auto stored = deps_.deliveries.Update(delivery); !stored) {
     Log("recording delivery " + delivery.id + " failed: " + stored.error().message);
   }
@@ -271,8 +246,12 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
                          : ParseLifecycleEvent(message.value));
     if (events.back()) last_position = std::max(last_position, events.back()->position);
   }
-  // Endpoints created before the events must be in the directory.
-  if (last_position > 0) deps_.wait_for_directory(last_position);
+  // Endpoints created before the events must be in the directory, or they would miss them: the
+  // batch is not routed until it is (the intake tries again; no offset moves meanwhile).
+  if (last_position > 0 && !deps_.wait_for_directory(last_position)) {
+    return Fail(ErrorCode::kUnavailable, "the endpoint directory has not caught up with position " +
+                                             std::to_string(last_position));
+  }
   for (size_t i = 0; i < messages.size(); ++i) {
     if (!messages[i].authentic) continue;
     if (messages[i].partition.topic == options_.retries_topic) {
@@ -289,21 +268,10 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
     if (!event) continue;
     // The message names the contract's controlling organization (docs/events.md).
     if (event->organization_id.empty()) continue;
-    std::string body;  // made once, for the first endpoint that wants the event
-    for (const WebhookEndpoint& endpoint : deps_.directory.OfOrganization(event->organization_id)) {
-      if (endpoint.created_position >= event->position || !endpoint.Wants(event->type)) continue;
-      if (body.empty()) body = DeliveryBody(*event);
-      caused[i].push_back(DeliveryId(endpoint.id, event->event_id));
-      deliveries.push_back(Delivery{.id = caused[i].back(),
-                                    .endpoint_id = endpoint.id,
-                                    .webhook_id = WebhookMessageId(endpoint.id, event->event_id),
-                                    .event_id = event->event_id,
-                                    .event_type = event->type,
-                                    .contract_id = event->contract_id,
-                                    .position = event->position,
-                                    .body = body,
-                                    .next_attempt_us = now,
-                                    .created_us = now});
+    for (Delivery& delivery :
+         RouteEvent(*event, deps_.directory.OfOrganization(event->organization_id), now)) {
+      caused[i].push_back(delivery.id);
+      deliveries.push_back(std::move(delivery));
     }
   }
   auto admitted = deliveries.empty() ? Result<std::vector<Delivery>>()

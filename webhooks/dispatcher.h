@@ -4,11 +4,15 @@
 //
 // Intake (one thread): for each lifecycle event read (delivery_message.h) it finds the endpoints
 // of the organization that controls the contract, enabled or not, created before the event, that
-// want its type, and records one pending delivery per endpoint (DeliveryStore, synced; the ids,
-// derived from endpoint and event, keep a message read twice from being recorded twice). A retry
-// request makes its delivery pending again. A message's offset is committed only once every
-// delivery it caused has its outcome (offset_tracker.h): a member that dies, or loses the
-// partition in a rebalance, leaves the unsettled messages to be read again by the next owner.
+// want its type (RouteEvent, delivery_policy.h), and records one pending delivery per endpoint
+// (DeliveryStore, synced; the ids, derived from endpoint and event, keep a message read twice from
+// being recorded twice). A batch is routed only against a directory that has caught up with its
+// last event: an endpoint created before an event but missing from the directory would silently
+// get nothing, so when wait_for_directory gives up, the batch is recorded again a second later
+// and no offset moves. A retry request makes its delivery pending again. A message's offset is
+// committed only once every delivery it caused has its outcome (offset_tracker.h): a member that
+// dies, or loses the partition in a rebalance, leaves the unsettled messages to be read again by
+// the next owner.
 //
 // Lanes (delivery_lanes.h): each endpoint with pending deliveries has a lane that sends them one
 // at a time, in log order (so per contract in order), retrying the head with the schedule of
@@ -17,7 +21,9 @@
 // them at once, and a lane exists only while it has deliveries: the threads do not grow with
 // the endpoints. 2xx is success. 410 disables the endpoint, as does exhausting the schedule; a
 // disabled endpoint keeps its pending deliveries and its lane resumes when an update enables it
-// (Wake). Every attempt is recorded on the delivery, and only then settles its message.
+// (Wake). What an attempt's outcome means is AfterAttempt's (delivery_policy.h); Attempt signs,
+// sends, disables and stores. Every attempt is recorded on the delivery, and only then settles
+// its message.
 //
 // Threads: the intake, and sender_threads senders. Stop and Wake may be called from any thread.
 #pragma once
@@ -69,7 +75,8 @@ struct DispatcherDeps {
   const Clock& clock;
   // Disables an endpoint, giving the reason (it answered 410, or the schedule ran out).
   std::function<Status(std::string_view endpoint_id, std::string_view reason)> disable;
-  // Blocks until the endpoint directory holds every endpoint event of the log before `position`.
+  // Blocks until the endpoint directory holds every endpoint event of the log before `position`;
+  // false when it gave up first (a timeout): the batch is not routed then, but tried again.
   std::function<bool(uint64_t position)> wait_for_directory;
   // Called with deliveries once stored (admitted, attempted, retried); a delivery's outcome counts
   // as recorded only when it returns success. Empty: the store is the whole record.

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -55,6 +56,18 @@ class EndpointDirectory final : public projections::Projection {
   Map pending_;  // the feeding thread's: changes of the batch being applied (deleted ones included)
   std::mutex on_change_mutex_;
   std::function<void()> on_change_;  // guarded by on_change_mutex_
+};
+
+// A batch that keeps nothing, for a directory that lives only in memory (a dispatcher's feed,
+// tests): the directory's state is its memory, the rows are not needed.
+class DiscardingBatch final : public projections::ViewBatch {
+ public:
+  using ViewBatch::Put;
+  void Put(std::string_view /*key*/, std::string_view /*value*/) override {}
+  void Delete(std::string_view /*key*/) override {}
+  Result<std::optional<std::string>> Get(std::string_view /*key*/) const override {
+    return std::optional<std::string>();
+  }
 };
 
 // The row of an endpoint, and back (kCorruption when it is not one).

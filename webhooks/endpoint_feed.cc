@@ -66,17 +66,6 @@ Result<int32_t> PartitionCount(rd_kafka_t* consumer, const std::string& topic,
   return count;
 }
 
-// A batch that keeps nothing: the directory's state is its memory (endpoint_directory.h).
-class DiscardingBatch final : public projections::ViewBatch {
- public:
-  using ViewBatch::Put;
-  void Put(std::string_view /*key*/, std::string_view /*value*/) override {}
-  void Delete(std::string_view /*key*/) override {}
-  Result<std::optional<std::string>> Get(std::string_view /*key*/) const override {
-    return std::optional<std::string>();
-  }
-};
-
 }  // namespace
 
 Result<std::unique_ptr<EndpointFeed>> EndpointFeed::Start(EndpointFeedOptions options) {

@@ -47,7 +47,7 @@ KafkaRelay::KafkaRelay(const eventstore::EventStore& store, RelayCheckpoint chec
     : store_(store),
       checkpoint_(std::move(checkpoint)),
       options_(std::move(options)),
-      controllers_(store, options_.controller_cache) {}
+      owners_(store, options_.controller_cache) {}
 
 KafkaRelay::~KafkaRelay() { Stop(); }
 
@@ -187,7 +187,7 @@ bool KafkaRelay::PublishBatch(const std::stop_token& stop, uint64_t& next) {
 
 bool KafkaRelay::Produce(const eventstore::EventRecord& record, const std::string& topic) {
   const uint64_t position = record.position.value();
-  auto controller = controllers_.Of(record);
+  auto controller = owners_.Of(record);
   if (!controller) {
     Log("reading the controller of position " + std::to_string(position) +
         " failed: " + controller.error().message);

@@ -3,7 +3,7 @@
 // messages wait, and the relay catches up when they return): the events of webhook endpoints
 // ("webhook-*") to the endpoints topic keyed by stream id, every other published event to the
 // contract topic. Each message names the organization controlling its contract
-// (contractOrganizationId), looked up in the store and cached (contract_controllers.h).
+// (contractOrganizationId), looked up in the store and cached (owning_organizations.h).
 //
 // Ordering barrier: after producing an endpoint event the relay produces no later event of the
 // log until that message's delivery report arrived. So a consumer that reads a contract event at
@@ -38,9 +38,9 @@
 #include <thread>
 
 #include "eventstore/event_store.h"
-#include "webhooks/contract_controllers.h"
 #include "webhooks/kafka_config.h"
 #include "webhooks/message_auth.h"
+#include "webhooks/owning_organizations.h"
 #include "webhooks/relay_checkpoint.h"
 
 namespace esign::webhooks {
@@ -124,7 +124,7 @@ class KafkaRelay {
   bool failed_ = false;       // guarded by mutex_: a delivery failed; publish again from acked_
   // guarded by mutex_: the endpoint event the producer thread waits for (UINT64_MAX: none)
   uint64_t barrier_ = UINT64_MAX;
-  ContractControllers controllers_;  // the producer thread's
+  OwningOrganizations owners_;  // the producer thread's
 
   std::mutex save_mutex_;
   uint64_t saved_ = 0;  // guarded by save_mutex_

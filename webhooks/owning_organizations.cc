@@ -1,4 +1,4 @@
-#include "webhooks/contract_controllers.h"
+#include "webhooks/owning_organizations.h"
 
 #include <algorithm>
 
@@ -8,13 +8,13 @@
 
 namespace esign::webhooks {
 
-ContractControllers::ContractControllers(const eventstore::EventStore& store, size_t capacity)
+OwningOrganizations::OwningOrganizations(const eventstore::EventStore& store, size_t capacity)
     : store_(store), capacity_(std::max<size_t>(capacity, 1)) {}
 
-Result<std::optional<std::string>> ContractControllers::Of(const eventstore::EventRecord& record) {
+Result<std::optional<std::string>> OwningOrganizations::Of(const eventstore::EventRecord& record) {
   const std::optional<std::string> contract_id = ContractIdOf(record);
   if (!contract_id) return std::optional<std::string>();
-  if (auto it = controllers_.find(*contract_id); it != controllers_.end()) {
+  if (auto it = owners_.find(*contract_id); it != owners_.end()) {
     return std::optional<std::string>(it->second);
   }
   std::optional<std::string> controller;
@@ -31,13 +31,13 @@ Result<std::optional<std::string>> ContractControllers::Of(const eventstore::Eve
   return controller;
 }
 
-void ContractControllers::Remember(const std::string& contract_id,
+void OwningOrganizations::Remember(const std::string& contract_id,
                                    const std::string& organization_id) {
-  if (controllers_.size() >= capacity_) {
-    controllers_.erase(insertion_order_.front());
+  if (owners_.size() >= capacity_) {
+    owners_.erase(insertion_order_.front());
     insertion_order_.pop_front();
   }
-  controllers_.emplace(contract_id, organization_id);
+  owners_.emplace(contract_id, organization_id);
   insertion_order_.push_back(contract_id);
 }
 

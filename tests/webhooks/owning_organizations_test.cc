@@ -1,6 +1,6 @@
 // The controller of a contract, read from the store (eventstore/contract_controller.h) and
-// remembered by the relay (webhooks/contract_controllers.h).
-#include "webhooks/contract_controllers.h"
+// remembered by the relay (webhooks/owning_organizations.h).
+#include "webhooks/owning_organizations.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 namespace esign::webhooks {
 namespace {
 
-class ContractControllersTest : public ::testing::Test {
+class OwningOrganizationsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto store = eventstore::MemoryEventStore::Create();
@@ -32,7 +32,7 @@ class ContractControllersTest : public ::testing::Test {
   int next_id_ = 0;
 };
 
-TEST_F(ContractControllersTest, TheOrganizationOfContractCreatedControlsEveryEventOfTheContract) {
+TEST_F(OwningOrganizationsTest, TheOrganizationOfContractCreatedControlsEveryEventOfTheContract) {
   const auto created =
       Append("contract-ctr_a", "contract.created", R"({"organizationId":"org_a","title":"t"})");
   const auto sent = Append("contract-ctr_a", "contract.sent", R"({"organizationId":"org_x"})");
@@ -43,7 +43,7 @@ TEST_F(ContractControllersTest, TheOrganizationOfContractCreatedControlsEveryEve
   EXPECT_EQ(eventstore::ReadContractController(*store_, "ctr_a").value(), "org_a");
   EXPECT_EQ(eventstore::ReadContractController(*store_, "ctr_none").value(), std::nullopt);
 
-  ContractControllers controllers(*store_, 10);
+  OwningOrganizations controllers(*store_, 10);
   EXPECT_EQ(controllers.Of(created).value(), "org_a");
   EXPECT_EQ(controllers.Of(sent).value(), "org_a");
   EXPECT_EQ(controllers.Of(session).value(), "org_a");
@@ -52,14 +52,14 @@ TEST_F(ContractControllersTest, TheOrganizationOfContractCreatedControlsEveryEve
   EXPECT_EQ(controllers.cached(), 1u);
 }
 
-TEST_F(ContractControllersTest, TheMapIsBoundedAndForgetsTheOldestFirst) {
+TEST_F(OwningOrganizationsTest, TheMapIsBoundedAndForgetsTheOldestFirst) {
   std::vector<eventstore::EventRecord> firsts;
   for (int i = 0; i < 5; ++i) {
     const std::string id = std::to_string(i);
     firsts.push_back(Append("contract-ctr_" + id, "contract.created",
                             R"({"organizationId":"org_)" + id + R"("})"));
   }
-  ContractControllers controllers(*store_, 3);
+  OwningOrganizations controllers(*store_, 3);
   for (const auto& first : firsts) ASSERT_TRUE(controllers.Of(first));
   EXPECT_EQ(controllers.cached(), 3u);
   // A forgotten contract is read again from the store, with the same answer.
