@@ -1,6 +1,5 @@
 #include "http/error_response.h"
 
-#include <algorithm>
 #include <boost/json.hpp>
 
 namespace esign::http {
@@ -88,20 +87,17 @@ std::string Bounded(std::string_view text, size_t max_bytes) {
 
 std::string ErrorBody(const Error& error, std::string_view request_id) {
   boost::json::array details;
-  const size_t shown = std::min(error.details.size(), Details::kMaxKept);
+  // A list made by Details is at most kMaxKept plus its own count; a longer one is cut here.
+  const bool cut = error.details.size() > Details::kMaxKept + 1;
+  const size_t shown = cut ? Details::kMaxKept : error.details.size();
   for (size_t i = 0; i < shown; ++i) {
     const ErrorDetail& d = error.details[i];
     details.push_back(boost::json::object{{"field", Bounded(d.field, kMaxDetailTextBytes)},
                                           {"issue", Bounded(d.issue, kMaxDetailTextBytes)}});
   }
-  if (error.details.size() > shown) {
-    // A list made without Details (which counts for itself) is cut here.
-    const bool counted =
-        error.details.back().field.empty() && error.details.back().issue.starts_with("and ");
+  if (cut) {
     details.push_back(boost::json::object{
-        {"field", ""},
-        {"issue", counted ? error.details.back().issue
-                          : Details::MoreProblems(error.details.size() - shown)}});
+        {"field", ""}, {"issue", Details::MoreProblems(error.details.size() - shown)}});
   }
   // Our own faults never leak internals: the message is replaced by a generic one.
   const bool internal = StatusOf(error.code) == beast_http::status::internal_server_error;

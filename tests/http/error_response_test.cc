@@ -28,6 +28,24 @@ TEST(ErrorResponseTest, InternalErrorsLeakNothing) {
   EXPECT_EQ(StatusOf(ErrorCode::kStorage), beast_http::status::internal_server_error);
 }
 
+// However an error was made, its body stays bounded: at most 50 details and a count, every text
+// cut at a character boundary.
+TEST(ErrorResponseTest, BodiesAreBoundedWhateverTheError) {
+  Error error = Error::Of(ErrorCode::kValidationFailed, std::string(5000, 'm'));
+  for (int i = 0; i < 60; ++i) {
+    error.details.push_back({"f" + std::to_string(i) + std::string(1000, 'x'), "bad"});
+  }
+  error.details[0].issue = std::string(255, 'a') + "\u00e9";  // a 2-byte character across 256
+  auto body = boost::json::parse(ErrorBody(error, "req_3")).as_object();
+  const auto& e = body.at("error").as_object();
+  EXPECT_EQ(e.at("message").as_string().size(), 512u + 3);
+  const auto& details = e.at("details").as_array();
+  ASSERT_EQ(details.size(), 51u);
+  EXPECT_EQ(details[0].at("field").as_string().size(), 256u + 3);
+  EXPECT_EQ(details[0].at("issue").as_string(), std::string(255, 'a') + "...");
+  EXPECT_EQ(details[50].at("issue"), "and 10 more problems not shown");
+}
+
 TEST(ErrorResponseTest, StatusTable) {
   EXPECT_EQ(StatusOf(ErrorCode::kValidationFailed), beast_http::status::bad_request);
   EXPECT_EQ(StatusOf(ErrorCode::kInvalidNotificationSettings), beast_http::status::bad_request);
