@@ -1,12 +1,11 @@
-// Strong types for positions, versions and identifiers, so that one cannot be passed where
-// another is expected (a stream version is not a global position).
+// Strong types for positions and versions, so that one cannot be passed where the other is
+// expected (a stream version is not a global position). Identifiers stay strings, told apart by
+// their prefixes (ctr_, prt_, whe_, ...): see docs/architecture.md, Decisions.
 #pragma once
 
 #include <compare>
 #include <cstdint>
 #include <functional>
-#include <string>
-#include <utility>
 
 namespace esign {
 
@@ -29,34 +28,8 @@ using GlobalPosition = Counter<struct GlobalPositionTag>;
 // Version of a stream: 0 before its first event, n after its n-th event.
 using StreamVersion = Counter<struct StreamVersionTag>;
 
-// A string identifier with a tag, e.g. ContractId("ctr_...").
-template <class Tag>
-class Id {
- public:
-  Id() = default;
-  explicit Id(std::string value) : value_(std::move(value)) {}
-  const std::string& str() const { return value_; }
-  bool empty() const { return value_.empty(); }
-  friend auto operator<=>(const Id&, const Id&) = default;
-
- private:
-  std::string value_;
-};
-
-using ContractId = Id<struct ContractIdTag>;
-using TemplateId = Id<struct TemplateIdTag>;
-using TemplateVersionId = Id<struct TemplateVersionIdTag>;
-using ParticipantId = Id<struct ParticipantIdTag>;
-using OrganizationId = Id<struct OrganizationIdTag>;
-using ClientId = Id<struct ClientIdTag>;
-using EventId = Id<struct EventIdTag>;
-
 }  // namespace esign
 
-template <class Tag>
-struct std::hash<esign::Id<Tag>> {
-  size_t operator()(const esign::Id<Tag>& id) const { return std::hash<std::string>{}(id.str()); }
-};
 template <class Tag>
 struct std::hash<esign::Counter<Tag>> {
   size_t operator()(esign::Counter<Tag> c) const { return std::hash<uint64_t>{}(c.value()); }
