@@ -23,8 +23,8 @@ std::function<Status(std::string_view, std::string_view)> RequestDisableOn(Topic
 
 }  // namespace
 
-Result<std::unique_ptr<WebhookDelivery>> WebhookDelivery::Start(WebhookDeliveryDeps deps,
-                                                                WebhookDeliveryOptions options) {
+Result<std::unique_ptr<WebhookDelivery>> WebhookDelivery::Start(
+    WebhookDeliveryDeps deps, const WebhookDeliveryOptions& options) {
   std::unique_ptr<WebhookDelivery> delivery(new WebhookDelivery(std::move(deps)));
   const bool external = options.role == DeliveryRole::kExternal;
   auto writer = TopicWriter::Start(

@@ -62,7 +62,7 @@ class WebhookDelivery {
  public:
   // Starts the role's parts; nothing runs when one fails.
   static Result<std::unique_ptr<WebhookDelivery>> Start(WebhookDeliveryDeps deps,
-                                                        WebhookDeliveryOptions options);
+                                                        const WebhookDeliveryOptions& options);
   ~WebhookDelivery();  // Stop
   WebhookDelivery(const WebhookDelivery&) = delete;
   WebhookDelivery& operator=(const WebhookDelivery&) = delete;
