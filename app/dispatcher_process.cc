@@ -5,18 +5,15 @@
 
 #include "domain/clock.h"
 #include "webhooks/delivery_store.h"
-#include "webhooks/delivery_topics.h"
-#include "webhooks/dispatcher.h"
 #include "webhooks/endpoint_feed.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/message_auth.h"
-#include "webhooks/topic_writer.h"
-#include "webhooks/webhook_sender.h"
+#include "webhooks/webhook_delivery.h"
 
 namespace esign::app {
 namespace {
 
-// How long a batch of events waits for the endpoint topic before it is routed anyway.
+// How long a batch of events waits for the endpoint topic before it is read again.
 constexpr auto kDirectoryWait = std::chrono::seconds(10);
 
 }  // namespace
@@ -36,45 +33,30 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, 
   if (!auth) return fail(auth.error());
   auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return fail(deliveries.error());
-  auto writer = webhooks::TopicWriter::Start({.brokers = config.kafka_brokers,
-                                              .auth = *auth,
-                                              .client_id = "contractd-dispatcher-records"});
-  if (!writer) return fail(writer.error());
   auto feed = webhooks::EndpointFeed::Start({.brokers = config.kafka_brokers, .auth = *auth});
   if (!feed) return fail(feed.error());
-  const auto sender = webhooks::MakeBeastSender({.allow_loopback = config.webhook_allow_loopback});
 
-  std::atomic<webhooks::Dispatcher*> running{nullptr};
+  std::atomic<webhooks::WebhookDelivery*> running{nullptr};
   // A changed endpoint may have a rotated secret, or be enabled again.
   (*feed)->directory().SetOnChange([&running, &secrets] {
     (*secrets)->Forget();
-    if (auto* dispatcher = running.load()) dispatcher->Wake();
+    if (auto* delivery = running.load()) delivery->Wake();
   });
-  webhooks::TopicWriter& records = **writer;
-  auto dispatcher = webhooks::Dispatcher::Start(
-      webhooks::DispatcherDeps{
+  auto delivery = webhooks::WebhookDelivery::Start(
+      webhooks::WebhookDeliveryDeps{
           .directory = (*feed)->directory(),
           .secrets = **secrets,
           .deliveries = **deliveries,
-          .sender = *sender,
           .clock = SystemClock::Instance(),
-          .disable =
-              [&records](std::string_view endpoint_id, std::string_view reason) {
-                return records.Write({webhooks::DisableRequestMessage(endpoint_id, reason)});
-              },
+          .disable = {},  // a request on webhook-deliveries, carried out by contractd
           .wait_for_directory =
-              [&feed](uint64_t /*position*/) { return (*feed)->CatchUp(kDirectoryWait); },
-          .recorded =
-              [&records](const std::vector<webhooks::Delivery>& changed) {
-                std::vector<webhooks::TopicMessage> messages;
-                messages.reserve(changed.size());
-                for (const auto& d : changed)
-                  messages.push_back(webhooks::DeliveryRecordMessage(d));
-                return records.Write(messages);
-              }},
-      {.brokers = config.kafka_brokers, .auth = *auth});
-  if (!dispatcher) return fail(dispatcher.error());
-  running.store(dispatcher->get());
+              [&feed](uint64_t /*position*/) { return (*feed)->CatchUp(kDirectoryWait); }},
+      {.role = webhooks::DeliveryRole::kExternal,
+       .brokers = config.kafka_brokers,
+       .auth = *auth,
+       .sender = {.allow_loopback = config.webhook_allow_loopback}});
+  if (!delivery) return fail(delivery.error());
+  running.store(delivery->get());
   err << "contractd dispatcher: started (group webhook-dispatcher on " << config.kafka_brokers
       << ", records in " << config.data_dir << ")" << std::endl;
 
@@ -83,7 +65,7 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, 
   err << "contractd dispatcher: " << (signal == SIGINT ? "SIGINT" : "SIGTERM")
       << " received, stopping" << std::endl;
   running.store(nullptr);
-  (*dispatcher)->Stop();
+  (*delivery)->Stop();
   (*feed)->Stop();
   err << "contractd dispatcher: stopped" << std::endl;
   return 0;

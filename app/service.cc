@@ -13,7 +13,6 @@
 #include "http/openapi_routes.h"
 #include "http/signing_page_routes.h"
 #include "http/template_routes.h"
-#include "webhooks/delivery_topics.h"
 
 namespace esign::app {
 
@@ -81,7 +80,7 @@ Status Service::StartReadSide() {
   views_ = std::move(*views);
   contract_views_ = std::make_unique<projections::ContractViews>(*store_);
   endpoint_directory_.SetOnChange([this] {
-    if (auto* dispatcher = running_dispatcher_.load()) dispatcher->Wake();
+    if (auto* delivery = running_delivery_.load()) delivery->Wake();
   });
   session_index_ = std::make_unique<projections::SigningSessionIndex>(*views_);
   projector_ = std::make_unique<projections::Projector>(
@@ -208,9 +207,8 @@ void Service::Stop() {
   if (handler_) handler_->SetReady(false);
   if (server_) server_->Stop();
   if (handler_) handler_->Drain();
-  running_dispatcher_.store(nullptr);
-  if (dispatcher_) dispatcher_->Stop();
-  if (delivery_follower_) delivery_follower_->Stop();
+  running_delivery_.store(nullptr);
+  if (webhook_delivery_) webhook_delivery_->Stop();
   if (projector_) projector_->Stop();
   if (relay_) relay_->Stop();
   embedded_kafka_.reset();
@@ -270,62 +268,39 @@ Status Service::StartKafka(const ServeConfig& config) {
 
 Status Service::StartDispatcher(const ServeConfig& config, const std::string& brokers,
                                 const webhooks::MessageAuth& auth) {
-  auto writer = webhooks::TopicWriter::Start(
-      {.brokers = brokers, .auth = auth, .client_id = "contractd-retries"});
-  if (!writer) return std::unexpected(writer.error());
-  topic_writer_ = std::move(*writer);
-  auto disable = [this](std::string_view endpoint_id, std::string_view reason) {
-    return endpoint_commands_->Disable(endpoint_id, reason);
-  };
+  auto delivery = webhooks::WebhookDelivery::Start(
+      webhooks::WebhookDeliveryDeps{
+          .directory = endpoint_directory_,
+          .secrets = *endpoint_secrets_,
+          .deliveries = *deliveries_,
+          .clock = SystemClock::Instance(),
+          .disable =
+              [this](std::string_view endpoint_id, std::string_view reason) {
+                return endpoint_commands_->Disable(endpoint_id, reason);
+              },
+          .wait_for_directory =
+              [this](uint64_t position) {
+                return projector_->WaitFor(position + 1, kReadYourWritesTimeout);
+              }},
+      {.role = config.external_dispatchers ? webhooks::DeliveryRole::kFollowExternal
+                                           : webhooks::DeliveryRole::kInProcess,
+       .brokers = brokers,
+       .auth = auth,
+       .sender = {.allow_loopback = config.webhook_allow_loopback}});
+  if (!delivery) return std::unexpected(delivery.error());
+  webhook_delivery_ = std::move(*delivery);
+  running_delivery_.store(webhook_delivery_.get());
   if (config.external_dispatchers) {
-    auto follower = webhooks::DeliveryFollower::Start({*deliveries_, disable},
-                                                      {.brokers = brokers, .auth = auth});
-    if (!follower) return std::unexpected(follower.error());
-    delivery_follower_ = std::move(*follower);
     std::cerr << "contractd: webhooks are delivered by `contractd dispatcher` processes on "
               << brokers << std::endl;
-    return {};
   }
-  webhook_sender_ = webhooks::MakeBeastSender({.allow_loopback = config.webhook_allow_loopback});
-  webhooks::DispatcherOptions options;
-  options.brokers = brokers;
-  options.auth = auth;
-  auto dispatcher = webhooks::Dispatcher::Start(
-      webhooks::DispatcherDeps{.directory = endpoint_directory_,
-                               .secrets = *endpoint_secrets_,
-                               .deliveries = *deliveries_,
-                               .sender = *webhook_sender_,
-                               .clock = SystemClock::Instance(),
-                               .disable = disable,
-                               .wait_for_directory =
-                                   [this](uint64_t position) {
-                                     return projector_->WaitFor(position + 1,
-                                                                kReadYourWritesTimeout);
-                                   },
-                               .recorded = {}},
-      std::move(options));
-  if (!dispatcher) return std::unexpected(dispatcher.error());
-  dispatcher_ = std::move(*dispatcher);
-  running_dispatcher_.store(dispatcher_.get());
   return {};
 }
 
 Result<webhooks::Delivery> Service::RequestRetry(std::string_view delivery_id,
                                                  std::string_view organization_id) {
-  auto stored = deliveries_->Get(delivery_id);
-  if (!stored) return std::unexpected(stored.error());
-  const auto endpoint = *stored ? endpoint_directory_.Find((*stored)->endpoint_id) : std::nullopt;
-  if (!endpoint || endpoint->organization_id != organization_id) {
-    return Fail(ErrorCode::kNotFound, "no delivery " + std::string(delivery_id), "deliveryId",
-                std::string(delivery_id));
-  }
-  if (!topic_writer_) return Fail(ErrorCode::kUnavailable, "webhook delivery is stopped");
-  webhooks::Delivery retried =
-      webhooks::RetriedNow(std::move(**stored), SystemClock::Instance().NowMicros());
-  if (auto written = topic_writer_->Write({webhooks::RetryRequestMessage(retried)}); !written) {
-    return std::unexpected(written.error());
-  }
-  return retried;
+  if (!webhook_delivery_) return Fail(ErrorCode::kUnavailable, "webhook delivery is stopped");
+  return webhook_delivery_->RequestRetry(delivery_id, organization_id);
 }
 
 // Authentication and the admin socket ----------------------------------------------------------

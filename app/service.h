@@ -26,15 +26,13 @@
 #include "projections/rocksdb_view_store.h"
 #include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
-#include "webhooks/delivery_follower.h"
 #include "webhooks/delivery_store.h"
-#include "webhooks/dispatcher.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_relay.h"
-#include "webhooks/topic_writer.h"
+#include "webhooks/webhook_delivery.h"
 
 namespace esign::app {
 
@@ -63,12 +61,11 @@ class Service {
   void StartTreeHeadSigner(std::chrono::seconds interval);
   // The Kafka relay, to --kafka-brokers or to the embedded cluster it starts first.
   Status StartKafka(const ServeConfig& config);
-  // The webhook dispatcher, a consumer of the topic the relay writes; or, with external
-  // dispatchers, the follower of what they record.
+  // Webhook delivery (webhooks/webhook_delivery.h): the dispatcher, a consumer of the topic the
+  // relay writes; or, with external dispatchers, the follower of what they record.
   Status StartDispatcher(const ServeConfig& config, const std::string& brokers,
                          const webhooks::MessageAuth& auth);
-  // The retry operation: a retry request on its topic, for whichever dispatcher owns the
-  // contract's partition.
+  // The retry operation, as webhook delivery carries it out.
   Result<webhooks::Delivery> RequestRetry(std::string_view delivery_id,
                                           std::string_view organization_id);
   // The signing family and what completion needs (service_signing.cc).
@@ -107,11 +104,8 @@ class Service {
   std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
   std::unique_ptr<webhooks::KafkaRelay> relay_;
   std::unique_ptr<webhooks::DeliveryStore> deliveries_;
-  std::unique_ptr<webhooks::WebhookSender> webhook_sender_;
-  std::unique_ptr<webhooks::TopicWriter> topic_writer_;  // retry requests
-  std::unique_ptr<webhooks::Dispatcher> dispatcher_;
-  std::unique_ptr<webhooks::DeliveryFollower> delivery_follower_;   // with external dispatchers
-  std::atomic<webhooks::Dispatcher*> running_dispatcher_{nullptr};  // for the projector's thread
+  std::unique_ptr<webhooks::WebhookDelivery> webhook_delivery_;
+  std::atomic<webhooks::WebhookDelivery*> running_delivery_{nullptr};  // for the projector's thread
 };
 
 }  // namespace esign::app

@@ -29,12 +29,12 @@
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
 #include "webhooks/delivery_store.h"
-#include "webhooks/dispatcher.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_relay.h"
+#include "webhooks/webhook_delivery.h"
 
 namespace {
 
@@ -180,16 +180,11 @@ int main(int argc, char** argv) {
   if (!server) return fail("receiver", server.error());
   const std::string url = "http://127.0.0.1:" + std::to_string((*server)->port()) + "/hook";
 
-  auto sender = webhooks::MakeBeastSender({.allow_loopback = true});
-  webhooks::DispatcherOptions dispatcher_options;
-  dispatcher_options.brokers = (*kafka)->bootstraps();
-  dispatcher_options.auth = *auth;
-  auto dispatcher = webhooks::Dispatcher::Start(
-      webhooks::DispatcherDeps{
+  auto delivery = webhooks::WebhookDelivery::Start(
+      webhooks::WebhookDeliveryDeps{
           .directory = directory,
           .secrets = **secrets,
           .deliveries = **deliveries,
-          .sender = *sender,
           .clock = SystemClock::Instance(),
           .disable = [&commands](
                          std::string_view endpoint_id,
@@ -197,10 +192,12 @@ int main(int argc, char** argv) {
           .wait_for_directory =
               [&projector](uint64_t position) {
                 return projector.WaitFor(position + 1, std::chrono::seconds(10));
-              },
-          .recorded = {}},
-      dispatcher_options);
-  if (!dispatcher) return fail("dispatcher", dispatcher.error());
+              }},
+      {.role = webhooks::DeliveryRole::kInProcess,
+       .brokers = (*kafka)->bootstraps(),
+       .auth = *auth,
+       .sender = {.allow_loopback = true}});
+  if (!delivery) return fail("delivery", delivery.error());
 
   auto add_endpoints = [&](const std::string& organization, int count) -> bool {
     for (int i = 0; i < count; ++i) {
@@ -286,7 +283,7 @@ int main(int argc, char** argv) {
       flags.latency_endpoints == 1 ? "" : "s", pct(0.50), pct(0.99),
       latencies.empty() ? 0.0 : latencies.back(), complete ? "" : " INCOMPLETE");
 
-  (*dispatcher)->Stop();
+  (*delivery)->Stop();
   (*server)->Stop();
   (*relay)->Stop();
   projector.Stop();

@@ -93,8 +93,7 @@ boost::json::object DeliveryJson(const webhooks::Delivery& d) {
   for (const auto& a : d.attempts) {
     attempts.push_back(boost::json::object{
         {"attemptedAt", eventstore::FormatTimestamp(a.at_us)},
-        {"statusCode",
-         a.status_code == 0 ? boost::json::value() : boost::json::value(a.status_code)},
+        {"statusCode", a.code == 0 ? boost::json::value() : boost::json::value(a.code)},
         {"latencyMs", a.latency_ms},
         {"error", a.error.empty() ? boost::json::value() : boost::json::value(a.error)}});
   }

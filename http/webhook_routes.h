@@ -19,8 +19,9 @@ struct WebhookRoutesDeps {
   const projections::ReadYourWrites& read_your_writes;
   projections::CursorCodec cursors;
   const webhooks::DeliveryStore& deliveries;
-  // Schedules a manual retry of a delivery of the organization (app/service.cc RequestRetry: a
-  // request on webhook-retries for the dispatcher that owns the contract's partition).
+  // Schedules a manual retry of a delivery of the organization (WebhookDelivery::RequestRetry,
+  // webhooks/webhook_delivery.h: a request on webhook-retries for the dispatcher that owns the
+  // contract's partition).
   std::function<Result<webhooks::Delivery>(std::string_view delivery_id,
                                            std::string_view organization_id)>
       retry;

@@ -1,8 +1,8 @@
-// Projector: keeps every registered projection up to date with the event log, on a thread of its
-// own. It reads the log from the lowest checkpoint in batches (ReadAll), applies each event to
-// each projection that has not applied it yet, commits the rows of all of them together with
-// their checkpoints (ProjectionRunner), and calls Committed(). When caught up it sleeps in
-// EventStore::WaitForSizeAbove, so an append wakes it at once.
+// Projector: keeps every registered projection up to date with the event log, on the thread of a
+// catch-up subscription (eventstore/subscription.h). It reads the log from the lowest checkpoint
+// in batches, applies each event to each projection that has not applied it yet, commits the rows
+// of all of them together with their checkpoints (ProjectionRunner), and calls Committed(). When
+// caught up it sleeps until an append wakes it.
 //
 // Read-your-writes: a command handler that appended events at [first, first + count) records
 // first + count for its client (read_your_writes.h); that client's next read calls
@@ -14,20 +14,18 @@
 //
 // Thread safety: every method may be called from any thread. The store, the view store and the
 // projections must outlive the projector. Stop it before closing the store; if the store closes
-// first, the projector applies what is stored and then idles until stopped.
+// first, the projector applies what is stored and then idles until stopped (the subscription's
+// behaviour).
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <mutex>
-#include <stop_token>
-#include <thread>
 #include <vector>
 
 #include "eventstore/event_store.h"
+#include "eventstore/subscription.h"
 #include "projections/projection.h"
 #include "projections/projection_runner.h"
 #include "projections/view_store.h"
@@ -37,8 +35,7 @@ namespace esign::projections {
 struct ProjectorOptions {
   // Events read, applied and committed together. Default: 1024.
   size_t batch_size = 1024;
-  // Longest sleep in WaitForSizeAbove while idle. Appends and Stop wake it at once; this only
-  // bounds how long a closed store goes unnoticed. Default: 60 s.
+  // SubscriptionOptions::idle_wait. Default: 60 s.
   std::chrono::milliseconds idle_wait{60000};
 };
 
@@ -68,23 +65,17 @@ class Projector {
   bool running() const;
 
  private:
-  void Run();
-  void Finish(Status status);
+  // Applies a batch and commits it; the position to read next.
+  Result<GlobalPosition> Apply(const std::vector<eventstore::EventRecord>& events);
 
-  const eventstore::EventStore& store_;
-  const ProjectorOptions options_;
-  ProjectionRunner runner_;  // used by the thread only, after Start
+  ProjectionRunner runner_;  // used by the subscription's thread only, after Start
+  eventstore::CatchUpSubscription subscription_;
 
   std::mutex lifecycle_mutex_;  // serializes Start and Stop
-  std::thread thread_;
+  bool started_ = false;        // guarded by lifecycle_mutex_
 
   mutable std::mutex mutex_;
-  mutable std::condition_variable progressed_;
-  uint64_t position_ = 0;         // guarded by mutex_
-  bool running_ = false;          // guarded by mutex_
-  bool stop_requested_ = false;   // guarded by mutex_
-  std::stop_source stop_source_;  // wakes the thread from WaitForSizeAbove
-  Status health_;                 // guarded by mutex_
+  Status load_error_;  // guarded by mutex_: of the last Start
 };
 
 }  // namespace esign::projections

@@ -6,12 +6,6 @@
 #include "webhooks/retry_schedule.h"
 
 namespace esign::webhooks {
-namespace {
-
-bool Success(int status) { return status >= 200 && status < 300; }
-bool Redirect(int status) { return status >= 300 && status < 400; }
-
-}  // namespace
 
 std::vector<Delivery> RouteEvent(const LifecycleEvent& event,
                                  const std::vector<WebhookEndpoint>& endpoints_of_its_organization,
@@ -35,26 +29,24 @@ std::vector<Delivery> RouteEvent(const LifecycleEvent& event,
   return deliveries;
 }
 
-AttemptVerdict AfterAttempt(Delivery& delivery, const SendOutcome& outcome, int64_t now_us,
+AttemptVerdict AfterAttempt(Delivery& delivery, const AttemptOutcome& outcome, int64_t now_us,
                             double jitter) {
-  delivery.attempts.push_back(DeliveryAttempt{
-      .at_us = now_us,
-      .status_code = outcome.status_code,
-      .latency_ms = outcome.latency.count(),
-      .error = Redirect(outcome.status_code) ? "redirects are not followed" : outcome.error});
-  if (Success(outcome.status_code)) {
-    delivery.state = DeliveryState::kSucceeded;
-    delivery.next_attempt_us = 0;
-    return {.next = AttemptVerdict::Next::kSucceeded};
+  delivery.attempts.push_back(DeliveryAttempt{.at_us = now_us,
+                                              .code = outcome.code,
+                                              .latency_ms = outcome.latency.count(),
+                                              .error = outcome.reply});
+  switch (outcome.kind) {
+    case AttemptOutcome::Kind::kDelivered:
+      delivery.state = DeliveryState::kSucceeded;
+      delivery.next_attempt_us = 0;
+      return {.next = AttemptVerdict::Next::kSucceeded};
+    case AttemptOutcome::Kind::kRefused:
+      return {.next = AttemptVerdict::Next::kDisableEndpoint, .disable_reason = outcome.refusal};
+    case AttemptOutcome::Kind::kRetry:
+      break;
   }
-  if (outcome.status_code == 410) {
-    return {.next = AttemptVerdict::Next::kDisableEndpoint,
-            .disable_reason = "the endpoint answered 410 Gone"};
-  }
-  const bool asks_later = outcome.status_code == 429 || outcome.status_code == 503;
   const size_t failures = delivery.attempts.size() - delivery.round_start;
-  const auto delay =
-      NextRetryDelay(failures, jitter, asks_later ? outcome.retry_after : std::nullopt);
+  const auto delay = NextRetryDelay(failures, jitter, outcome.retry_after);
   if (!delay) {
     return {.next = AttemptVerdict::Next::kDisableEndpoint,
             .disable_reason = "every attempt of the retry schedule failed"};

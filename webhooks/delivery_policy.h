@@ -6,10 +6,11 @@
 //   routing  an endpoint of the organization that controls the contract, enabled or not, created
 //            before the event (at a lower log position), that wants the event's type, gets one
 //            pending delivery, due now; ids derived from endpoint and event (delivery_message.h).
-//   attempt  2xx succeeds. 410 disables the endpoint. Any other outcome waits for the next
-//            attempt of the schedule (a 429 or 503 with Retry-After waits as the receiver asks,
-//            within the schedule's bounds), and disables the endpoint once it has none. A 3xx
-//            is a failure: redirects are not followed.
+//   attempt  channel-neutral (attempt_outcome.h): delivered succeeds; refused disables the
+//            destination; a retry waits for the next attempt of the schedule (or as long as the
+//            receiver asked, within the schedule's bounds), and disables the destination once
+//            the schedule has none. What an HTTP answer means is the webhook channel's
+//            (webhook_outcome.h: 2xx, 410, 429/503 with Retry-After).
 // Thread safety: pure functions.
 #pragma once
 
@@ -17,10 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "webhooks/attempt_outcome.h"
 #include "webhooks/delivery_message.h"
 #include "webhooks/delivery_store.h"
 #include "webhooks/endpoint.h"
-#include "webhooks/webhook_sender.h"
 
 namespace esign::webhooks {
 
@@ -43,11 +44,11 @@ struct AttemptVerdict {
   std::string disable_reason;
 };
 
-// Records the attempt made at `now_us` on `delivery` (status, latency, error) and applies its
+// Records the attempt made at `now_us` on `delivery` (code, latency, reply) and applies its
 // outcome: succeeded, or the next attempt scheduled, or nothing more for the disabled endpoint.
 // Failures count from the delivery's round_start. `jitter` in [-1, 1] spreads the schedule's wait
 // (retry_schedule.h).
-AttemptVerdict AfterAttempt(Delivery& delivery, const SendOutcome& outcome, int64_t now_us,
+AttemptVerdict AfterAttempt(Delivery& delivery, const AttemptOutcome& outcome, int64_t now_us,
                             double jitter);
 
 }  // namespace esign::webhooks

@@ -47,10 +47,8 @@ std::string_view DeliveryStateName(DeliveryState state) {
 std::string DeliveryToJson(const Delivery& d) {
   boost::json::array attempts;
   for (const auto& a : d.attempts) {
-    attempts.push_back(boost::json::object{{"at", a.at_us},
-                                           {"statusCode", a.status_code},
-                                           {"latencyMs", a.latency_ms},
-                                           {"error", a.error}});
+    attempts.push_back(boost::json::object{
+        {"at", a.at_us}, {"statusCode", a.code}, {"latencyMs", a.latency_ms}, {"error", a.error}});
   }
   return boost::json::serialize(boost::json::object{
       {"id", d.id},

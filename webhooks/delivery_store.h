@@ -1,6 +1,7 @@
-// DeliveryStore: the webhook deliveries and their attempts, operational data kept apart from the
-// event log (they are not facts of the contract, and retries write often): a RocksDB database of
-// its own in <data_dir>/webhook-deliveries. Keys:
+// DeliveryStore: the deliveries and their attempts (the delivery core's records: nothing in them
+// is particular to HTTP, so a second channel keeps its records the same way), operational data kept
+// apart from the event log (they are not facts of the contract, and retries write often): a RocksDB
+// database of its own in <data_dir>/webhook-deliveries. Keys:
 //   d/<deliveryId>                     -> the delivery as JSON (state, attempts, next attempt)
 //   l/<endpointId>/<BE u64 position>   -> deliveryId, every delivery, for the endpoint's list
 // A delivery's id is derived from its endpoint and event, so the same event read twice from the
@@ -20,11 +21,13 @@
 
 namespace esign::webhooks {
 
+// One attempt, in the delivery core's terms (attempt_outcome.h), whatever the channel.
 struct DeliveryAttempt {
-  int64_t at_us = 0;    // when the request was sent
-  int status_code = 0;  // 0 when no response came
+  int64_t at_us = 0;  // when it was made
+  // The channel's numeric answer (an HTTP status); 0 when none came. "statusCode" in the JSON.
+  int code = 0;
   int64_t latency_ms = 0;
-  std::string error;  // empty on a response
+  std::string error;  // why it failed (AttemptOutcome::reply); empty when the code says it
   friend bool operator==(const DeliveryAttempt&, const DeliveryAttempt&) = default;
 };
 

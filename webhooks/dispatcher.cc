@@ -8,6 +8,7 @@
 #include "webhooks/delivery_message.h"
 #include "webhooks/delivery_policy.h"
 #include "webhooks/delivery_topics.h"
+#include "webhooks/webhook_outcome.h"
 
 namespace esign::webhooks {
 namespace {
@@ -103,18 +104,18 @@ LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
   thread_local std::mt19937_64 random(std::random_device{}());
   const int64_t now = deps_.clock.NowMicros();
   auto secrets = deps_.secrets.Signing(endpoint.id, now);
-  SendOutcome outcome;
+  AttemptOutcome outcome;
   if (!secrets || secrets->empty()) {
-    outcome.error = "the endpoint has no signing secret";
+    outcome.reply = "the endpoint has no signing secret";
   } else {
     const int64_t timestamp = now / 1'000'000;
-    outcome =
+    outcome = WebhookAttemptOutcome(
         deps_.sender.Send({endpoint.url,
                            {{"webhook-id", delivery.webhook_id},
                             {"webhook-timestamp", std::to_string(timestamp)},
                             {"webhook-signature", SignatureHeader(*secrets, delivery.webhook_id,
                                                                   timestamp, delivery.body)}},
-                           delivery.body});
+                           delivery.body}));
   }
   std::uniform_real_distribution<double> jitter(-1.0, 1.0);
   const AttemptVerdict verdict = AfterAttempt(delivery, outcome, now, jitter(random));

@@ -19,7 +19,8 @@
 // retry_schedule.h; a slow or failing endpoint holds back only its own lane. A fixed pool of
 // sender_threads threads serves every lane, an organization's lanes with at most a quarter of
 // them at once, and a lane exists only while it has deliveries: the threads do not grow with
-// the endpoints. 2xx is success. 410 disables the endpoint, as does exhausting the schedule; a
+// the endpoints. 2xx is success (webhook_outcome.h reads an HTTP answer as the delivery core's
+// outcome). 410 disables the endpoint, as does exhausting the schedule; a
 // disabled endpoint keeps its pending deliveries and its lane resumes when an update enables it
 // (Wake). What an attempt's outcome means is AfterAttempt's (delivery_policy.h); Attempt signs,
 // sends, disables and stores. Every attempt is recorded on the delivery, and only then settles

@@ -36,9 +36,17 @@ Result<std::unique_ptr<KafkaRelay>> KafkaRelay::Start(const eventstore::EventSto
   relay->acked_ = *start;
   relay->saved_ = *start;
   if (auto created = relay->CreateProducer(); !created) return std::unexpected(created.error());
+  KafkaRelay* r = relay.get();
+  relay->subscription_ = std::make_unique<eventstore::CatchUpSubscription>(
+      store, GlobalPosition(*start),
+      eventstore::CatchUpSubscription::BatchHandler(
+          [r](const std::vector<eventstore::EventRecord>& batch, const std::stop_token& stop) {
+            return r->Publish(batch, stop);
+          }),
+      eventstore::SubscriptionOptions{.batch_size = relay->options_.read_batch,
+                                      .idle_wait = kIdleWait});
   relay->StartPoller();
-  relay->producer_thread_ =
-      std::jthread([r = relay.get()](const std::stop_token& stop) { r->RunProducer(stop); });
+  relay->subscription_->Start();
   return relay;
 }
 
@@ -81,6 +89,7 @@ void KafkaRelay::StartPoller() {
     while (!stop.stop_requested()) {
       rd_kafka_poll(producer_.get(), kPollMs);  // serves delivery reports as they arrive
       SaveCheckpoint();
+      ReportFailedRead();
     }
   });
 }
@@ -104,9 +113,9 @@ void KafkaRelay::DropProducer() {
 
 void KafkaRelay::Stop() {
   std::lock_guard stop_lock(stop_mutex_);
-  if (!producer_thread_.joinable()) return;
-  producer_thread_.request_stop();
-  producer_thread_.join();
+  if (!subscription_ || stopped_) return;
+  stopped_ = true;
+  subscription_->Stop();
   if (!producer_) return;  // a failed restart left none
   StopPoller();
   // Serves the last delivery reports on this thread.
@@ -115,57 +124,40 @@ void KafkaRelay::Stop() {
   DropProducer();
 }
 
-void KafkaRelay::RunProducer(const std::stop_token& stop) {
-  uint64_t next = acknowledged();
-  while (!stop.stop_requested()) {
-    bool failed = false;
-    {
-      std::unique_lock lock(mutex_);
-      // Waits for room, or for a failure to deal with.
-      changed_.wait(lock, stop,
-                    [this] { return failed_ || pending_.size() < options_.max_in_flight; });
-      if (stop.stop_requested()) break;
-      failed = failed_;
-    }
-    if (failed) {
-      DropProducer();
-      std::mutex pause_mutex;
-      std::unique_lock pause(pause_mutex);
-      std::condition_variable_any().wait_for(pause, stop, kRetryPause, [] { return false; });
-      if (stop.stop_requested()) break;
-      if (auto created = CreateProducer(); !created) {
-        Log("cannot create a producer: " + created.error().message);
-        continue;
-      }
-      StartPoller();
-      next = acknowledged();
-      Log("publishing again from position " + std::to_string(next));
-      continue;
-    }
-    if (next >= store_.Size()) {
-      store_.WaitForSizeAbove(next, kIdleWait, stop);
-      continue;
-    }
-    if (!PublishBatch(stop, next)) {
-      std::lock_guard lock(mutex_);
-      failed_ = true;
-    }
-  }
-}
-
-bool KafkaRelay::PublishBatch(const std::stop_token& stop, uint64_t& next) {
-  size_t room = 0;
-  {
-    std::lock_guard lock(mutex_);
-    room = options_.max_in_flight - pending_.size();
-  }
-  auto batch = store_.ReadAll(GlobalPosition(next), std::min(options_.read_batch, room));
-  if (!batch) {
-    Log("reading the log failed: " + batch.error().message);
+bool KafkaRelay::Restart(const std::stop_token& stop) {
+  DropProducer();
+  std::mutex pause_mutex;
+  std::unique_lock pause(pause_mutex);
+  std::condition_variable_any().wait_for(pause, stop, kRetryPause, [] { return false; });
+  if (stop.stop_requested()) return false;
+  if (auto created = CreateProducer(); !created) {
+    Log("cannot create a producer: " + created.error().message);
     return false;
   }
-  for (const eventstore::EventRecord& record : *batch) {
-    if (stop.stop_requested()) return true;
+  StartPoller();
+  Log("publishing again from position " + std::to_string(acknowledged()));
+  return true;
+}
+
+Result<GlobalPosition> KafkaRelay::Publish(const std::vector<eventstore::EventRecord>& batch,
+                                           const std::stop_token& stop) {
+  uint64_t next = batch.front().position.value();
+  size_t room = 0;
+  bool failed = false;
+  {
+    std::unique_lock lock(mutex_);
+    // Waits for room, or for a failure to deal with.
+    changed_.wait(lock, stop,
+                  [this] { return failed_ || pending_.size() < options_.max_in_flight; });
+    if (stop.stop_requested()) return GlobalPosition(next);
+    failed = failed_ || !producer_;
+    room = options_.max_in_flight - pending_.size();
+  }
+  // After a failure, everything not acknowledged is published again by a new producer.
+  if (failed) return GlobalPosition(Restart(stop) ? acknowledged() : next);
+  for (size_t i = 0; i < batch.size() && i < room; ++i) {
+    const eventstore::EventRecord& record = batch[i];
+    if (stop.stop_requested()) break;
     const uint64_t position = record.position.value();
     const PublishedTopic topic = TopicOfStream(record.stream_id);
     {
@@ -175,14 +167,20 @@ bool KafkaRelay::PublishBatch(const std::stop_token& stop, uint64_t& next) {
     }
     next = position + 1;
     if (topic == PublishedTopic::kNone) continue;
-    if (topic == PublishedTopic::kContractEvents) {
-      if (!Produce(record, options_.topic)) return false;
-      continue;
+    const bool produced =
+        Produce(record, topic == PublishedTopic::kContractEvents ? options_.topic
+                                                                 : options_.endpoints_topic) &&
+        (topic == PublishedTopic::kContractEvents || WaitForBarrier(stop, position) ||
+         stop.stop_requested());
+    if (!produced) {
+      {
+        std::lock_guard lock(mutex_);
+        failed_ = true;
+      }
+      return GlobalPosition(Restart(stop) ? acknowledged() : next);
     }
-    if (!Produce(record, options_.endpoints_topic)) return false;
-    if (!WaitForBarrier(stop, position)) return stop.stop_requested();
   }
-  return true;
+  return GlobalPosition(next);
 }
 
 bool KafkaRelay::Produce(const eventstore::EventRecord& record, const std::string& topic) {
@@ -235,6 +233,8 @@ void KafkaRelay::OnDelivery(rd_kafka_t* /*handle*/, const rd_kafka_message_t* me
     }
     relay->failed_ = true;
     relay->changed_.notify_all();
+    // An idle relay wakes to publish again from what is acknowledged.
+    if (relay->subscription_) relay->subscription_->Rewind(GlobalPosition(relay->acked_));
     return;
   }
   relay->MarkDone(position);
@@ -250,6 +250,13 @@ void KafkaRelay::MarkDone(uint64_t position) {
     moved = true;
   }
   if (moved || position == barrier_) changed_.notify_all();
+}
+
+void KafkaRelay::ReportFailedRead() {
+  if (read_failure_reported_.load() || subscription_ == nullptr || subscription_->running()) return;
+  if (Status status = subscription_->status(); !status && !read_failure_reported_.exchange(true)) {
+    Log("publishing stopped: " + status.error().message);
+  }
 }
 
 void KafkaRelay::SaveCheckpoint() {

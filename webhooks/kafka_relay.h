@@ -21,11 +21,14 @@
 // checkpoint holds for one cluster and one message key: a new key publishes the log again, signed
 // with it, so that readers, which drop what the old key signed, still get every event.
 //
-// Two threads: the producer thread reads the log and sleeps in WaitForSizeAbove when caught up
-// (woken by appends); the poller thread serves delivery reports as librdkafka queues them.
+// Two threads: the producer thread is a catch-up subscription (eventstore/subscription.h) that
+// reads the log, woken by appends when caught up, and idles once the store is closed; a failed
+// read of the log ends publishing (said in the log). The poller thread serves delivery reports
+// as librdkafka queues them.
 // Thread safety: every public method may be called from any thread; Stop before the store closes.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -38,6 +41,7 @@
 #include <thread>
 
 #include "eventstore/event_store.h"
+#include "eventstore/subscription.h"
 #include "webhooks/kafka_config.h"
 #include "webhooks/message_auth.h"
 #include "webhooks/owning_organizations.h"
@@ -96,9 +100,14 @@ class KafkaRelay {
   void StartPoller();
   void StopPoller();
   void DropProducer();
-  void RunProducer(const std::stop_token& stop);
-  // Produces the events read from `next`; false when a produce call failed.
-  bool PublishBatch(const std::stop_token& stop, uint64_t& next);
+  // The subscription's handler: produces what it may of the batch; the position to read next
+  // (after a failure, the first one not acknowledged).
+  Result<GlobalPosition> Publish(const std::vector<eventstore::EventRecord>& batch,
+                                 const std::stop_token& stop);
+  // Drops the producer and, after a pause, makes a new one; false when it could not (or stopping).
+  bool Restart(const std::stop_token& stop);
+  // Says once, in the log, why publishing stopped (the log could not be read).
+  void ReportFailedRead();
   static void OnDelivery(rd_kafka_t* handle, const rd_kafka_message_t* message, void* opaque);
   // Produces one event to `topic`; false when the produce call failed.
   bool Produce(const eventstore::EventRecord& record, const std::string& topic);
@@ -114,8 +123,10 @@ class KafkaRelay {
 
   KafkaHandle producer_;  // replaced only by the producer thread, while the poller is stopped
   std::jthread poller_;
-  std::jthread producer_thread_;
+  std::unique_ptr<eventstore::CatchUpSubscription> subscription_;  // the producer thread
   std::mutex stop_mutex_;
+  bool stopped_ = false;  // guarded by stop_mutex_
+  std::atomic<bool> read_failure_reported_{false};
 
   mutable std::mutex mutex_;
   mutable std::condition_variable_any changed_;

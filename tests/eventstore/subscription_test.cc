@@ -139,5 +139,61 @@ TYPED_TEST(SubscriptionTest, AHandlerErrorStopsTheSubscriptionAndIsReported) {
   EXPECT_EQ(handled.size(), 10u);
 }
 
+TYPED_TEST(SubscriptionTest, ABatchHandlerSaysWhereToReadNext) {
+  this->AppendMany("e", 20);
+  const uint64_t total = this->store_->Size();
+  std::mutex mutex;
+  std::vector<uint64_t> handled;  // positions, as handled
+  bool went_back = false;
+  CatchUpSubscription subscription(
+      *this->store_, GlobalPosition(0),
+      CatchUpSubscription::BatchHandler(
+          [&](const std::vector<EventRecord>& batch,
+              const std::stop_token& /*stop*/) -> Result<GlobalPosition> {
+            std::lock_guard lock(mutex);
+            // Takes one event of each batch; once, at position 5, goes back to 2.
+            const uint64_t first = batch.front().position.value();
+            if (first == 5 && !went_back) {
+              went_back = true;
+              return GlobalPosition(2);
+            }
+            handled.push_back(first);
+            return GlobalPosition(first + 1);
+          }),
+      SubscriptionOptions{.batch_size = 4});
+  subscription.Start();
+  ASSERT_TRUE(subscription.WaitForPosition(GlobalPosition(total), 10s));
+  subscription.Stop();
+  std::lock_guard lock(mutex);
+  std::vector<uint64_t> expected = {0, 1, 2, 3, 4, 2, 3, 4};
+  for (uint64_t p = 5; p < total; ++p) expected.push_back(p);
+  EXPECT_EQ(handled, expected);
+}
+
+TYPED_TEST(SubscriptionTest, AClosedStoreLeavesItIdleUntilStoppedAndRewindReadsAgain) {
+  this->AppendMany("e", 5);
+  const uint64_t total = this->store_->Size();
+  typename TestFixture::Seen seen;
+  CatchUpSubscription subscription(*this->store_, GlobalPosition(0), seen.Handler(),
+                                   SubscriptionOptions{.idle_wait = 60s});
+  subscription.Start();
+  ASSERT_TRUE(subscription.WaitForPosition(GlobalPosition(total), 10s));
+  // Idle: a rewind wakes it without an append.
+  subscription.Rewind(GlobalPosition(total - 2));
+  const auto start = std::chrono::steady_clock::now();
+  while (seen.Snapshot().size() < total + 2 && std::chrono::steady_clock::now() - start < 10s) {
+    std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_EQ(seen.Snapshot().size(), total + 2);
+  this->store_->Close();
+  std::this_thread::sleep_for(100ms);
+  EXPECT_TRUE(subscription.running());
+  EXPECT_TRUE(subscription.status());
+  const auto stopping = std::chrono::steady_clock::now();
+  subscription.Stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - stopping, 1s);
+  EXPECT_FALSE(subscription.running());
+}
+
 }  // namespace
 }  // namespace esign::eventstore

@@ -81,7 +81,7 @@ TEST(DeliveryFollowerTest, OnlyWhatADispatcherWroteChangesTheStore) {
   // request.
   Delivery rewritten = recorded;
   rewritten.state = DeliveryState::kSucceeded;
-  rewritten.attempts.assign(5, DeliveryAttempt{.at_us = 2, .status_code = 200});
+  rewritten.attempts.assign(5, DeliveryAttempt{.at_us = 2, .code = 200});
   for (const TopicMessage& m :
        {DeliveryRecordMessage(MakeDelivery("dlv_forged")), DeliveryRecordMessage(rewritten),
         DisableRequestMessage("whe_a", "forged")}) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "webhooks/retry_schedule.h"
+#include "webhooks/webhook_outcome.h"
 
 namespace esign::webhooks {
 namespace {
@@ -81,9 +82,10 @@ Delivery Pending() {
   return RouteEvent(Sent(41), {Endpoint("whe_a", 1)}, kNow - 1'000'000).front();
 }
 
-SendOutcome Answered(int status, std::optional<seconds> retry_after = std::nullopt) {
-  return SendOutcome{
-      .status_code = status, .latency = milliseconds(12), .retry_after = retry_after};
+// An HTTP answer, as the webhook channel hands it to the core (webhook_outcome.h).
+AttemptOutcome Answered(int status, std::optional<seconds> retry_after = std::nullopt) {
+  return WebhookAttemptOutcome(
+      SendOutcome{.status_code = status, .latency = milliseconds(12), .retry_after = retry_after});
 }
 
 int64_t After(std::chrono::milliseconds delay) {
@@ -98,7 +100,7 @@ TEST(AfterAttemptTest, A2xxSucceedsAndIsRecorded) {
   EXPECT_EQ(delivery.next_attempt_us, 0);
   ASSERT_EQ(delivery.attempts.size(), 1u);
   EXPECT_EQ(delivery.attempts[0],
-            (DeliveryAttempt{.at_us = kNow, .status_code = 204, .latency_ms = 12, .error = ""}));
+            (DeliveryAttempt{.at_us = kNow, .code = 204, .latency_ms = 12, .error = ""}));
 }
 
 TEST(AfterAttemptTest, A410DisablesTheEndpointAndLeavesTheDeliveryPending) {
@@ -109,7 +111,7 @@ TEST(AfterAttemptTest, A410DisablesTheEndpointAndLeavesTheDeliveryPending) {
   EXPECT_EQ(delivery.state, DeliveryState::kPending);
   EXPECT_EQ(delivery.next_attempt_us, kNow - 1'000'000);  // as it was: due when enabled again
   ASSERT_EQ(delivery.attempts.size(), 1u);
-  EXPECT_EQ(delivery.attempts[0].status_code, 410);
+  EXPECT_EQ(delivery.attempts[0].code, 410);
 }
 
 TEST(AfterAttemptTest, A500FollowsTheScheduleWithItsJitter) {
@@ -143,7 +145,7 @@ TEST(AfterAttemptTest, A429Or503WaitsAsAskedButNeverShorterThanTheSchedulesStepB
     AfterAttempt(delivery, Answered(status), kNow, 0.0);
     EXPECT_EQ(delivery.next_attempt_us, After(hours(2)));
     EXPECT_EQ(delivery.attempts.size(), 4u);
-    EXPECT_EQ(delivery.attempts.back().status_code, status);
+    EXPECT_EQ(delivery.attempts.back().code, status);
   }
 }
 
@@ -169,24 +171,25 @@ TEST(AfterAttemptTest, TheScheduleRunningOutDisablesTheEndpoint) {
 
 TEST(AfterAttemptTest, EveryAttemptIsRecordedWithItsStatusLatencyAndError) {
   Delivery delivery = Pending();
-  AfterAttempt(delivery, SendOutcome{.status_code = 302, .error = "", .latency = milliseconds(7)},
+  AfterAttempt(delivery,
+               WebhookAttemptOutcome(
+                   SendOutcome{.status_code = 302, .error = "", .latency = milliseconds(7)}),
                kNow, 0.0);
-  AfterAttempt(
-      delivery,
-      SendOutcome{.status_code = 0, .error = "connect timed out", .latency = milliseconds(5000)},
-      kNow + 1, 0.0);
+  AfterAttempt(delivery,
+               WebhookAttemptOutcome(SendOutcome{
+                   .status_code = 0, .error = "connect timed out", .latency = milliseconds(5000)}),
+               kNow + 1, 0.0);
   AfterAttempt(delivery, Answered(500), kNow + 2, 0.0);
   ASSERT_EQ(delivery.attempts.size(), 3u);
-  EXPECT_EQ(delivery.attempts[0], (DeliveryAttempt{.at_us = kNow,
-                                                   .status_code = 302,
-                                                   .latency_ms = 7,
-                                                   .error = "redirects are not followed"}));
   EXPECT_EQ(
-      delivery.attempts[1],
+      delivery.attempts[0],
       (DeliveryAttempt{
-          .at_us = kNow + 1, .status_code = 0, .latency_ms = 5000, .error = "connect timed out"}));
+          .at_us = kNow, .code = 302, .latency_ms = 7, .error = "redirects are not followed"}));
+  EXPECT_EQ(delivery.attempts[1],
+            (DeliveryAttempt{
+                .at_us = kNow + 1, .code = 0, .latency_ms = 5000, .error = "connect timed out"}));
   EXPECT_EQ(delivery.attempts[2],
-            (DeliveryAttempt{.at_us = kNow + 2, .status_code = 500, .latency_ms = 12}));
+            (DeliveryAttempt{.at_us = kNow + 2, .code = 500, .latency_ms = 12}));
   EXPECT_EQ(delivery.state, DeliveryState::kPending);
 }
 

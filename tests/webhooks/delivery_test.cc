@@ -142,7 +142,7 @@ TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
 
   Delivery done = (*admitted)[1];
   ASSERT_EQ(done.position, 3u);
-  done.attempts.push_back({.at_us = 7, .status_code = 200, .latency_ms = 3});
+  done.attempts.push_back({.at_us = 7, .code = 200, .latency_ms = 3});
   done.state = DeliveryState::kSucceeded;
   ASSERT_TRUE((*store)->Update(done));
   EXPECT_EQ(*(*store)->Get(done.id).value(), done);
@@ -171,7 +171,7 @@ TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
 
 TEST(DeliveryTopicsTest, RequestsAndRecordsRoundTrip) {
   Delivery delivery = Make("whe_a", 7);
-  delivery.attempts.push_back({.at_us = 9, .status_code = 503, .latency_ms = 4, .error = ""});
+  delivery.attempts.push_back({.at_us = 9, .code = 503, .latency_ms = 4, .error = ""});
   delivery.state = DeliveryState::kSucceeded;
   const Delivery retried = RetriedNow(delivery, 100);
   EXPECT_EQ(retried.state, DeliveryState::kPending);
