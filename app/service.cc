@@ -144,19 +144,20 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
   auto secrets = webhooks::EndpointSecrets::Open(config.data_dir);
   if (!secrets) return std::unexpected(secrets.error());
   endpoint_secrets_ = std::move(*secrets);
-  endpoint_commands_ = std::make_unique<webhooks::EndpointCommands>(
-      *store_, *endpoint_secrets_, RandomIdGenerator::Instance(), SystemClock::Instance(),
+  endpoint_commands_ = std::make_unique<commands::EndpointCommands>(
+      *store_, *endpoint_secrets_,
       webhooks::UrlPolicy{.allow_loopback = config.webhook_allow_loopback},
-      [this](std::string_view client_id, uint64_t size) {
-        read_your_writes_->Wrote(client_id, size);
-      },
       [this](std::string_view organization_id) -> Result<size_t> {
         // The directory, once it holds every endpoint written so far.
         if (!projector_->WaitFor(store_->Size(), kReadYourWritesTimeout)) {
           return Fail(ErrorCode::kUnavailable, "the webhook endpoints cannot be counted now");
         }
         return endpoint_directory_.OfOrganization(organization_id).size();
-      });
+      },
+      [this](std::string_view client_id, uint64_t size) {
+        read_your_writes_->Wrote(client_id, size);
+      },
+      RandomIdGenerator::Instance(), SystemClock::Instance());
   auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return std::unexpected(deliveries.error());
   deliveries_ = std::move(*deliveries);

@@ -12,6 +12,7 @@
 #include "app/provider_registry.h"
 #include "app/provider_starter.h"
 #include "commands/contract_commands.h"
+#include "commands/endpoint_commands.h"
 #include "documents/service_certificate.h"
 #include "domain/result.h"
 #include "eventstore/rocksdb_event_store.h"
@@ -30,7 +31,6 @@
 #include "webhooks/delivery_store.h"
 #include "webhooks/dispatcher.h"
 #include "webhooks/embedded_kafka.h"
-#include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_relay.h"
@@ -102,7 +102,7 @@ class Service {
   std::unique_ptr<ProviderStarter> provider_starter_;
   std::jthread tree_head_signer_;
   std::unique_ptr<webhooks::EndpointSecrets> endpoint_secrets_;
-  std::unique_ptr<webhooks::EndpointCommands> endpoint_commands_;
+  std::unique_ptr<commands::EndpointCommands> endpoint_commands_;
   std::unique_ptr<http::WebhookRoutesDeps> webhook_routes_;
   std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
   std::unique_ptr<webhooks::KafkaRelay> relay_;
