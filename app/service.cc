@@ -347,7 +347,7 @@ Status Service::PrepareAuth(const ServeConfig& config) {
 
 Status Service::StartAdmin(const ServeConfig& config) {
   if (config.demo_client) {
-    auto demo = CreateDemoClientIfNone(*store_, auth_->directory());
+    auto demo = CreateDemoClientIfNone(auth_->clients(), auth_->directory());
     if (!demo) return std::unexpected(demo.error());
     if (*demo) {
       projector_->WaitFor(store_->Size(), kReadYourWritesTimeout);
@@ -355,7 +355,8 @@ Status Service::StartAdmin(const ServeConfig& config) {
     }
   }
   admin_commands_ = std::make_unique<AdminCommands>(
-      *store_, [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); });
+      *store_, auth_->clients(),
+      [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); });
   auto socket = AdminSocketServer::Start(
       std::filesystem::path(config.data_dir) / kAdminSocketName,
       [this](std::string_view line) { return admin_commands_->HandleLine(line); });
