@@ -6,7 +6,6 @@
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
 #include "commands/template_commands.h"
-#include "documents/pdf_renderer.h"
 #include "documents/service_certificate.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
@@ -112,15 +111,14 @@ Status Service::AddRoutes(const ServeConfig& config) {
       RandomIdGenerator::Instance(), SystemClock::Instance());
   http::AddTemplateRoutes(routes_, template_catalog_);
   auth_->AddRoutes(routes_);
-  contract_commands_->SetFreezeDocument(
-      [this](const ContractState& prepared) -> Result<std::string> {
-        auto pdf = RenderPdf(prepared);
-        if (!pdf) return std::unexpected(pdf.error());
-        return store_->blobs().Put(*pdf);
-      });
   auto certificate = documents::ServiceCertificate::OpenOrCreate(config.data_dir);
   if (!certificate) return std::unexpected(certificate.error());
   certificate_ = std::move(*certificate);
+  documents_ = std::make_unique<documents::ContractDocuments>(
+      [this](std::string_view id) { return template_catalog_.Find(id); }, store_->blobs(),
+      *certificate_);
+  contract_commands_->SetFreezeDocument(
+      [this](const ContractState& prepared) { return documents_->Freeze(prepared); });
   const http::ContractRoutesDeps contract_deps{
       *contract_commands_,
       *contract_queries_,
@@ -128,7 +126,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
       store_->blobs(),
       *store_,
       certificate_->CertificatePem(),
-      [this](const ContractState& s) { return RenderPdf(s); }};
+      [this](const ContractState& s) { return documents_->Render(s); }};
   contract_commands_->SetStoreEvidence([contract_deps](const ContractState& state) {
     return http::StoreEvidenceBundle(contract_deps, state);
   });
@@ -169,16 +167,6 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
       }});
   http::AddWebhookRoutes(routes_, *webhook_routes_);
   return {};
-}
-
-Result<std::string> Service::RenderPdf(const ContractState& state) const {
-  auto tmpl = template_catalog_.Find(state.template_id);
-  const TemplateVersion* version = tmpl ? tmpl->FindVersion(state.template_version_id) : nullptr;
-  if (!version) {
-    return Fail(ErrorCode::kTemplateVersionNotFound,
-                "template version " + state.template_version_id + " is not available");
-  }
-  return RenderContractPdf(*tmpl, *version, state);
 }
 
 void Service::AddGauges() {

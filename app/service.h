@@ -13,6 +13,7 @@
 #include "app/provider_starter.h"
 #include "commands/contract_commands.h"
 #include "commands/endpoint_commands.h"
+#include "documents/contract_documents.h"
 #include "documents/service_certificate.h"
 #include "domain/result.h"
 #include "eventstore/rocksdb_event_store.h"
@@ -73,12 +74,8 @@ class Service {
                                           std::string_view organization_id);
   // The signing family and what completion needs (service_signing.cc).
   Status AddSigning(const ServeConfig& config);
-  // The signed PDF of a contract whose every signer has signed, stored; its blob key.
-  Result<std::string> SealPdf(const ContractState& state) const;
   // The origin of signing links: --public-url, else the address listened on.
   std::string PublicOrigin(const ServeConfig& config) const;
-  // The unsigned PDF of a contract, from its template version.
-  Result<std::string> RenderPdf(const ContractState& state) const;
 
   std::unique_ptr<eventstore::RocksEventStore> store_;
   std::unique_ptr<projections::RocksViewStore> views_;
@@ -92,6 +89,7 @@ class Service {
   std::unique_ptr<projections::ReadYourWrites> read_your_writes_;
   std::unique_ptr<documents::ServiceCertificate>
       certificate_;  // signs PDFs; its certificate is in evidence
+  std::unique_ptr<documents::ContractDocuments> documents_;  // renders, freezes and seals PDFs
   std::unique_ptr<commands::ContractCommandHandler> contract_commands_;
   http::ApiRoutes routes_;
   std::unique_ptr<http::ApiHandler> handler_;
