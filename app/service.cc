@@ -119,17 +119,14 @@ Status Service::AddRoutes(const ServeConfig& config) {
       *certificate_);
   contract_commands_->SetFreezeDocument(
       [this](const ContractState& prepared) { return documents_->Freeze(prepared); });
+  evidence_commands_ = std::make_unique<commands::EvidenceCommands>(
+      *store_, *contract_queries_, certificate_->CertificatePem(), SystemClock::Instance());
+  contract_commands_->SetStoreEvidence(
+      [this](const ContractState& state) { return evidence_commands_->Store(state); });
   const http::ContractRoutesDeps contract_deps{
-      *contract_commands_,
-      *contract_queries_,
-      *read_your_writes_,
-      store_->blobs(),
-      *store_,
-      certificate_->CertificatePem(),
-      [this](const ContractState& s) { return documents_->Render(s); }};
-  contract_commands_->SetStoreEvidence([contract_deps](const ContractState& state) {
-    return http::StoreEvidenceBundle(contract_deps, state);
-  });
+      *contract_commands_, *evidence_commands_,
+      *contract_queries_,  *read_your_writes_,
+      store_->blobs(),     [this](const ContractState& s) { return documents_->Render(s); }};
   http::AddContractRoutes(routes_, contract_deps);
   if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
   if (auto s = AddSigning(config); !s) return s;

@@ -13,6 +13,7 @@
 #include "app/provider_starter.h"
 #include "commands/contract_commands.h"
 #include "commands/endpoint_commands.h"
+#include "commands/evidence_commands.h"
 #include "documents/contract_documents.h"
 #include "documents/service_certificate.h"
 #include "domain/result.h"
@@ -91,6 +92,7 @@ class Service {
       certificate_;  // signs PDFs; its certificate is in evidence
   std::unique_ptr<documents::ContractDocuments> documents_;  // renders, freezes and seals PDFs
   std::unique_ptr<commands::ContractCommandHandler> contract_commands_;
+  std::unique_ptr<commands::EvidenceCommands> evidence_commands_;
   http::ApiRoutes routes_;
   std::unique_ptr<http::ApiHandler> handler_;
   std::unique_ptr<http::HttpServer> server_;
