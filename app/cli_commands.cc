@@ -52,7 +52,7 @@ std::string AdminCommands::HandleLine(std::string_view line) {
 }
 
 Result<boost::json::object> AdminCommands::CreateClient(const boost::json::object& request) {
-  http::NewClient client;
+  commands::NewClient client;
   auto org = StringField(request, "organizationId");
   if (!org) return Fail(org.error());
   client.organization_id = std::move(*org);
@@ -71,11 +71,11 @@ Result<boost::json::object> AdminCommands::CreateClient(const boost::json::objec
     }
     client.permissions.emplace_back(p.as_string());
   }
-  auto created = http::CreateClient(store_, client, AdminActor());
+  auto created = clients_.Create(client, AdminActor());
   if (!created) return Fail(created.error());
   // So that the new client can ask for a token as soon as the command returns.
   if (wait_applied_) wait_applied_(store_.Size());
-  return http::CreatedClientJson(*created);
+  return commands::CreatedClientJson(*created);
 }
 
 Result<boost::json::object> AdminCommands::ImportTemplate(const boost::json::object& request) {
@@ -152,17 +152,18 @@ int ExitCodeOf(const Error& error) {
              : 1;
 }
 
-Result<std::optional<http::CreatedClient>> CreateDemoClientIfNone(
-    eventstore::EventStore& store, const projections::ClientDirectory& directory) {
+Result<std::optional<commands::CreatedClient>> CreateDemoClientIfNone(
+    commands::ClientCommandHandler& clients, const projections::ClientDirectory& directory) {
   if (directory.ClientCount() > 0) return std::nullopt;
-  http::NewClient demo{.organization_id = std::string(kDemoOrganization), .name = "Demo client"};
-  for (const auto permission : http::kPermissions) demo.permissions.emplace_back(permission);
-  auto created = http::CreateClient(store, demo, eventstore::Actor{.client_id = "contractd"});
+  commands::NewClient demo{.organization_id = std::string(kDemoOrganization),
+                           .name = "Demo client"};
+  for (const auto permission : commands::kPermissions) demo.permissions.emplace_back(permission);
+  auto created = clients.Create(demo, eventstore::Actor{.client_id = "contractd"});
   if (!created) return Fail(created.error());
-  return std::optional<http::CreatedClient>(std::move(*created));
+  return std::optional<commands::CreatedClient>(std::move(*created));
 }
 
-std::string DemoClientBanner(const http::CreatedClient& client, std::string_view host,
+std::string DemoClientBanner(const commands::CreatedClient& client, std::string_view host,
                              uint16_t port) {
   // A wildcard address is reachable on loopback; an IPv6 literal needs brackets in a URL.
   std::string address(host);

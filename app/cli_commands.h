@@ -21,9 +21,9 @@
 
 #include <boost/json.hpp>
 
+#include "commands/client_commands.h"
 #include "domain/result.h"
 #include "eventstore/event_store.h"
-#include "http/auth_clients.h"
 #include "projections/client_directory.h"
 
 namespace esign::app {
@@ -34,9 +34,11 @@ class AdminCommands {
   // line's own store, which has no projections running.
   using WaitApplied = std::function<bool(uint64_t size)>;
 
-  // `store` must outlive the commands.
-  explicit AdminCommands(eventstore::EventStore& store, WaitApplied wait_applied = nullptr)
-      : store_(store), wait_applied_(std::move(wait_applied)) {}
+  // `store` and `clients` (the client command handler on the same store) must outlive the
+  // commands.
+  AdminCommands(eventstore::EventStore& store, commands::ClientCommandHandler& clients,
+                WaitApplied wait_applied = nullptr)
+      : store_(store), clients_(clients), wait_applied_(std::move(wait_applied)) {}
 
   Result<boost::json::object> Run(const boost::json::object& request);
   // Parses a request line, runs it and encodes the response line.
@@ -47,6 +49,7 @@ class AdminCommands {
   Result<boost::json::object> ImportTemplate(const boost::json::object& request);
 
   eventstore::EventStore& store_;
+  commands::ClientCommandHandler& clients_;
   WaitApplied wait_applied_;
 };
 
@@ -59,12 +62,12 @@ int ExitCodeOf(const Error& error);
 
 // When the directory holds no client yet, creates "the demo client": every permission, for the
 // organization "org_demo". std::nullopt when some client exists.
-Result<std::optional<http::CreatedClient>> CreateDemoClientIfNone(
-    eventstore::EventStore& store, const projections::ClientDirectory& directory);
+Result<std::optional<commands::CreatedClient>> CreateDemoClientIfNone(
+    commands::ClientCommandHandler& clients, const projections::ClientDirectory& directory);
 
 // The block contractd prints on stderr for the demo client: its credentials (shown this once)
 // and a curl command line that obtains a token from the server at host:port.
-std::string DemoClientBanner(const http::CreatedClient& client, std::string_view host,
+std::string DemoClientBanner(const commands::CreatedClient& client, std::string_view host,
                              uint16_t port);
 
 }  // namespace esign::app

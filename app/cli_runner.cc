@@ -11,6 +11,7 @@
 #include "app/cli_store.h"
 #include "app/provider_registry.h"
 #include "domain/clock.h"
+#include "domain/id_generator.h"
 #include "eventstore/event_record.h"
 
 namespace esign::app {
@@ -79,6 +80,7 @@ int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err
   const std::filesystem::path socket = data_dir / kAdminSocketName;
   const auto deadline = std::chrono::steady_clock::now() + options.lock_wait;
   std::unique_ptr<eventstore::RocksEventStore> store;
+  std::unique_ptr<commands::ClientCommandHandler> local_clients;
   std::unique_ptr<AdminCommands> local;
   int status = 0;
 
@@ -114,7 +116,10 @@ int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err
           return Report(opened.error(), err);
         }
         store = std::move(*opened);
-        local = std::make_unique<AdminCommands>(*store);
+        // No read side runs here: nothing waits for the directory.
+        local_clients = std::make_unique<commands::ClientCommandHandler>(
+            *store, nullptr, RandomIdGenerator::Instance(), SystemClock::Instance());
+        local = std::make_unique<AdminCommands>(*store, *local_clients);
       }
       result = local->Run(request);
       break;

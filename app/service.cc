@@ -6,7 +6,6 @@
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
 #include "commands/template_commands.h"
-#include "documents/pdf_renderer.h"
 #include "documents/service_certificate.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
@@ -111,26 +110,22 @@ Status Service::AddRoutes(const ServeConfig& config) {
       RandomIdGenerator::Instance(), SystemClock::Instance());
   http::AddTemplateRoutes(routes_, template_catalog_);
   auth_->AddRoutes(routes_);
-  contract_commands_->SetFreezeDocument(
-      [this](const ContractState& prepared) -> Result<std::string> {
-        auto pdf = RenderPdf(prepared);
-        if (!pdf) return std::unexpected(pdf.error());
-        return store_->blobs().Put(*pdf);
-      });
   auto certificate = documents::ServiceCertificate::OpenOrCreate(config.data_dir);
   if (!certificate) return std::unexpected(certificate.error());
   certificate_ = std::move(*certificate);
+  documents_ = std::make_unique<documents::ContractDocuments>(
+      [this](std::string_view id) { return template_catalog_.Find(id); }, store_->blobs(),
+      *certificate_);
+  contract_commands_->SetFreezeDocument(
+      [this](const ContractState& prepared) { return documents_->Freeze(prepared); });
+  evidence_commands_ = std::make_unique<commands::EvidenceCommands>(
+      *store_, *contract_queries_, certificate_->CertificatePem(), SystemClock::Instance());
+  contract_commands_->SetStoreEvidence(
+      [this](const ContractState& state) { return evidence_commands_->Store(state); });
   const http::ContractRoutesDeps contract_deps{
-      *contract_commands_,
-      *contract_queries_,
-      *read_your_writes_,
-      store_->blobs(),
-      *store_,
-      certificate_->CertificatePem(),
-      [this](const ContractState& s) { return RenderPdf(s); }};
-  contract_commands_->SetStoreEvidence([contract_deps](const ContractState& state) {
-    return http::StoreEvidenceBundle(contract_deps, state);
-  });
+      *contract_commands_, *evidence_commands_,
+      *contract_queries_,  *read_your_writes_,
+      store_->blobs(),     [this](const ContractState& s) { return documents_->Render(s); }};
   http::AddContractRoutes(routes_, contract_deps);
   if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
   if (auto s = AddSigning(config); !s) return s;
@@ -143,19 +138,20 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
   auto secrets = webhooks::EndpointSecrets::Open(config.data_dir);
   if (!secrets) return std::unexpected(secrets.error());
   endpoint_secrets_ = std::move(*secrets);
-  endpoint_commands_ = std::make_unique<webhooks::EndpointCommands>(
-      *store_, *endpoint_secrets_, RandomIdGenerator::Instance(), SystemClock::Instance(),
+  endpoint_commands_ = std::make_unique<commands::EndpointCommands>(
+      *store_, *endpoint_secrets_,
       webhooks::UrlPolicy{.allow_loopback = config.webhook_allow_loopback},
-      [this](std::string_view client_id, uint64_t size) {
-        read_your_writes_->Wrote(client_id, size);
-      },
       [this](std::string_view organization_id) -> Result<size_t> {
         // The directory, once it holds every endpoint written so far.
         if (!projector_->WaitFor(store_->Size(), kReadYourWritesTimeout)) {
           return Fail(ErrorCode::kUnavailable, "the webhook endpoints cannot be counted now");
         }
         return endpoint_directory_.OfOrganization(organization_id).size();
-      });
+      },
+      [this](std::string_view client_id, uint64_t size) {
+        read_your_writes_->Wrote(client_id, size);
+      },
+      RandomIdGenerator::Instance(), SystemClock::Instance());
   auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return std::unexpected(deliveries.error());
   deliveries_ = std::move(*deliveries);
@@ -167,16 +163,6 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
       }});
   http::AddWebhookRoutes(routes_, *webhook_routes_);
   return {};
-}
-
-Result<std::string> Service::RenderPdf(const ContractState& state) const {
-  auto tmpl = template_catalog_.Find(state.template_id);
-  const TemplateVersion* version = tmpl ? tmpl->FindVersion(state.template_version_id) : nullptr;
-  if (!version) {
-    return Fail(ErrorCode::kTemplateVersionNotFound,
-                "template version " + state.template_version_id + " is not available");
-  }
-  return RenderContractPdf(*tmpl, *version, state);
 }
 
 void Service::AddGauges() {
@@ -321,7 +307,7 @@ Status Service::PrepareAuth(const ServeConfig& config) {
 
 Status Service::StartAdmin(const ServeConfig& config) {
   if (config.demo_client) {
-    auto demo = CreateDemoClientIfNone(*store_, auth_->directory());
+    auto demo = CreateDemoClientIfNone(auth_->clients(), auth_->directory());
     if (!demo) return std::unexpected(demo.error());
     if (*demo) {
       projector_->WaitFor(store_->Size(), kReadYourWritesTimeout);
@@ -329,7 +315,8 @@ Status Service::StartAdmin(const ServeConfig& config) {
     }
   }
   admin_commands_ = std::make_unique<AdminCommands>(
-      *store_, [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); });
+      *store_, auth_->clients(),
+      [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); });
   auto socket = AdminSocketServer::Start(
       std::filesystem::path(config.data_dir) / kAdminSocketName,
       [this](std::string_view line) { return admin_commands_->HandleLine(line); });

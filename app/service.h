@@ -12,6 +12,9 @@
 #include "app/provider_registry.h"
 #include "app/provider_starter.h"
 #include "commands/contract_commands.h"
+#include "commands/endpoint_commands.h"
+#include "commands/evidence_commands.h"
+#include "documents/contract_documents.h"
 #include "documents/service_certificate.h"
 #include "domain/result.h"
 #include "eventstore/rocksdb_event_store.h"
@@ -28,7 +31,6 @@
 #include "projections/template_catalog.h"
 #include "webhooks/delivery_store.h"
 #include "webhooks/embedded_kafka.h"
-#include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_relay.h"
@@ -70,12 +72,8 @@ class Service {
                                           std::string_view organization_id);
   // The signing family and what completion needs (service_signing.cc).
   Status AddSigning(const ServeConfig& config);
-  // The signed PDF of a contract whose every signer has signed, stored; its blob key.
-  Result<std::string> SealPdf(const ContractState& state) const;
   // The origin of signing links: --public-url, else the address listened on.
   std::string PublicOrigin(const ServeConfig& config) const;
-  // The unsigned PDF of a contract, from its template version.
-  Result<std::string> RenderPdf(const ContractState& state) const;
 
   std::unique_ptr<eventstore::RocksEventStore> store_;
   std::unique_ptr<projections::RocksViewStore> views_;
@@ -89,7 +87,9 @@ class Service {
   std::unique_ptr<projections::ReadYourWrites> read_your_writes_;
   std::unique_ptr<documents::ServiceCertificate>
       certificate_;  // signs PDFs; its certificate is in evidence
+  std::unique_ptr<documents::ContractDocuments> documents_;  // renders, freezes and seals PDFs
   std::unique_ptr<commands::ContractCommandHandler> contract_commands_;
+  std::unique_ptr<commands::EvidenceCommands> evidence_commands_;
   http::ApiRoutes routes_;
   std::unique_ptr<http::ApiHandler> handler_;
   std::unique_ptr<http::HttpServer> server_;
@@ -99,7 +99,7 @@ class Service {
   std::unique_ptr<ProviderStarter> provider_starter_;
   std::jthread tree_head_signer_;
   std::unique_ptr<webhooks::EndpointSecrets> endpoint_secrets_;
-  std::unique_ptr<webhooks::EndpointCommands> endpoint_commands_;
+  std::unique_ptr<commands::EndpointCommands> endpoint_commands_;
   std::unique_ptr<http::WebhookRoutesDeps> webhook_routes_;
   std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
   std::unique_ptr<webhooks::KafkaRelay> relay_;

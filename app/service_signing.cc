@@ -1,6 +1,5 @@
 // The signing family's wiring: the routes, completion's signed PDF, and signing providers.
 #include "app/service.h"
-#include "documents/contract_sealer.h"
 #include "http/provider_callback_routes.h"
 #include "http/signing_routes.h"
 
@@ -25,7 +24,7 @@ Status Service::AddSigning(const ServeConfig& config) {
     return ids.size() == 1 ? ids.front() : "";
   };
   contract_commands_->SetSealDocument(
-      [this](const ContractState& state) { return SealPdf(state); });
+      [this](const ContractState& state) { return documents_->Seal(state); });
   contract_commands_->SetProviders(
       resolve_provider, [this](const ContractState& state, const SigningSession& session) {
         provider_starter_->Start(state, session);
@@ -55,39 +54,6 @@ std::string Service::PublicOrigin(const ServeConfig& config) const {
   const std::string& host = config.server.host;
   const bool ipv6 = host.find(':') != std::string::npos;
   return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port());
-}
-
-Result<std::string> Service::SealPdf(const ContractState& state) const {
-  auto tmpl = template_catalog_.Find(state.template_id);
-  const TemplateVersion* version = tmpl ? tmpl->FindVersion(state.template_version_id) : nullptr;
-  if (version == nullptr) {
-    return Fail(ErrorCode::kTemplateVersionNotFound,
-                "template version " + state.template_version_id + " is not available");
-  }
-  // Every signature as its signer gave it: the typed text, or the image they drew.
-  std::vector<documents::SignatureAppearance> appearances;
-  for (const auto& p : state.participants) {
-    if (!p.signs() || !p.signed_at || state.PreparedRoleOf(p.participant_id) == nullptr) continue;
-    auto text = [&](std::string_view key) {
-      const auto* value = p.signing_evidence.if_contains(key);
-      return value != nullptr && value->is_string() ? std::string(value->get_string()) : "";
-    };
-    documents::SignatureAppearance appearance{
-        p.participant_id, text("signerName").empty() ? p.name : text("signerName"),
-        text("signatureText"), *p.signed_at, ""};
-    if (const std::string image = text("signatureImageSha256"); !image.empty()) {
-      auto png = store_->blobs().Get(image);
-      if (!png) return std::unexpected(png.error());
-      appearance.image_png = std::move(*png);
-    }
-    appearances.push_back(std::move(appearance));
-  }
-  documents::SealOptions options;
-  options.signing_time = std::chrono::system_clock::now();
-  auto sealed =
-      documents::SealContractPdf(*tmpl, *version, state, appearances, *certificate_, options);
-  if (!sealed) return std::unexpected(sealed.error());
-  return store_->blobs().Put(*sealed);
 }
 
 }  // namespace esign::app

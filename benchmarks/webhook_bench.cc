@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "commands/endpoint_commands.h"
 #include "domain/id_generator.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "http/server.h"
@@ -30,7 +31,6 @@
 #include "projections/projector.h"
 #include "webhooks/delivery_store.h"
 #include "webhooks/embedded_kafka.h"
-#include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_relay.h"
@@ -163,12 +163,13 @@ int main(int argc, char** argv) {
   if (auto started = projector.Start(); !started) return fail("projector", started.error());
   auto secrets = webhooks::EndpointSecrets::Open(dir);
   if (!secrets) return fail("secrets", secrets.error());
-  webhooks::EndpointCommands commands(
-      **store, **secrets, RandomIdGenerator::Instance(), SystemClock::Instance(),
-      {.allow_loopback = true}, nullptr, [&](std::string_view organization) -> Result<size_t> {
+  commands::EndpointCommands commands(
+      **store, **secrets, {.allow_loopback = true},
+      [&](std::string_view organization) -> Result<size_t> {
         projector.WaitFor((*store)->Size(), std::chrono::seconds(10));
         return directory.OfOrganization(organization).size();
-      });
+      },
+      nullptr, RandomIdGenerator::Instance(), SystemClock::Instance());
   auto deliveries = webhooks::DeliveryStore::Open(dir);
   if (!deliveries) return fail("deliveries", deliveries.error());
 

@@ -19,19 +19,18 @@
 #include <optional>
 #include <string>
 
+#include "commands/record_write.h"
 #include "domain/clock.h"
 #include "domain/contract.h"
 #include "domain/id_generator.h"
 #include "domain/result.h"
 #include "eventstore/event_store.h"
 #include "eventstore/idempotency_keys.h"
+#include "projections/template_catalog.h"
 
 namespace esign::commands {
 
-// Finds a template by id; null when unknown.
-using TemplateLookup = std::function<std::shared_ptr<const Template>(std::string_view)>;
-// Told that `client_id` appended events below `log_size` (read-your-writes).
-using RecordWrite = std::function<void(std::string_view client_id, uint64_t log_size)>;
+using projections::TemplateLookup;
 // Renders the unsigned PDF of a contract as sending freezes it, stores it, and returns its
 // SHA-256 (hex), which contract.prepared records.
 using FreezeDocument = std::function<Result<std::string>(const ContractState& prepared)>;

@@ -5,10 +5,9 @@
 
 namespace esign::http {
 
-Result<std::unique_ptr<AuthModule>> AuthModule::Create(eventstore::EventStore& store,
-                                                       const std::filesystem::path& data_dir,
-                                                       AuthService::WaitApplied wait_applied,
-                                                       AuthServiceOptions options) {
+Result<std::unique_ptr<AuthModule>> AuthModule::Create(
+    eventstore::EventStore& store, const std::filesystem::path& data_dir,
+    commands::ClientCommandHandler::WaitApplied wait_applied, AuthServiceOptions options) {
   auto key = LoadOrCreateTokenKey(data_dir / kTokenKeyFileName);
   if (!key) return Fail(key.error());
   auto codec = TokenCodec::Create(*key);
@@ -17,9 +16,10 @@ Result<std::unique_ptr<AuthModule>> AuthModule::Create(eventstore::EventStore& s
   module->codec_ = std::move(*codec);
   module->authenticator_ =
       std::make_unique<TokenAuthenticator>(*module->codec_, module->directory_);
-  module->service_ =
-      std::make_unique<AuthService>(store, module->directory_, *module->codec_,
-                                    *module->authenticator_, std::move(wait_applied), options);
+  module->clients_ = std::make_unique<commands::ClientCommandHandler>(
+      store, std::move(wait_applied), RandomIdGenerator::Instance(), SystemClock::Instance());
+  module->service_ = std::make_unique<AuthService>(
+      *module->clients_, module->directory_, *module->codec_, *module->authenticator_, options);
   return module;
 }
 

@@ -1,8 +1,5 @@
 #include "http/auth_service.h"
 
-#include "eventstore/event_record.h"
-#include "eventstore/merkle.h"
-
 namespace esign::http {
 namespace {
 
@@ -17,20 +14,19 @@ std::unexpected<Error> InvalidClient() {
 
 }  // namespace
 
-AuthService::AuthService(eventstore::EventStore& store,
+AuthService::AuthService(commands::ClientCommandHandler& clients,
                          const projections::ClientDirectory& directory, const TokenCodec& codec,
-                         const TokenAuthenticator& authenticator, WaitApplied wait_applied,
-                         AuthServiceOptions options, const Clock& clock, IdGenerator& ids)
-    : store_(store),
+                         const TokenAuthenticator& authenticator, AuthServiceOptions options,
+                         const Clock& clock, IdGenerator& ids)
+    : clients_(clients),
       directory_(directory),
       codec_(codec),
       authenticator_(authenticator),
-      wait_applied_(std::move(wait_applied)),
       options_(options),
       clock_(clock),
       ids_(ids) {
   // The secret hashed here is thrown away: nobody can present it.
-  auto dummy = HashSecret(NewClientSecret(), options_.pbkdf2_iterations);
+  auto dummy = commands::HashSecret(commands::NewClientSecret(), options_.pbkdf2_iterations);
   if (dummy) dummy_hash_ = std::move(*dummy);
 }
 
@@ -40,7 +36,8 @@ Result<IssuedToken> AuthService::IssueToken(std::string_view client_id,
       client_id.size() <= kMaxCredentialLength && client_secret.size() <= kMaxCredentialLength;
   const auto client = plausible ? directory_.FindClient(client_id) : nullptr;
   // Always one full verification, so the time taken says nothing about the client's existence.
-  const bool verified = VerifySecret(client_secret, client ? client->secret_hash : dummy_hash_);
+  const bool verified =
+      commands::VerifySecret(client_secret, client ? client->secret_hash : dummy_hash_);
   if (!client || !verified) return InvalidClient();
 
   const int64_t now = clock_.NowMicros() / kMicrosPerSecond;
@@ -80,32 +77,10 @@ Status AuthService::Revoke(const Principal& caller, std::string_view token,
                            const eventstore::Actor& actor) {
   auto claims = authenticator_.Active(token);
   if (!claims || claims->organization_id != caller.organization_id) return {};
-
-  const std::string stream = projections::ClientStreamId(claims->client_id);
-  projections::TokenRevocation revocation{
-      .token_id = claims->token_id,
-      .client_id = claims->client_id,
-      .expires_at = claims->expires_at,
-      .revoked_at = eventstore::FormatTimestamp(clock_.NowMicros()),
-  };
-  // The event id follows from the token id, so two concurrent revocations of one token store a
-  // single event: the second append is an idempotent replay.
-  eventstore::NewEvent event{
-      .event_id =
-          "evt_" +
-          eventstore::ToHex(eventstore::Sha256("token.revoked\n" + claims->token_id)).substr(0, 32),
-      .type = std::string(projections::kTokenRevokedType),
-      .data = projections::TokenRevokedData(revocation),
-      .actor = actor,
-  };
-  auto appended = store_.Append(stream, eventstore::ExpectedVersion::Any(), {std::move(event)});
-  if (!appended) return Fail(appended.error());
-  const uint64_t applied_size = appended->first_position.value() + appended->count;
-  if (!wait_applied_(applied_size, options_.revocation_wait)) {
-    return Fail(ErrorCode::kUnavailable,
-                "the revocation is recorded but not yet in effect; retry the request");
-  }
-  return {};
+  return clients_.RevokeToken({.token_id = claims->token_id,
+                               .client_id = claims->client_id,
+                               .expires_at = claims->expires_at},
+                              actor);
 }
 
 }  // namespace esign::http

@@ -2,8 +2,9 @@
 // maps them to routes).
 //   IssueToken   client credentials -> an access token (OAuth 2 client credentials grant)
 //   Introspect   RFC 7662: an active token of the caller's organization -> its claims
-//   Revoke       RFC 7009: appends `token.revoked` and returns once the directory applied it, so
-//                the token fails from the next request on
+//   Revoke       RFC 7009: decides whether the token may be revoked; the write is the client
+//                command handler's (commands/client_commands.h), which returns once the
+//                directory applied it, so the token fails from the next request on
 //
 // Wrong credentials cost the same whether the client exists or not: an unknown client id is
 // checked against a dummy hash of the same cost, and both answer the same kInvalidClient.
@@ -19,12 +20,11 @@
 
 #include <boost/json.hpp>
 
+#include "commands/client_commands.h"
 #include "domain/clock.h"
 #include "domain/id_generator.h"
-#include "eventstore/event_store.h"
 #include "http/api.h"
 #include "http/auth_authenticator.h"
-#include "http/auth_secrets.h"
 #include "http/auth_tokens.h"
 #include "projections/client_directory.h"
 
@@ -33,12 +33,9 @@ namespace esign::http {
 struct AuthServiceOptions {
   // Lifetime of an access token, in seconds. Default: 3600.
   int64_t token_lifetime_seconds = 3600;
-  // How long Revoke waits for the directory to apply its event before answering kUnavailable.
-  // Default: 5 s.
-  std::chrono::milliseconds revocation_wait{5000};
   // PBKDF2 cost of the dummy hash that unknown client ids are checked against; the same as the
   // clients' hashes, so that both answers take as long. Default: kDefaultPbkdf2Iterations.
-  int pbkdf2_iterations = kDefaultPbkdf2Iterations;
+  int pbkdf2_iterations = commands::kDefaultPbkdf2Iterations;
 };
 
 struct IssuedToken {
@@ -49,13 +46,10 @@ struct IssuedToken {
 
 class AuthService {
  public:
-  // True once the directory has applied every event before log position `size`.
-  using WaitApplied = std::function<bool(uint64_t size, std::chrono::milliseconds timeout)>;
-
   // Everything given must outlive the service. Computes the dummy hash (one PBKDF2 run).
-  AuthService(eventstore::EventStore& store, const projections::ClientDirectory& directory,
-              const TokenCodec& codec, const TokenAuthenticator& authenticator,
-              WaitApplied wait_applied, AuthServiceOptions options = {},
+  AuthService(commands::ClientCommandHandler& clients,
+              const projections::ClientDirectory& directory, const TokenCodec& codec,
+              const TokenAuthenticator& authenticator, AuthServiceOptions options = {},
               const Clock& clock = SystemClock::Instance(),
               IdGenerator& ids = RandomIdGenerator::Instance());
 
@@ -69,11 +63,10 @@ class AuthService {
   Status Revoke(const Principal& caller, std::string_view token, const eventstore::Actor& actor);
 
  private:
-  eventstore::EventStore& store_;
+  commands::ClientCommandHandler& clients_;
   const projections::ClientDirectory& directory_;
   const TokenCodec& codec_;
   const TokenAuthenticator& authenticator_;
-  const WaitApplied wait_applied_;
   const AuthServiceOptions options_;
   const Clock& clock_;
   IdGenerator& ids_;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands/contract_commands.h"
+#include "commands/evidence_commands.h"
 #include "http/api.h"
 
 namespace esign::projections {
@@ -18,11 +19,10 @@ namespace esign::http {
 
 struct ContractRoutesDeps {
   commands::ContractCommandHandler& commands;
+  commands::EvidenceCommands& evidence;  // evidence bundles and their verification
   const projections::ContractQueries& queries;
   const projections::ReadYourWrites& read_your_writes;
   const eventstore::BlobStore& blobs;
-  eventstore::EventStore& store;  // evidence: signs tree heads, builds proofs
-  std::string certificate_pem;    // the service's signing certificate, carried in evidence
   // Renders the unsigned PDF of a contract as it stands (for drafts, which have none frozen).
   std::function<Result<std::string>(const ContractState&)> render_pdf;
 };
@@ -33,10 +33,6 @@ void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 // The parts of it, by file: reads (list, get, status) and documents/evidence (5 to 13).
 void AddContractReadRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
-
-// Builds the evidence bundle of `state` as of now (a tree head covering its events is signed
-// first), stores it and returns its SHA-256: the command handler's StoreEvidence.
-Result<std::string> StoreEvidenceBundle(const ContractRoutesDeps& deps, const ContractState& state);
 
 // Helpers shared with other families.
 esign::Actor DomainActor(const Principal& principal);

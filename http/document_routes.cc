@@ -1,14 +1,11 @@
 // Documents and evidence (operations 5 to 13). The unsigned PDF is rendered (frozen at send, or
 // from the draft as it stands); signed documents follow the specification's rules; evidence
-// bundles carry the audit trail, document hashes and Merkle proofs (documents/evidence_bundle.h).
+// bundles carry the audit trail, document hashes and Merkle proofs (documents/evidence_bundle.h),
+// built, stored and verified by commands/evidence_commands.h.
 #include <boost/json.hpp>
 #include <charconv>
 
-#include "documents/evidence_bundle.h"
-#include "domain/clock.h"
-#include "eventstore/domain_events.h"
 #include "eventstore/merkle.h"
-#include "eventstore/proof_bundle.h"
 #include "http/contract_routes.h"
 #include "projections/contract_queries.h"
 
@@ -140,34 +137,15 @@ ApiResult DownloadRevision(const ContractRoutesDeps& deps, const ApiRequest& req
               std::string(text));
 }
 
-// The evidence bundle of a contract as of now: a tree head covering its events is signed first.
-Result<boost::json::object> BuildBundle(const ContractRoutesDeps& deps,
-                                        const ContractState& state) {
-  if (auto head = deps.store.ledger().SignTreeHead(); !head) return std::unexpected(head.error());
-  auto proof = eventstore::BuildProofBundle(deps.store, eventstore::ContractStreamId(state.id));
-  if (!proof) return std::unexpected(proof.error());
-  // The audit trail is the same for every reader with a grant; the controller has one.
-  auto trail = deps.queries.AuditTrail({.organization_id = state.organization_id}, state.id);
-  if (!trail) return std::unexpected(trail.error());
-  EvidenceSources sources;
-  sources.state = &state;
-  for (auto& entry : *trail) sources.audit_entries.push_back(std::move(entry.json));
-  sources.ledger_proof = std::move(*proof);
-  sources.blobs = &deps.blobs;
-  sources.certificate_pem = deps.certificate_pem;
-  sources.generated_at = eventstore::FormatTimestamp(SystemClock::Instance().NowMicros());
-  return BuildEvidenceBundle(sources);
-}
-
 ApiResult GetEvidenceBundle(const ContractRoutesDeps& deps, const ApiRequest& request) {
   auto state = Readable(deps, request);
   if (!state) return std::unexpected(state.error());
-  auto bundle = BuildBundle(deps, *state);
+  auto bundle = deps.evidence.Bundle(*state);
   if (!bundle) return std::unexpected(bundle.error());
   return ApiResponse::Json(200, *bundle);
 }
 
-// Decided before anything is stored (the handler stores the bundle through StoreEvidenceBundle
+// Decided before anything is stored (the handler stores the bundle through EvidenceCommands::Store
 // once the command is accepted); an Idempotency-Key replays the first answer without a new bundle.
 ApiResult PersistEvidenceBundle(const ContractRoutesDeps& deps, const ApiRequest& request) {
   auto state = Readable(deps, request, "evidence:write");
@@ -196,12 +174,9 @@ ApiResult PersistEvidenceBundle(const ContractRoutesDeps& deps, const ApiRequest
 ApiResult VerifyEvidence(const ContractRoutesDeps& deps, const ApiRequest& request) {
   auto state = Readable(deps, request);
   if (!state) return std::unexpected(state.error());
-  auto bundle = BuildBundle(deps, *state);
-  if (!bundle) return std::unexpected(bundle.error());
-  const auto checks = VerifyEvidenceBundle(*bundle, &deps.blobs, deps.store.ledger().PublicKeyPem(),
-                                           deps.certificate_pem);
-  const std::string_view verified_at = bundle->at("generatedAt").as_string();
-  return ApiResponse::Json(200, VerificationReport(state->id, checks, verified_at));
+  auto report = deps.evidence.Verify(*state);
+  if (!report) return std::unexpected(report.error());
+  return ApiResponse::Json(200, *report);
 }
 
 ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) {
@@ -220,13 +195,6 @@ ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) 
 }
 
 }  // namespace
-
-Result<std::string> StoreEvidenceBundle(const ContractRoutesDeps& deps,
-                                        const ContractState& state) {
-  auto bundle = BuildBundle(deps, state);
-  if (!bundle) return std::unexpected(bundle.error());
-  return deps.store.blobs().Put(boost::json::serialize(*bundle));
-}
 
 void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   const std::string base = "/api/v1/contracts/{id}";

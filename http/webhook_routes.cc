@@ -11,11 +11,11 @@ namespace {
 using boost::beast::http::verb;
 constexpr std::string_view kPermission = "webhooks:manage";
 
-Result<webhooks::EndpointCaller> Caller(const ApiRequest& request) {
+Result<commands::EndpointCaller> Caller(const ApiRequest& request) {
   if (auto allowed = RequirePermission(request, kPermission); !allowed) {
     return std::unexpected(allowed.error());
   }
-  return webhooks::EndpointCaller{request.Caller().organization_id, EventActor(request)};
+  return commands::EndpointCaller{request.Caller().organization_id, EventActor(request)};
 }
 
 // The request's Idempotency-Key, bound to the calling client, the operation and the body.
@@ -27,7 +27,7 @@ Result<std::optional<eventstore::IdempotentRequest>> IdempotencyOf(const ApiRequ
                                        std::move((*header)->request_sha256), EventActor(request)};
 }
 
-// A replay's secret is null once it is no longer the one in effect (webhooks/endpoint_commands.h).
+// A replay's secret is null once it is no longer the one in effect (commands/endpoint_commands.h).
 boost::json::value SecretJson(const std::optional<std::string>& secret) {
   return secret ? boost::json::value(*secret) : boost::json::value();
 }

@@ -4,17 +4,17 @@
 // WEBHOOK_ENDPOINT_NOT_FOUND like a missing one.
 #pragma once
 
+#include "commands/endpoint_commands.h"
 #include "http/api.h"
 #include "projections/cursor.h"
 #include "projections/read_your_writes.h"
 #include "webhooks/delivery_store.h"
-#include "webhooks/endpoint_commands.h"
 #include "webhooks/endpoint_directory.h"
 
 namespace esign::http {
 
 struct WebhookRoutesDeps {
-  webhooks::EndpointCommands& commands;
+  commands::EndpointCommands& commands;
   const webhooks::EndpointDirectory& directory;  // the list
   const projections::ReadYourWrites& read_your_writes;
   projections::CursorCodec cursors;

@@ -10,6 +10,7 @@
 // are committed. Apply, Flush, Committed and Load are the projector's.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -23,6 +24,9 @@
 namespace esign::projections {
 
 inline constexpr std::string_view kTemplateImportedType = "template.imported";
+
+// Finds a template by id; null when unknown (contractd: TemplateCatalog::Find).
+using TemplateLookup = std::function<std::shared_ptr<const Template>(std::string_view)>;
 
 class TemplateCatalog final : public Projection {
  public:

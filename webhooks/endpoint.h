@@ -34,6 +34,12 @@ inline constexpr std::string_view kEndpointUpdated = "webhook_endpoint.updated";
 inline constexpr std::string_view kEndpointSecretRotated = "webhook_endpoint.secret_rotated";
 inline constexpr std::string_view kEndpointDeleted = "webhook_endpoint.deleted";
 
+// How long a rotated-out secret keeps signing.
+inline constexpr int64_t kSecretOverlapMicros = int64_t{24} * 3600 * 1'000'000;
+
+// Live (not deleted) endpoints an organization may have.
+inline constexpr size_t kMaxEndpointsPerOrganization = 20;
+
 // Longest accepted URL and description.
 inline constexpr size_t kMaxUrlLength = 2048;
 inline constexpr size_t kMaxDescriptionLength = 500;

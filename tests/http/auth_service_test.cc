@@ -1,6 +1,6 @@
-// The authentication family without HTTP: provisioning clients, issuing tokens for the right
-// credentials only, authenticating, introspecting within the caller's organization, revoking with
-// immediate effect, and refusals that write nothing.
+// The authentication family without HTTP: issuing tokens for the right credentials only,
+// authenticating, introspecting within the caller's organization, revoking with immediate effect,
+// and refusals that write nothing.
 #include "http/auth_service.h"
 
 #include <gtest/gtest.h>
@@ -8,13 +8,13 @@
 #include <chrono>
 
 #include "eventstore/memory_event_store.h"
-#include "http/auth_clients.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
 
 namespace esign::http {
 namespace {
 
+using commands::CreatedClient;
 using std::chrono::milliseconds;
 
 constexpr int kFastIterations = 1000;
@@ -35,10 +35,13 @@ class AuthServiceTest : public ::testing::Test {
     authenticator_ = std::make_unique<TokenAuthenticator>(*codec_, directory_, clock_);
     AuthServiceOptions options;
     options.pbkdf2_iterations = kFastIterations;
-    auth_ = std::make_unique<AuthService>(
-        *store_, directory_, *codec_, *authenticator_,
+    clients_ = std::make_unique<commands::ClientCommandHandler>(
+        *store_,
         [this](uint64_t size, milliseconds timeout) { return projector_->WaitFor(size, timeout); },
-        options, clock_);
+        RandomIdGenerator::Instance(), clock_,
+        commands::ClientCommandOptions{.pbkdf2_iterations = kFastIterations});
+    auth_ = std::make_unique<AuthService>(*clients_, directory_, *codec_, *authenticator_, options,
+                                          clock_);
   }
   void TearDown() override {
     projector_->Stop();
@@ -47,11 +50,8 @@ class AuthServiceTest : public ::testing::Test {
 
   CreatedClient MakeClient(const std::string& org,
                            std::vector<std::string> permissions = {"contracts:read"}) {
-    ClientCreationOptions options;
-    options.pbkdf2_iterations = kFastIterations;
-    options.clock = &clock_;
-    auto created = CreateClient(*store_, {org, "Test client", std::move(permissions)},
-                                eventstore::Actor{.client_id = "test"}, options);
+    auto created = clients_->Create({org, "Test client", std::move(permissions)},
+                                    eventstore::Actor{.client_id = "test"});
     EXPECT_TRUE(created) << created.error().message;
     EXPECT_TRUE(projector_->WaitFor(store_->Size(), milliseconds(5000)));
     return *created;
@@ -76,66 +76,9 @@ class AuthServiceTest : public ::testing::Test {
   std::unique_ptr<projections::Projector> projector_;
   std::unique_ptr<TokenCodec> codec_;
   std::unique_ptr<TokenAuthenticator> authenticator_;
+  std::unique_ptr<commands::ClientCommandHandler> clients_;
   std::unique_ptr<AuthService> auth_;
 };
-
-TEST_F(AuthServiceTest, CreatesAClientAsOneEventWithOnlyTheSecretsHash) {
-  const CreatedClient client = MakeClient("org_1", {"contracts:read", "contracts:send"});
-  EXPECT_TRUE(client.client_id.starts_with("cli_"));
-  EXPECT_TRUE(client.client_secret.starts_with("cs_"));
-  auto events = store_->ReadAll(GlobalPosition(0), 10);
-  ASSERT_TRUE(events);
-  ASSERT_EQ(events->size(), 1u);
-  EXPECT_EQ((*events)[0].stream_id, "client-" + client.client_id);
-  EXPECT_EQ((*events)[0].type, "client.created");
-  EXPECT_EQ((*events)[0].data.find(client.client_secret), std::string::npos);
-  auto stored = projections::ParseClientCreated((*events)[0].data);
-  ASSERT_TRUE(stored);
-  EXPECT_EQ(stored->organization_id, "org_1");
-  EXPECT_EQ(stored->permissions, (std::vector<std::string>{"contracts:read", "contracts:send"}));
-  EXPECT_TRUE(VerifySecret(client.client_secret, stored->secret_hash));
-
-  const auto json = CreatedClientJson(client);
-  EXPECT_EQ(json.size(), 4u);
-  EXPECT_EQ(json.at("clientSecret"), client.client_secret.c_str());
-}
-
-TEST_F(AuthServiceTest, RefusesInvalidClientsAndWritesNothing) {
-  ClientCreationOptions options;
-  options.pbkdf2_iterations = kFastIterations;
-  const eventstore::Actor actor;
-  struct Case {
-    NewClient request;
-    std::string field;
-  };
-  const std::vector<Case> cases = {
-      {{"org_1", "n", {"contracts:read", "contracts:delete"}}, "permissions"},
-      {{"org_1", "n", {}}, "permissions"},
-      {{"org 1", "n", {"contracts:read"}}, "organizationId"},
-      {{"", "n", {"contracts:read"}}, "organizationId"},
-      {{"org/1", "n", {"contracts:read"}}, "organizationId"},
-      {{std::string(65, 'o'), "n", {"contracts:read"}}, "organizationId"},
-      {{"org_1", "", {"contracts:read"}}, "name"},
-      {{"org_1", "tab\there", {"contracts:read"}}, "name"},
-      {{"org_1", "bad \xff utf8", {"contracts:read"}}, "name"},
-      {{"org_1", std::string(201, 'n'), {"contracts:read"}}, "name"},
-  };
-  for (const auto& c : cases) {
-    auto created = CreateClient(*store_, c.request, actor, options);
-    ASSERT_FALSE(created) << c.field;
-    EXPECT_EQ(created.error().code, ErrorCode::kValidationFailed);
-    ASSERT_EQ(created.error().details.size(), 1u);
-    EXPECT_EQ(created.error().details[0].field, c.field);
-  }
-  EXPECT_EQ(store_->Size(), 0u);
-  EXPECT_TRUE(IsValidOrganizationId("org_demo"));
-  EXPECT_TRUE(IsValidOrganizationId("Acme.Corp:eu-1"));
-}
-
-TEST_F(AuthServiceTest, DropsRepeatedPermissions) {
-  const CreatedClient client = MakeClient("org_1", {"contracts:read", "contracts:read"});
-  EXPECT_EQ(client.permissions, std::vector<std::string>{"contracts:read"});
-}
 
 TEST_F(AuthServiceTest, IssuesATokenThatAuthenticatesAsTheClient) {
   const CreatedClient client = MakeClient("org_1", {"contracts:read", "webhooks:manage"});
@@ -169,9 +112,7 @@ TEST_F(AuthServiceTest, WrongSecretAndUnknownClientGetTheSameAnswer) {
 
 TEST_F(AuthServiceTest, AnUnknownClientCostsAFullHashToo) {
   // With the real cost, an unknown client id must not answer faster than a wrong secret.
-  AuthService slow(
-      *store_, directory_, *codec_, *authenticator_, [](uint64_t, milliseconds) { return true; },
-      AuthServiceOptions{}, clock_);
+  AuthService slow(*clients_, directory_, *codec_, *authenticator_, AuthServiceOptions{}, clock_);
   const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(slow.IssueToken("cli_unknown", "cs_whatever"));
   EXPECT_GT(std::chrono::steady_clock::now() - start, milliseconds(8));
@@ -265,9 +206,10 @@ TEST_F(AuthServiceTest, AnotherOrganizationsTokenIsNotRevoked) {
 TEST_F(AuthServiceTest, ARevocationNotYetAppliedIsReportedUnavailable) {
   const CreatedClient client = MakeClient("org_1");
   const std::string token = TokenFor(client);
-  AuthService stuck(
-      *store_, directory_, *codec_, *authenticator_, [](uint64_t, milliseconds) { return false; },
-      AuthServiceOptions{.pbkdf2_iterations = kFastIterations}, clock_);
+  commands::ClientCommandHandler stuck_clients(
+      *store_, [](uint64_t, milliseconds) { return false; }, RandomIdGenerator::Instance(), clock_);
+  AuthService stuck(stuck_clients, directory_, *codec_, *authenticator_,
+                    AuthServiceOptions{.pbkdf2_iterations = kFastIterations}, clock_);
   auto revoked = stuck.Revoke(Caller(token), token, {});
   ASSERT_FALSE(revoked);
   EXPECT_EQ(revoked.error().code, ErrorCode::kUnavailable);

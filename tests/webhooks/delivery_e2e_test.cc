@@ -9,7 +9,7 @@
 #include "projections/timestamp.h"
 #include "tests/webhooks/delivery_fixture.h"
 #include "webhooks/embedded_kafka.h"
-#include "webhooks/endpoint_commands.h"
+#include "webhooks/endpoint.h"
 
 namespace esign::testing {
 namespace {

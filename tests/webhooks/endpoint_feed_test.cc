@@ -8,13 +8,13 @@
 #include <atomic>
 #include <boost/json.hpp>
 
+#include "commands/endpoint_commands.h"
 #include "domain/clock.h"
 #include "domain/id_generator.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
 #include "tests/webhooks/forged_message.h"
 #include "tests/webhooks/relay_fixture.h"
-#include "webhooks/endpoint_commands.h"
 #include "webhooks/event_message.h"
 
 namespace esign::webhooks {
@@ -29,10 +29,10 @@ class EndpointFeedTest : public esign::testing::RelayFixture {
     auto secrets = EndpointSecrets::Open(dir_.path());
     ASSERT_TRUE(secrets) << secrets.error().message;
     secrets_ = std::move(*secrets);
-    commands_ = std::make_unique<EndpointCommands>(
-        *store_, *secrets_, RandomIdGenerator::Instance(), SystemClock::Instance(),
-        UrlPolicy{.allow_loopback = true}, nullptr,
-        [](std::string_view) -> Result<size_t> { return 0; });  // the limit is not tested here
+    commands_ = std::make_unique<commands::EndpointCommands>(
+        *store_, *secrets_, UrlPolicy{.allow_loopback = true},
+        [](std::string_view) -> Result<size_t> { return 0; },  // the limit is not tested here
+        nullptr, RandomIdGenerator::Instance(), SystemClock::Instance());
   }
   void TearDown() override {
     feed_.reset();
@@ -62,7 +62,7 @@ class EndpointFeedTest : public esign::testing::RelayFixture {
     return created ? created->endpoint.id : "";
   }
 
-  static EndpointCaller Caller(const std::string& organization) {
+  static commands::EndpointCaller Caller(const std::string& organization) {
     return {.organization_id = organization, .actor = {.client_id = "cli_test"}};
   }
 
@@ -97,7 +97,7 @@ class EndpointFeedTest : public esign::testing::RelayFixture {
   }
 
   std::unique_ptr<EndpointSecrets> secrets_;
-  std::unique_ptr<EndpointCommands> commands_;
+  std::unique_ptr<commands::EndpointCommands> commands_;
   std::unique_ptr<EndpointFeed> feed_;
   std::unique_ptr<EndpointDirectory> projected_;
   std::unique_ptr<projections::MemoryViewStore> views_;

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "tests/app/contractd_fixture.h"
-#include "webhooks/endpoint_commands.h"
+#include "webhooks/endpoint.h"
 
 namespace esign::testing {
 namespace {

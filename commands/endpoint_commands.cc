@@ -1,6 +1,24 @@
-#include "webhooks/endpoint_commands.h"
+#include "commands/endpoint_commands.h"
 
-namespace esign::webhooks {
+namespace esign::commands {
+
+using webhooks::ApplyEndpointEvent;
+using webhooks::EndpointCreatedData;
+using webhooks::EndpointFields;
+using webhooks::EndpointSecrets;
+using webhooks::EndpointStreamId;
+using webhooks::EndpointUpdatedData;
+using webhooks::kEndpointCreated;
+using webhooks::kEndpointDeleted;
+using webhooks::kEndpointSecretRotated;
+using webhooks::kEndpointUpdated;
+using webhooks::kMaxEndpointsPerOrganization;
+using webhooks::kSecretOverlapMicros;
+using webhooks::ParseCreateEndpoint;
+using webhooks::ParseUpdateEndpoint;
+using webhooks::ReplayEndpoint;
+using webhooks::WebhookEndpoint;
+
 namespace {
 
 std::unexpected<Error> NotFound(std::string_view id) {
@@ -76,16 +94,15 @@ Result<Outcome> WithKey(eventstore::EventStore& store, const EndpointCaller& cal
 }  // namespace
 
 EndpointCommands::EndpointCommands(eventstore::EventStore& store, EndpointSecrets& secrets,
-                                   IdGenerator& ids, const Clock& clock, UrlPolicy policy,
-                                   std::function<void(std::string_view, uint64_t)> wrote,
-                                   LiveEndpointCounter live_endpoints)
+                                   webhooks::UrlPolicy policy, LiveEndpointCounter live_endpoints,
+                                   RecordWrite record_write, IdGenerator& ids, const Clock& clock)
     : store_(store),
       secrets_(secrets),
-      ids_(ids),
-      clock_(clock),
       policy_(policy),
-      wrote_(std::move(wrote)),
-      live_endpoints_(std::move(live_endpoints)) {}
+      live_endpoints_(std::move(live_endpoints)),
+      record_write_(std::move(record_write)),
+      ids_(ids),
+      clock_(clock) {}
 
 Result<WebhookEndpoint> EndpointCommands::Get(const EndpointCaller& caller,
                                               std::string_view id) const {
@@ -112,7 +129,8 @@ Status EndpointCommands::Append(const EndpointCaller& caller, const WebhookEndpo
                             : eventstore::ExpectedVersion::Exactly(StreamVersion(endpoint.version));
   auto appended = store_.Append(EndpointStreamId(endpoint.id), expected, events);
   if (!appended) return std::unexpected(appended.error());
-  if (wrote_) wrote_(caller.actor.client_id, appended->first_position.value() + appended->count);
+  if (record_write_)
+    record_write_(caller.actor.client_id, appended->first_position.value() + appended->count);
   if (applied_to != nullptr) {
     eventstore::EventRecord record;
     record.position = appended->first_position;
@@ -279,10 +297,6 @@ Result<EndpointCommands::Rotated> EndpointCommands::ReplayRotated(const Endpoint
   return rotated;
 }
 
-}  // namespace esign::webhooks
-
-namespace esign::webhooks {
-
 Status EndpointCommands::Disable(std::string_view id, std::string_view reason) {
   auto events = store_.ReadStream(EndpointStreamId(id), StreamVersion(1), SIZE_MAX);
   if (!events) return std::unexpected(events.error());
@@ -299,4 +313,4 @@ Status EndpointCommands::Disable(std::string_view id, std::string_view reason) {
   return Append(system, **endpoint, kEndpointUpdated, data, nullptr);
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::commands

@@ -1,16 +1,15 @@
 // EndpointCommands: the writes of the webhook endpoint operations. Each loads the endpoint from
-// its stream, applies the rules of endpoint.h and appends with the stream's version expected, so
-// concurrent changes conflict instead of overwriting each other. An endpoint of another
-// organization, or a deleted one, is kWebhookEndpointNotFound, like a missing one.
-// Secrets go to EndpointSecrets, never into the events.
-// Create and RotateSecret take an Idempotency-Key (eventstore/idempotency_keys.h): the same key
-// and request again replays the first answer without a second effect. A replay's secret comes
-// from the endpoint's secret file, and only while it is still the one the first answer returned
-// (no rotation since, endpoint not deleted); otherwise the replay carries no secret.
-// An organization has at most kMaxEndpointsPerOrganization live endpoints: one more is
-// kValidationFailed. Creations are carried out one at a time, each counting after the one before
-// it was written, so concurrent requests cannot pass the limit together.
-// Thread safety: every method may be called from any thread.
+// its stream, applies the rules of webhooks/endpoint.h and appends with the stream's version
+// expected, so concurrent changes conflict instead of overwriting each other. An endpoint of
+// another organization, or a deleted one, is kWebhookEndpointNotFound, like a missing one. Secrets
+// go to EndpointSecrets (webhooks/endpoint_secrets.h), never into the events. Create and
+// RotateSecret take an Idempotency-Key (eventstore/idempotency_keys.h): the same key and request
+// again replays the first answer without a second effect. A replay's secret comes from the
+// endpoint's secret file, and only while it is still the one the first answer returned (no rotation
+// since, endpoint not deleted); otherwise the replay carries no secret. An organization has at most
+// kMaxEndpointsPerOrganization live endpoints: one more is kValidationFailed. Creations are carried
+// out one at a time, each counting after the one before it was written, so concurrent requests
+// cannot pass the limit together. Thread safety: every method may be called from any thread.
 #pragma once
 
 #include <functional>
@@ -19,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "commands/record_write.h"
 #include "domain/clock.h"
 #include "domain/id_generator.h"
 #include "eventstore/event_store.h"
@@ -26,13 +26,7 @@
 #include "webhooks/endpoint.h"
 #include "webhooks/endpoint_secrets.h"
 
-namespace esign::webhooks {
-
-// How long a rotated-out secret keeps signing.
-inline constexpr int64_t kSecretOverlapMicros = int64_t{24} * 3600 * 1'000'000;
-
-// Live (not deleted) endpoints an organization may have.
-inline constexpr size_t kMaxEndpointsPerOrganization = 20;
+namespace esign::commands {
 
 // The organization's live endpoints, counting every endpoint written before the call (contractd:
 // the endpoint directory, once the projection has applied the whole log).
@@ -45,27 +39,26 @@ struct EndpointCaller {
 
 class EndpointCommands {
  public:
-  // `wrote(client id, log size)` is told of every append (read-your-writes); `live_endpoints`
-  // counts for the limit.
-  EndpointCommands(eventstore::EventStore& store, EndpointSecrets& secrets, IdGenerator& ids,
-                   const Clock& clock, UrlPolicy policy,
-                   std::function<void(std::string_view, uint64_t)> wrote,
-                   LiveEndpointCounter live_endpoints);
+  // `live_endpoints` counts for the limit; `record_write` is told of every append
+  // (read-your-writes). Everything given by reference must outlive the handler.
+  EndpointCommands(eventstore::EventStore& store, webhooks::EndpointSecrets& secrets,
+                   webhooks::UrlPolicy policy, LiveEndpointCounter live_endpoints,
+                   RecordWrite record_write, IdGenerator& ids, const Clock& clock);
 
   struct Created {
-    WebhookEndpoint endpoint;
+    webhooks::WebhookEndpoint endpoint;
     std::optional<std::string> secret;  // nullopt only in a replay (see above)
     bool replayed = false;
   };
   // `idempotency`: the request's Idempotency-Key, when it has one.
   Result<Created> Create(const EndpointCaller& caller, const boost::json::object& body,
                          const std::optional<eventstore::IdempotentRequest>& idempotency = {});
-  Result<WebhookEndpoint> Get(const EndpointCaller& caller, std::string_view id) const;
-  Result<WebhookEndpoint> Update(const EndpointCaller& caller, std::string_view id,
-                                 const boost::json::object& body);
+  Result<webhooks::WebhookEndpoint> Get(const EndpointCaller& caller, std::string_view id) const;
+  Result<webhooks::WebhookEndpoint> Update(const EndpointCaller& caller, std::string_view id,
+                                           const boost::json::object& body);
   Status Delete(const EndpointCaller& caller, std::string_view id);
   struct Rotated {
-    WebhookEndpoint endpoint;
+    webhooks::WebhookEndpoint endpoint;
     std::optional<std::string> secret;       // nullopt only in a replay (see above)
     std::string previous_secret_expires_at;  // RFC 3339
     bool replayed = false;
@@ -79,13 +72,13 @@ class EndpointCommands {
 
  private:
   // `event_id` empty: a fresh one.
-  Status Append(const EndpointCaller& caller, const WebhookEndpoint& endpoint,
-                std::string_view type, std::string data, WebhookEndpoint* applied_to,
+  Status Append(const EndpointCaller& caller, const webhooks::WebhookEndpoint& endpoint,
+                std::string_view type, std::string data, webhooks::WebhookEndpoint* applied_to,
                 std::string event_id = "");
-  Result<Created> CreateOnce(const EndpointCaller& caller, const EndpointFields& fields,
+  Result<Created> CreateOnce(const EndpointCaller& caller, const webhooks::EndpointFields& fields,
                              std::string id, std::string event_id);
-  Result<Rotated> RotateOnce(const EndpointCaller& caller, const WebhookEndpoint& endpoint,
-                             std::string event_id);
+  Result<Rotated> RotateOnce(const EndpointCaller& caller,
+                             const webhooks::WebhookEndpoint& endpoint, std::string event_id);
   // The answers of a completed request, rebuilt from the stream at `version` and the secret file.
   Result<Created> ReplayCreated(const EndpointCaller& caller, std::string_view id,
                                 uint64_t version) const;
@@ -93,12 +86,12 @@ class EndpointCommands {
                                 uint64_t version) const;
 
   eventstore::EventStore& store_;
-  EndpointSecrets& secrets_;
+  webhooks::EndpointSecrets& secrets_;
+  const webhooks::UrlPolicy policy_;
+  const LiveEndpointCounter live_endpoints_;
+  const RecordWrite record_write_;
   IdGenerator& ids_;
   const Clock& clock_;
-  const UrlPolicy policy_;
-  const std::function<void(std::string_view, uint64_t)> wrote_;
-  const LiveEndpointCounter live_endpoints_;
   // One write with an Idempotency-Key at a time: two requests with one key must not both carry
   // out the operation (each would make a secret, and only one answer could hold the kept one).
   std::mutex idempotent_;
@@ -106,4 +99,4 @@ class EndpointCommands {
   std::mutex creating_;
 };
 
-}  // namespace esign::webhooks
+}  // namespace esign::commands

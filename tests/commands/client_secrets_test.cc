@@ -1,6 +1,6 @@
 // Client secrets and their PBKDF2 hashes: the stored format, verification, and refusal of
 // malformed hashes.
-#include "http/auth_secrets.h"
+#include "commands/client_secrets.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "domain/base64url.h"
 
-namespace esign::http {
+namespace esign::commands {
 namespace {
 
 constexpr int kFastIterations = 1000;
@@ -93,4 +93,4 @@ TEST(SecretHashTest, TheDefaultCostIsSlowButBearable) {
 }
 
 }  // namespace
-}  // namespace esign::http
+}  // namespace esign::commands

@@ -2,7 +2,7 @@
 // operation and recording its outcome: the retry finds the operation's events by their ids and
 // completes the key instead of carrying the operation out again. And the limit of endpoints per
 // organization, also against concurrent creations.
-#include "webhooks/endpoint_commands.h"
+#include "commands/endpoint_commands.h"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,19 @@
 #include "eventstore/memory_event_store.h"
 #include "tests/support/temp_dir.h"
 
-namespace esign::webhooks {
+namespace esign::commands {
 namespace {
+
+using webhooks::EndpointCreatedData;
+using webhooks::EndpointSecrets;
+using webhooks::EndpointStreamId;
+using webhooks::kEndpointCreated;
+using webhooks::kEndpointDeleted;
+using webhooks::kEndpointSecretRotated;
+using webhooks::kMaxEndpointsPerOrganization;
+using webhooks::kSecretOverlapMicros;
+using webhooks::UrlPolicy;
+using webhooks::WebhookEndpoint;
 
 // The organization's live endpoints, read from the whole log (contractd reads its directory).
 Result<size_t> LiveEndpoints(const eventstore::EventStore& store, std::string_view organization) {
@@ -42,11 +53,12 @@ class EndpointCommandsTest : public ::testing::Test {
     ASSERT_TRUE(secrets);
     secrets_ = std::move(*secrets);
     commands_ = std::make_unique<EndpointCommands>(
-        *store_, *secrets_, RandomIdGenerator::Instance(), clock_,
-        UrlPolicy{.allow_loopback = true}, nullptr, [this](std::string_view organization) {
+        *store_, *secrets_, UrlPolicy{.allow_loopback = true},
+        [this](std::string_view organization) {
           ++counted_;
           return LiveEndpoints(*store_, organization);
-        });
+        },
+        nullptr, RandomIdGenerator::Instance(), clock_);
   }
 
   esign::testing::TempDir dir_;
@@ -194,4 +206,4 @@ TEST_F(EndpointCommandsTest, AReplayIsAnsweredEvenAtTheLimit) {
 }
 
 }  // namespace
-}  // namespace esign::webhooks
+}  // namespace esign::commands

@@ -1,4 +1,4 @@
-#include "http/auth_secrets.h"
+#include "commands/client_secrets.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -10,7 +10,7 @@
 #include "domain/base64url.h"
 #include "domain/id_generator.h"
 
-namespace esign::http {
+namespace esign::commands {
 namespace {
 
 constexpr std::string_view kScheme = "pbkdf2-sha256";
@@ -71,4 +71,4 @@ bool VerifySecret(std::string_view secret, std::string_view encoded) {
   return actual && CRYPTO_memcmp(actual->data(), expected->data(), kHashBytes) == 0;
 }
 
-}  // namespace esign::http
+}  // namespace esign::commands

@@ -1,11 +1,12 @@
-#include "http/auth_clients.h"
+#include "commands/client_commands.h"
 
 #include <algorithm>
 
 #include "eventstore/event_record.h"
+#include "eventstore/merkle.h"
 #include "projections/client_directory.h"
 
-namespace esign::http {
+namespace esign::commands {
 namespace {
 
 constexpr size_t kMaxNameBytes = 200;
@@ -66,9 +67,17 @@ bool IsValidOrganizationId(std::string_view organization_id) {
   });
 }
 
-Result<CreatedClient> CreateClient(eventstore::EventStore& store, const NewClient& request,
-                                   const eventstore::Actor& actor,
-                                   const ClientCreationOptions& options) {
+ClientCommandHandler::ClientCommandHandler(eventstore::EventStore& store, WaitApplied wait_applied,
+                                           IdGenerator& ids, const Clock& clock,
+                                           ClientCommandOptions options)
+    : store_(store),
+      wait_applied_(std::move(wait_applied)),
+      ids_(ids),
+      clock_(clock),
+      options_(options) {}
+
+Result<CreatedClient> ClientCommandHandler::Create(const NewClient& request,
+                                                   const eventstore::Actor& actor) {
   if (!IsValidOrganizationId(request.organization_id)) {
     return Fail(ErrorCode::kValidationFailed, "invalid organization id", "organizationId",
                 "must match ^[A-Za-z0-9_.:-]{1,64}$");
@@ -96,13 +105,13 @@ Result<CreatedClient> CreateClient(eventstore::EventStore& store, const NewClien
   }
 
   CreatedClient created{
-      .client_id = options.ids->Next("cli_"),
+      .client_id = ids_.Next("cli_"),
       .client_secret = NewClientSecret(),
       .organization_id = request.organization_id,
       .name = request.name,
       .permissions = std::move(permissions),
   };
-  auto hash = HashSecret(created.client_secret, options.pbkdf2_iterations);
+  auto hash = HashSecret(created.client_secret, options_.pbkdf2_iterations);
   if (!hash) return Fail(hash.error());
   projections::ClientRecord record{
       .client_id = created.client_id,
@@ -110,18 +119,47 @@ Result<CreatedClient> CreateClient(eventstore::EventStore& store, const NewClien
       .name = created.name,
       .permissions = created.permissions,
       .secret_hash = std::move(*hash),
-      .created_at = eventstore::FormatTimestamp(options.clock->NowMicros()),
+      .created_at = eventstore::FormatTimestamp(clock_.NowMicros()),
   };
   eventstore::NewEvent event{
-      .event_id = options.ids->Next("evt_"),
+      .event_id = ids_.Next("evt_"),
       .type = std::string(projections::kClientCreatedType),
       .data = projections::ClientCreatedData(record),
       .actor = actor,
   };
-  auto appended = store.Append(projections::ClientStreamId(created.client_id),
-                               eventstore::ExpectedVersion::NoStream(), {std::move(event)});
+  auto appended = store_.Append(projections::ClientStreamId(created.client_id),
+                                eventstore::ExpectedVersion::NoStream(), {std::move(event)});
   if (!appended) return Fail(appended.error());
   return created;
+}
+
+Status ClientCommandHandler::RevokeToken(const TokenRevocationRequest& token,
+                                         const eventstore::Actor& actor) {
+  projections::TokenRevocation revocation{
+      .token_id = token.token_id,
+      .client_id = token.client_id,
+      .expires_at = token.expires_at,
+      .revoked_at = eventstore::FormatTimestamp(clock_.NowMicros()),
+  };
+  // The event id follows from the token id, so two concurrent revocations of one token store a
+  // single event: the second append is an idempotent replay.
+  eventstore::NewEvent event{
+      .event_id =
+          "evt_" +
+          eventstore::ToHex(eventstore::Sha256("token.revoked\n" + token.token_id)).substr(0, 32),
+      .type = std::string(projections::kTokenRevokedType),
+      .data = projections::TokenRevokedData(revocation),
+      .actor = actor,
+  };
+  auto appended = store_.Append(projections::ClientStreamId(token.client_id),
+                                eventstore::ExpectedVersion::Any(), {std::move(event)});
+  if (!appended) return Fail(appended.error());
+  const uint64_t applied_size = appended->first_position.value() + appended->count;
+  if (wait_applied_ && !wait_applied_(applied_size, options_.revocation_wait)) {
+    return Fail(ErrorCode::kUnavailable,
+                "the revocation is recorded but not yet in effect; retry the request");
+  }
+  return {};
 }
 
 boost::json::object CreatedClientJson(const CreatedClient& client) {
@@ -135,4 +173,4 @@ boost::json::object CreatedClientJson(const CreatedClient& client) {
   };
 }
 
-}  // namespace esign::http
+}  // namespace esign::commands

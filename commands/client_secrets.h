@@ -16,7 +16,7 @@
 
 #include "domain/result.h"
 
-namespace esign::http {
+namespace esign::commands {
 
 // About 30 ms per hash on the reference machine (2 cores, OpenSSL 3.0 with SHA extensions).
 inline constexpr int kDefaultPbkdf2Iterations = 160'000;
@@ -31,4 +31,4 @@ Result<std::string> HashSecret(std::string_view secret, int iterations = kDefaul
 // false. Costs the iterations of `encoded`.
 bool VerifySecret(std::string_view secret, std::string_view encoded);
 
-}  // namespace esign::http
+}  // namespace esign::commands

@@ -1,0 +1,50 @@
+// ContractDocuments: the PDFs of a contract, from its template version. Render lays out the
+// unsigned PDF (pdf_renderer.h); Freeze renders and stores it, as sending freezes it; Seal builds
+// the signed PDF of a contract whose every signer has signed (each signature drawn, the service's
+// seal applied: contract_sealer.h) and stores it. A template version the look-up does not know is
+// kTemplateVersionNotFound.
+// Thread safety: every method may be called from any thread (as the look-up and the blob store
+// allow). Rendering and sealing are CPU-bound: callers keep them off the I/O threads.
+#pragma once
+
+#include <string>
+
+#include "documents/service_certificate.h"
+#include "domain/clock.h"
+#include "domain/contract_state.h"
+#include "domain/result.h"
+#include "eventstore/event_store.h"
+#include "projections/template_catalog.h"
+
+namespace esign::documents {
+
+class ContractDocuments {
+ public:
+  // Everything given by reference must outlive the service. `clock` gives the seal's signing
+  // time.
+  ContractDocuments(projections::TemplateLookup templates, eventstore::BlobStore& blobs,
+                    const ServiceCertificate& certificate,
+                    const Clock& clock = SystemClock::Instance());
+
+  // The unsigned PDF of the contract as it stands.
+  Result<std::string> Render(const ContractState& state) const;
+  // The unsigned PDF, stored as a blob; its SHA-256 (hex), which contract.prepared records.
+  Result<std::string> Freeze(const ContractState& prepared) const;
+  // The signed PDF, stored as a blob; its key (its SHA-256, hex). Each signature as its signer
+  // gave it: the typed text, or the image they drew (a blob).
+  Result<std::string> Seal(const ContractState& all_signed) const;
+
+ private:
+  struct Source {
+    std::shared_ptr<const Template> tmpl;
+    const TemplateVersion* version = nullptr;
+  };
+  Result<Source> SourceOf(const ContractState& state) const;
+
+  const projections::TemplateLookup templates_;
+  eventstore::BlobStore& blobs_;
+  const ServiceCertificate& certificate_;
+  const Clock& clock_;
+};
+
+}  // namespace esign::documents
