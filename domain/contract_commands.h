@@ -3,7 +3,8 @@
 // each problem by its request path; members the API does not know land in `unknown` and are
 // rejected by Decide. The signing layer's commands are typed.
 //
-// Who issues them: http/ for CreateContract .. SendContract and PersistEvidence (bearer actor);
+// Who issues them: http/ for CreateContract .. SendContract (mapped from the request by
+// http/contract_requests.h) and PersistEvidence (bearer actor);
 // the signing layer (hosted page, integrator-managed completion, provider callbacks) for
 // RecordSignerCompleted / RecordSignerDeclined, having authorized the signer itself; the
 // documents layer for CompleteContract once the signed PDF is stored.
@@ -142,11 +143,5 @@ using Command = std::variant<CreateContract, UpdateData, UpdateTableData, Replac
 
 // The command's name, e.g. "CreateContract".
 std::string_view CommandName(const Command& command);
-
-// Builds a command from its name and a JSON body shaped like the request (camelCase members;
-// for the typed commands: participantId, signedAt, evidence, reason, signedPdfKey,
-// signedPdfSha256, revision, sha256). kValidationFailed when the body of a typed command has a
-// member of the wrong type; kValidationFailed ("command") for an unknown name.
-Result<Command> CommandFromJson(std::string_view name, const boost::json::object& body);
 
 }  // namespace esign

@@ -3,8 +3,8 @@
 #include <boost/json.hpp>
 #include <charconv>
 
-#include "domain/contract_commands.h"
 #include "eventstore/merkle.h"
+#include "http/contract_requests.h"
 #include "projections/contract_queries.h"
 #include "projections/read_your_writes.h"
 
@@ -57,23 +57,29 @@ ApiResponse ContractResponse(unsigned status, const ContractState& state) {
       .WithHeader("ETag", VersionETag(state.version));
 }
 
-// Parses the body (an empty body counts as {} where every member is optional).
-Result<boost::json::object> BodyObject(const ApiRequest& request, bool may_be_empty) {
-  if (may_be_empty && request.http.body().empty()) return boost::json::object{};
+// Whether a request without a body counts as {} (every member optional) or is refused.
+enum class EmptyBody { kRefused, kAsEmptyObject };
+// Whether the operation honours Idempotency-Key.
+enum class Idempotency { kNone, kHonoured };
+
+Result<boost::json::object> BodyObject(const ApiRequest& request, EmptyBody empty) {
+  if (empty == EmptyBody::kAsEmptyObject && request.http.body().empty()) {
+    return boost::json::object{};
+  }
   return ParseJsonObjectBody(request);
 }
 
-RouteFunction CommandRoute(const ContractRoutesDeps& deps, std::string_view command_name,
-                           bool may_be_empty, bool idempotent) {
-  return [deps, command_name, may_be_empty, idempotent](const ApiRequest& request) -> ApiResult {
-    auto body = BodyObject(request, may_be_empty);
+// A write on an existing contract: the body as the command `Request`, then the handler.
+template <class Request>
+RouteFunction CommandRoute(const ContractRoutesDeps& deps, EmptyBody empty,
+                           Idempotency idempotency) {
+  return [deps, empty, idempotency](const ApiRequest& request) -> ApiResult {
+    auto body = BodyObject(request, empty);
     if (!body) return std::unexpected(body.error());
-    auto command = CommandFromJson(command_name, *body);
-    if (!command) return std::unexpected(command.error());
-    auto meta = MetaOf(request, idempotent);
+    auto meta = MetaOf(request, idempotency == Idempotency::kHonoured);
     if (!meta) return std::unexpected(meta.error());
-    auto outcome =
-        deps.commands.Execute(DomainActor(request.Caller()), ContractId(request), *command, *meta);
+    auto outcome = deps.commands.Execute(DomainActor(request.Caller()), ContractId(request),
+                                         CommandFromRequest<Request>(*body), *meta);
     if (!outcome) return std::unexpected(outcome.error());
     return ContractResponse(200, outcome->state);
   };
@@ -82,12 +88,10 @@ RouteFunction CommandRoute(const ContractRoutesDeps& deps, std::string_view comm
 ApiResult CreateContractRoute(const ContractRoutesDeps& deps, const ApiRequest& request) {
   auto body = ParseJsonObjectBody(request);
   if (!body) return std::unexpected(body.error());
-  auto command = CommandFromJson("CreateContract", *body);
-  if (!command) return std::unexpected(command.error());
   auto meta = MetaOf(request, /*idempotent=*/true);
   if (!meta) return std::unexpected(meta.error());
   auto outcome = deps.commands.Create(DomainActor(request.Caller()),
-                                      std::get<CreateContract>(std::move(*command)), *meta);
+                                      CommandFromRequest<CreateContract>(*body), *meta);
   if (!outcome) return std::unexpected(outcome.error());
   return ContractResponse(201, outcome->state)
       .WithHeader("Location", "/api/v1/contracts/" + outcome->state.id);
@@ -148,19 +152,22 @@ void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   routes.Add(verb::post, base, {"createContract", Auth::kBearer, [deps](const ApiRequest& r) {
                                   return CreateContractRoute(deps, r);
                                 }});
+  // The edits need a body; sending may have none (every member is optional).
   routes.Add(verb::put, base + "/{id}/data",
-             {"updateContractData", Auth::kBearer, CommandRoute(deps, "UpdateData", false, false)});
-  routes.Add(
-      verb::put, base + "/{id}/table-data",
-      {"updateTableData", Auth::kBearer, CommandRoute(deps, "UpdateTableData", false, false)});
+             {"updateContractData", Auth::kBearer,
+              CommandRoute<UpdateData>(deps, EmptyBody::kRefused, Idempotency::kNone)});
+  routes.Add(verb::put, base + "/{id}/table-data",
+             {"updateTableData", Auth::kBearer,
+              CommandRoute<UpdateTableData>(deps, EmptyBody::kRefused, Idempotency::kNone)});
   routes.Add(verb::put, base + "/{id}/participants",
              {"replaceParticipants", Auth::kBearer,
-              CommandRoute(deps, "ReplaceParticipants", false, false)});
+              CommandRoute<ReplaceParticipants>(deps, EmptyBody::kRefused, Idempotency::kNone)});
   routes.Add(verb::put, base + "/{id}/role-bindings",
              {"updateRoleBindings", Auth::kBearer,
-              CommandRoute(deps, "UpdateRoleBindings", false, false)});
+              CommandRoute<UpdateRoleBindings>(deps, EmptyBody::kRefused, Idempotency::kNone)});
   routes.Add(verb::post, base + "/{id}/send",
-             {"sendContract", Auth::kBearer, CommandRoute(deps, "SendContract", true, true)});
+             {"sendContract", Auth::kBearer,
+              CommandRoute<SendContract>(deps, EmptyBody::kAsEmptyObject, Idempotency::kHonoured)});
   AddContractReadRoutes(routes, deps);
   AddDocumentRoutes(routes, deps);
 }

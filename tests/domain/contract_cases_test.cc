@@ -24,6 +24,7 @@
 #include "domain/json_util.h"
 #include "domain/template_importer.h"
 #include "test_files.h"
+#include "tests/support/command_from_json.h"
 
 namespace esign {
 namespace {
@@ -155,7 +156,7 @@ class CaseRunner {
     }
     const auto& when = spec.at("when").as_object();
     const auto& then = spec.at("then").as_object();
-    auto command = CommandFromJson(when.at("command").as_string(), Body(when));
+    auto command = esign::testing::CommandFromJson(when.at("command").as_string(), Body(when));
     Result<std::vector<DomainEvent>> decided =
         command ? Decide(state_, *command, Context(when))
                 : Result<std::vector<DomainEvent>>(std::unexpected(command.error()));
@@ -236,7 +237,7 @@ class CaseRunner {
       state_ = Apply(std::move(state_), event);
       return;
     }
-    auto command = CommandFromJson(step.at("command").as_string(), Body(step));
+    auto command = esign::testing::CommandFromJson(step.at("command").as_string(), Body(step));
     ASSERT_TRUE(command.has_value()) << Describe(command.error());
     auto decided = Decide(state_, *command, Context(step));
     ASSERT_TRUE(decided.has_value())

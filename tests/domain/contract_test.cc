@@ -7,6 +7,7 @@
 #include "domain/json_util.h"
 #include "domain/template_importer.h"
 #include "test_files.h"
+#include "tests/support/command_from_json.h"
 
 namespace esign {
 namespace {
@@ -29,7 +30,8 @@ class ContractTest : public ::testing::Test {
   }
 
   static Command Create(const char* json) {
-    auto command = CommandFromJson("CreateContract", boost::json::parse(json).as_object());
+    auto command =
+        esign::testing::CommandFromJson("CreateContract", boost::json::parse(json).as_object());
     EXPECT_TRUE(command.has_value());
     return *command;
   }
@@ -138,7 +140,7 @@ TEST_F(ContractTest, StatusJsonHasTheDesignShape) {
 }
 
 TEST_F(ContractTest, UnknownCommandName) {
-  auto command = CommandFromJson("ArchiveContract", {});
+  auto command = esign::testing::CommandFromJson("ArchiveContract", {});
   ASSERT_FALSE(command.has_value());
   EXPECT_EQ(command.error().code, ErrorCode::kValidationFailed);
 }

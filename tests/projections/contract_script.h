@@ -22,6 +22,7 @@
 #include "domain/template_json.h"
 #include "eventstore/event_store.h"
 #include "eventstore/rocksdb_event_store.h"
+#include "tests/support/command_from_json.h"
 #include "tests/support/temp_dir.h"
 
 namespace esign::projections::testing {
@@ -130,7 +131,8 @@ class ContractScript {
 
   // Creates a contract; returns its id ("" after a failure, which is reported).
   std::string Create(const Actor& actor, const std::string& body, const std::string& now) {
-    auto command = CommandFromJson("CreateContract", boost::json::parse(body).as_object());
+    auto command =
+        esign::testing::CommandFromJson("CreateContract", boost::json::parse(body).as_object());
     EXPECT_TRUE(command) << command.error().message;
     if (!command) return "";
     char id[32];
@@ -154,7 +156,7 @@ class ContractScript {
 
   Status RunJson(const Actor& actor, const std::string& contract_id, const std::string& name,
                  const std::string& body, const std::string& now) {
-    auto command = CommandFromJson(name, boost::json::parse(body).as_object());
+    auto command = esign::testing::CommandFromJson(name, boost::json::parse(body).as_object());
     if (!command) return Fail(command.error());
     return Run(actor, contract_id, *command, now);
   }
