@@ -8,15 +8,13 @@
 namespace esign::http {
 namespace {
 
-constexpr size_t kKeyBytes = 32;
-
 // The key, std::nullopt when the file does not exist.
 Result<std::optional<std::string>> ReadKey(const std::filesystem::path& file) {
   auto contents = eventstore::ReadFileIfPresent(file.string());
   if (!contents) return Fail(contents.error());
-  if (*contents && (*contents)->size() != kKeyBytes) {
+  if (*contents && (*contents)->size() != kTokenKeyBytes) {
     return Fail(ErrorCode::kCorruption, "the token key " + file.string() + " is not " +
-                                            std::to_string(kKeyBytes) + " bytes");
+                                            std::to_string(kTokenKeyBytes) + " bytes");
   }
   return contents;
 }
@@ -28,7 +26,7 @@ Result<std::string> LoadOrCreateTokenKey(const std::filesystem::path& file) {
   if (!existing) return Fail(existing.error());
   if (*existing) return std::move(**existing);
 
-  const std::string key = RandomBytes(kKeyBytes);
+  const std::string key = RandomBytes(kTokenKeyBytes);
   const std::string dir = file.parent_path().empty() ? "." : file.parent_path().string();
   auto installed = eventstore::PublishSecretFile(dir, file.filename().string(), key);
   if (!installed) return Fail(installed.error());

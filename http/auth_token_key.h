@@ -6,6 +6,7 @@
 // Thread safety: safe from any thread; processes are serialized by the link.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -14,6 +15,8 @@
 namespace esign::http {
 
 inline constexpr std::string_view kTokenKeyFileName = "token-key";
+// The key's length: as long as SHA-256's digest, the MAC it keys.
+inline constexpr size_t kTokenKeyBytes = 32;
 
 // Reads the key at `file`, or creates it. kStorage on I/O errors; kCorruption when the file is
 // not 32 bytes.

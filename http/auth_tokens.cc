@@ -6,12 +6,12 @@
 #include <cstring>
 
 #include "domain/base64url.h"
+#include "http/auth_token_key.h"
 
 namespace esign::http {
 namespace {
 
 constexpr std::string_view kPrefix = "at.";
-constexpr size_t kKeyBytes = 32;
 constexpr size_t kBlockBytes = 64;  // SHA-256's block
 
 std::unexpected<Error> Invalid() {
@@ -40,7 +40,7 @@ std::string TokenClaims::ScopeString() const {
 }
 
 Result<std::unique_ptr<TokenCodec>> TokenCodec::Create(std::string_view key) {
-  if (key.size() != kKeyBytes) {
+  if (key.size() != kTokenKeyBytes) {
     return Fail(ErrorCode::kInternal, "the token key must be 32 bytes");
   }
   std::unique_ptr<TokenCodec> codec(new TokenCodec());

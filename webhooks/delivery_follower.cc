@@ -1,17 +1,10 @@
 #include "webhooks/delivery_follower.h"
 
-#include <iostream>
-
 #include "webhooks/delivery_topics.h"
+#include "webhooks/log_line.h"
 
 namespace esign::webhooks {
-namespace {
-
-void Log(const std::string& line) {
-  std::cerr << "contractd: webhook deliveries: " << line << std::endl;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<std::unique_ptr<DeliveryFollower>> DeliveryFollower::Start(
     DeliveryFollowerDeps deps, const DeliveryFollowerOptions& options) {
@@ -49,7 +42,7 @@ void DeliveryFollower::Run(const std::stop_token& stop) {
     if (message == nullptr) continue;
     if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        Log(std::string("consumer: ") + rd_kafka_message_errstr(message));
+        LogLine("webhook deliveries", std::string("consumer: ") + rd_kafka_message_errstr(message));
       }
       rd_kafka_message_destroy(message);
       continue;
@@ -58,7 +51,7 @@ void DeliveryFollower::Run(const std::stop_token& stop) {
     // A message no dispatcher wrote is dropped; its offset is stored like any other's.
     Status applied = gate_.Admit(*message) ? Apply(value) : Status();
     while (!applied && !stop.stop_requested()) {
-      Log("applying a record failed: " + applied.error().message);
+      LogLine("webhook deliveries", "applying a record failed: " + applied.error().message);
       std::this_thread::sleep_for(std::chrono::seconds(1));
       applied = Apply(value);
     }

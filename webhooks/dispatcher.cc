@@ -1,13 +1,13 @@
 #include "webhooks/dispatcher.h"
 
 #include <algorithm>
-#include <iostream>
 #include <random>
 #include <set>
 
 #include "webhooks/delivery_message.h"
 #include "webhooks/delivery_policy.h"
 #include "webhooks/delivery_topics.h"
+#include "webhooks/log_line.h"
 #include "webhooks/webhook_outcome.h"
 
 namespace esign::webhooks {
@@ -15,10 +15,6 @@ namespace {
 
 // Bounds how long a stopping intake goes unnoticed; messages wake it at once.
 constexpr int kPollMs = 500;
-
-void Log(const std::string& line) {
-  std::cerr << "contractd: webhook dispatcher: " << line << std::endl;
-}
 
 std::vector<TopicPartition> PartitionsOf(const rd_kafka_topic_partition_list_t* list) {
   std::vector<TopicPartition> partitions;
@@ -122,22 +118,25 @@ LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
   const bool disabled = verdict.next == AttemptVerdict::Next::kDisableEndpoint &&
                         Disable(endpoint, verdict.disable_reason);
   if (auto stored = deps_.deliveries.Update(delivery); !stored) {
-    Log("recording delivery " + delivery.id + " failed: " + stored.error().message);
+    LogLine("webhook dispatcher",
+            "recording delivery " + delivery.id + " failed: " + stored.error().message);
   }
   // The outcome must be recorded before it settles the message that caused the delivery.
   while (deps_.recorded && !stop.stop_requested()) {
     auto recorded = deps_.recorded({delivery});
     if (recorded) break;
-    Log("recording delivery " + delivery.id + " failed: " + recorded.error().message);
+    LogLine("webhook dispatcher",
+            "recording delivery " + delivery.id + " failed: " + recorded.error().message);
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
   return disabled ? LaneDeps::Attempted::kEndpointDisabled : LaneDeps::Attempted::kDone;
 }
 
 bool Dispatcher::Disable(const WebhookEndpoint& endpoint, const std::string& reason) {
-  Log("disabling endpoint " + endpoint.id + ": " + reason);
+  LogLine("webhook dispatcher", "disabling endpoint " + endpoint.id + ": " + reason);
   if (auto disabled = deps_.disable(endpoint.id, reason); !disabled) {
-    Log("disabling endpoint " + endpoint.id + " failed: " + disabled.error().message);
+    LogLine("webhook dispatcher",
+            "disabling endpoint " + endpoint.id + " failed: " + disabled.error().message);
     return false;
   }
   return true;
@@ -165,12 +164,12 @@ void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
   auto* dispatcher = static_cast<Dispatcher*>(opaque);
   const std::vector<TopicPartition> changed = PartitionsOf(partitions);
   if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-    Log("partitions assigned: " + Describe(changed));
+    LogLine("webhook dispatcher", "partitions assigned: " + Describe(changed));
     rd_kafka_assign(handle, partitions);
     return;
   }
   // Revoked (or lost): what is settled is committed now, and the rest is the next owner's.
-  Log("partitions revoked: " + Describe(changed));
+  LogLine("webhook dispatcher", "partitions revoked: " + Describe(changed));
   ++dispatcher->revocations_;
   dispatcher->StoreCommittableOffsets();
   rd_kafka_commit(handle, nullptr, 0);
@@ -197,7 +196,8 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
       if (message == nullptr) break;
       if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
         if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-          Log(std::string("consumer: ") + rd_kafka_message_errstr(message));
+          LogLine("webhook dispatcher",
+                  std::string("consumer: ") + rd_kafka_message_errstr(message));
         }
       } else if (!gate.Admit(*message)) {
         // Not written by contractd: nothing to do, yet its offset is committed like any other's.
@@ -216,7 +216,7 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
     // Not one offset moves before the batch's deliveries are recorded: on failure, try again.
     auto recorded = Record(batch);
     while (!recorded && !stop.stop_requested()) {
-      Log("recording deliveries failed: " + recorded.error().message);
+      LogLine("webhook dispatcher", "recording deliveries failed: " + recorded.error().message);
       std::this_thread::sleep_for(std::chrono::seconds(1));
       recorded = Record(batch);
     }

@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <iostream>
 
 #include "webhooks/event_message.h"
+#include "webhooks/log_line.h"
 
 namespace esign::webhooks {
 namespace {
@@ -19,10 +19,6 @@ constexpr auto kPartitionsRefresh = std::chrono::seconds(5);
 constexpr auto kMetadataTimeout = std::chrono::seconds(1);
 // Pause between metadata requests of CatchUp while the topic is being created.
 constexpr auto kMetadataRetryPause = std::chrono::milliseconds(100);
-
-void Log(const std::string& line) {
-  std::cerr << "contractd: endpoint feed: " << line << std::endl;
-}
 
 std::string UniqueGroupId() {
   static std::atomic<uint64_t> instances{0};
@@ -139,7 +135,7 @@ void EndpointFeed::Run(const std::stop_token& stop) {
     if (message->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
       Consume(*message);
     } else if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-      Log(rd_kafka_message_errstr(message));
+      LogLine("endpoint feed", rd_kafka_message_errstr(message));
     }
     rd_kafka_message_destroy(message);
   }
@@ -158,7 +154,7 @@ void EndpointFeed::Assign(int32_t count) {
   }
   if (const rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), partitions);
       err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    Log(std::string("assigning partitions failed: ") + rd_kafka_err2str(err));
+    LogLine("endpoint feed", std::string("assigning partitions failed: ") + rd_kafka_err2str(err));
   }
   rd_kafka_topic_partition_list_destroy(partitions);
 }
@@ -177,8 +173,9 @@ void EndpointFeed::Apply(const rd_kafka_message_t& message) {
   auto record =
       ParseEventMessage(std::string_view(static_cast<const char*>(message.payload), message.len));
   if (!record) {
-    Log("skipping offset " + std::to_string(message.offset) + " of partition " +
-        std::to_string(message.partition) + ": " + record.error().message);
+    LogLine("endpoint feed", "skipping offset " + std::to_string(message.offset) +
+                                 " of partition " + std::to_string(message.partition) + ": " +
+                                 record.error().message);
     return;
   }
   uint64_t& version = versions_[record->stream_id];
@@ -186,7 +183,7 @@ void EndpointFeed::Apply(const rd_kafka_message_t& message) {
   version = record->version.value();
   DiscardingBatch batch;
   if (auto applied = directory_.Apply(*record, batch); !applied) {
-    Log("event " + record->event_id + ": " + applied.error().message);
+    LogLine("endpoint feed", "event " + record->event_id + ": " + applied.error().message);
   }
   directory_.Committed();
 }

@@ -1,8 +1,7 @@
 #include "webhooks/kafka_relay.h"
 
-#include <iostream>
-
 #include "webhooks/event_message.h"
+#include "webhooks/log_line.h"
 
 namespace esign::webhooks {
 namespace {
@@ -13,8 +12,6 @@ constexpr int kPollMs = 1000;
 constexpr auto kRetryPause = std::chrono::seconds(1);
 // Longest sleep in WaitForSizeAbove; appends and Stop wake it earlier.
 constexpr auto kIdleWait = std::chrono::seconds(60);
-
-void Log(const std::string& line) { std::cerr << "contractd: kafka relay: " << line << std::endl; }
 
 }  // namespace
 
@@ -131,11 +128,11 @@ bool KafkaRelay::Restart(const std::stop_token& stop) {
   std::condition_variable_any().wait_for(pause, stop, kRetryPause, [] { return false; });
   if (stop.stop_requested()) return false;
   if (auto created = CreateProducer(); !created) {
-    Log("cannot create a producer: " + created.error().message);
+    LogLine("kafka relay", "cannot create a producer: " + created.error().message);
     return false;
   }
   StartPoller();
-  Log("publishing again from position " + std::to_string(acknowledged()));
+  LogLine("kafka relay", "publishing again from position " + std::to_string(acknowledged()));
   return true;
 }
 
@@ -187,8 +184,8 @@ bool KafkaRelay::Produce(const eventstore::EventRecord& record, const std::strin
   const uint64_t position = record.position.value();
   auto controller = owners_.Of(record);
   if (!controller) {
-    Log("reading the controller of position " + std::to_string(position) +
-        " failed: " + controller.error().message);
+    LogLine("kafka relay", "reading the controller of position " + std::to_string(position) +
+                               " failed: " + controller.error().message);
     return false;
   }
   const EventMessage message = MakeEventMessage(record, *controller);
@@ -202,7 +199,8 @@ bool KafkaRelay::Produce(const eventstore::EventRecord& record, const std::strin
       // NOLINTNEXTLINE(performance-no-int-to-ptr): the position travels as the opaque
       RD_KAFKA_V_OPAQUE(reinterpret_cast<void*>(static_cast<uintptr_t>(position))), RD_KAFKA_V_END);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    Log("producing position " + std::to_string(position) + " failed: " + rd_kafka_err2str(err));
+    LogLine("kafka relay",
+            "producing position " + std::to_string(position) + " failed: " + rd_kafka_err2str(err));
     return false;
   }
   return true;
@@ -228,8 +226,8 @@ void KafkaRelay::OnDelivery(rd_kafka_t* /*handle*/, const rd_kafka_message_t* me
   std::lock_guard lock(relay->mutex_);
   if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     if (!relay->failed_) {
-      Log("delivery of position " + std::to_string(position) +
-          " failed: " + rd_kafka_err2str(message->err));
+      LogLine("kafka relay", "delivery of position " + std::to_string(position) +
+                                 " failed: " + rd_kafka_err2str(message->err));
     }
     relay->failed_ = true;
     relay->changed_.notify_all();
@@ -255,7 +253,7 @@ void KafkaRelay::MarkDone(uint64_t position) {
 void KafkaRelay::ReportFailedRead() {
   if (read_failure_reported_.load() || subscription_ == nullptr || subscription_->running()) return;
   if (Status status = subscription_->status(); !status && !read_failure_reported_.exchange(true)) {
-    Log("publishing stopped: " + status.error().message);
+    LogLine("kafka relay", "publishing stopped: " + status.error().message);
   }
 }
 
@@ -264,7 +262,7 @@ void KafkaRelay::SaveCheckpoint() {
   std::lock_guard lock(save_mutex_);
   if (position == saved_) return;
   if (auto stored = checkpoint_.Store(options_.cluster, position); !stored) {
-    Log(stored.error().message);
+    LogLine("kafka relay", stored.error().message);
     return;
   }
   saved_ = position;

@@ -13,7 +13,7 @@
 namespace esign::commands {
 namespace {
 
-constexpr int kFastIterations = 1000;
+constexpr int kFastHashIterations = 1000;
 
 class ClientCommandsTest : public ::testing::Test {
  protected:
@@ -28,7 +28,7 @@ class ClientCommandsTest : public ::testing::Test {
           return true;
         },
         RandomIdGenerator::Instance(), clock_,
-        ClientCommandOptions{.pbkdf2_iterations = kFastIterations});
+        ClientCommandOptions{.pbkdf2_iterations = kFastHashIterations});
   }
 
   CreatedClient MakeClient(const std::string& org,

@@ -51,7 +51,7 @@ bool HasDetail(const Error& error, const std::string& field) {
                      [&](const ErrorDetail& d) { return d.field == field; });
 }
 
-std::string Describe(const Error& error) {
+std::string DescribeProblems(const Error& error) {
   std::string out = error.message;
   for (const auto& d : error.details) out += "\n  " + d.field + ": " + d.issue;
   return out;
@@ -61,12 +61,12 @@ void ExpectInvalid(const boost::json::value& doc, const std::string& field) {
   auto result = ImportTemplate(doc);
   ASSERT_FALSE(result.has_value()) << "expected a problem at " << field;
   EXPECT_EQ(result.error().code, ErrorCode::kTemplateInvalid);
-  EXPECT_TRUE(HasDetail(result.error(), field)) << Describe(result.error());
+  EXPECT_TRUE(HasDetail(result.error(), field)) << DescribeProblems(result.error());
 }
 
 TEST(TemplateImporterTest, ImportsTheMinimalTemplate) {
   auto result = ImportTemplate(MinimalTemplate());
-  ASSERT_TRUE(result.has_value()) << Describe(result.error());
+  ASSERT_TRUE(result.has_value()) << DescribeProblems(result.error());
   const Template& tmpl = *result;
   EXPECT_EQ(tmpl.template_id, "tpl_min");
   ASSERT_NE(tmpl.PublishedVersion(), nullptr);
@@ -83,7 +83,7 @@ TEST(TemplateImporterTest, ImportsTheMinimalTemplate) {
 TEST(TemplateImporterTest, ImportsEveryExampleTemplate) {
   for (const char* name : {"mutual-nda.json", "services-agreement.json", "employment-offer.json"}) {
     auto result = ImportTemplateText(testing::ReadFile(testing::ExampleTemplatePath(name)));
-    ASSERT_TRUE(result.has_value()) << name << ": " << Describe(result.error());
+    ASSERT_TRUE(result.has_value()) << name << ": " << DescribeProblems(result.error());
     EXPECT_NE(result->PublishedVersion(), nullptr) << name;
   }
 }
@@ -110,7 +110,7 @@ TEST(TemplateImporterTest, SerializationRoundTrips) {
     ASSERT_TRUE(first.has_value()) << name;
     boost::json::value json = TemplateToJson(*first);
     auto second = ImportTemplate(json);
-    ASSERT_TRUE(second.has_value()) << name << ": " << Describe(second.error());
+    ASSERT_TRUE(second.has_value()) << name << ": " << DescribeProblems(second.error());
     EXPECT_EQ(CanonicalJson(TemplateToJson(*second)), CanonicalJson(json)) << name;
   }
 }
@@ -262,7 +262,7 @@ TEST(TemplateImporterTest, ReportsEveryProblemAtOnce) {
   Version(doc)["roles"].as_array()[0].as_object()["action"] = "approve";
   auto result = ImportTemplate(doc);
   ASSERT_FALSE(result.has_value());
-  EXPECT_GE(result.error().details.size(), 2u) << Describe(result.error());
+  EXPECT_GE(result.error().details.size(), 2u) << DescribeProblems(result.error());
 }
 
 TEST(TemplateImporterTest, MalformedTextIsTemplateInvalid) {

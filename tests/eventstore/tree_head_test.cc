@@ -8,26 +8,14 @@
 #include <fstream>
 #include <string>
 
+#include "tests/support/temp_dir.h"
+
 namespace esign::eventstore {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "tree_head_test.XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using esign::testing::TempDir;
 
 std::unique_ptr<TreeHeadSigner> Ephemeral() {
   Result<std::unique_ptr<TreeHeadSigner>> signer = TreeHeadSigner::CreateEphemeral();

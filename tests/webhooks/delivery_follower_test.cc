@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "domain/id_generator.h"
+#include "tests/support/eventually.h"
 #include "tests/support/temp_dir.h"
 #include "tests/webhooks/forged_message.h"
 #include "webhooks/delivery_topics.h"
@@ -17,7 +18,7 @@
 namespace esign::webhooks {
 namespace {
 
-constexpr auto kWait = std::chrono::seconds(30);
+using esign::testing::kWaitLimit;
 constexpr char kGroup[] = "follower-test";
 
 Delivery MakeDelivery(const std::string& id) {
@@ -93,7 +94,7 @@ TEST(DeliveryFollowerTest, OnlyWhatADispatcherWroteChangesTheStore) {
   ASSERT_TRUE((*writer)->Write({DeliveryRecordMessage(MakeDelivery("dlv_genuine"))}));
 
   // Every message is settled, the dropped ones included, so none holds its partition back.
-  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  const auto deadline = std::chrono::steady_clock::now() + kWaitLimit;
   while (!AllCommitted(brokers, 4) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }

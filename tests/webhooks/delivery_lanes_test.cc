@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "tests/support/eventually.h"
 #include "webhooks/delivery_message.h"
 
 namespace esign::webhooks {
@@ -17,16 +18,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// Waits up to 10 s for `done`; whether it came.
-template <class Done>
-bool Eventually(const Done& done) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(milliseconds(2));
-  }
-  return true;
-}
+using esign::testing::Eventually;
 
 class DeliveryLanesTest : public ::testing::Test {
  protected:

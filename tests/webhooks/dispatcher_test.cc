@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "domain/id_generator.h"
+#include "tests/support/eventually.h"
 #include "tests/support/temp_dir.h"
 #include "tests/webhooks/forged_message.h"
 #include "webhooks/delivery_message.h"
@@ -20,16 +21,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// Waits up to 30 s for `done`; whether it came.
-template <class Done>
-bool Eventually(const Done& done) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(milliseconds(10));
-  }
-  return true;
-}
+using esign::testing::Eventually;
 
 // Answers 204 to everything, and keeps what it was sent.
 class FakeSender final : public WebhookSender {

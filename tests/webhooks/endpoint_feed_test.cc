@@ -13,6 +13,7 @@
 #include "domain/id_generator.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
+#include "tests/support/eventually.h"
 #include "tests/webhooks/forged_message.h"
 #include "tests/webhooks/relay_fixture.h"
 #include "webhooks/event_message.h"
@@ -20,7 +21,7 @@
 namespace esign::webhooks {
 namespace {
 
-constexpr auto kWait = std::chrono::seconds(30);
+using esign::testing::kWaitLimit;
 
 class EndpointFeedTest : public esign::testing::RelayFixture {
  protected:
@@ -48,8 +49,8 @@ class EndpointFeedTest : public esign::testing::RelayFixture {
 
   // Waits until the relay has published the whole log, then until the feed has applied it.
   void CatchUp() {
-    ASSERT_TRUE(relay_->WaitForAcknowledged(store_->Size(), kWait));
-    ASSERT_TRUE(feed_->CatchUp(kWait));
+    ASSERT_TRUE(relay_->WaitForAcknowledged(store_->Size(), kWaitLimit));
+    ASSERT_TRUE(feed_->CatchUp(kWaitLimit));
   }
 
   std::string Create(const std::string& organization, const std::string& path) {
@@ -74,7 +75,7 @@ class EndpointFeedTest : public esign::testing::RelayFixture {
     projector_ = std::make_unique<projections::Projector>(
         *store_, *views_, std::vector<projections::Projection*>{projected_.get()});
     EXPECT_TRUE(projector_->Start());
-    EXPECT_TRUE(projector_->WaitFor(store_->Size(), kWait));
+    EXPECT_TRUE(projector_->WaitFor(store_->Size(), kWaitLimit));
     return *projected_;
   }
 
@@ -153,7 +154,7 @@ TEST_F(EndpointFeedTest, RebuildsTheDirectoryTheLogDescribesAndFollowsIt) {
 TEST_F(EndpointFeedTest, ATopicThatDoesNotExistYetIsEmptyUntilTheRelayCreatesIt) {
   StartKafka({.topics = {"contract-events"}});
   StartFeed();
-  EXPECT_TRUE(feed_->CatchUp(kWait));
+  EXPECT_TRUE(feed_->CatchUp(kWaitLimit));
   EXPECT_TRUE(feed_->directory().OfOrganization("org_a").empty());
 
   const std::string created = Create("org_a", "first");
@@ -175,8 +176,8 @@ TEST_F(EndpointFeedTest, AContractEventSeenMeansItsEarlierEndpointsAreInTheFeed)
   // As a dispatcher outside contractd does: once the contract's message is acknowledged (so
   // readable), CatchUp alone must find the endpoint created before it, without waiting for the
   // relay.
-  ASSERT_TRUE(relay_->WaitForAcknowledged(contract_position + 1, kWait));
-  ASSERT_TRUE(feed_->CatchUp(kWait));
+  ASSERT_TRUE(relay_->WaitForAcknowledged(contract_position + 1, kWaitLimit));
+  ASSERT_TRUE(feed_->CatchUp(kWaitLimit));
   ASSERT_TRUE(feed_->directory().Find(endpoint));
   EXPECT_LT(feed_->directory().Find(endpoint)->created_position, contract_position);
 }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "domain/id_generator.h"
+#include "tests/support/eventually.h"
 #include "tests/webhooks/relay_fixture.h"
 #include "tests/webhooks/topic_reader.h"
 #include "webhooks/event_message.h"
@@ -16,9 +17,10 @@ namespace esign::webhooks {
 namespace {
 
 using esign::testing::ReadTopic;
-using esign::testing::TopicMessage;
+// Named apart from webhooks::TopicMessage, what the service writes.
+using ReadMessage = esign::testing::TopicMessage;
 
-constexpr auto kWait = std::chrono::seconds(30);
+using esign::testing::kWaitLimit;
 
 class KafkaRelayTest : public esign::testing::RelayFixture {
  protected:
@@ -41,11 +43,12 @@ class KafkaRelayTest : public esign::testing::RelayFixture {
                                {{"evt_" + std::to_string(next_id_++), type, 1, data, {}}}));
   }
 
-  std::vector<TopicMessage> ReadAll(size_t count, const std::string& topic = "contract-events") {
-    return ReadTopic(kafka_->bootstraps(), topic, count, kWait, std::chrono::milliseconds(500));
+  std::vector<ReadMessage> ReadAll(size_t count, const std::string& topic = "contract-events") {
+    return ReadTopic(kafka_->bootstraps(), topic, count, kWaitLimit,
+                     std::chrono::milliseconds(500));
   }
 
-  static boost::json::object Value(const TopicMessage& m) {
+  static boost::json::object Value(const ReadMessage& m) {
     return boost::json::parse(m.value).as_object();
   }
 
@@ -61,15 +64,15 @@ TEST_F(KafkaRelayTest, PublishesEveryPublicEventInLogOrderPerContract) {
   Append("contract-ctr_b", 2);
   Append("template-tpl_1", 1);
   Append("contract-ctr_a", 2);
-  ASSERT_TRUE(relay_->WaitForAcknowledged(store_->Size(), kWait));
+  ASSERT_TRUE(relay_->WaitForAcknowledged(store_->Size(), kWaitLimit));
   EXPECT_EQ(relay_->acknowledged(), 10u);
 
-  const std::vector<TopicMessage> messages = ReadAll(8);
+  const std::vector<ReadMessage> messages = ReadAll(8);
   ASSERT_EQ(messages.size(), 8u);
   std::map<std::string, std::vector<uint64_t>> positions_by_key;
   std::map<std::string, int32_t> partition_of_key;
   std::set<std::string> event_ids;
-  for (const TopicMessage& m : messages) {
+  for (const ReadMessage& m : messages) {
     const auto value = Value(m);
     const std::string stream(value.at("streamId").as_string());
     EXPECT_FALSE(stream.starts_with("client-") || stream.starts_with("idempotency-")) << stream;
@@ -88,14 +91,14 @@ TEST_F(KafkaRelayTest, PublishesEveryPublicEventInLogOrderPerContract) {
 TEST_F(KafkaRelayTest, ResumesFromItsCheckpointAfterRestart) {
   Append("contract-ctr_a", 5);
   StartRelay();
-  ASSERT_TRUE(relay_->WaitForAcknowledged(5, kWait));
+  ASSERT_TRUE(relay_->WaitForAcknowledged(5, kWaitLimit));
   relay_->Stop();
   relay_.reset();
 
   Append("contract-ctr_a", 3);
   StartRelay();
-  ASSERT_TRUE(relay_->WaitForAcknowledged(8, kWait));
-  const std::vector<TopicMessage> messages = ReadAll(8);
+  ASSERT_TRUE(relay_->WaitForAcknowledged(8, kWaitLimit));
+  const std::vector<ReadMessage> messages = ReadAll(8);
   // Each event exactly once: the second relay started where the first stopped.
   ASSERT_EQ(messages.size(), 8u);
   for (size_t i = 0; i < messages.size(); ++i) {
@@ -106,7 +109,7 @@ TEST_F(KafkaRelayTest, ResumesFromItsCheckpointAfterRestart) {
 TEST_F(KafkaRelayTest, ANewMessageKeyPublishesTheLogAgainSignedWithIt) {
   Append("contract-ctr_a", 3);
   StartRelay();
-  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWait));
+  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWaitLimit));
   relay_->Stop();
   relay_.reset();
 
@@ -114,12 +117,12 @@ TEST_F(KafkaRelayTest, ANewMessageKeyPublishesTheLogAgainSignedWithIt) {
   const MessageAuth old_auth = auth_;
   auth_ = MessageAuth::FromKey(RandomBytes(kMessageKeyBytes)).value();
   StartRelay();
-  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWait));
-  const std::vector<TopicMessage> messages = ReadAll(6);
+  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWaitLimit));
+  const std::vector<ReadMessage> messages = ReadAll(6);
   ASSERT_EQ(messages.size(), 6u);
   size_t old_signed = 0;
   std::set<uint64_t> new_signed;
-  for (const TopicMessage& m : messages) {
+  for (const ReadMessage& m : messages) {
     old_signed += old_auth.Valid("contract-events", m.key, m.value, m.mac);
     if (auth_.Valid("contract-events", m.key, m.value, m.mac)) {
       new_signed.insert(Value(m).at("position").to_number<uint64_t>());
@@ -151,15 +154,15 @@ TEST_F(KafkaRelayTest, CheckpointOfAnotherClusterCountsAsNone) {
 TEST_F(KafkaRelayTest, CatchesUpWhenTheBrokerComesBack) {
   StartRelay();
   Append("contract-ctr_a", 2);
-  ASSERT_TRUE(relay_->WaitForAcknowledged(2, kWait));
+  ASSERT_TRUE(relay_->WaitForAcknowledged(2, kWaitLimit));
   ASSERT_EQ(rd_kafka_mock_broker_set_down(kafka_->cluster(), 1), RD_KAFKA_RESP_ERR_NO_ERROR);
   Append("contract-ctr_a", 3);
   Append("contract-ctr_b", 3);
   ASSERT_EQ(rd_kafka_mock_broker_set_up(kafka_->cluster(), 1), RD_KAFKA_RESP_ERR_NO_ERROR);
-  ASSERT_TRUE(relay_->WaitForAcknowledged(8, kWait));
-  const std::vector<TopicMessage> messages = ReadAll(8);
+  ASSERT_TRUE(relay_->WaitForAcknowledged(8, kWaitLimit));
+  const std::vector<ReadMessage> messages = ReadAll(8);
   std::set<uint64_t> positions;
-  for (const TopicMessage& m : messages)
+  for (const ReadMessage& m : messages)
     positions.insert(Value(m).at("position").to_number<uint64_t>());
   EXPECT_EQ(positions.size(), 8u);
   EXPECT_EQ(*positions.rbegin(), 7u);
@@ -176,12 +179,12 @@ TEST_F(KafkaRelayTest, EndpointEventsGoToTheirOwnTopicInOrderAndNeverToContractE
   AppendEvent("session-ses_1", "session.started", R"({"contractId":"ctr_a"})");         // 6
   AppendEvent("webhook-whe_1", "webhook_endpoint.deleted", R"({"n":4})");               // 7
   AppendEvent("template-tpl_1", "template.imported", R"({"organizationId":"org_t"})");  // 8
-  ASSERT_TRUE(relay_->WaitForAcknowledged(store_->Size(), kWait));
+  ASSERT_TRUE(relay_->WaitForAcknowledged(store_->Size(), kWaitLimit));
 
-  const std::vector<TopicMessage> endpoints = ReadAll(4, "webhook-endpoints");
+  const std::vector<ReadMessage> endpoints = ReadAll(4, "webhook-endpoints");
   ASSERT_EQ(endpoints.size(), 4u);
   std::map<std::string, std::vector<uint64_t>> positions_by_key;
-  for (const TopicMessage& m : endpoints) {
+  for (const ReadMessage& m : endpoints) {
     auto record = ParseEventMessage(m.value);
     ASSERT_TRUE(record) << m.value;
     EXPECT_EQ(m.key, record->stream_id);
@@ -192,10 +195,10 @@ TEST_F(KafkaRelayTest, EndpointEventsGoToTheirOwnTopicInOrderAndNeverToContractE
   EXPECT_EQ(positions_by_key["webhook-whe_1"], (std::vector<uint64_t>{1, 4, 7}));
   EXPECT_EQ(positions_by_key["webhook-whe_2"], (std::vector<uint64_t>{2}));
 
-  const std::vector<TopicMessage> contract_events = ReadAll(4);
+  const std::vector<ReadMessage> contract_events = ReadAll(4);
   ASSERT_EQ(contract_events.size(), 4u);
   std::map<uint64_t, boost::json::value> controller_by_position;
-  for (const TopicMessage& m : contract_events) {
+  for (const ReadMessage& m : contract_events) {
     const auto value = Value(m);
     EXPECT_FALSE(value.at("streamId").as_string().starts_with("webhook-")) << m.value;
     EXPECT_TRUE(auth_.Valid("contract-events", m.key, m.value, m.mac)) << m.value;
@@ -212,7 +215,7 @@ TEST_F(KafkaRelayTest, EndpointEventsGoToTheirOwnTopicInOrderAndNeverToContractE
 TEST_F(KafkaRelayTest, NoLaterEventIsPublishedBeforeAnEndpointEventIsAcknowledged) {
   StartRelay();
   AppendEvent("contract-ctr_a", "contract.created", R"({"organizationId":"org_a"})");
-  ASSERT_TRUE(relay_->WaitForAcknowledged(1, kWait));
+  ASSERT_TRUE(relay_->WaitForAcknowledged(1, kWaitLimit));
   // The endpoints topic has no leader for now: its message waits in the producer.
   rd_kafka_mock_topic_set_error(kafka_->cluster(), "webhook-endpoints",
                                 RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE);
@@ -220,13 +223,13 @@ TEST_F(KafkaRelayTest, NoLaterEventIsPublishedBeforeAnEndpointEventIsAcknowledge
   AppendEvent("contract-ctr_a", "contract.sent", "{}");
   EXPECT_FALSE(relay_->WaitForAcknowledged(2, std::chrono::milliseconds(1500)));
   // The contract event behind it is held back, though its topic is available.
-  const std::vector<TopicMessage> published = ReadAll(1);
+  const std::vector<ReadMessage> published = ReadAll(1);
   ASSERT_EQ(published.size(), 1u);
   EXPECT_EQ(Value(published[0]).at("position").to_number<uint64_t>(), 0u);
   EXPECT_EQ(relay_->acknowledged(), 1u);
 
   rd_kafka_mock_topic_set_error(kafka_->cluster(), "webhook-endpoints", RD_KAFKA_RESP_ERR_NO_ERROR);
-  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWait));
+  ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWaitLimit));
   EXPECT_EQ(ReadAll(1, "webhook-endpoints").size(), 1u);
   EXPECT_EQ(ReadAll(2).size(), 2u);
 }
