@@ -53,6 +53,11 @@ const boost::json::object* ObjectMember(const boost::json::object& object, std::
   return value != nullptr ? value->if_object() : nullptr;
 }
 
+boost::json::object ObjectMemberOrEmpty(const boost::json::object& object, std::string_view key) {
+  const boost::json::object* member = ObjectMember(object, key);
+  return member != nullptr ? *member : boost::json::object();
+}
+
 const boost::json::array* ArrayMember(const boost::json::object& object, std::string_view key) {
   const boost::json::value* value = object.if_contains(key);
   return value != nullptr ? value->if_array() : nullptr;

@@ -28,6 +28,8 @@ std::optional<std::string_view> StringMember(const boost::json::object& object,
 std::string StringMemberOrEmpty(const boost::json::object& object, std::string_view key);
 std::optional<int64_t> IntegerMember(const boost::json::object& object, std::string_view key);
 std::optional<uint64_t> UnsignedMember(const boost::json::object& object, std::string_view key);
+// A copy of the member when it is an object, else an empty object.
+boost::json::object ObjectMemberOrEmpty(const boost::json::object& object, std::string_view key);
 const boost::json::object* ObjectMember(const boost::json::object& object, std::string_view key);
 const boost::json::array* ArrayMember(const boost::json::object& object, std::string_view key);
 

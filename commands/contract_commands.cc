@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "base/time_text.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/idempotency_keys.h"
 
@@ -152,7 +153,7 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     DecisionContext context;
     context.actor = actor;
     context.tmpl = tmpl.get();
-    context.now = eventstore::FormatTimestamp(clock_.NowMicros());
+    context.now = FormatTimestamp(clock_.NowMicros());
     context.contract_id = contract_id;
     for (size_t i = 0, n = ParticipantCount(command); i < n; ++i) {
       context.participant_ids.push_back(ids_.Next("prt_"));

@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "base/json_read.h"
 #include "domain/json_util.h"
 
 namespace esign {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/time_text.h"
 #include "eventstore/event_record.h"
 #include "projections/client_directory.h"
 
@@ -110,7 +111,7 @@ Result<CreatedClient> CreateClient(eventstore::EventStore& store, const NewClien
       .name = created.name,
       .permissions = created.permissions,
       .secret_hash = std::move(*hash),
-      .created_at = eventstore::FormatTimestamp(options.clock->NowMicros()),
+      .created_at = FormatTimestamp(options.clock->NowMicros()),
   };
   eventstore::NewEvent event{
       .event_id = options.ids->Next("evt_"),

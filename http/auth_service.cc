@@ -1,7 +1,8 @@
 #include "http/auth_service.h"
 
+#include "base/sha256.h"
+#include "base/time_text.h"
 #include "eventstore/event_record.h"
-#include "eventstore/merkle.h"
 
 namespace esign::http {
 namespace {
@@ -86,14 +87,12 @@ Status AuthService::Revoke(const Principal& caller, std::string_view token,
       .token_id = claims->token_id,
       .client_id = claims->client_id,
       .expires_at = claims->expires_at,
-      .revoked_at = eventstore::FormatTimestamp(clock_.NowMicros()),
+      .revoked_at = FormatTimestamp(clock_.NowMicros()),
   };
   // The event id follows from the token id, so two concurrent revocations of one token store a
   // single event: the second append is an idempotent replay.
   eventstore::NewEvent event{
-      .event_id =
-          "evt_" +
-          eventstore::ToHex(eventstore::Sha256("token.revoked\n" + claims->token_id)).substr(0, 32),
+      .event_id = "evt_" + Sha256Hex("token.revoked\n" + claims->token_id).substr(0, 32),
       .type = std::string(projections::kTokenRevokedType),
       .data = projections::TokenRevokedData(revocation),
       .actor = actor,

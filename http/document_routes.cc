@@ -4,6 +4,8 @@
 #include <boost/json.hpp>
 #include <charconv>
 
+#include "base/sha256.h"
+#include "base/time_text.h"
 #include "documents/evidence_bundle.h"
 #include "domain/clock.h"
 #include "eventstore/domain_events.h"
@@ -95,7 +97,7 @@ ApiResult RenderedUnsigned(const ContractRoutesDeps& deps, const ApiRequest& req
   }
   auto pdf = deps.render_pdf(*state);
   if (!pdf) return std::unexpected(pdf.error());
-  const std::string sha256 = eventstore::ToHex(eventstore::Sha256(*pdf));
+  const std::string sha256 = Sha256Hex(*pdf);
   return DocumentResponse(request, std::move(*pdf), sha256, file_name);
 }
 
@@ -155,7 +157,7 @@ Result<boost::json::object> BuildBundle(const ContractRoutesDeps& deps,
   sources.ledger_proof = std::move(*proof);
   sources.blobs = &deps.blobs;
   sources.certificate_pem = deps.certificate_pem;
-  sources.generated_at = eventstore::FormatTimestamp(SystemClock::Instance().NowMicros());
+  sources.generated_at = FormatTimestamp(SystemClock::Instance().NowMicros());
   return BuildEvidenceBundle(sources);
 }
 

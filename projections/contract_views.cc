@@ -5,6 +5,9 @@
 
 #include <boost/json.hpp>
 
+#include "base/hex.h"
+#include "base/sha256.h"
+#include "base/time_text.h"
 #include "domain/contract.h"
 #include "eventstore/merkle.h"
 #include "projections/contract_index.h"
@@ -35,8 +38,7 @@ boost::json::value Abridged(const boost::json::value& value) {
   constexpr size_t kMaxInlineString = 1024;
   if (value.is_string() && value.get_string().size() > kMaxInlineString) {
     const boost::json::string& text = value.get_string();
-    return boost::json::value("sha256:" + eventstore::ToHex(eventstore::Sha256(
-                                              std::string_view(text.data(), text.size()))));
+    return boost::json::value("sha256:" + Sha256Hex(std::string_view(text.data(), text.size())));
   }
   if (value.is_object()) {
     boost::json::object out;
@@ -56,14 +58,14 @@ std::string AuditEntryJson(const eventstore::EventRecord& record, const boost::j
   out["position"] = record.position.value();
   out["eventId"] = record.event_id;
   out["type"] = record.type;
-  out["recordedAt"] = eventstore::FormatTimestamp(record.recorded_at_us);
+  out["recordedAt"] = FormatTimestamp(record.recorded_at_us);
   out["actor"] = boost::json::object{{"clientId", record.actor.client_id},
                                      {"organizationId", record.actor.organization_id},
                                      {"requestId", record.actor.request_id},
                                      {"ip", record.actor.ip},
                                      {"userAgent", record.actor.user_agent}};
   out["streamVersion"] = record.version.value();
-  out["leafHash"] = eventstore::ToHex(eventstore::LeafHash(eventstore::CanonicalBytes(record)));
+  out["leafHash"] = ToHex(eventstore::LeafHash(eventstore::CanonicalBytes(record)));
   boost::json::object details;
   for (const std::string_view key : kAuditDetails) {
     if (const boost::json::value* value = data.if_contains(key)) details[key] = Abridged(*value);

@@ -7,6 +7,8 @@
 #include <boost/url/parse.hpp>
 #include <cstring>
 
+#include "base/json_read.h"
+
 namespace esign::webhooks {
 namespace {
 

@@ -3,7 +3,7 @@
 #include <array>
 #include <boost/json.hpp>
 
-#include "projections/timestamp.h"
+#include "base/time_text.h"
 
 namespace esign::webhooks {
 
@@ -41,7 +41,7 @@ EventMessage MakeEventMessage(const eventstore::EventRecord& record,
   value["contractOrganizationId"] = contract_organization_id
                                         ? boost::json::value(*contract_organization_id)
                                         : boost::json::value();
-  value["time"] = eventstore::FormatTimestamp(record.recorded_at_us);
+  value["time"] = FormatTimestamp(record.recorded_at_us);
   // Who acted, without the IP address and user agent: those stay in the ledger and audit trail.
   value["actor"] = boost::json::object{{"clientId", record.actor.client_id},
                                        {"organizationId", record.actor.organization_id}};
@@ -65,7 +65,7 @@ Result<eventstore::EventRecord> ParseEventMessage(std::string_view value) {
     record.event_id = o.at("eventId").as_string();
     record.type = o.at("type").as_string();
     record.schema_version = o.at("dataSchemaVersion").to_number<int>();
-    const auto time = projections::ParseTimestampMicros(o.at("time").as_string());
+    const auto time = ParseTimestampMicros(o.at("time").as_string());
     if (!time) return Fail(ErrorCode::kValidationFailed, "event message: time");
     record.recorded_at_us = *time;
     const auto& actor = o.at("actor").as_object();

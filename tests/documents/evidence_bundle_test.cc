@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "base/sha256.h"
 #include "documents/pdf_signer.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/memory_event_store.h"
@@ -22,7 +23,7 @@ namespace {
 class ChangeableBlobs final : public eventstore::BlobStore {
  public:
   Result<std::string> Put(std::string_view bytes) override {
-    std::string key = eventstore::ToHex(eventstore::Sha256(bytes));
+    std::string key = Sha256Hex(bytes);
     blobs_[key] = std::string(bytes);
     return key;
   }

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include "base/hex.h"
+
 namespace esign::eventstore {
 namespace {
 
