@@ -17,6 +17,7 @@
 #include "base/hex.h"
 #include "base/sha256.h"
 #include "documents/evidence_bundle.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/proof_bundle.h"
 #include "eventstore/rocksdb_event_store.h"
@@ -359,7 +360,7 @@ int Prove(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   auto store = OpenReadOnly(command.data_dir);
   if (!store) return IoError(err, "opening the event store", store.error());
   Result<json::object> bundle = [&] {
-    const std::string stream = eventstore::ContractStreamId(command.contract_id);
+    const std::string stream = ContractStreamId(command.contract_id);
     // The stream's events are what a proof reads; short streams show no progress.
     Result<StreamVersion> events = (*store)->CurrentVersion(stream);
     LedgerProgress progress(err, "prove", events ? events->value() : 0);

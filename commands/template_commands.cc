@@ -5,14 +5,11 @@
 #include <sstream>
 
 #include "base/sha256.h"
+#include "domain/stream_kinds.h"
 #include "domain/template_importer.h"
 #include "domain/template_json.h"
 
 namespace esign::commands {
-
-std::string TemplateStreamId(std::string_view template_id) {
-  return "template-" + std::string(template_id);
-}
 
 Result<TemplateImport> ImportTemplateFromText(eventstore::EventStore& store, std::string_view text,
                                               const std::string& file_name,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/time_text.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/event_record.h"
 #include "projections/client_directory.h"
 
@@ -119,7 +120,7 @@ Result<CreatedClient> CreateClient(eventstore::EventStore& store, const NewClien
       .data = projections::ClientCreatedData(record),
       .actor = actor,
   };
-  auto appended = store.Append(projections::ClientStreamId(created.client_id),
+  auto appended = store.Append(ClientStreamId(created.client_id),
                                eventstore::ExpectedVersion::NoStream(), {std::move(event)});
   if (!appended) return Fail(appended.error());
   return created;

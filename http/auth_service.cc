@@ -2,6 +2,7 @@
 
 #include "base/sha256.h"
 #include "base/time_text.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/event_record.h"
 
 namespace esign::http {
@@ -82,7 +83,7 @@ Status AuthService::Revoke(const Principal& caller, std::string_view token,
   auto claims = authenticator_.Active(token);
   if (!claims || claims->organization_id != caller.organization_id) return {};
 
-  const std::string stream = projections::ClientStreamId(claims->client_id);
+  const std::string stream = ClientStreamId(claims->client_id);
   projections::TokenRevocation revocation{
       .token_id = claims->token_id,
       .client_id = claims->client_id,

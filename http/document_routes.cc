@@ -8,6 +8,7 @@
 #include "base/time_text.h"
 #include "documents/evidence_bundle.h"
 #include "domain/clock.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/merkle.h"
 #include "eventstore/proof_bundle.h"
@@ -146,7 +147,7 @@ ApiResult DownloadRevision(const ContractRoutesDeps& deps, const ApiRequest& req
 Result<boost::json::object> BuildBundle(const ContractRoutesDeps& deps,
                                         const ContractState& state) {
   if (auto head = deps.store.ledger().SignTreeHead(); !head) return std::unexpected(head.error());
-  auto proof = eventstore::BuildProofBundle(deps.store, eventstore::ContractStreamId(state.id));
+  auto proof = eventstore::BuildProofBundle(deps.store, ContractStreamId(state.id));
   if (!proof) return std::unexpected(proof.error());
   // The audit trail is the same for every reader with a grant; the controller has one.
   auto trail = deps.queries.AuditTrail({.organization_id = state.organization_id}, state.id);

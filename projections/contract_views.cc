@@ -9,6 +9,7 @@
 #include "base/sha256.h"
 #include "base/time_text.h"
 #include "domain/contract.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/merkle.h"
 #include "projections/contract_index.h"
 #include "projections/key_codec.h"
@@ -131,8 +132,10 @@ Result<ContractState> ContractViews::StateBefore(const eventstore::EventRecord& 
 }
 
 Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
-  if (!event.stream_id.starts_with(kContractStreamPrefix)) return {};
-  const std::string contract_id = event.stream_id.substr(kContractStreamPrefix.size());
+  const std::optional<std::string_view> id_in_stream =
+      IdInStream(StreamKind::kContract, event.stream_id);
+  if (!id_in_stream) return {};
+  const std::string contract_id(*id_in_stream);
   if (contract_id.empty() || event.version.value() == 0) {
     return Fail(ErrorCode::kCorruption,
                 "event " + event.event_id + " on stream " + event.stream_id + " names no contract");

@@ -38,9 +38,6 @@ inline constexpr std::string_view kEndpointDeleted = "webhook_endpoint.deleted";
 inline constexpr size_t kMaxUrlLength = 2048;
 inline constexpr size_t kMaxDescriptionLength = 500;
 
-// "webhook-<endpointId>"
-std::string EndpointStreamId(std::string_view endpoint_id);
-
 struct UrlPolicy {
   // --webhook-allow-loopback: http (and https) to 127.0.0.0/8, ::1 and localhost are accepted.
   // Default: false (https only; loopback refused like every private address).

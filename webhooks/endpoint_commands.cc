@@ -1,6 +1,7 @@
 #include "webhooks/endpoint_commands.h"
 
 #include "base/time_text.h"
+#include "domain/stream_kinds.h"
 
 namespace esign::webhooks {
 namespace {

@@ -1,25 +1,15 @@
 #include "webhooks/event_message.h"
 
-#include <array>
 #include <boost/json.hpp>
 
 #include "base/time_text.h"
+#include "domain/stream_kinds.h"
 
 namespace esign::webhooks {
 
-PublishedTopic TopicOfStream(std::string_view stream_id) {
-  static constexpr std::array<std::string_view, 2> kInternal = {"client-", "idempotency-"};
-  for (std::string_view prefix : kInternal) {
-    if (stream_id.starts_with(prefix)) return PublishedTopic::kNone;
-  }
-  if (stream_id.starts_with("webhook-")) return PublishedTopic::kEndpoints;
-  return PublishedTopic::kContractEvents;
-}
-
 std::optional<std::string> ContractIdOf(const eventstore::EventRecord& record) {
-  constexpr std::string_view kContractPrefix = "contract-";
-  if (record.stream_id.starts_with(kContractPrefix)) {
-    return record.stream_id.substr(kContractPrefix.size());
+  if (const auto contract_id = IdInStream(StreamKind::kContract, record.stream_id)) {
+    return std::string(*contract_id);
   }
   return eventstore::StringInData(record, "contractId");
 }

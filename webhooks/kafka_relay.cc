@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "domain/stream_kinds.h"
 #include "webhooks/event_message.h"
 
 namespace esign::webhooks {

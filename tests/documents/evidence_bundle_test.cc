@@ -2,6 +2,7 @@
 // a signed PDF revision (signed twice with SignPdf): every document and every PDF signature gets
 // a check named after it, and a changed stored byte fails the checks of that document only.
 #include "documents/evidence_bundle.h"
+#include "domain/stream_kinds.h"
 
 #include <gtest/gtest.h>
 
@@ -55,8 +56,7 @@ class EvidenceBundleTest : public documents::PdfCertificateTest {
     auto store = eventstore::MemoryEventStore::Create();
     ASSERT_TRUE(store.has_value());
     store_ = std::move(*store);
-    ASSERT_TRUE(store_->Append(eventstore::ContractStreamId("ctr_1"),
-                               eventstore::ExpectedVersion::Any(),
+    ASSERT_TRUE(store_->Append(ContractStreamId("ctr_1"), eventstore::ExpectedVersion::Any(),
                                {eventstore::NewEvent{"evt_1", "contract.created", 1, "{}"}}));
     ASSERT_TRUE(store_->ledger().SignTreeHead());
 
@@ -76,7 +76,7 @@ class EvidenceBundleTest : public documents::PdfCertificateTest {
   }
 
   boost::json::object Bundle() {
-    auto proof = eventstore::BuildProofBundle(*store_, eventstore::ContractStreamId("ctr_1"));
+    auto proof = eventstore::BuildProofBundle(*store_, ContractStreamId("ctr_1"));
     EXPECT_TRUE(proof.has_value());
     EvidenceSources sources;
     sources.state = &state_;

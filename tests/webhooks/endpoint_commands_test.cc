@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "base/time_text.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/memory_event_store.h"
 #include "tests/support/temp_dir.h"
 
