@@ -10,9 +10,9 @@
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
 #include "app/provider_registry.h"
+#include "base/time_text.h"
 #include "domain/clock.h"
 #include "domain/id_generator.h"
-#include "eventstore/event_record.h"
 
 namespace esign::app {
 namespace {
@@ -59,7 +59,7 @@ Result<std::vector<boost::json::object>> BuildRequests(const Command& command) {
 
 int RunProvidersAdd(const Command& command, std::ostream& out, std::ostream& err) {
   const ProvidersAddConfig& config = command.providers_add;
-  const std::string now = eventstore::FormatTimestamp(SystemClock::Instance().NowMicros());
+  const std::string now = FormatTimestamp(SystemClock::Instance().NowMicros());
   if (auto added = AddProvider(command.data_dir,
                                ProviderConfig{config.id, config.secret, config.start_url, now});
       !added) {

@@ -14,7 +14,10 @@
 #include <boost/json.hpp>
 
 #include "app/ledger_progress.h"
+#include "base/hex.h"
+#include "base/sha256.h"
 #include "documents/evidence_bundle.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/proof_bundle.h"
 #include "eventstore/rocksdb_event_store.h"
@@ -137,8 +140,8 @@ Result<BlobVerification> VerifyBlobs(const eventstore::RocksEventStore& store) {
   std::unique_ptr<rocksdb::Iterator> it(store.db()->NewIterator(ScanOnce(), family));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     ++result.checked;
-    const std::string actual = eventstore::ToHex(
-        eventstore::Sha256(std::string_view(it->value().data(), it->value().size())));
+    const std::string actual =
+        ToHex(Sha256(std::string_view(it->value().data(), it->value().size())));
     if (actual != it->key().ToStringView()) result.bad[it->key().ToString()] = actual;
   }
   if (!it->status().ok()) return Fail(ErrorCode::kStorage, it->status().ToString());
@@ -179,7 +182,7 @@ int Verify(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   if (!blobs) return IoError(err, "reading the stored documents", blobs.error());
   out << "events: " << result->size << "\n"
       << "heads checked: " << result->heads_checked << "\n"
-      << "root: " << eventstore::ToHex(result->root) << "\n"
+      << "root: " << ToHex(result->root) << "\n"
       << "documents checked: " << blobs->checked << "\n";
   if (result->ok && blobs->bad.empty()) {
     out << "verify: ok\n";
@@ -342,7 +345,7 @@ int Export(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
       err << "contract-ledger: the event at position " << position << " is not a JSON object\n";
       return kLedgerVerificationFailed;
     }
-    record.get_object()["leafHash"] = eventstore::ToHex(eventstore::LeafHash(*raw));
+    record.get_object()["leafHash"] = ToHex(eventstore::LeafHash(*raw));
     line = json::serialize(record);
     line.push_back('\n');
     out << line;
@@ -357,7 +360,7 @@ int Prove(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   auto store = OpenReadOnly(command.data_dir);
   if (!store) return IoError(err, "opening the event store", store.error());
   Result<json::object> bundle = [&] {
-    const std::string stream = eventstore::ContractStreamId(command.contract_id);
+    const std::string stream = ContractStreamId(command.contract_id);
     // The stream's events are what a proof reads; short streams show no progress.
     Result<StreamVersion> events = (*store)->CurrentVersion(stream);
     LedgerProgress progress(err, "prove", events ? events->value() : 0);

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <regex>
 
-#include "eventstore/event_record.h"
 #include "eventstore/secret_file.h"
 
 namespace esign::app {

@@ -3,8 +3,7 @@
 #include <boost/json.hpp>
 #include <iostream>
 
-#include "eventstore/base64.h"
-#include "eventstore/event_record.h"
+#include "base/base64.h"
 #include "http/provider_callback_routes.h"
 
 namespace esign::app {
@@ -64,7 +63,7 @@ void ProviderStarter::Send(const Job& job, const std::stop_token& stop) {
       {"organizationId", job.organization_id},
       {"signerName", job.signer_name},
       {"documentSha256", session.document_sha256},
-      {"documentBase64", document ? eventstore::Base64Encode(*document) : ""},
+      {"documentBase64", document ? Base64Encode(*document) : ""},
       {"expiresAt", session.expires_at},
       {"callbackUrl", callback_base_() + "/api/v1/provider-callbacks/" + provider->id}});
   for (int attempt = 1; attempt <= kAttempts && !stop.stop_requested(); ++attempt) {

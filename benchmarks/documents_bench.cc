@@ -18,6 +18,7 @@
 #include "documents/pdf_renderer.h"
 #include "documents/pdf_signature_check.h"
 #include "documents/pdf_signer.h"
+#include "domain/stream_kinds.h"
 #include "domain/template_importer.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/memory_event_store.h"
@@ -104,7 +105,7 @@ struct Fixture {
                         R"({"step":)" + std::to_string(i) + "}"});
       audit.push_back(R"({"type":"contract.bench","step":)" + std::to_string(i) + "}");
     }
-    if (!store->Append(eventstore::ContractStreamId(state.id), eventstore::ExpectedVersion::Any(),
+    if (!store->Append(ContractStreamId(state.id), eventstore::ExpectedVersion::Any(),
                        std::move(events)) ||
         !store->ledger().SignTreeHead()) {
       Die("cannot write the contract's events");
@@ -116,7 +117,7 @@ struct Fixture {
   }
 
   EvidenceSources Sources() const {
-    auto proof = eventstore::BuildProofBundle(*store, eventstore::ContractStreamId(state.id));
+    auto proof = eventstore::BuildProofBundle(*store, ContractStreamId(state.id));
     if (!proof) Die("proof bundle: " + proof.error().message);
     EvidenceSources sources;
     sources.state = &state;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "base/sha256.h"
+#include "base/time_text.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/event_record.h"
-#include "eventstore/merkle.h"
 #include "projections/client_directory.h"
 
 namespace esign::commands {
@@ -119,7 +121,7 @@ Result<CreatedClient> ClientCommandHandler::Create(const NewClient& request,
       .name = created.name,
       .permissions = created.permissions,
       .secret_hash = std::move(*hash),
-      .created_at = eventstore::FormatTimestamp(clock_.NowMicros()),
+      .created_at = FormatTimestamp(clock_.NowMicros()),
   };
   eventstore::NewEvent event{
       .event_id = ids_.Next("evt_"),
@@ -127,7 +129,7 @@ Result<CreatedClient> ClientCommandHandler::Create(const NewClient& request,
       .data = projections::ClientCreatedData(record),
       .actor = actor,
   };
-  auto appended = store_.Append(projections::ClientStreamId(created.client_id),
+  auto appended = store_.Append(ClientStreamId(created.client_id),
                                 eventstore::ExpectedVersion::NoStream(), {std::move(event)});
   if (!appended) return Fail(appended.error());
   return created;
@@ -139,20 +141,18 @@ Status ClientCommandHandler::RevokeToken(const TokenRevocationRequest& token,
       .token_id = token.token_id,
       .client_id = token.client_id,
       .expires_at = token.expires_at,
-      .revoked_at = eventstore::FormatTimestamp(clock_.NowMicros()),
+      .revoked_at = FormatTimestamp(clock_.NowMicros()),
   };
   // The event id follows from the token id, so two concurrent revocations of one token store a
   // single event: the second append is an idempotent replay.
   eventstore::NewEvent event{
-      .event_id =
-          "evt_" +
-          eventstore::ToHex(eventstore::Sha256("token.revoked\n" + token.token_id)).substr(0, 32),
+      .event_id = "evt_" + Sha256Hex("token.revoked\n" + token.token_id).substr(0, 32),
       .type = std::string(projections::kTokenRevokedType),
       .data = projections::TokenRevokedData(revocation),
       .actor = actor,
   };
-  auto appended = store_.Append(projections::ClientStreamId(token.client_id),
-                                eventstore::ExpectedVersion::Any(), {std::move(event)});
+  auto appended = store_.Append(ClientStreamId(token.client_id), eventstore::ExpectedVersion::Any(),
+                                {std::move(event)});
   if (!appended) return Fail(appended.error());
   const uint64_t applied_size = appended->first_position.value() + appended->count;
   if (wait_applied_ && !wait_applied_(applied_size, options_.revocation_wait)) {

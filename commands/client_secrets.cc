@@ -7,7 +7,7 @@
 #include <charconv>
 #include <optional>
 
-#include "domain/base64url.h"
+#include "base/base64.h"
 #include "domain/id_generator.h"
 
 namespace esign::commands {

@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 
+#include "base/time_text.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/idempotency_keys.h"
 
@@ -58,7 +60,7 @@ ContractCommandHandler::ContractCommandHandler(eventstore::EventStore& store,
 
 Result<ContractState> ContractCommandHandler::Load(const std::string& contract_id,
                                                    uint64_t version) const {
-  auto records = store_.ReadStream(eventstore::ContractStreamId(contract_id), StreamVersion(1),
+  auto records = store_.ReadStream(ContractStreamId(contract_id), StreamVersion(1),
                                    version == 0 ? kMaxStreamEvents : version);
   if (!records) return std::unexpected(records.error());
   auto events = eventstore::ToDomainEvents(*records);
@@ -110,8 +112,7 @@ Result<CommandOutcome> ContractCommandHandler::Run(const esign::Actor& actor,
   if (!outcome) {
     // A retry after a crash between the append and the outcome record: the command's events
     // are already in the contract's stream under ids derived from the key.
-    auto done_at =
-        eventstore::FindSeededVersion(store_, eventstore::ContractStreamId(r.resource_id), r);
+    auto done_at = eventstore::FindSeededVersion(store_, ContractStreamId(r.resource_id), r);
     if (!done_at || !*done_at) return outcome;
     auto state = Load(r.resource_id, **done_at);
     if (!state) return std::unexpected(state.error());
@@ -152,7 +153,7 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     DecisionContext context;
     context.actor = actor;
     context.tmpl = tmpl.get();
-    context.now = eventstore::FormatTimestamp(clock_.NowMicros());
+    context.now = FormatTimestamp(clock_.NowMicros());
     context.contract_id = contract_id;
     for (size_t i = 0, n = ParticipantCount(command); i < n; ++i) {
       context.participant_ids.push_back(ids_.Next("prt_"));
@@ -197,8 +198,7 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
                               ? eventstore::ExpectedVersion::NoStream()
                               : eventstore::ExpectedVersion::Exactly(StreamVersion(state.version));
     const auto append_started = std::chrono::steady_clock::now();
-    auto appended =
-        store_.Append(eventstore::ContractStreamId(contract_id), expected, std::move(events));
+    auto appended = store_.Append(ContractStreamId(contract_id), expected, std::move(events));
     if (observe_append_) observe_append_(std::chrono::steady_clock::now() - append_started);
     if (!appended) {
       if (appended.error().code != ErrorCode::kStreamVersionConflict) {

@@ -2,9 +2,9 @@
 // completion. Both are appended together with the command's own events, so a crash can never
 // leave a contract whose last signature is recorded but which never completes, nor an
 // organization signer whose turn came without its provider session.
+#include "base/time_text.h"
 #include "commands/contract_commands.h"
 #include "commands/signing_times.h"
-#include "eventstore/event_record.h"
 
 namespace esign::commands {
 namespace {
@@ -49,7 +49,7 @@ Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
       Has(decided, event_type::kContractSent) || Has(decided, event_type::kSignerCompleted);
   if (turn_may_have_come && resolve_provider_ && after.in_signing_flow() &&
       after.organization_signing_mode == OrganizationSigningMode::kAutomatic) {
-    const std::string expires_at = eventstore::FormatTimestamp(SigningDeadlineMicros(after));
+    const std::string expires_at = FormatTimestamp(SigningDeadlineMicros(after));
     std::vector<CreateSigningSession> starts;
     for (const auto& p : after.participants) {
       if (!p.signs() || p.progress != ParticipantProgress::kReady ||

@@ -1,12 +1,14 @@
 #include "commands/endpoint_commands.h"
 
+#include "base/time_text.h"
+#include "domain/stream_kinds.h"
+
 namespace esign::commands {
 
 using webhooks::ApplyEndpointEvent;
 using webhooks::EndpointCreatedData;
 using webhooks::EndpointFields;
 using webhooks::EndpointSecrets;
-using webhooks::EndpointStreamId;
 using webhooks::EndpointUpdatedData;
 using webhooks::kEndpointCreated;
 using webhooks::kEndpointDeleted;
@@ -168,7 +170,7 @@ Result<EndpointCommands::Created> EndpointCommands::CreateOnce(const EndpointCal
   endpoint.event_types = *fields.event_types;
   endpoint.description = fields.description.value_or("");
   endpoint.enabled = fields.enabled.value_or(true);
-  endpoint.created_at = eventstore::FormatTimestamp(clock_.NowMicros());
+  endpoint.created_at = FormatTimestamp(clock_.NowMicros());
   std::lock_guard lock(creating_);
   auto live = live_endpoints_(caller.organization_id);
   if (!live) return std::unexpected(live.error());
@@ -198,8 +200,7 @@ Result<WebhookEndpoint> EndpointCommands::Update(const EndpointCaller& caller, s
   if (!endpoint) return endpoint;
   auto fields = ParseUpdateEndpoint(body, policy_);
   if (!fields) return std::unexpected(fields.error());
-  auto data =
-      EndpointUpdatedData(*endpoint, *fields, eventstore::FormatTimestamp(clock_.NowMicros()));
+  auto data = EndpointUpdatedData(*endpoint, *fields, FormatTimestamp(clock_.NowMicros()));
   if (!data) return endpoint;  // nothing changes: no event
   WebhookEndpoint updated = *endpoint;
   if (auto appended = Append(caller, *endpoint, kEndpointUpdated, std::move(*data), &updated);
@@ -213,7 +214,7 @@ Status EndpointCommands::Delete(const EndpointCaller& caller, std::string_view i
   auto endpoint = Get(caller, id);
   if (!endpoint) return std::unexpected(endpoint.error());
   const std::string data = boost::json::serialize(
-      boost::json::object{{"deletedAt", eventstore::FormatTimestamp(clock_.NowMicros())}});
+      boost::json::object{{"deletedAt", FormatTimestamp(clock_.NowMicros())}});
   if (auto appended = Append(caller, *endpoint, kEndpointDeleted, data, nullptr); !appended) {
     return appended;
   }
@@ -247,9 +248,9 @@ Result<EndpointCommands::Rotated> EndpointCommands::RotateOnce(const EndpointCal
   // The secret first, so the one returned is always the one in effect.
   auto rotation = secrets_.Rotate(endpoint.id, now, kSecretOverlapMicros);
   if (!rotation) return std::unexpected(rotation.error());
-  const std::string expires = eventstore::FormatTimestamp(rotation->previous_expires_at);
+  const std::string expires = FormatTimestamp(rotation->previous_expires_at);
   const std::string data = boost::json::serialize(boost::json::object{
-      {"rotatedAt", eventstore::FormatTimestamp(now)}, {"previousSecretExpiresAt", expires}});
+      {"rotatedAt", FormatTimestamp(now)}, {"previousSecretExpiresAt", expires}});
   WebhookEndpoint rotated = endpoint;
   if (auto appended =
           Append(caller, endpoint, kEndpointSecretRotated, data, &rotated, std::move(event_id));
@@ -290,8 +291,8 @@ Result<EndpointCommands::Rotated> EndpointCommands::ReplayRotated(const Endpoint
                   /*replayed=*/true};
   // This rotation's secret, as long as no later rotation replaced it (each rotation leaves its
   // own expiry as the latest in the file).
-  if (*current && eventstore::FormatTimestamp((*current)->rotation_expires_at) ==
-                      rotated.previous_secret_expires_at) {
+  if (*current &&
+      FormatTimestamp((*current)->rotation_expires_at) == rotated.previous_secret_expires_at) {
     rotated.secret = (*current)->secret;
   }
   return rotated;
@@ -307,7 +308,7 @@ Status EndpointCommands::Disable(std::string_view id, std::string_view reason) {
   const std::string data = boost::json::serialize(
       boost::json::object{{"enabled", false},
                           {"disabledReason", reason},
-                          {"updatedAt", eventstore::FormatTimestamp(clock_.NowMicros())}});
+                          {"updatedAt", FormatTimestamp(clock_.NowMicros())}});
   const EndpointCaller system{(*endpoint)->organization_id,
                               eventstore::Actor{.client_id = "contractd-dispatcher"}};
   return Append(system, **endpoint, kEndpointUpdated, data, nullptr);

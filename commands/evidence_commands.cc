@@ -1,6 +1,8 @@
 #include "commands/evidence_commands.h"
 
+#include "base/time_text.h"
 #include "documents/evidence_bundle.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/event_record.h"
 #include "eventstore/proof_bundle.h"
@@ -17,7 +19,7 @@ EvidenceCommands::EvidenceCommands(eventstore::EventStore& store,
 
 Result<boost::json::object> EvidenceCommands::Bundle(const ContractState& state) {
   if (auto head = store_.ledger().SignTreeHead(); !head) return std::unexpected(head.error());
-  auto proof = eventstore::BuildProofBundle(store_, eventstore::ContractStreamId(state.id));
+  auto proof = eventstore::BuildProofBundle(store_, ContractStreamId(state.id));
   if (!proof) return std::unexpected(proof.error());
   // The audit trail is the same for every reader with a grant; the controller has one.
   auto trail = queries_.AuditTrail({.organization_id = state.organization_id}, state.id);
@@ -28,7 +30,7 @@ Result<boost::json::object> EvidenceCommands::Bundle(const ContractState& state)
   sources.ledger_proof = std::move(*proof);
   sources.blobs = &store_.blobs();
   sources.certificate_pem = certificate_pem_;
-  sources.generated_at = eventstore::FormatTimestamp(clock_.NowMicros());
+  sources.generated_at = FormatTimestamp(clock_.NowMicros());
   return BuildEvidenceBundle(sources);
 }
 

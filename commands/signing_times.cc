@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "base/json_read.h"
+#include "base/time_text.h"
 #include "domain/json_util.h"
-#include "eventstore/event_record.h"
-#include "projections/timestamp.h"
 
 namespace esign::commands {
 namespace {
@@ -17,7 +17,7 @@ constexpr int64_t kDefaultExpiresInDays = 30;
 
 int64_t SigningDeadlineMicros(const ContractState& state) {
   if (!state.sent_at) return 0;
-  const auto sent = projections::ParseTimestampMicros(*state.sent_at);
+  const auto sent = ParseTimestampMicros(*state.sent_at);
   if (!sent) return 0;
   int64_t days = kDefaultExpiresInDays;
   if (const auto* value = state.signing_settings.if_contains("expiresInDays")) {
@@ -36,12 +36,12 @@ Result<std::string> SessionExpiry(const ContractState& state, int64_t now_micros
   const int64_t deadline = SigningDeadlineMicros(state);
   if (deadline != 0 && deadline <= now_micros) {
     return Fail(ErrorCode::kContractStateConflict,
-                "the contract's signing period ended at " + eventstore::FormatTimestamp(deadline),
+                "the contract's signing period ended at " + FormatTimestamp(deadline),
                 "signingSettings.expiresInDays", "signing period over");
   }
   int64_t expiry = now_micros + ttl_seconds * kMicrosPerSecond;
   if (deadline != 0) expiry = std::min(expiry, deadline);
-  return eventstore::FormatTimestamp(expiry);
+  return FormatTimestamp(expiry);
 }
 
 }  // namespace esign::commands

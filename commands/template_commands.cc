@@ -4,15 +4,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/sha256.h"
+#include "domain/stream_kinds.h"
 #include "domain/template_importer.h"
 #include "domain/template_json.h"
-#include "eventstore/merkle.h"
 
 namespace esign::commands {
-
-std::string TemplateStreamId(std::string_view template_id) {
-  return "template-" + std::string(template_id);
-}
 
 Result<TemplateImport> ImportTemplateFromText(eventstore::EventStore& store, std::string_view text,
                                               const std::string& file_name,
@@ -28,8 +25,7 @@ Result<TemplateImport> ImportTemplateFromText(eventstore::EventStore& store, std
   event.type = std::string(kTemplateImported);
   event.data = boost::json::serialize(TemplateToJson(*parsed));
   event.actor = actor;
-  event.event_id =
-      "evt_" + eventstore::ToHex(eventstore::Sha256(stream + "\n" + event.data)).substr(0, 32);
+  event.event_id = "evt_" + Sha256Hex(stream + "\n" + event.data).substr(0, 32);
 
   auto appended = store.Append(stream, eventstore::ExpectedVersion::Any(), {std::move(event)});
   if (!appended) return std::unexpected(appended.error());

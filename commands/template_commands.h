@@ -15,7 +15,6 @@
 namespace esign::commands {
 
 inline constexpr std::string_view kTemplateImported = "template.imported";
-std::string TemplateStreamId(std::string_view template_id);
 
 struct TemplateImport {
   std::string template_id;

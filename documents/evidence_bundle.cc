@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/sha256.h"
 #include "documents/pdf_signature_check.h"
-#include "eventstore/merkle.h"
 #include "eventstore/proof_bundle.h"
 
 namespace esign {
@@ -159,7 +159,7 @@ std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundl
         checks.push_back({name, false, "no stored document with this hash"});
         continue;
       }
-      const std::string actual = eventstore::ToHex(eventstore::Sha256(*bytes));
+      const std::string actual = Sha256Hex(*bytes);
       std::string detail = "stored bytes match";
       if (actual != expected) {
         detail = "stored bytes hash to " + actual;

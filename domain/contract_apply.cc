@@ -3,32 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/json_read.h"
 #include "domain/contract.h"
 
 namespace esign {
 namespace {
-
-std::string Text(const boost::json::object& data, std::string_view key) {
-  const auto* value = data.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->get_string()) : "";
-}
-
-std::optional<std::string> OptionalText(const boost::json::object& data, std::string_view key) {
-  const auto* value = data.if_contains(key);
-  if (value != nullptr && value->is_string()) return std::string(value->get_string());
-  return std::nullopt;
-}
-
-boost::json::object Object(const boost::json::object& data, std::string_view key) {
-  const auto* value = data.if_contains(key);
-  return value != nullptr && value->is_object() ? value->get_object() : boost::json::object();
-}
-
-int64_t Integer(const boost::json::object& data, std::string_view key, int64_t fallback) {
-  const auto* value = data.if_contains(key);
-  if (value == nullptr) return fallback;
-  return AsInteger(*value).value_or(fallback);
-}
 
 std::vector<Participant> Participants(const boost::json::object& data) {
   std::vector<Participant> out;
@@ -50,7 +29,7 @@ std::vector<SignaturePlacement> Placements(const boost::json::value* value) {
       const auto* v = o.if_contains(key);
       return v != nullptr && v->is_number() ? v->to_number<double>() : 0.0;
     };
-    out.push_back(SignaturePlacement{Integer(o, "page", 1), number("x"), number("y"),
+    out.push_back(SignaturePlacement{IntegerMember(o, "page").value_or(1), number("x"), number("y"),
                                      number("width"), number("height")});
   }
   return out;
@@ -59,21 +38,22 @@ std::vector<SignaturePlacement> Placements(const boost::json::value* value) {
 void ApplyPrepared(ContractState& state, const boost::json::object& d) {
   state.role_bindings = RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings")
                                                                         : boost::json::value());
-  state.signing_settings = Object(d, "signingSettings");
-  state.notifications = Object(d, "notifications");
-  state.notification_snapshot = Object(d, "notificationSnapshot");
+  state.signing_settings = ObjectMemberOrEmpty(d, "signingSettings");
+  state.notifications = ObjectMemberOrEmpty(d, "notifications");
+  state.notification_snapshot = ObjectMemberOrEmpty(d, "notificationSnapshot");
   state.prepared_roles.clear();
   if (const auto* roles = d.if_contains("roles"); roles != nullptr && roles->is_array()) {
     for (const auto& item : roles->get_array()) {
       if (!item.is_object()) continue;
       const auto& o = item.get_object();
       PreparedRole role;
-      role.template_role_id = Text(o, "templateRoleId");
-      role.participant_id = Text(o, "participantId");
-      role.action = ParseParticipantAction(Text(o, "action")).value_or(ParticipantAction::kSign);
-      role.recipient_type =
-          ParseRecipientType(Text(o, "recipientType")).value_or(RecipientType::kIndividual);
-      role.routing_order = Integer(o, "routingOrder", 1);
+      role.template_role_id = StringMemberOrEmpty(o, "templateRoleId");
+      role.participant_id = StringMemberOrEmpty(o, "participantId");
+      role.action = ParseParticipantAction(StringMemberOrEmpty(o, "action"))
+                        .value_or(ParticipantAction::kSign);
+      role.recipient_type = ParseRecipientType(StringMemberOrEmpty(o, "recipientType"))
+                                .value_or(RecipientType::kIndividual);
+      role.routing_order = IntegerMember(o, "routingOrder").value_or(1);
       role.signature_placement = Placements(o.if_contains("signaturePlacement"));
       state.prepared_roles.push_back(std::move(role));
     }
@@ -81,8 +61,9 @@ void ApplyPrepared(ContractState& state, const boost::json::object& d) {
   if (const auto* routing = d.if_contains("routing"); routing != nullptr && routing->is_array()) {
     for (const auto& item : routing->get_array()) {
       if (!item.is_object()) continue;
-      if (Participant* p = state.FindParticipant(Text(item.get_object(), "participantId"))) {
-        p->effective_routing_order = Integer(item.get_object(), "routingOrder", 1);
+      if (Participant* p =
+              state.FindParticipant(StringMemberOrEmpty(item.get_object(), "participantId"))) {
+        p->effective_routing_order = IntegerMember(item.get_object(), "routingOrder").value_or(1);
       }
     }
   }
@@ -93,25 +74,26 @@ void ApplyPrepared(ContractState& state, const boost::json::object& d) {
       if (item.is_string()) state.dropped_roles.emplace_back(item.get_string());
     }
   }
-  state.rendered_document_sha256 = OptionalText(d, "renderedDocumentSha256");
-  state.prepared_at = Text(d, "preparedAt");
-  state.updated_at = Text(d, "preparedAt");
+  const auto rendered = StringMember(d, "renderedDocumentSha256");
+  state.rendered_document_sha256 = rendered ? std::optional<std::string>(*rendered) : std::nullopt;
+  state.prepared_at = StringMemberOrEmpty(d, "preparedAt");
+  state.updated_at = StringMemberOrEmpty(d, "preparedAt");
 }
 
 SigningSession SessionFromCreated(const boost::json::object& d) {
   SigningSession session;
-  session.session_id = Text(d, "sessionId");
-  session.participant_id = Text(d, "participantId");
-  session.channel =
-      ParseExecutionChannel(Text(d, "channel")).value_or(ExecutionChannel::kPlatformHosted);
-  session.token_sha256 = Text(d, "tokenSha256");
-  session.expires_at = Text(d, "expiresAt");
-  session.return_url = Text(d, "returnUrl");
-  session.provider_id = Text(d, "providerId");
-  session.document_sha256 = Text(d, "documentSha256");
+  session.session_id = StringMemberOrEmpty(d, "sessionId");
+  session.participant_id = StringMemberOrEmpty(d, "participantId");
+  session.channel = ParseExecutionChannel(StringMemberOrEmpty(d, "channel"))
+                        .value_or(ExecutionChannel::kPlatformHosted);
+  session.token_sha256 = StringMemberOrEmpty(d, "tokenSha256");
+  session.expires_at = StringMemberOrEmpty(d, "expiresAt");
+  session.return_url = StringMemberOrEmpty(d, "returnUrl");
+  session.provider_id = StringMemberOrEmpty(d, "providerId");
+  session.document_sha256 = StringMemberOrEmpty(d, "documentSha256");
   const auto* automatic = d.if_contains("automatic");
   session.automatic = automatic != nullptr && automatic->is_bool() && automatic->get_bool();
-  session.created_at = Text(d, "createdAt");
+  session.created_at = StringMemberOrEmpty(d, "createdAt");
   session.updated_at = session.created_at;
   return session;
 }
@@ -158,100 +140,105 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
   const boost::json::object& d = event.data;
   const std::string_view type = event.type;
   if (type == event_type::kContractCreated) {
-    state.id = Text(d, "contractId");
+    state.id = StringMemberOrEmpty(d, "contractId");
     state.status = ContractStatus::kDraft;
-    state.title = Text(d, "title");
-    state.template_id = Text(d, "templateId");
-    state.template_version_id = Text(d, "templateVersionId");
-    state.organization_signing_mode = Text(d, "organizationSigningMode") == "manual"
+    state.title = StringMemberOrEmpty(d, "title");
+    state.template_id = StringMemberOrEmpty(d, "templateId");
+    state.template_version_id = StringMemberOrEmpty(d, "templateVersionId");
+    state.organization_signing_mode = StringMemberOrEmpty(d, "organizationSigningMode") == "manual"
                                           ? OrganizationSigningMode::kManual
                                           : OrganizationSigningMode::kAutomatic;
-    state.organization_id = Text(d, "organizationId");
-    state.created_by = Text(d, "createdBy");
+    state.organization_id = StringMemberOrEmpty(d, "organizationId");
+    state.created_by = StringMemberOrEmpty(d, "createdBy");
     state.data.field_values =
         FieldValuesFromJson(d.contains("fieldValues") ? d.at("fieldValues") : nullptr);
-    state.data.table_data = Object(d, "tableData");
+    state.data.table_data = ObjectMemberOrEmpty(d, "tableData");
     state.participants = Participants(d);
     state.role_bindings =
         RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
-    state.signing_settings = Object(d, "signingSettings");
-    state.notifications = Object(d, "notifications");
-    state.created_at = Text(d, "createdAt");
+    state.signing_settings = ObjectMemberOrEmpty(d, "signingSettings");
+    state.notifications = ObjectMemberOrEmpty(d, "notifications");
+    state.created_at = StringMemberOrEmpty(d, "createdAt");
     state.updated_at = state.created_at;
   } else if (type == event_type::kDataUpdated) {
     state.data.field_values =
         FieldValuesFromJson(d.contains("fieldValues") ? d.at("fieldValues") : nullptr);
-    if (d.contains("tableData")) state.data.table_data = Object(d, "tableData");
-    state.updated_at = Text(d, "updatedAt");
+    if (d.contains("tableData")) state.data.table_data = ObjectMemberOrEmpty(d, "tableData");
+    state.updated_at = StringMemberOrEmpty(d, "updatedAt");
   } else if (type == event_type::kTableDataUpdated) {
-    state.data.table_data = Object(d, "tableData");
-    state.updated_at = Text(d, "updatedAt");
+    state.data.table_data = ObjectMemberOrEmpty(d, "tableData");
+    state.updated_at = StringMemberOrEmpty(d, "updatedAt");
   } else if (type == event_type::kParticipantsReplaced) {
     state.participants = Participants(d);
     state.role_bindings =
         RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
-    state.updated_at = Text(d, "updatedAt");
+    state.updated_at = StringMemberOrEmpty(d, "updatedAt");
   } else if (type == event_type::kRoleBindingsUpdated) {
     state.role_bindings =
         RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
-    state.signing_settings = Object(d, "signingSettings");
-    state.updated_at = Text(d, "updatedAt");
+    state.signing_settings = ObjectMemberOrEmpty(d, "signingSettings");
+    state.updated_at = StringMemberOrEmpty(d, "updatedAt");
   } else if (type == event_type::kContractPrepared) {
     ApplyPrepared(state, d);
   } else if (type == event_type::kContractSent) {
     state.status = ContractStatus::kSent;
-    state.sent_at = Text(d, "sentAt");
+    state.sent_at = StringMemberOrEmpty(d, "sentAt");
     state.updated_at = *state.sent_at;
   } else if (type == event_type::kSignerCompleted) {
-    if (Participant* p = state.FindParticipant(Text(d, "participantId"))) {
-      p->signed_at = Text(d, "signedAt");
-      p->signing_evidence = Object(d, "evidence");
+    if (Participant* p = state.FindParticipant(StringMemberOrEmpty(d, "participantId"))) {
+      p->signed_at = StringMemberOrEmpty(d, "signedAt");
+      p->signing_evidence = ObjectMemberOrEmpty(d, "evidence");
     }
-    EndSession(state, Text(d, "sessionId"), SessionState::kCompleted, Text(d, "recordedAt"));
+    EndSession(state, StringMemberOrEmpty(d, "sessionId"), SessionState::kCompleted,
+               StringMemberOrEmpty(d, "recordedAt"));
     // signedAt may come from the signer's side; recordedAt is the service's own time.
-    state.updated_at = Text(d, "recordedAt");
+    state.updated_at = StringMemberOrEmpty(d, "recordedAt");
   } else if (type == event_type::kSigningInProgress) {
     state.status = ContractStatus::kSigning;
-    state.updated_at = Text(d, "at");
+    state.updated_at = StringMemberOrEmpty(d, "at");
   } else if (type == event_type::kContractCompleted) {
     state.status = ContractStatus::kCompleted;
-    state.signed_pdf_key = Text(d, "signedPdfKey");
-    state.signed_pdf_sha256 = OptionalText(d, "signedPdfSha256");
-    state.completed_at = Text(d, "completedAt");
+    state.signed_pdf_key = StringMemberOrEmpty(d, "signedPdfKey");
+    const auto signed_pdf = StringMember(d, "signedPdfSha256");
+    state.signed_pdf_sha256 = signed_pdf ? std::optional<std::string>(*signed_pdf) : std::nullopt;
+    state.completed_at = StringMemberOrEmpty(d, "completedAt");
     state.updated_at = *state.completed_at;
     if (state.signed_pdf_sha256) {
       state.artifact_revisions.push_back(
-          ArtifactRevision{Integer(d, "revision", state.LatestRevision() + 1), "signed_pdf",
-                           *state.signed_pdf_sha256, *state.completed_at});
+          ArtifactRevision{IntegerMember(d, "revision").value_or(state.LatestRevision() + 1),
+                           "signed_pdf", *state.signed_pdf_sha256, *state.completed_at});
     }
   } else if (type == event_type::kSignerDeclined) {
-    if (Participant* p = state.FindParticipant(Text(d, "participantId"))) {
-      p->declined_at = Text(d, "declinedAt");
-      p->decline_reason = Text(d, "reason");
+    if (Participant* p = state.FindParticipant(StringMemberOrEmpty(d, "participantId"))) {
+      p->declined_at = StringMemberOrEmpty(d, "declinedAt");
+      p->decline_reason = StringMemberOrEmpty(d, "reason");
     }
-    EndSession(state, Text(d, "sessionId"), SessionState::kDeclined, Text(d, "declinedAt"));
-    state.updated_at = Text(d, "declinedAt");
+    EndSession(state, StringMemberOrEmpty(d, "sessionId"), SessionState::kDeclined,
+               StringMemberOrEmpty(d, "declinedAt"));
+    state.updated_at = StringMemberOrEmpty(d, "declinedAt");
   } else if (type == event_type::kContractDeclined) {
     state.status = ContractStatus::kDeclined;
-    state.declined_at = Text(d, "declinedAt");
+    state.declined_at = StringMemberOrEmpty(d, "declinedAt");
     state.updated_at = *state.declined_at;
   } else if (type == event_type::kSessionCreated) {
     state.sessions.push_back(SessionFromCreated(d));
   } else if (type == event_type::kSessionCancelled) {
-    if (SigningSession* session = state.FindSession(Text(d, "sessionId"))) {
-      session->cancel_reason = Text(d, "reason");
+    if (SigningSession* session = state.FindSession(StringMemberOrEmpty(d, "sessionId"))) {
+      session->cancel_reason = StringMemberOrEmpty(d, "reason");
     }
-    EndSession(state, Text(d, "sessionId"), SessionState::kCancelled, Text(d, "cancelledAt"));
+    EndSession(state, StringMemberOrEmpty(d, "sessionId"), SessionState::kCancelled,
+               StringMemberOrEmpty(d, "cancelledAt"));
   } else if (type == event_type::kSessionRefreshed) {
-    if (SigningSession* session = state.FindSession(Text(d, "sessionId"))) {
-      session->token_sha256 = Text(d, "tokenSha256");
-      session->expires_at = Text(d, "expiresAt");
-      session->updated_at = Text(d, "refreshedAt");
+    if (SigningSession* session = state.FindSession(StringMemberOrEmpty(d, "sessionId"))) {
+      session->token_sha256 = StringMemberOrEmpty(d, "tokenSha256");
+      session->expires_at = StringMemberOrEmpty(d, "expiresAt");
+      session->updated_at = StringMemberOrEmpty(d, "refreshedAt");
     }
   } else if (type == event_type::kEvidencePersisted) {
-    state.artifact_revisions.push_back(ArtifactRevision{
-        Integer(d, "revision", 0), "evidence_bundle", Text(d, "sha256"), Text(d, "persistedAt")});
-    state.updated_at = Text(d, "persistedAt");
+    state.artifact_revisions.push_back(
+        ArtifactRevision{IntegerMember(d, "revision").value_or(0), "evidence_bundle",
+                         StringMemberOrEmpty(d, "sha256"), StringMemberOrEmpty(d, "persistedAt")});
+    state.updated_at = StringMemberOrEmpty(d, "persistedAt");
   }
   // Every event counts, known or not, so version equals the stream version of the contract.
   ++state.version;

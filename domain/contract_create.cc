@@ -5,6 +5,7 @@
 //   (rule 3) -> role bindings (rules 1-2) -> contract.created (+ prepare and send).
 #include <set>
 
+#include "base/json_read.h"
 #include "domain/contract_rules.h"
 #include "domain/field_value.h"
 #include "domain/signing_settings.h"

@@ -3,6 +3,7 @@
 // state, request shape and values.
 #include <set>
 
+#include "base/json_read.h"
 #include "domain/contract_rules.h"
 #include "domain/signing_settings.h"
 

@@ -1,5 +1,6 @@
 #include "domain/field_value.h"
 
+#include "base/json_read.h"
 #include "domain/decimal.h"
 #include "domain/text_formats.h"
 

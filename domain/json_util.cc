@@ -40,12 +40,6 @@ std::string_view KindName(const boost::json::value& value) {
   return "unknown";
 }
 
-const boost::json::value* Member(const boost::json::object& object, std::string_view key) {
-  const boost::json::value* found = object.if_contains(key);
-  if (found == nullptr || found->is_null()) return nullptr;
-  return found;
-}
-
 void RejectUnknownMembers(const boost::json::object& object, std::string_view path,
                           std::initializer_list<std::string_view> allowed, Details& details) {
   for (const auto& member : object) {
@@ -53,14 +47,6 @@ void RejectUnknownMembers(const boost::json::object& object, std::string_view pa
       AddDetail(details, JoinPath(path, member.key()), "unknown field");
     }
   }
-}
-
-std::optional<int64_t> AsInteger(const boost::json::value& value) {
-  if (value.is_int64()) return value.get_int64();
-  if (value.is_uint64() && value.get_uint64() <= static_cast<uint64_t>(INT64_MAX)) {
-    return static_cast<int64_t>(value.get_uint64());
-  }
-  return std::nullopt;
 }
 
 namespace {

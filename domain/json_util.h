@@ -4,9 +4,7 @@
 #pragma once
 
 #include <boost/json.hpp>
-#include <cstdint>
 #include <initializer_list>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,16 +25,9 @@ std::string IndexPath(std::string_view path, size_t index);
 // "string", "number", "integer", "boolean", "object", "array" or "null", for messages.
 std::string_view KindName(const boost::json::value& value);
 
-// The member's value, or nullptr when the member is absent or null: the API treats an explicit
-// null like an omitted member everywhere except in data values, where null clears a field.
-const boost::json::value* Member(const boost::json::object& object, std::string_view key);
-
 // Reports every member of `object` not named in `allowed` as "<path>.<key>": "unknown field".
 void RejectUnknownMembers(const boost::json::object& object, std::string_view path,
                           std::initializer_list<std::string_view> allowed, Details& details);
-
-// A JSON integer (int64 or a uint64 that fits), never a double such as 1.0.
-std::optional<int64_t> AsInteger(const boost::json::value& value);
 
 // Canonical text: object keys sorted at every depth, no whitespace. Equal values, equal text.
 std::string CanonicalJson(const boost::json::value& value);

@@ -6,6 +6,8 @@
 #include <span>
 #include <string>
 
+#include "base/json_read.h"
+
 namespace esign {
 namespace {
 

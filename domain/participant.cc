@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "base/json_read.h"
 #include "domain/field_value.h"
 #include "domain/text_formats.h"
 

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "base/json_read.h"
 #include "domain/json_util.h"
 
 namespace esign {

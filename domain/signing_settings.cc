@@ -1,5 +1,7 @@
 #include "domain/signing_settings.h"
 
+#include "base/json_read.h"
+
 namespace esign {
 
 const boost::json::object& DefaultSigningSettings() {

@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "base/json_read.h"
 #include "domain/decimal.h"
 #include "domain/json_parse.h"
 #include "domain/json_util.h"

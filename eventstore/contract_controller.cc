@@ -1,5 +1,6 @@
 #include "eventstore/contract_controller.h"
 
+#include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 
 namespace esign::eventstore {

@@ -4,10 +4,6 @@
 
 namespace esign::eventstore {
 
-std::string ContractStreamId(std::string_view contract_id) {
-  return "contract-" + std::string(contract_id);
-}
-
 Result<DomainEvent> ToDomainEvent(const EventRecord& record) {
   boost::system::error_code ec;
   auto value = boost::json::parse(record.data, ec);

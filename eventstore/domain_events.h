@@ -11,9 +11,6 @@
 
 namespace esign::eventstore {
 
-// The stream of one contract: "contract-<contractId>".
-std::string ContractStreamId(std::string_view contract_id);
-
 // kCorruption when the record's data is not a JSON object.
 Result<DomainEvent> ToDomainEvent(const EventRecord& record);
 Result<std::vector<DomainEvent>> ToDomainEvents(const std::vector<EventRecord>& records);

@@ -54,9 +54,6 @@ std::string CanonicalBytes(const EventRecord& record);
 // Parses canonical bytes back into a record; kCorruption when they are not a record.
 Result<EventRecord> ParseRecord(std::string_view bytes);
 
-// "2026-11-21T05:35:24.123456Z"
-std::string FormatTimestamp(int64_t unix_micros);
-
 // The string member `key` of the record's data; nothing when the data is not a JSON object or the
 // member is absent or not a string.
 std::optional<std::string> StringInData(const EventRecord& record, std::string_view key);

@@ -2,7 +2,8 @@
 
 #include <boost/json.hpp>
 
-#include "eventstore/merkle.h"
+#include "base/sha256.h"
+#include "domain/stream_kinds.h"
 
 namespace esign::eventstore {
 namespace {
@@ -57,8 +58,8 @@ Result<IdempotencyReservation> ReserveIdempotencyKey(EventStore& store,
                                                      const IdempotentRequest& request,
                                                      std::string_view id_field,
                                                      std::string resource_id) {
-  const std::string key_hash = ToHex(Sha256(request.client_id + "\n" + request.key));
-  IdempotencyReservation reservation{"idempotency-" + key_hash.substr(0, 40),
+  const std::string key_hash = Sha256Hex(request.client_id + "\n" + request.key);
+  IdempotencyReservation reservation{StreamIdOf(StreamKind::kIdempotency, key_hash.substr(0, 40)),
                                      std::move(resource_id), std::nullopt};
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
     auto records = store.ReadStream(reservation.stream, StreamVersion(1), 16);

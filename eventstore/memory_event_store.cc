@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/sha256.h"
+
 namespace esign::eventstore {
 namespace {
 
@@ -11,7 +13,7 @@ std::unexpected<Error> Closed() { return Fail(ErrorCode::kStorage, "the event st
 class MemoryBlobStore final : public BlobStore {
  public:
   Result<std::string> Put(std::string_view bytes) override {
-    std::string key = ToHex(Sha256(bytes));
+    std::string key = Sha256Hex(bytes);
     std::lock_guard lock(mutex_);
     blobs_.try_emplace(key, bytes);
     return key;

@@ -1,65 +1,11 @@
 #include "eventstore/merkle.h"
 
-#include <openssl/evp.h>
-
 #include <bit>
-#include <cstdio>
-#include <cstdlib>
-#include <initializer_list>
 #include <string>
 #include <utility>
 
 namespace esign::eventstore {
 namespace {
-
-// Fetching the algorithm once and reusing one context per thread makes a node hash about three
-// times cheaper than the one-shot SHA256(), which looks the algorithm up on every call.
-const EVP_MD* Sha256Algorithm() {
-  static const EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  return md;
-}
-
-class DigestContext {
- public:
-  DigestContext() : ctx_(EVP_MD_CTX_new()) {}
-  ~DigestContext() { EVP_MD_CTX_free(ctx_); }
-  DigestContext(const DigestContext&) = delete;
-  DigestContext& operator=(const DigestContext&) = delete;
-  EVP_MD_CTX* get() const { return ctx_; }
-
- private:
-  EVP_MD_CTX* ctx_;
-};
-
-// SHA-256 only fails when OpenSSL cannot allocate; a hash we cannot compute would corrupt the
-// ledger silently, so stopping is the only safe answer.
-[[noreturn]] void DigestFailed() {
-  std::fputs("fatal: SHA-256 computation failed in OpenSSL\n", stderr);
-  std::abort();
-}
-
-Hash Digest(std::initializer_list<std::pair<const void*, size_t>> parts) {
-  thread_local DigestContext context;
-  EVP_MD_CTX* ctx = context.get();
-  const EVP_MD* md = Sha256Algorithm();
-  if (ctx == nullptr || md == nullptr || EVP_DigestInit_ex2(ctx, md, nullptr) != 1) {
-    DigestFailed();
-  }
-  for (const auto& [data, size] : parts) {
-    if (EVP_DigestUpdate(ctx, data, size) != 1) DigestFailed();
-  }
-  Hash out;
-  unsigned int length = 0;
-  if (EVP_DigestFinal_ex(ctx, out.data(), &length) != 1 || length != out.size()) DigestFailed();
-  return out;
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 Status CheckCount(size_t got, size_t wanted) {
   if (got != wanted) {
@@ -181,38 +127,14 @@ void ShiftUntilOddOrZero(uint64_t& fn, uint64_t& sn) {
 
 }  // namespace
 
-std::string ToHex(const Hash& hash) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(hash.size() * 2, '\0');
-  for (size_t i = 0; i < hash.size(); ++i) {
-    hex[2 * i] = kDigits[hash[i] >> 4];
-    hex[2 * i + 1] = kDigits[hash[i] & 0x0f];
-  }
-  return hex;
-}
-
-std::optional<Hash> HashFromHex(std::string_view hex) {
-  Hash hash;
-  if (hex.size() != hash.size() * 2) return std::nullopt;
-  for (size_t i = 0; i < hash.size(); ++i) {
-    const int high = HexValue(hex[2 * i]);
-    const int low = HexValue(hex[2 * i + 1]);
-    if (high < 0 || low < 0) return std::nullopt;
-    hash[i] = static_cast<uint8_t>(high << 4 | low);
-  }
-  return hash;
-}
-
-Hash Sha256(std::string_view bytes) { return Digest({{bytes.data(), bytes.size()}}); }
-
 Hash LeafHash(std::string_view leaf) {
-  static constexpr uint8_t kLeafPrefix = 0x00;
-  return Digest({{&kLeafPrefix, 1}, {leaf.data(), leaf.size()}});
+  static constexpr std::string_view kLeafPrefix("\0", 1);
+  return Sha256Concat({kLeafPrefix, leaf});
 }
 
 Hash NodeHash(const Hash& left, const Hash& right) {
-  static constexpr uint8_t kNodePrefix = 0x01;
-  return Digest({{&kNodePrefix, 1}, {left.data(), left.size()}, {right.data(), right.size()}});
+  static constexpr std::string_view kNodePrefix("\x01", 1);
+  return Sha256Concat({kNodePrefix, DigestBytes(left), DigestBytes(right)});
 }
 
 Hash EmptyRoot() {

@@ -8,24 +8,18 @@
 // Thread safety: the free functions are thread-safe. MerkleFrontier is not; its owner serializes.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <functional>
-#include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/sha256.h"
 #include "domain/result.h"
 
 namespace esign::eventstore {
 
-using Hash = std::array<uint8_t, 32>;
+using Hash = Sha256Digest;
 
-std::string ToHex(const Hash& hash);
-std::optional<Hash> HashFromHex(std::string_view hex);
-
-Hash Sha256(std::string_view bytes);
 Hash LeafHash(std::string_view leaf);                // SHA-256(0x00 || leaf)
 Hash NodeHash(const Hash& left, const Hash& right);  // SHA-256(0x01 || left || right)
 Hash EmptyRoot();                                    // SHA-256("")

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "base/hex.h"
+#include "base/json_read.h"
 #include "eventstore/event_record.h"
 #include "eventstore/merkle.h"
 #include "eventstore/tree_head.h"
@@ -17,22 +19,6 @@ namespace {
 
 // Stream reads go in pages so a long stream is never read in one call.
 constexpr size_t kPage = 1024;
-
-std::optional<std::string_view> StringField(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value == nullptr || !value->is_string()) return std::nullopt;
-  const json::string& text = value->get_string();
-  return std::string_view(text.data(), text.size());
-}
-
-std::optional<uint64_t> UnsignedField(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value == nullptr) return std::nullopt;
-  if (value->is_uint64()) return value->get_uint64();
-  if (value->is_int64() && value->get_int64() >= 0)
-    return static_cast<uint64_t>(value->get_int64());
-  return std::nullopt;
-}
 
 // PEM files differ only in trailing line ends when copied around; the key itself must be equal.
 std::string_view TrimPem(std::string_view pem) {
@@ -62,10 +48,10 @@ void CheckEvent(const json::value& value, size_t i, std::string_view stream_id,
     return;
   }
   const json::object& event = value.get_object();
-  const std::optional<uint64_t> position = UnsignedField(event, "position");
-  const std::optional<uint64_t> version = UnsignedField(event, "version");
-  const std::optional<std::string_view> record_bytes = StringField(event, "record");
-  const std::optional<std::string_view> leaf_hex = StringField(event, "leafHash");
+  const std::optional<uint64_t> position = UnsignedMember(event, "position");
+  const std::optional<uint64_t> version = UnsignedMember(event, "version");
+  const std::optional<std::string_view> record_bytes = StringMember(event, "record");
+  const std::optional<std::string_view> leaf_hex = StringMember(event, "leafHash");
   const json::value* proof_value = event.if_contains("inclusionProof");
 
   // The record: its bytes must be a record of this stream, at the position and version claimed,
@@ -86,7 +72,7 @@ void CheckEvent(const json::value& value, size_t i, std::string_view stream_id,
 
   // The leaf hash, recomputed from the bytes.
   std::optional<Hash> leaf;
-  if (leaf_hex) leaf = HashFromHex(*leaf_hex);
+  if (leaf_hex) leaf = Sha256FromHex(*leaf_hex);
   if (!record_bytes || !leaf) {
     report.Add(name + ".leafHash", false, "record or leafHash missing or malformed");
     leaf.reset();
@@ -106,7 +92,7 @@ void CheckEvent(const json::value& value, size_t i, std::string_view stream_id,
     for (const json::value& node : proof_value->get_array()) {
       std::optional<Hash> hash;
       if (node.is_string()) {
-        hash = HashFromHex(std::string_view(node.get_string().data(), node.get_string().size()));
+        hash = Sha256FromHex(std::string_view(node.get_string().data(), node.get_string().size()));
       }
       if (!hash) {
         proof_ok = false;
@@ -205,13 +191,13 @@ Result<BundleReport> VerifyProofBundle(const json::value& value,
   const json::object& bundle = value.get_object();
   ReportBuilder report;
 
-  const std::optional<std::string_view> format = StringField(bundle, "format");
+  const std::optional<std::string_view> format = StringMember(bundle, "format");
   report.Add("format", format == kProofBundleFormat,
              format ? std::string(*format) : std::string("missing"));
-  const std::optional<std::string_view> stream_id = StringField(bundle, "streamId");
+  const std::optional<std::string_view> stream_id = StringMember(bundle, "streamId");
   report.Add("streamId", stream_id.has_value(), stream_id ? std::string(*stream_id) : "missing");
 
-  const std::optional<std::string_view> bundle_key = StringField(bundle, "publicKeyPem");
+  const std::optional<std::string_view> bundle_key = StringMember(bundle, "publicKeyPem");
   std::string_view key = trusted_public_key_pem;
   if (!bundle_key) {
     report.Add("publicKey", false, "publicKeyPem missing");

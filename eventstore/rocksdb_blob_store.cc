@@ -2,12 +2,13 @@
 
 #include <string>
 
+#include "base/sha256.h"
 #include "eventstore/rocksdb_status.h"
 
 namespace esign::eventstore {
 
 Result<std::string> RocksBlobStore::Put(std::string_view bytes) {
-  std::string key = ToHex(Sha256(bytes));
+  std::string key = Sha256Hex(bytes);
   rocksdb::WriteOptions write;
   write.sync = sync_;
   const rocksdb::Status status = db_->Put(write, family_, key, rocksdb::Slice(bytes));

@@ -3,11 +3,12 @@
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/parse_options.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+
+#include "base/time_text.h"
 
 namespace esign::eventstore {
 namespace {
@@ -76,6 +77,16 @@ class Cursor {
     return true;
   }
 
+  // A string holding a time as FormatTimestamp writes it.
+  bool Timestamp(int64_t& unix_micros) {
+    std::string_view text;
+    if (!String(text)) return false;
+    const std::optional<int64_t> parsed = ParseFormattedTimestamp(text);
+    if (!parsed) return false;
+    unix_micros = *parsed;
+    return true;
+  }
+
   size_t at() const { return at_; }
 
  private:
@@ -83,50 +94,18 @@ class Cursor {
   size_t at_ = 0;
 };
 
-bool Digits(std::string_view text, size_t begin, size_t count, int64_t& value) {
-  value = 0;
-  for (size_t i = begin; i < begin + count; ++i) {
-    if (text[i] < '0' || text[i] > '9') return false;
-    value = value * 10 + (text[i] - '0');
-  }
-  return true;
-}
-
-// "YYYY-MM-DDTHH:MM:SS.ffffffZ" as FormatTimestamp writes it for years 0 to 9999.
-bool Timestamp(std::string_view text, int64_t& unix_micros) {
-  if (text.size() != 27 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
-      text[16] != ':' || text[19] != '.' || text[26] != 'Z') {
-    return false;
-  }
-  int64_t year, month, day, hour, minute, second, micros;
-  if (!Digits(text, 0, 4, year) || !Digits(text, 5, 2, month) || !Digits(text, 8, 2, day) ||
-      !Digits(text, 11, 2, hour) || !Digits(text, 14, 2, minute) || !Digits(text, 17, 2, second) ||
-      !Digits(text, 20, 6, micros)) {
-    return false;
-  }
-  using namespace std::chrono;
-  const year_month_day date{std::chrono::year(static_cast<int>(year)),
-                            std::chrono::month(static_cast<unsigned>(month)),
-                            std::chrono::day(static_cast<unsigned>(day))};
-  if (!date.ok() || hour > 23 || minute > 59 || second > 59) return false;
-  const int64_t days = sys_days(date).time_since_epoch().count();
-  unix_micros = ((days * 24 + hour) * 60 + minute) * 60 * 1'000'000 + second * 1'000'000 + micros;
-  return true;
-}
-
 std::optional<EventRecord> ParseCanonical(std::string_view bytes) {
   EventRecord record;
   Cursor in(bytes);
   uint64_t position = 0;
   uint64_t version = 0;
-  std::string_view recorded_at;
   int64_t recorded_at_us = 0;
   if (!(in.Literal("{\"position\":") && in.Unsigned(position) && in.Literal(",\"streamId\":") &&
         in.String(record.stream_id) && in.Literal(",\"version\":") && in.Unsigned(version) &&
         in.Literal(",\"eventId\":") && in.String(record.event_id) && in.Literal(",\"type\":") &&
         in.String(record.type) && in.Literal(",\"schemaVersion\":") &&
-        in.Int(record.schema_version) && in.Literal(",\"recordedAt\":") && in.String(recorded_at) &&
-        Timestamp(recorded_at, recorded_at_us) && in.Literal(",\"actor\":{\"clientId\":") &&
+        in.Int(record.schema_version) && in.Literal(",\"recordedAt\":") &&
+        in.Timestamp(recorded_at_us) && in.Literal(",\"actor\":{\"clientId\":") &&
         in.String(record.actor.client_id) && in.Literal(",\"organizationId\":") &&
         in.String(record.actor.organization_id) && in.Literal(",\"requestId\":") &&
         in.String(record.actor.request_id) && in.Literal(",\"ip\":") &&

@@ -1,6 +1,8 @@
 #include "eventstore/tree_head.h"
 
-#include "eventstore/base64.h"
+#include "base/base64.h"
+#include "base/hex.h"
+#include "base/json_read.h"
 #include "eventstore/secret_file.h"
 
 #include <fcntl.h>
@@ -95,21 +97,6 @@ Result<std::string> PrivateKeyPem(EVP_PKEY* pkey) {
   std::abort();
 }
 
-std::optional<uint64_t> UnsignedMember(const json::object& object, json::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value == nullptr) return std::nullopt;
-  if (value->is_uint64()) return value->get_uint64();
-  if (value->is_int64() && value->get_int64() >= 0)
-    return static_cast<uint64_t>(value->get_int64());
-  return std::nullopt;
-}
-
-std::optional<std::string_view> StringMember(const json::object& object, json::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value == nullptr || !value->is_string()) return std::nullopt;
-  return std::string_view(value->get_string().data(), value->get_string().size());
-}
-
 }  // namespace
 
 std::string TreeHeadMessage(uint64_t size, const Hash& root, int64_t timestamp_ms) {
@@ -144,18 +131,18 @@ Result<SignedTreeHead> ParseTreeHead(std::string_view text) {
   const json::object& object = parsed.get_object();
   const std::optional<uint64_t> size = UnsignedMember(object, "size");
   const std::optional<std::string_view> root_hex = StringMember(object, "root");
-  const json::value* timestamp = object.if_contains("timestamp");
+  const std::optional<int64_t> timestamp = IntegerMember(object, "timestamp");
   const std::optional<std::string_view> signature_base64 = StringMember(object, "signature");
-  if (!size || !root_hex || timestamp == nullptr || !timestamp->is_int64() || !signature_base64) {
+  if (!size || !root_hex || !timestamp || !signature_base64) {
     return Fail(ErrorCode::kCorruption, "tree head: missing or mistyped member");
   }
-  const std::optional<Hash> root = HashFromHex(*root_hex);
+  const std::optional<Hash> root = Sha256FromHex(*root_hex);
   if (!root) return Fail(ErrorCode::kCorruption, "tree head: root is not 64 hex digits");
   std::optional<std::string> signature = Base64Decode(*signature_base64);
   if (!signature || signature->size() != kSignatureSize) {
     return Fail(ErrorCode::kCorruption, "tree head: signature is not 64 bytes of base64");
   }
-  return SignedTreeHead{*size, *root, timestamp->get_int64(), std::move(*signature)};
+  return SignedTreeHead{*size, *root, *timestamp, std::move(*signature)};
 }
 
 TreeHeadSigner::TreeHeadSigner(void* pkey) : pkey_(pkey) {}

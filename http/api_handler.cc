@@ -7,8 +7,8 @@
 #include <chrono>
 #include <exception>
 
+#include "base/time_text.h"
 #include "domain/clock.h"
-#include "eventstore/event_record.h"
 #include "http/error_response.h"
 #include "http/log_redaction.h"
 #include "http/request_id.h"
@@ -223,7 +223,7 @@ void ApiHandler::Finish(Exchange& exchange, ApiResult result) {
   metrics_.RecordRequest(MethodLabel(request), exchange.route_pattern, status, latency);
   if (options_.access_log) {
     boost::json::object line{
-        {"time", eventstore::FormatTimestamp(SystemClock::Instance().NowMicros())},
+        {"time", FormatTimestamp(SystemClock::Instance().NowMicros())},
         {"requestId", exchange.api.request_id},
         {"method", MethodLabel(request)},
         {"path", RedactedPath(request.target().substr(0, request.target().find('?')))},

@@ -5,27 +5,16 @@
 #include <boost/json.hpp>
 #include <cstring>
 
-#include "domain/base64url.h"
+#include "base/base64.h"
 #include "http/auth_token_key.h"
 
 namespace esign::http {
 namespace {
 
 constexpr std::string_view kPrefix = "at.";
-constexpr size_t kBlockBytes = 64;  // SHA-256's block
 
 std::unexpected<Error> Invalid() {
   return Fail(ErrorCode::kUnauthenticated, "invalid or expired token");
-}
-
-struct MdCtxDeleter {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-
-// One scratch digest context per thread, so a MAC allocates no context of its own.
-EVP_MD_CTX* ScratchContext() {
-  thread_local std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> ctx(EVP_MD_CTX_new());
-  return ctx.get();
 }
 
 }  // namespace
@@ -43,49 +32,7 @@ Result<std::unique_ptr<TokenCodec>> TokenCodec::Create(std::string_view key) {
   if (key.size() != kTokenKeyBytes) {
     return Fail(ErrorCode::kInternal, "the token key must be 32 bytes");
   }
-  std::unique_ptr<TokenCodec> codec(new TokenCodec());
-  std::array<unsigned char, kBlockBytes> ipad;
-  std::array<unsigned char, kBlockBytes> opad;
-  ipad.fill(0x36);
-  opad.fill(0x5c);
-  for (size_t i = 0; i < key.size(); ++i) {
-    ipad[i] ^= static_cast<unsigned char>(key[i]);
-    opad[i] ^= static_cast<unsigned char>(key[i]);
-  }
-  codec->inner_ = EVP_MD_CTX_new();
-  codec->outer_ = EVP_MD_CTX_new();
-  const bool ok = codec->inner_ && codec->outer_ &&
-                  EVP_DigestInit_ex2(codec->inner_, EVP_sha256(), nullptr) == 1 &&
-                  EVP_DigestUpdate(codec->inner_, ipad.data(), ipad.size()) == 1 &&
-                  EVP_DigestInit_ex2(codec->outer_, EVP_sha256(), nullptr) == 1 &&
-                  EVP_DigestUpdate(codec->outer_, opad.data(), opad.size()) == 1;
-  OPENSSL_cleanse(ipad.data(), ipad.size());
-  OPENSSL_cleanse(opad.data(), opad.size());
-  if (!ok) return Fail(ErrorCode::kInternal, "cannot set up HMAC-SHA256");
-  return codec;
-}
-
-TokenCodec::~TokenCodec() {
-  EVP_MD_CTX_free(inner_);
-  EVP_MD_CTX_free(outer_);
-}
-
-TokenCodec::Mac TokenCodec::Compute(std::string_view message) const {
-  EVP_MD_CTX* ctx = ScratchContext();
-  std::array<unsigned char, 32> inner_hash{};
-  Mac mac{};
-  unsigned int length = 0;
-  // Failures here mean OpenSSL ran out of memory; an all-zero MAC then matches no real token
-  // with overwhelming probability and simply fails the comparison.
-  if (!ctx || EVP_MD_CTX_copy_ex(ctx, inner_) != 1 ||
-      EVP_DigestUpdate(ctx, message.data(), message.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx, inner_hash.data(), &length) != 1 ||
-      EVP_MD_CTX_copy_ex(ctx, outer_) != 1 ||
-      EVP_DigestUpdate(ctx, inner_hash.data(), inner_hash.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx, mac.data(), &length) != 1) {
-    return Mac{};
-  }
-  return mac;
+  return std::unique_ptr<TokenCodec>(new TokenCodec(key));
 }
 
 std::string TokenCodec::Issue(const TokenClaims& claims) const {
@@ -98,9 +45,9 @@ std::string TokenCodec::Issue(const TokenClaims& claims) const {
       {"exp", claims.expires_at},
   });
   std::string token = std::string(kPrefix) + Base64UrlEncode(payload);
-  const Mac mac = Compute(token);
+  const Sha256Digest mac = key_.Sign(token);
   token.push_back('.');
-  token += Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac.size()));
+  token += Base64UrlEncode(DigestBytes(mac));
   return token;
 }
 
@@ -110,8 +57,8 @@ Result<TokenClaims> TokenCodec::Verify(std::string_view token) const {
   if (dot < kPrefix.size()) return Invalid();
   const std::string_view signed_part = token.substr(0, dot);
   const auto given = Base64UrlDecode(token.substr(dot + 1));
-  if (!given || given->size() != sizeof(Mac)) return Invalid();
-  const Mac mac = Compute(signed_part);
+  if (!given || given->size() != sizeof(Sha256Digest)) return Invalid();
+  const Sha256Digest mac = key_.Sign(signed_part);
   if (CRYPTO_memcmp(mac.data(), given->data(), mac.size()) != 0) return Invalid();
 
   // Only the service's own payloads get here, but they are still checked field by field.

@@ -12,15 +12,13 @@
 // any thread.
 #pragma once
 
-#include <openssl/evp.h>
-
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/hmac.h"
 #include "domain/result.h"
 
 namespace esign::http {
@@ -43,7 +41,6 @@ class TokenCodec {
  public:
   // `key` must be 32 bytes (kInternal otherwise).
   static Result<std::unique_ptr<TokenCodec>> Create(std::string_view key);
-  ~TokenCodec();
   TokenCodec(const TokenCodec&) = delete;
   TokenCodec& operator=(const TokenCodec&) = delete;
 
@@ -52,14 +49,9 @@ class TokenCodec {
   Result<TokenClaims> Verify(std::string_view token) const;
 
  private:
-  using Mac = std::array<unsigned char, 32>;
-  TokenCodec() = default;
-  // HMAC-SHA256 from the key's precomputed inner and outer digest states: about a sixth of the
-  // cost of a one-shot HMAC, which sets up its digest for every call.
-  Mac Compute(std::string_view message) const;
+  explicit TokenCodec(std::string_view key) : key_(key) {}
 
-  EVP_MD_CTX* inner_ = nullptr;  // SHA-256 state after (key ^ ipad)
-  EVP_MD_CTX* outer_ = nullptr;  // SHA-256 state after (key ^ opad)
+  HmacSha256Key key_;  // its precomputed pads make a MAC several times cheaper than a one-shot
 };
 
 }  // namespace esign::http

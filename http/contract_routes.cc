@@ -3,7 +3,7 @@
 #include <boost/json.hpp>
 #include <charconv>
 
-#include "eventstore/merkle.h"
+#include "base/sha256.h"
 #include "http/contract_requests.h"
 #include "projections/contract_queries.h"
 #include "projections/read_your_writes.h"
@@ -130,9 +130,8 @@ Result<std::optional<IdempotencyHeader>> IdempotencyKeyOf(const ApiRequest& requ
   const std::string_view target = request.http.target();
   return IdempotencyHeader{
       std::string(key),
-      eventstore::ToHex(eventstore::Sha256(std::string(request.http.method_string()) + " " +
-                                           std::string(target.substr(0, target.find('?'))) + "\n" +
-                                           request.http.body()))};
+      Sha256Hex(std::string(request.http.method_string()) + " " +
+                std::string(target.substr(0, target.find('?'))) + "\n" + request.http.body())};
 }
 
 std::string VersionETag(uint64_t version) { return "\"" + std::to_string(version) + "\""; }

@@ -5,7 +5,7 @@
 #include <boost/json.hpp>
 #include <charconv>
 
-#include "eventstore/merkle.h"
+#include "base/sha256.h"
 #include "http/contract_routes.h"
 #include "projections/contract_queries.h"
 
@@ -92,7 +92,7 @@ ApiResult RenderedUnsigned(const ContractRoutesDeps& deps, const ApiRequest& req
   }
   auto pdf = deps.render_pdf(*state);
   if (!pdf) return std::unexpected(pdf.error());
-  const std::string sha256 = eventstore::ToHex(eventstore::Sha256(*pdf));
+  const std::string sha256 = Sha256Hex(*pdf);
   return DocumentResponse(request, std::move(*pdf), sha256, file_name);
 }
 

@@ -1,17 +1,18 @@
 #include "http/provider_callback_routes.h"
 
 #include <openssl/crypto.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
 
-#include "eventstore/merkle.h"
+#include "base/hex.h"
+#include "base/hmac.h"
 #include "http/contract_routes.h"
 #include "http/signing_access.h"
 #include "http/signing_request.h"
@@ -46,9 +47,9 @@ class ReplayGuard {
 };
 
 std::string RandomSecret() {
-  eventstore::Hash bytes{};
+  std::array<uint8_t, 32> bytes{};
   if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) std::abort();
-  return eventstore::ToHex(bytes);
+  return ToHex(bytes);
 }
 
 Status Authenticate(const ProviderCallbackDeps& deps, const ApiRequest& request,
@@ -165,13 +166,7 @@ std::string ProviderSignature(std::string_view secret, std::string_view timestam
   std::string message(timestamp);
   message.push_back('.');
   message.append(body);
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac, &length);
-  eventstore::Hash hash{};
-  std::copy_n(mac, std::min<size_t>(length, hash.size()), hash.begin());
-  return "v1=" + eventstore::ToHex(hash);
+  return "v1=" + ToHex(HmacSha256(secret, message));
 }
 
 void AddProviderCallbackRoutes(ApiRoutes& routes, const ProviderCallbackDeps& deps) {

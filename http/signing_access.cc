@@ -2,9 +2,9 @@
 
 #include <openssl/rand.h>
 
-#include "domain/base64url.h"
-#include "eventstore/event_record.h"
-#include "eventstore/merkle.h"
+#include "base/base64.h"
+#include "base/sha256.h"
+#include "base/time_text.h"
 #include "http/contract_routes.h"
 #include "projections/signing_session_index.h"
 
@@ -65,7 +65,7 @@ Result<LoadedSession> LoadSessionById(const SigningRoutesDeps& deps, const ApiRe
 
 Result<LoadedSession> LoadSessionByToken(const SigningRoutesDeps& deps, std::string_view token) {
   if (token.empty() || token.size() > 128) return SessionNotFound();
-  const std::string sha256 = eventstore::ToHex(eventstore::Sha256(token));
+  const std::string sha256 = Sha256Hex(token);
   auto location = Locate(deps, [&] { return deps.sessions.FindToken(sha256); });
   if (!location) return std::unexpected(location.error());
   if (!*location) return SessionNotFound();
@@ -83,7 +83,7 @@ LinkToken NewLinkToken() {
   if (RAND_bytes(bytes, sizeof bytes) != 1) std::abort();  // no entropy: nothing safe to do
   LinkToken out;
   out.token = Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
-  out.sha256 = eventstore::ToHex(eventstore::Sha256(out.token));
+  out.sha256 = Sha256Hex(out.token);
   return out;
 }
 
@@ -124,7 +124,7 @@ Result<commands::CommandOutcome> ExecuteSigning(const SigningRoutesDeps& deps,
 }
 
 std::string NowText(const SigningRoutesDeps& deps) {
-  return eventstore::FormatTimestamp(deps.clock.NowMicros());
+  return FormatTimestamp(deps.clock.NowMicros());
 }
 
 }  // namespace esign::http

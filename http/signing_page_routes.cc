@@ -3,8 +3,8 @@
 #include <boost/beast/http/verb.hpp>
 #include <stdexcept>
 
-#include "domain/base64url.h"
-#include "eventstore/merkle.h"
+#include "base/base64.h"
+#include "base/sha256.h"
 
 namespace esign::http {
 namespace {
@@ -25,7 +25,7 @@ std::string_view ElementText(std::string_view page, std::string_view tag) {
 
 // A CSP hash source: 'sha256-' and the standard (padded) base64 of the digest.
 std::string HashSource(std::string_view text) {
-  const auto digest = eventstore::Sha256(text);
+  const auto digest = Sha256(text);
   std::string base64 = Base64UrlEncode(
       std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
   for (char& c : base64) {

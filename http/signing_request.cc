@@ -1,5 +1,6 @@
 #include "http/signing_request.h"
 
+#include "base/json_read.h"
 #include "domain/field_value.h"
 #include "domain/json_util.h"
 

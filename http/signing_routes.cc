@@ -1,14 +1,13 @@
 #include "http/signing_routes.h"
 
+#include "base/base64.h"
+#include "base/time_text.h"
 #include "commands/signing_times.h"
 #include "documents/signature_appearance.h"
 #include "domain/text_formats.h"
-#include "eventstore/base64.h"
-#include "eventstore/event_record.h"
 #include "http/contract_routes.h"
 #include "http/signing_access.h"
 #include "http/signing_request.h"
-#include "projections/timestamp.h"
 
 namespace esign::http {
 namespace {
@@ -176,7 +175,7 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
   const std::string image_base64 = reader.Text("signatureImage", false, 400000);
   if (consent != true) reader.Problem("consent", "must be true: the signer consented");
   if (!signed_at.empty()) {
-    auto when = projections::ParseTimestampMicros(signed_at);
+    auto when = ParseTimestampMicros(signed_at);
     if (!when || !IsTimestamp(signed_at)) {
       reader.Problem("signedAt", "must be an RFC 3339 timestamp");
     } else if (*when > deps.clock.NowMicros() + kMaxClockSkewMicros) {
@@ -185,7 +184,7 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
   }
   std::string image;
   if (!image_base64.empty()) {
-    auto decoded = eventstore::Base64Decode(image_base64);
+    auto decoded = Base64Decode(image_base64);
     if (!decoded || !decoded->starts_with("\x89PNG\r\n\x1a\n")) {
       reader.Problem("signatureImage", "must be a base64-encoded PNG image");
     } else if (decoded->size() > kMaxSignatureImageBytes) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "base/time_text.h"
 #include "http/contract_routes.h"
 #include "projections/list_query.h"
 
@@ -84,15 +85,14 @@ ApiResult List(const WebhookRoutesDeps& deps, const ApiRequest& request) {
 }
 
 boost::json::value TimeOrNull(int64_t micros) {
-  return micros == 0 ? boost::json::value()
-                     : boost::json::value(eventstore::FormatTimestamp(micros));
+  return micros == 0 ? boost::json::value() : boost::json::value(FormatTimestamp(micros));
 }
 
 boost::json::object DeliveryJson(const webhooks::Delivery& d) {
   boost::json::array attempts;
   for (const auto& a : d.attempts) {
     attempts.push_back(boost::json::object{
-        {"attemptedAt", eventstore::FormatTimestamp(a.at_us)},
+        {"attemptedAt", FormatTimestamp(a.at_us)},
         {"statusCode", a.code == 0 ? boost::json::value() : boost::json::value(a.code)},
         {"latencyMs", a.latency_ms},
         {"error", a.error.empty() ? boost::json::value() : boost::json::value(a.error)}});
@@ -106,7 +106,7 @@ boost::json::object DeliveryJson(const webhooks::Delivery& d) {
       {"eventType", d.event_type},
       {"contractId", d.contract_id},
       {"status", webhooks::DeliveryStateName(d.state)},
-      {"createdAt", eventstore::FormatTimestamp(d.created_us)},
+      {"createdAt", FormatTimestamp(d.created_us)},
       {"nextAttemptAt", pending ? TimeOrNull(d.next_attempt_us) : boost::json::value()},
       {"attempts", std::move(attempts)},
   };

@@ -2,12 +2,12 @@
 
 #include <boost/json.hpp>
 
+#include "domain/stream_kinds.h"
 #include "projections/key_codec.h"
 
 namespace esign::projections {
 namespace {
 
-constexpr std::string_view kStreamPrefix = "client-";
 constexpr int64_t kMicrosPerSecond = 1'000'000;
 
 std::string ClientKey(std::string_view client_id) {
@@ -51,10 +51,6 @@ Result<TokenRevocation> ParseRevocationRow(std::string_view json) {
 }
 
 }  // namespace
-
-std::string ClientStreamId(std::string_view client_id) {
-  return std::string(kStreamPrefix) + std::string(client_id);
-}
 
 std::string ClientCreatedData(const ClientRecord& client) {
   boost::json::array permissions;
@@ -134,15 +130,15 @@ bool ClientDirectory::State::IsRevoked(std::string_view token_id) const {
 }
 
 Status ClientDirectory::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
-  if (!event.stream_id.starts_with(kStreamPrefix)) return {};
-  const std::string_view stream_client =
-      std::string_view(event.stream_id).substr(kStreamPrefix.size());
+  const std::optional<std::string_view> stream_client =
+      IdInStream(StreamKind::kClient, event.stream_id);
+  if (!stream_client) return {};
   if (event.type == kClientCreatedType) {
     // The log holds only what the service wrote; anything else must stop the projector rather
     // than leave a client out.
     auto client = ParseClientCreated(event.data);
     if (!client) return Fail(client.error());
-    if (client->client_id != stream_client) {
+    if (client->client_id != *stream_client) {
       return Fail(ErrorCode::kCorruption, "client event " + event.event_id + " on stream " +
                                               event.stream_id + " names client " +
                                               client->client_id);
@@ -152,7 +148,7 @@ Status ClientDirectory::Apply(const eventstore::EventRecord& event, ViewBatch& b
     return {};
   }
   if (event.type == kTokenRevokedType) {
-    auto revocation = ParseTokenRevoked(event.data, stream_client);
+    auto revocation = ParseTokenRevoked(event.data, *stream_client);
     if (!revocation) return Fail(revocation.error());
     boost::json::object row{
         {"tokenId", revocation->token_id},

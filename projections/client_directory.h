@@ -31,9 +31,6 @@ namespace esign::projections {
 inline constexpr std::string_view kClientCreatedType = "client.created";
 inline constexpr std::string_view kTokenRevokedType = "token.revoked";
 
-// "client-<clientId>"
-std::string ClientStreamId(std::string_view client_id);
-
 struct ClientRecord {
   std::string client_id;
   std::string organization_id;

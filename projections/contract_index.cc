@@ -5,8 +5,9 @@
 
 #include <boost/json.hpp>
 
+#include "base/json_read.h"
+#include "base/time_text.h"
 #include "projections/key_codec.h"
-#include "projections/timestamp.h"
 
 namespace esign::projections {
 namespace {
@@ -22,12 +23,6 @@ std::optional<int64_t> Micros(const std::optional<std::string>& text) {
 
 void PutTime(boost::json::object& out, std::string_view key, const std::optional<int64_t>& micros) {
   if (micros) out[key] = *micros;
-}
-
-std::optional<int64_t> GetTime(const boost::json::object& in, std::string_view key) {
-  const boost::json::value* value = in.if_contains(key);
-  if (value == nullptr || !value->is_int64()) return std::nullopt;
-  return value->get_int64();
 }
 
 std::string SearchText(const ContractState& state, std::string_view contract_id) {
@@ -99,45 +94,30 @@ Result<IndexEntry> DecodeIndexEntry(std::string_view bytes) {
   if (ec || !parsed.is_object()) return Fail(ErrorCode::kCorruption, "malformed index entry");
   const boost::json::object& in = parsed.get_object();
   IndexEntry entry;
-  const auto text_of = [&](std::string_view key) -> std::optional<std::string> {
-    const boost::json::value* value = in.if_contains(key);
-    if (value == nullptr || !value->is_string()) return std::nullopt;
-    return std::string(value->get_string());
-  };
-  const auto uint_of = [&](std::string_view key) -> std::optional<uint64_t> {
-    const boost::json::value* value = in.if_contains(key);
-    if (value == nullptr) return std::nullopt;
-    if (value->is_uint64()) return value->get_uint64();
-    if (value->is_int64() && value->get_int64() >= 0) {
-      return static_cast<uint64_t>(value->get_int64());
-    }
-    return std::nullopt;
-  };
-  const auto id = text_of("id");
-  const auto status_text = text_of("status");
+  const auto id = StringMember(in, "id");
+  const auto status_text = StringMember(in, "status");
   const auto status = status_text ? ParseContractStatus(*status_text) : std::nullopt;
-  const auto version = uint_of("version");
-  const auto roles = uint_of("roles");
-  const auto actions = uint_of("actions");
-  const boost::json::value* counterparties = in.if_contains("counterparties");
-  if (!id || !status || !version || !roles || !actions || counterparties == nullptr ||
-      !counterparties->is_array()) {
+  const auto version = UnsignedMember(in, "version");
+  const auto roles = UnsignedMember(in, "roles");
+  const auto actions = UnsignedMember(in, "actions");
+  const boost::json::array* counterparties = ArrayMember(in, "counterparties");
+  if (!id || !status || !version || !roles || !actions || counterparties == nullptr) {
     return Fail(ErrorCode::kCorruption, "malformed index entry");
   }
-  entry.contract_id = *id;
+  entry.contract_id = std::string(*id);
   entry.status = *status;
   entry.version = *version;
   entry.roles = static_cast<uint8_t>(*roles);
   entry.actions = static_cast<uint8_t>(*actions);
-  entry.created_at = GetTime(in, "createdAt");
-  entry.updated_at = GetTime(in, "updatedAt");
-  entry.sent_at = GetTime(in, "sentAt");
-  entry.completed_at = GetTime(in, "completedAt");
-  entry.declined_at = GetTime(in, "declinedAt");
-  entry.controller = text_of("controller").value_or("");
-  entry.created_by = text_of("createdBy").value_or("");
-  entry.text = text_of("text").value_or("");
-  for (const auto& org : counterparties->get_array()) {
+  entry.created_at = IntegerMember(in, "createdAt");
+  entry.updated_at = IntegerMember(in, "updatedAt");
+  entry.sent_at = IntegerMember(in, "sentAt");
+  entry.completed_at = IntegerMember(in, "completedAt");
+  entry.declined_at = IntegerMember(in, "declinedAt");
+  entry.controller = StringMemberOrEmpty(in, "controller");
+  entry.created_by = StringMemberOrEmpty(in, "createdBy");
+  entry.text = StringMemberOrEmpty(in, "text");
+  for (const auto& org : *counterparties) {
     if (org.is_string()) entry.counterparties.emplace_back(org.get_string());
   }
   return entry;

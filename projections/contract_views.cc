@@ -5,7 +5,11 @@
 
 #include <boost/json.hpp>
 
+#include "base/hex.h"
+#include "base/sha256.h"
+#include "base/time_text.h"
 #include "domain/contract.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/merkle.h"
 #include "projections/contract_index.h"
 #include "projections/key_codec.h"
@@ -35,8 +39,7 @@ boost::json::value Abridged(const boost::json::value& value) {
   constexpr size_t kMaxInlineString = 1024;
   if (value.is_string() && value.get_string().size() > kMaxInlineString) {
     const boost::json::string& text = value.get_string();
-    return boost::json::value("sha256:" + eventstore::ToHex(eventstore::Sha256(
-                                              std::string_view(text.data(), text.size()))));
+    return boost::json::value("sha256:" + Sha256Hex(std::string_view(text.data(), text.size())));
   }
   if (value.is_object()) {
     boost::json::object out;
@@ -56,14 +59,14 @@ std::string AuditEntryJson(const eventstore::EventRecord& record, const boost::j
   out["position"] = record.position.value();
   out["eventId"] = record.event_id;
   out["type"] = record.type;
-  out["recordedAt"] = eventstore::FormatTimestamp(record.recorded_at_us);
+  out["recordedAt"] = FormatTimestamp(record.recorded_at_us);
   out["actor"] = boost::json::object{{"clientId", record.actor.client_id},
                                      {"organizationId", record.actor.organization_id},
                                      {"requestId", record.actor.request_id},
                                      {"ip", record.actor.ip},
                                      {"userAgent", record.actor.user_agent}};
   out["streamVersion"] = record.version.value();
-  out["leafHash"] = eventstore::ToHex(eventstore::LeafHash(eventstore::CanonicalBytes(record)));
+  out["leafHash"] = ToHex(eventstore::LeafHash(eventstore::CanonicalBytes(record)));
   boost::json::object details;
   for (const std::string_view key : kAuditDetails) {
     if (const boost::json::value* value = data.if_contains(key)) details[key] = Abridged(*value);
@@ -129,8 +132,10 @@ Result<ContractState> ContractViews::StateBefore(const eventstore::EventRecord& 
 }
 
 Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
-  if (!event.stream_id.starts_with(kContractStreamPrefix)) return {};
-  const std::string contract_id = event.stream_id.substr(kContractStreamPrefix.size());
+  const std::optional<std::string_view> id_in_stream =
+      IdInStream(StreamKind::kContract, event.stream_id);
+  if (!id_in_stream) return {};
+  const std::string contract_id(*id_in_stream);
   if (contract_id.empty() || event.version.value() == 0) {
     return Fail(ErrorCode::kCorruption,
                 "event " + event.event_id + " on stream " + event.stream_id + " names no contract");

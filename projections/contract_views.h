@@ -34,7 +34,6 @@
 namespace esign::projections {
 
 inline constexpr std::string_view kContractViewsName = "contracts";
-inline constexpr std::string_view kContractStreamPrefix = "contract-";
 
 std::string ContractRowKey(std::string_view contract_id);
 std::string StatusRowKey(std::string_view contract_id);

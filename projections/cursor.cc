@@ -1,13 +1,9 @@
 #include "projections/cursor.h"
 
-#include "domain/base64url.h"
-
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
 
-#include <array>
+#include "base/base64.h"
+#include "base/hmac.h"
 
 namespace esign::projections {
 namespace {
@@ -22,18 +18,10 @@ std::unexpected<Error> InvalidCursor(std::string issue) {
 }  // namespace
 
 std::string CursorCodec::Mac(std::string_view position, std::string_view fingerprint) const {
-  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
-  SHA256(reinterpret_cast<const unsigned char*>(fingerprint.data()), fingerprint.size(),
-         digest.data());
   std::string message(1, kFormat);
   message.append(position);
-  message.append(reinterpret_cast<const char*>(digest.data()), digest.size());
-  std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-  unsigned int mac_size = 0;
-  HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac.data(),
-       &mac_size);
-  return std::string(reinterpret_cast<const char*>(mac.data()), mac_size);
+  message.append(DigestBytes(Sha256(fingerprint)));
+  return std::string(DigestBytes(HmacSha256(key_, message)));
 }
 
 std::string CursorCodec::Encode(std::string_view position, std::string_view fingerprint) const {

@@ -2,9 +2,9 @@
 
 #include <charconv>
 
+#include "base/time_text.h"
 #include "domain/json_util.h"
 #include "projections/key_codec.h"
-#include "projections/timestamp.h"
 
 namespace esign::projections {
 namespace {

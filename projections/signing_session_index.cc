@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "base/json_read.h"
 #include "projections/view_batch.h"
 
 namespace esign::projections {

@@ -1,13 +1,12 @@
 #include "projections/template_catalog.h"
 
 #include "domain/json_parse.h"
+#include "domain/stream_kinds.h"
 #include "domain/template_importer.h"
 #include "projections/key_codec.h"
 
 namespace esign::projections {
 namespace {
-
-constexpr std::string_view kStreamPrefix = "template-";
 
 std::string RowKey(std::string_view template_id) {
   std::string key = "t/";
@@ -37,14 +36,14 @@ Result<Template> ParseTemplate(std::string_view json, std::string_view where) {
 }  // namespace
 
 Status TemplateCatalog::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
-  if (event.type != kTemplateImportedType || !event.stream_id.starts_with(kStreamPrefix)) {
-    return {};
-  }
+  const std::optional<std::string_view> template_id =
+      IdInStream(StreamKind::kTemplate, event.stream_id);
+  if (event.type != kTemplateImportedType || !template_id) return {};
   // The log holds only templates the importer accepted; one that no longer parses means the log
   // or the importer changed under us, which must stop the projector rather than hide a template.
   Result<Template> imported = ParseTemplate(event.data, "template event " + event.event_id);
   if (!imported) return Fail(imported.error());
-  if (imported->template_id != event.stream_id.substr(kStreamPrefix.size())) {
+  if (imported->template_id != *template_id) {
     return Fail(ErrorCode::kCorruption, "template event " + event.event_id + " on stream " +
                                             event.stream_id + " carries template " +
                                             imported->template_id);

@@ -67,7 +67,7 @@ build() {
 }
 
 project_sources() {
-  (cd "$ROOT" && git ls-files -- '*.h' '*.cc' | grep -E '^(domain|eventstore|projections|commands|http|webhooks|documents|app|tests|benchmarks)/')
+  (cd "$ROOT" && git ls-files -- '*.h' '*.cc' | grep -E '^(base|domain|eventstore|projections|commands|http|webhooks|documents|app|tests|benchmarks)/')
 }
 
 check_format() {

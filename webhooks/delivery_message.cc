@@ -1,12 +1,9 @@
 #include "webhooks/delivery_message.h"
 
-#include <array>
-
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
-#include "eventstore/base64.h"
-#include "eventstore/merkle.h"
+#include "base/base64.h"
+#include "base/hmac.h"
+#include "base/json_read.h"
+#include "base/sha256.h"
 #include "webhooks/endpoint.h"
 
 namespace esign::webhooks {
@@ -14,12 +11,7 @@ namespace {
 
 std::string HashDigits(std::string_view endpoint_id, std::string_view event_id) {
   const std::string input = std::string(endpoint_id) + "/" + std::string(event_id);
-  return eventstore::ToHex(eventstore::Sha256(input)).substr(0, 32);
-}
-
-std::string StringAt(const boost::json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+  return Sha256Hex(input).substr(0, 32);
 }
 
 }  // namespace
@@ -43,13 +35,13 @@ std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value
   if (ec || !value.is_object()) return std::nullopt;
   const auto& o = value.as_object();
   LifecycleEvent event;
-  event.type = StringAt(o, "type");
-  event.contract_id = StringAt(o, "contractId");
-  event.event_id = StringAt(o, "eventId");
+  event.type = StringMemberOrEmpty(o, "type");
+  event.contract_id = StringMemberOrEmpty(o, "contractId");
+  event.event_id = StringMemberOrEmpty(o, "eventId");
   if (!IsWebhookEventType(event.type) || event.contract_id.empty() || event.event_id.empty()) {
     return std::nullopt;
   }
-  event.time = StringAt(o, "time");
+  event.time = StringMemberOrEmpty(o, "time");
   const auto number = [&o](std::string_view key) -> uint64_t {
     const auto* v = o.if_contains(key);
     if (v == nullptr) return 0;
@@ -59,12 +51,12 @@ std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value
   };
   event.position = number("position");
   event.stream_version = number("streamVersion");
-  event.organization_id = StringAt(o, "contractOrganizationId");
+  event.organization_id = StringMemberOrEmpty(o, "contractOrganizationId");
   if (const auto* data = o.if_contains("data"); data != nullptr && data->is_object()) {
-    event.participant_id = StringAt(data->as_object(), "participantId");
+    event.participant_id = StringMemberOrEmpty(data->as_object(), "participantId");
     // Messages published before contractOrganizationId existed: contract.created names it.
     if (event.organization_id.empty() && event.type == "contract.created") {
-      event.organization_id = StringAt(data->as_object(), "organizationId");
+      event.organization_id = StringMemberOrEmpty(data->as_object(), "organizationId");
     }
   }
   return event;
@@ -96,16 +88,10 @@ std::string SignatureHeader(const std::vector<std::string>& secrets, std::string
   std::string header;
   for (const std::string& secret : secrets) {
     if (!secret.starts_with("whsec_")) continue;
-    const auto key = eventstore::Base64Decode(std::string_view(secret).substr(6));
+    const auto key = Base64Decode(std::string_view(secret).substr(6));
     if (!key) continue;
-    std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-    unsigned int mac_size = 0;
-    HMAC(EVP_sha256(), key->data(), static_cast<int>(key->size()),
-         reinterpret_cast<const unsigned char*>(signed_content.data()), signed_content.size(),
-         mac.data(), &mac_size);
     if (!header.empty()) header += ' ';
-    header += "v1," + eventstore::Base64Encode(
-                          std::string_view(reinterpret_cast<const char*>(mac.data()), mac_size));
+    header += "v1," + Base64Encode(DigestBytes(HmacSha256(*key, signed_content)));
   }
   return header;
 }

@@ -14,13 +14,14 @@
 #include <librdkafka/rdkafka_mock.h>
 
 #include "domain/result.h"
+#include "domain/stream_kinds.h"
 #include "webhooks/kafka_config.h"
 
 namespace esign::webhooks {
 
 struct EmbeddedKafkaOptions {
   // Topics created at start, with `partitions` each. Default: contract-events, webhook-endpoints.
-  std::vector<std::string> topics{"contract-events", "webhook-endpoints"};
+  std::vector<std::string> topics{std::string(kContractEventsTopic), std::string(kEndpointsTopic)};
   // Partitions of each topic (also of topics created later by their first use). Default: 4.
   int partitions = 4;
 };

@@ -7,6 +7,8 @@
 #include <boost/url/parse.hpp>
 #include <cstring>
 
+#include "base/json_read.h"
+
 namespace esign::webhooks {
 namespace {
 
@@ -139,10 +141,6 @@ boost::json::array TypesJson(const std::vector<std::string>& types) {
 }
 
 }  // namespace
-
-std::string EndpointStreamId(std::string_view endpoint_id) {
-  return "webhook-" + std::string(endpoint_id);
-}
 
 bool IsLoopbackAddress(std::string_view address) {
   if (auto v4 = ParseV4(address)) return InV4(*v4, 0x7F000000, 8);

@@ -44,9 +44,6 @@ inline constexpr size_t kMaxEndpointsPerOrganization = 20;
 inline constexpr size_t kMaxUrlLength = 2048;
 inline constexpr size_t kMaxDescriptionLength = 500;
 
-// "webhook-<endpointId>"
-std::string EndpointStreamId(std::string_view endpoint_id);
-
 struct UrlPolicy {
   // --webhook-allow-loopback: http (and https) to 127.0.0.0/8, ::1 and localhost are accepted.
   // Default: false (https only; loopback refused like every private address).

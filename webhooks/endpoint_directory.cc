@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 
+#include "domain/stream_kinds.h"
+
 namespace esign::webhooks {
 namespace {
 
@@ -58,9 +60,11 @@ std::shared_ptr<const EndpointDirectory::Snapshot> EndpointDirectory::CommittedS
 
 Status EndpointDirectory::Apply(const eventstore::EventRecord& event,
                                 projections::ViewBatch& batch) {
-  if (!event.stream_id.starts_with("webhook-")) return {};
+  const std::optional<std::string_view> id_in_stream =
+      IdInStream(StreamKind::kWebhookEndpoint, event.stream_id);
+  if (!id_in_stream) return {};
   WebhookEndpoint endpoint;
-  const std::string id = event.stream_id.substr(std::string_view("webhook-").size());
+  const std::string id(*id_in_stream);
   if (auto it = pending_.find(id); it != pending_.end()) {
     endpoint = it->second;
   } else if (event.type != kEndpointCreated) {

@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "domain/stream_kinds.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/kafka_config.h"
 #include "webhooks/message_auth.h"
@@ -41,7 +42,7 @@ struct EndpointFeedOptions {
   // Checks every message. Required.
   MessageAuth auth;
   // Default: webhook-endpoints.
-  std::string topic = "webhook-endpoints";
+  std::string topic{kEndpointsTopic};
   // More librdkafka consumer settings, applied last (tests). Default: none.
   KafkaSettings settings;
 };

@@ -1,6 +1,6 @@
 #include "webhooks/endpoint_secrets.h"
 
-#include "eventstore/base64.h"
+#include "base/base64.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -45,7 +45,7 @@ Status WriteAll(int fd, std::string_view bytes) {
 
 }  // namespace
 
-std::string NewWebhookSecret() { return "whsec_" + eventstore::Base64Encode(RandomBytes(32)); }
+std::string NewWebhookSecret() { return "whsec_" + Base64Encode(RandomBytes(32)); }
 
 Result<std::unique_ptr<EndpointSecrets>> EndpointSecrets::Open(const std::string& data_dir) {
   const std::string dir = (std::filesystem::path(data_dir) / "webhook-secrets").string();

@@ -1,25 +1,15 @@
 #include "webhooks/event_message.h"
 
-#include <array>
 #include <boost/json.hpp>
 
-#include "projections/timestamp.h"
+#include "base/time_text.h"
+#include "domain/stream_kinds.h"
 
 namespace esign::webhooks {
 
-PublishedTopic TopicOfStream(std::string_view stream_id) {
-  static constexpr std::array<std::string_view, 2> kInternal = {"client-", "idempotency-"};
-  for (std::string_view prefix : kInternal) {
-    if (stream_id.starts_with(prefix)) return PublishedTopic::kNone;
-  }
-  if (stream_id.starts_with("webhook-")) return PublishedTopic::kEndpoints;
-  return PublishedTopic::kContractEvents;
-}
-
 std::optional<std::string> ContractIdOf(const eventstore::EventRecord& record) {
-  constexpr std::string_view kContractPrefix = "contract-";
-  if (record.stream_id.starts_with(kContractPrefix)) {
-    return record.stream_id.substr(kContractPrefix.size());
+  if (const auto contract_id = IdInStream(StreamKind::kContract, record.stream_id)) {
+    return std::string(*contract_id);
   }
   return eventstore::StringInData(record, "contractId");
 }
@@ -41,7 +31,7 @@ EventMessage MakeEventMessage(const eventstore::EventRecord& record,
   value["contractOrganizationId"] = contract_organization_id
                                         ? boost::json::value(*contract_organization_id)
                                         : boost::json::value();
-  value["time"] = eventstore::FormatTimestamp(record.recorded_at_us);
+  value["time"] = FormatTimestamp(record.recorded_at_us);
   // Who acted, without the IP address and user agent: those stay in the ledger and audit trail.
   value["actor"] = boost::json::object{{"clientId", record.actor.client_id},
                                        {"organizationId", record.actor.organization_id}};
@@ -65,7 +55,7 @@ Result<eventstore::EventRecord> ParseEventMessage(std::string_view value) {
     record.event_id = o.at("eventId").as_string();
     record.type = o.at("type").as_string();
     record.schema_version = o.at("dataSchemaVersion").to_number<int>();
-    const auto time = projections::ParseTimestampMicros(o.at("time").as_string());
+    const auto time = ParseTimestampMicros(o.at("time").as_string());
     if (!time) return Fail(ErrorCode::kValidationFailed, "event message: time");
     record.recorded_at_us = *time;
     const auto& actor = o.at("actor").as_object();

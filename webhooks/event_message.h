@@ -1,6 +1,6 @@
-// The Kafka message of an event of the log: which events are published to which topic, their key
-// and their JSON value (schema "contract-events" v1, docs/events.md), and the way back from a value
-// to the event record. Pure functions; safe from any thread.
+// The Kafka message of an event of the log: its key and its JSON value (schema "contract-events"
+// v1, docs/events.md), and the way back from a value to the event record. Which streams are
+// published to which topic is domain/stream_kinds.h's table. Pure functions; safe from any thread.
 #pragma once
 
 #include <optional>
@@ -14,14 +14,6 @@ namespace esign::webhooks {
 
 // The value's schema version; raised only for changes a consumer must know about.
 inline constexpr int kEventMessageSchemaVersion = 1;
-
-// Where the events of a stream go. Never published: the internal streams that hold secrets or
-// bookkeeping, machine clients ("client-*", their secret hashes) and idempotency reservations
-// ("idempotency-*"). Webhook endpoints ("webhook-*", integrator configuration without secrets)
-// go to the endpoints topic, for webhook dispatchers outside contractd. Every other stream goes
-// to contract-events.
-enum class PublishedTopic { kNone, kContractEvents, kEndpoints };
-PublishedTopic TopicOfStream(std::string_view stream_id);
 
 // The contract an event belongs to: the id of a "contract-*" stream, else the string member
 // "contractId" of its data; nothing for events of no contract (templates).

@@ -1,5 +1,6 @@
 #include "webhooks/kafka_relay.h"
 
+#include "domain/stream_kinds.h"
 #include "webhooks/event_message.h"
 #include "webhooks/log_line.h"
 

@@ -1,29 +1,19 @@
 #include "webhooks/message_auth.h"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
-#include <array>
 #include <iostream>
 #include <optional>
 
+#include "base/base64.h"
+#include "base/hmac.h"
 #include "domain/id_generator.h"
-#include "eventstore/base64.h"
 #include "eventstore/secret_file.h"
 
 namespace esign::webhooks {
 namespace {
 
 constexpr auto kLogInterval = std::chrono::seconds(1);
-
-std::string HmacSha256(std::string_view key, std::string_view message) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-  unsigned int size = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac.data(), &size);
-  return std::string(reinterpret_cast<const char*>(mac.data()), size);
-}
 
 std::string KeyPath(const std::string& secrets_dir) {
   return secrets_dir + "/" + std::string(kMessageKeyFileName);
@@ -79,7 +69,7 @@ std::string MessageAuth::Mac(std::string_view topic, std::string_view key,
   std::string signed_bytes;
   signed_bytes.reserve(topic.size() + key.size() + value.size() + 2);
   signed_bytes.append(topic).append(1, '\0').append(key).append(1, '\0').append(value);
-  return eventstore::Base64Encode(HmacSha256(key_, signed_bytes));
+  return Base64Encode(DigestBytes(HmacSha256(key_, signed_bytes)));
 }
 
 bool MessageAuth::Valid(std::string_view topic, std::string_view key, std::string_view value,
@@ -94,7 +84,7 @@ bool MessageAuth::Valid(std::string_view topic, std::string_view key, std::strin
 }
 
 std::string MessageAuth::Id() const {
-  return eventstore::Base64Encode(HmacSha256(key_, "contractd-mac key id")).substr(0, 16);
+  return Base64Encode(DigestBytes(HmacSha256(key_, "contractd-mac key id"))).substr(0, 16);
 }
 
 bool MessageGate::Admit(const rd_kafka_message_t& message) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "domain/stream_kinds.h"
 #include "eventstore/contract_controller.h"
 #include "eventstore/domain_events.h"
 #include "webhooks/event_message.h"
@@ -18,8 +19,7 @@ Result<std::optional<std::string>> OwningOrganizations::Of(const eventstore::Eve
     return std::optional<std::string>(it->second);
   }
   std::optional<std::string> controller;
-  if (record.version == StreamVersion(1) &&
-      record.stream_id == eventstore::ContractStreamId(*contract_id)) {
+  if (record.version == StreamVersion(1) && record.stream_id == ContractStreamId(*contract_id)) {
     controller = eventstore::ControllerInFirstEvent(record);  // contract.created itself
   } else {
     auto read = eventstore::ReadContractController(store_, *contract_id);

@@ -6,7 +6,7 @@
 
 #include <thread>
 
-#include "domain/base64url.h"
+#include "base/base64.h"
 #include "tests/app/contractd_fixture.h"
 
 namespace esign::testing {

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/proof_bundle.h"
 #include "eventstore/store_keys.h"
@@ -314,9 +315,9 @@ TEST_F(LedgerToolTest, ProvingWithoutACoveringHeadOrEventsFails) {
     options.data_dir = copy.string();
     auto store = eventstore::RocksEventStore::Open(options);
     ASSERT_TRUE(store) << store.error().message;
-    ASSERT_TRUE((*store)->Append(
-        eventstore::ContractStreamId(contract_id_), eventstore::ExpectedVersion::Any(),
-        {eventstore::NewEvent{"evt_ledger_extra", "test.noted", 1, "{}"}}));
+    ASSERT_TRUE(
+        (*store)->Append(ContractStreamId(contract_id_), eventstore::ExpectedVersion::Any(),
+                         {eventstore::NewEvent{"evt_ledger_extra", "test.noted", 1, "{}"}}));
     (*store)->Close();
   }
   auto uncovered = Run({"prove", "--data-dir", copy.string(), contract_id_});

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "base/base64.h"
 #include "domain/contract_commands.h"
-#include "eventstore/base64.h"
 #include "tests/app/api_suite.h"
 
 namespace esign::testing {
@@ -204,7 +204,7 @@ TEST_F(SecurityTest, AnUnusableSignatureImageIsRefusedWhenReceived) {
     return R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
 "ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1","authenticationMethod":"sso",
 "consent":true,"signatureImage":")" +
-           eventstore::Base64Encode(png) + "\"}";
+           Base64Encode(png) + "\"}";
   };
   const uint64_t before = LogSize();
   ExpectRefused(client_.Post(complete, body_with(GreyPng(100000, 1)), As("a")), 400,

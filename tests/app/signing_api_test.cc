@@ -7,7 +7,7 @@
 #include <fstream>
 #include <thread>
 
-#include "eventstore/merkle.h"
+#include "base/sha256.h"
 #include "tests/app/api_suite.h"
 #include "tests/support/shell.h"
 
@@ -114,8 +114,7 @@ TEST_F(SigningApiTest, HostedThenIntegratorSignersCompleteWithASignedPdf) {
   auto document = client_.Get(hosted + "/document");
   ASSERT_EQ(document.status, 200);
   EXPECT_EQ(document.Header("content-type"), "application/pdf");
-  EXPECT_EQ(eventstore::ToHex(eventstore::Sha256(document.body)),
-            page.Json().at("documentSha256").as_string());
+  EXPECT_EQ(Sha256Hex(document.body), page.Json().at("documentSha256").as_string());
 
   before = LogSize();
   ExpectRefused(client_.Post(hosted + "/complete", R"({"signatureText":"Ada Lovelace"})"), 400,

@@ -6,7 +6,7 @@
 
 #include <chrono>
 
-#include "domain/base64url.h"
+#include "base/base64.h"
 
 namespace esign::commands {
 namespace {

@@ -10,6 +10,8 @@
 #include <set>
 #include <thread>
 
+#include "base/time_text.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/memory_event_store.h"
 #include "tests/support/temp_dir.h"
 
@@ -18,7 +20,6 @@ namespace {
 
 using webhooks::EndpointCreatedData;
 using webhooks::EndpointSecrets;
-using webhooks::EndpointStreamId;
 using webhooks::kEndpointCreated;
 using webhooks::kEndpointDeleted;
 using webhooks::kEndpointSecretRotated;
@@ -86,7 +87,7 @@ TEST_F(EndpointCommandsTest, ACreationAppendedBeforeACrashIsCompletedNotRepeated
                            .organization_id = "org_a",
                            .url = "http://127.0.0.1:9/hook",
                            .event_types = {"contract.sent"},
-                           .created_at = eventstore::FormatTimestamp(clock_.NowMicros())};
+                           .created_at = FormatTimestamp(clock_.NowMicros())};
   ASSERT_TRUE(
       store_->Append(EndpointStreamId("whe_crashed"), eventstore::ExpectedVersion::NoStream(),
                      {{eventstore::SeededEventId(*reservation, 0), std::string(kEndpointCreated), 1,
@@ -117,7 +118,7 @@ TEST_F(EndpointCommandsTest, ARotationAppendedBeforeACrashIsNotRotatedAgain) {
   ASSERT_TRUE(reservation);
   auto rotation = secrets_->Rotate(id, clock_.NowMicros(), kSecretOverlapMicros);
   ASSERT_TRUE(rotation);
-  const std::string expires = eventstore::FormatTimestamp(rotation->previous_expires_at);
+  const std::string expires = FormatTimestamp(rotation->previous_expires_at);
   ASSERT_TRUE(store_->Append(
       EndpointStreamId(id), eventstore::ExpectedVersion::Exactly(StreamVersion(1)),
       {{eventstore::SeededEventId(*reservation, 0), std::string(kEndpointSecretRotated), 1,

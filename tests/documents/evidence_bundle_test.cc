@@ -2,12 +2,14 @@
 // a signed PDF revision (signed twice with SignPdf): every document and every PDF signature gets
 // a check named after it, and a changed stored byte fails the checks of that document only.
 #include "documents/evidence_bundle.h"
+#include "domain/stream_kinds.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
+#include "base/sha256.h"
 #include "documents/pdf_signer.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/memory_event_store.h"
@@ -22,7 +24,7 @@ namespace {
 class ChangeableBlobs final : public eventstore::BlobStore {
  public:
   Result<std::string> Put(std::string_view bytes) override {
-    std::string key = eventstore::ToHex(eventstore::Sha256(bytes));
+    std::string key = Sha256Hex(bytes);
     blobs_[key] = std::string(bytes);
     return key;
   }
@@ -54,8 +56,7 @@ class EvidenceBundleTest : public documents::PdfCertificateTest {
     auto store = eventstore::MemoryEventStore::Create();
     ASSERT_TRUE(store.has_value());
     store_ = std::move(*store);
-    ASSERT_TRUE(store_->Append(eventstore::ContractStreamId("ctr_1"),
-                               eventstore::ExpectedVersion::Any(),
+    ASSERT_TRUE(store_->Append(ContractStreamId("ctr_1"), eventstore::ExpectedVersion::Any(),
                                {eventstore::NewEvent{"evt_1", "contract.created", 1, "{}"}}));
     ASSERT_TRUE(store_->ledger().SignTreeHead());
 
@@ -75,7 +76,7 @@ class EvidenceBundleTest : public documents::PdfCertificateTest {
   }
 
   boost::json::object Bundle() {
-    auto proof = eventstore::BuildProofBundle(*store_, eventstore::ContractStreamId("ctr_1"));
+    auto proof = eventstore::BuildProofBundle(*store_, ContractStreamId("ctr_1"));
     EXPECT_TRUE(proof.has_value());
     EvidenceSources sources;
     sources.state = &state_;

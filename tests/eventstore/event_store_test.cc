@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/sha256.h"
 #include "eventstore/verify_log.h"
 #include "tests/eventstore/store_test_support.h"
 
@@ -344,7 +345,7 @@ TYPED_TEST(EventStoreTest, BlobsAreContentAddressed) {
   EXPECT_TRUE(blobs.Contains(key).value());
   const std::string binary("\0\x01\xff pdf", 7);
   EXPECT_EQ(blobs.Get(blobs.Put(binary).value()).value(), binary);
-  const std::string absent = ToHex(Sha256("absent"));
+  const std::string absent = Sha256Hex("absent");
   EXPECT_FALSE(blobs.Contains(absent).value());
   EXPECT_EQ(blobs.Get(absent).error().code, ErrorCode::kNotFound);
   EXPECT_EQ(this->store_->Size(), 0u);  // blobs are not events

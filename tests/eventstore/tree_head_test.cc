@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "base/hex.h"
 #include "tests/support/temp_dir.h"
 
 namespace esign::eventstore {

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "domain/base64url.h"
+#include "base/base64.h"
 #include "http/auth_token_key.h"
 
 namespace esign::http {

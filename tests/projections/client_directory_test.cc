@@ -7,6 +7,7 @@
 
 #include <chrono>
 
+#include "domain/stream_kinds.h"
 #include "eventstore/memory_event_store.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"

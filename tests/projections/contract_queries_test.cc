@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/hex.h"
+#include "base/time_text.h"
 #include "contract_world.h"
 #include "eventstore/merkle.h"
 
@@ -370,8 +372,7 @@ TEST_F(ContractQueriesTest, AuditTrailHasEveryEventWithItsLeafHash) {
     EXPECT_EQ(entry.at("position"), record.position.value());
     EXPECT_EQ(entry.at("eventId").as_string(), record.event_id);
     EXPECT_EQ(entry.at("type").as_string(), record.type);
-    EXPECT_EQ(entry.at("recordedAt").as_string(),
-              eventstore::FormatTimestamp(record.recorded_at_us));
+    EXPECT_EQ(entry.at("recordedAt").as_string(), FormatTimestamp(record.recorded_at_us));
     EXPECT_EQ(entry.at("actor").at("clientId"), "cli_a1");
     EXPECT_EQ(entry.at("actor").at("organizationId"), "org_a");
     EXPECT_EQ(entry.at("actor").at("ip"), "192.0.2.7");
@@ -380,10 +381,10 @@ TEST_F(ContractQueriesTest, AuditTrailHasEveryEventWithItsLeafHash) {
     // The leaf of the ledger: the hash of exactly the bytes stored.
     auto raw = world_->store().ReadRaw(record.position);
     ASSERT_TRUE(raw);
-    EXPECT_EQ(entry.at("leafHash").as_string(), eventstore::ToHex(eventstore::LeafHash(*raw)));
+    EXPECT_EQ(entry.at("leafHash").as_string(), ToHex(eventstore::LeafHash(*raw)));
     auto leaf = world_->store().ledger().LeafHashAt(record.position.value());
     ASSERT_TRUE(leaf);
-    EXPECT_EQ(entry.at("leafHash").as_string(), eventstore::ToHex(*leaf));
+    EXPECT_EQ(entry.at("leafHash").as_string(), ToHex(*leaf));
   }
   EXPECT_EQ(trail->back().json.find("contract.completed") != std::string::npos, true);
   EXPECT_EQ(world_->queries().AuditTrail(kD, c5_).error().code, ErrorCode::kContractNotFound);
@@ -421,8 +422,7 @@ TEST(ContractQueriesNewWorldTest, LongEvidenceIsShownByItsHash) {
   ASSERT_EQ(signed_entry.at("type"), "signer.completed");
   const auto& shown = signed_entry.at("details").at("evidence");
   EXPECT_EQ(shown.at("ipAddress"), "198.51.100.4");
-  EXPECT_EQ(shown.at("signatureImage").as_string(),
-            "sha256:" + eventstore::ToHex(eventstore::Sha256(image)));
+  EXPECT_EQ(shown.at("signatureImage").as_string(), "sha256:" + Sha256Hex(image));
 }
 
 TEST(ContractQueriesNewWorldTest, PagingIsStableWhileContractsAreCreated) {

@@ -1,7 +1,7 @@
 // Cursors: round trip, and every way a cursor may be refused.
 #include "projections/cursor.h"
 
-#include "domain/base64url.h"
+#include "base/base64.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,7 @@
-// Key building and timestamps: the small pure pieces the views rely on.
+// Key building: the small pure pieces the views rely on.
 #include <gtest/gtest.h>
 
 #include "projections/key_codec.h"
-#include "projections/timestamp.h"
 
 namespace esign::projections {
 namespace {
@@ -36,27 +35,6 @@ TEST(KeyCodecTest, PrefixSuccessor) {
 TEST(KeyCodecTest, AsciiLowerLeavesOtherBytes) {
   EXPECT_EQ(AsciiLower("MiXeD Case 123"), "mixed case 123");
   EXPECT_EQ(AsciiLower("\xC3\x84rger"), "\xC3\x84rger");
-}
-
-TEST(TimestampTest, ParsesRfc3339WithOffsetsAndFractions) {
-  EXPECT_EQ(ParseTimestampMicros("1970-01-01T00:00:00Z"), 0);
-  EXPECT_EQ(ParseTimestampMicros("1970-01-01T00:00:01.5Z"), 1'500'000);
-  EXPECT_EQ(ParseTimestampMicros("1970-01-01T00:00:00.000001Z"), 1);
-  EXPECT_EQ(ParseTimestampMicros("1970-01-01T01:00:00+01:00"), 0);
-  EXPECT_EQ(ParseTimestampMicros("1969-12-31T23:00:00-01:00"), 0);
-  EXPECT_EQ(ParseTimestampMicros("2026-01-15T10:00:00Z"), int64_t{1768471200} * 1'000'000);
-  EXPECT_EQ(ParseTimestampMicros("2026-01-15"), ParseTimestampMicros("2026-01-15T00:00:00Z"));
-  EXPECT_EQ(ParseTimestampMicros("2024-02-29T00:00:00Z"),
-            *ParseTimestampMicros("2024-02-28T00:00:00Z") + int64_t{86400} * 1'000'000);
-}
-
-TEST(TimestampTest, RefusesWhatIsNotATimestamp) {
-  for (const char* text :
-       {"", "2026-01-15T10:00:00", "2026-13-01T00:00:00Z", "2025-02-29", "2026-01-15 10:00:00Z",
-        "2026-01-15T24:00:00Z", "2026-01-15T10:00Z", "2026-01-15T10:00:00.Z",
-        "2026-01-15T10:00:00+0100", "2026-01-15T10:00:00Zjunk", "yesterday", "2026-1-5"}) {
-    EXPECT_FALSE(ParseTimestampMicros(text)) << text;
-  }
 }
 
 }  // namespace

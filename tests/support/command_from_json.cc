@@ -3,7 +3,7 @@
 #include <string>
 #include <utility>
 
-#include "domain/json_util.h"
+#include "base/json_read.h"
 #include "http/contract_requests.h"
 
 namespace esign::testing {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "projections/timestamp.h"
+#include "base/time_text.h"
 #include "tests/webhooks/delivery_fixture.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint.h"
@@ -312,10 +312,8 @@ TEST_F(DeliveryEndToEndTest, A429WithRetryAfterIsRetriedAfterTheWaitItAsksFor) {
   ASSERT_EQ(attempts.size(), 2u);
   EXPECT_EQ(attempts[0].at("statusCode").to_number<int64_t>(), 429);
   EXPECT_EQ(attempts[1].at("statusCode").to_number<int64_t>(), 200);
-  const auto first_at =
-      projections::ParseTimestampMicros(attempts[0].at("attemptedAt").as_string());
-  const auto second_at =
-      projections::ParseTimestampMicros(attempts[1].at("attemptedAt").as_string());
+  const auto first_at = ParseTimestampMicros(attempts[0].at("attemptedAt").as_string());
+  const auto second_at = ParseTimestampMicros(attempts[1].at("attemptedAt").as_string());
   ASSERT_TRUE(first_at && second_at);
   EXPECT_GE(*second_at - *first_at, 1'900'000);
   EXPECT_LT(*second_at - *first_at, 4'500'000);

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "domain/id_generator.h"
+#include "domain/stream_kinds.h"
 #include "tests/support/eventually.h"
 #include "tests/support/temp_dir.h"
 #include "tests/webhooks/forged_message.h"

@@ -21,15 +21,6 @@ eventstore::EventRecord Record(std::string stream, std::string data = "{}") {
   return record;
 }
 
-TEST(EventMessageTest, InternalStreamsAreNotPublishedAndEndpointsHaveTheirOwnTopic) {
-  EXPECT_EQ(TopicOfStream("client-cli_1"), PublishedTopic::kNone);
-  EXPECT_EQ(TopicOfStream("idempotency-abc"), PublishedTopic::kNone);
-  EXPECT_EQ(TopicOfStream("webhook-whe_1"), PublishedTopic::kEndpoints);
-  EXPECT_EQ(TopicOfStream("contract-ctr_1"), PublishedTopic::kContractEvents);
-  EXPECT_EQ(TopicOfStream("template-tpl_1"), PublishedTopic::kContractEvents);
-  EXPECT_EQ(TopicOfStream("session-ses_1"), PublishedTopic::kContractEvents);
-}
-
 TEST(EventMessageTest, ContractStreamIsKeyedByContractId) {
   const EventMessage message =
       MakeEventMessage(Record("contract-ctr_9", R"({"status":"sent"})"), "org_c");
