@@ -10,9 +10,9 @@
 
 namespace esign::commands {
 
-inline constexpr int64_t kDefaultSessionTtlSeconds = 24 * 3600;
+inline constexpr int64_t kDefaultSessionTtlSeconds = int64_t{24} * 3600;
 inline constexpr int64_t kMinSessionTtlSeconds = 5;
-inline constexpr int64_t kMaxSessionTtlSeconds = 30 * 24 * 3600;
+inline constexpr int64_t kMaxSessionTtlSeconds = int64_t{30} * 24 * 3600;
 
 // The end of the contract's signing period, in microseconds since the epoch; 0 when the contract
 // has not been sent.

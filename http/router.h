@@ -69,6 +69,7 @@ class Router {
 
   std::vector<RouteInfo> Routes() const {
     std::vector<RouteInfo> out;
+    out.reserve(routes_.size());
     for (const auto& r : routes_) out.push_back({r.method, r.pattern});
     return out;
   }

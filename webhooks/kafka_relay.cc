@@ -50,8 +50,7 @@ Result<std::unique_ptr<KafkaRelay>> KafkaRelay::Start(const eventstore::EventSto
 
 KafkaRelay::KafkaRelay(const eventstore::EventStore& store, RelayCheckpoint checkpoint,
                        KafkaRelayOptions options)
-    : store_(store),
-      checkpoint_(std::move(checkpoint)),
+    : checkpoint_(std::move(checkpoint)),
       options_(std::move(options)),
       owners_(store, options_.controller_cache) {}
 

@@ -117,7 +117,6 @@ class KafkaRelay {
   void MarkDone(uint64_t position);
   void SaveCheckpoint();
 
-  const eventstore::EventStore& store_;
   RelayCheckpoint checkpoint_;
   const KafkaRelayOptions options_;
 
