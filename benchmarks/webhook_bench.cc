@@ -25,6 +25,7 @@
 
 #include "commands/endpoint_commands.h"
 #include "domain/id_generator.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "http/server.h"
 #include "projections/memory_view_store.h"
@@ -147,7 +148,7 @@ int main(int argc, char** argv) {
   if (!store) return fail("store", store.error());
   auto kafka = webhooks::EmbeddedKafka::Start();
   if (!kafka) return fail("kafka", kafka.error());
-  auto checkpoint = webhooks::RelayCheckpoint::Open(**store, "contract-events");
+  auto checkpoint = webhooks::RelayCheckpoint::Open(**store, std::string(kContractEventsTopic));
   if (!checkpoint) return fail("checkpoint", checkpoint.error());
   auto auth = webhooks::MessageAuth::FromKey(RandomBytes(webhooks::kMessageKeyBytes));
   if (!auth) return fail("message key", auth.error());

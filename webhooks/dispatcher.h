@@ -37,6 +37,7 @@
 #include <thread>
 
 #include "domain/clock.h"
+#include "domain/stream_kinds.h"
 #include "webhooks/delivery_lanes.h"
 #include "webhooks/delivery_store.h"
 #include "webhooks/endpoint_directory.h"
@@ -54,7 +55,7 @@ struct DispatcherOptions {
   // Required.
   MessageAuth auth;
   // Default: contract-events.
-  std::string topic = "contract-events";
+  std::string topic{kContractEventsTopic};
   // Retry requests (delivery_topics.h). Default: webhook-retries.
   std::string retries_topic = "webhook-retries";
   // Default: webhook-dispatcher.

@@ -40,6 +40,7 @@
 #include <string>
 #include <thread>
 
+#include "domain/stream_kinds.h"
 #include "eventstore/event_store.h"
 #include "eventstore/subscription.h"
 #include "webhooks/kafka_config.h"
@@ -58,9 +59,9 @@ struct KafkaRelayOptions {
   // Signs every message (message_auth.h). Required.
   MessageAuth auth;
   // Default: contract-events.
-  std::string topic = "contract-events";
+  std::string topic{kContractEventsTopic};
   // The events of the "webhook-*" streams. Default: webhook-endpoints.
-  std::string endpoints_topic = "webhook-endpoints";
+  std::string endpoints_topic{kEndpointsTopic};
   // Contracts whose controller the relay remembers. Default: 100,000.
   size_t controller_cache = 100000;
   // Messages handed to the producer and not yet acknowledged; the relay waits beyond. Default:
