@@ -3,8 +3,6 @@
 #include "base/time_text.h"
 #include "documents/evidence_bundle.h"
 #include "domain/stream_kinds.h"
-#include "eventstore/domain_events.h"
-#include "eventstore/event_record.h"
 #include "eventstore/proof_bundle.h"
 
 namespace esign::commands {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <vector>
 
+#include "base/json_read.h"
 #include "documents/contract_sealer.h"
 #include "documents/pdf_renderer.h"
 
@@ -43,14 +44,13 @@ Result<std::string> ContractDocuments::Seal(const ContractState& all_signed) con
     if (!p.signs() || !p.signed_at || all_signed.PreparedRoleOf(p.participant_id) == nullptr) {
       continue;
     }
-    auto text = [&](std::string_view key) {
-      const auto* value = p.signing_evidence.if_contains(key);
-      return value != nullptr && value->is_string() ? std::string(value->get_string()) : "";
-    };
-    SignatureAppearance appearance{p.participant_id,
-                                   text("signerName").empty() ? p.name : text("signerName"),
-                                   text("signatureText"), *p.signed_at, ""};
-    if (const std::string image = text("signatureImageSha256"); !image.empty()) {
+    // Every signature as its signer gave it: the typed text, or the image they drew.
+    const std::string signer_name = StringMemberOrEmpty(p.signing_evidence, "signerName");
+    SignatureAppearance appearance{p.participant_id, signer_name.empty() ? p.name : signer_name,
+                                   StringMemberOrEmpty(p.signing_evidence, "signatureText"),
+                                   *p.signed_at, ""};
+    if (const std::string image = StringMemberOrEmpty(p.signing_evidence, "signatureImageSha256");
+        !image.empty()) {
       auto png = blobs_.Get(image);
       if (!png) return std::unexpected(png.error());
       appearance.image_png = std::move(*png);

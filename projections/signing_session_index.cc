@@ -14,11 +14,6 @@ constexpr std::string_view kRefreshed = "signing_session.refreshed";
 std::string SessionKey(std::string_view session_id) { return "s/" + std::string(session_id); }
 std::string TokenKey(std::string_view token_sha256) { return "t/" + std::string(token_sha256); }
 
-std::string Member(const boost::json::object& data, std::string_view key) {
-  const auto* value = data.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->get_string()) : "";
-}
-
 }  // namespace
 
 Status SigningSessionIndex::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
@@ -29,10 +24,10 @@ Status SigningSessionIndex::Apply(const eventstore::EventRecord& event, ViewBatc
     return Fail(ErrorCode::kCorruption, "session event " + event.event_id + " is not an object");
   }
   const auto& data = parsed.get_object();
-  const std::string contract_id = Member(data, "contractId");
-  const std::string session_id = Member(data, "sessionId");
+  const std::string contract_id = StringMemberOrEmpty(data, "contractId");
+  const std::string session_id = StringMemberOrEmpty(data, "sessionId");
   if (event.type == kCreated) batch.Put(SessionKey(session_id), contract_id);
-  if (const std::string token = Member(data, "tokenSha256"); !token.empty()) {
+  if (const std::string token = StringMemberOrEmpty(data, "tokenSha256"); !token.empty()) {
     batch.Put(TokenKey(token), contract_id + " " + session_id);
   }
   return {};
