@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "commands/due_timers.h"
 #include "base/time_text.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
@@ -187,12 +188,12 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     decided->insert(decided->end(), std::make_move_iterator(follow_ups->begin()),
                     std::make_move_iterator(follow_ups->end()));
 
+    if (decided->empty()) return CommandOutcome{std::move(state), false};
+    std::vector<std::string> event_ids = EventIds(contract_id, command, *decided, seed);
     std::vector<eventstore::NewEvent> events;
     events.reserve(decided->size());
     for (size_t i = 0; i < decided->size(); ++i) {
-      std::string event_id =
-          seed == nullptr ? ids_.Next("evt_") : eventstore::SeededEventId(*seed, i);
-      events.push_back(eventstore::ToNewEvent((*decided)[i], std::move(event_id), meta.actor));
+      events.push_back(eventstore::ToNewEvent((*decided)[i], std::move(event_ids[i]), meta.actor));
     }
     const auto expected = creating
                               ? eventstore::ExpectedVersion::NoStream()
@@ -221,6 +222,21 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     return CommandOutcome{std::move(state), false};
   }
   return Fail(ErrorCode::kUnavailable, "the contract is changing too fast; retry");
+}
+
+std::vector<std::string> ContractCommandHandler::EventIds(
+    const std::string& contract_id, const Command& command,
+    const std::vector<DomainEvent>& events, const eventstore::IdempotencyReservation* seed) {
+  std::vector<std::string> out;
+  out.reserve(events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (std::holds_alternative<RunDueTimers>(command)) {
+      out.push_back(DueTimerEventId(contract_id, events[i]));
+    } else {
+      out.push_back(seed == nullptr ? ids_.Next("evt_") : eventstore::SeededEventId(*seed, i));
+    }
+  }
+  return out;
 }
 
 }  // namespace esign::commands

@@ -10,6 +10,9 @@
 // contract version) is recorded. A later request with the same key and body gets the contract as
 // it was at that version; with another body, kIdempotencyKeyReused.
 //
+// A command that decides no events (RunDueTimers with nothing due) appends nothing and answers
+// the contract as it is.
+//
 // Thread safety: every method may be called from any thread.
 #pragma once
 
@@ -44,8 +47,11 @@ using SealDocument = std::function<Result<std::string>(const ContractState& all_
 // The signing provider of an organization signer (its providerConfigRef, else the only one
 // configured); empty when there is none.
 using ResolveProvider = std::function<std::string(const Participant& signer)>;
-// Told of every provider_managed session once its creation is durable, to start the provider.
+// Told of every provider_managed session once its creation is durable, to start the provider;
+// and of every open one once the void or expiry of its contract is durable, to stop it.
 using ProviderSessionStarted =
+    std::function<void(const ContractState& state, const SigningSession& session)>;
+using ProviderSessionEnded =
     std::function<void(const ContractState& state, const SigningSession& session)>;
 
 struct CommandMeta {
@@ -80,9 +86,11 @@ class ContractCommandHandler {
   void SetSealDocument(SealDocument seal) { seal_document_ = std::move(seal); }
   // Automatic mode: organization signers get their provider session as soon as their turn comes,
   // in the same append as the event that brings it.
-  void SetProviders(ResolveProvider resolve, ProviderSessionStarted started) {
+  void SetProviders(ResolveProvider resolve, ProviderSessionStarted started,
+                    ProviderSessionEnded ended = {}) {
     resolve_provider_ = std::move(resolve);
     provider_session_started_ = std::move(started);
+    provider_session_ended_ = std::move(ended);
   }
 
   // Called with the duration of every append (for metrics); set before use.
@@ -106,6 +114,11 @@ class ContractCommandHandler {
                                              const std::vector<DomainEvent>& decided,
                                              const DecisionContext& context);
   void NotifyProviderSessions(const ContractState& after, const std::vector<DomainEvent>& events);
+  // The ids of the events to append: random, seeded by an Idempotency-Key, or (RunDueTimers)
+  // derived from the timer that fired.
+  std::vector<std::string> EventIds(const std::string& contract_id, const Command& command,
+                                    const std::vector<DomainEvent>& events,
+                                    const eventstore::IdempotencyReservation* seed);
 
   eventstore::EventStore& store_;
   TemplateLookup templates_;
@@ -118,6 +131,7 @@ class ContractCommandHandler {
   SealDocument seal_document_;
   ResolveProvider resolve_provider_;
   ProviderSessionStarted provider_session_started_;
+  ProviderSessionEnded provider_session_ended_;
 };
 
 }  // namespace esign::commands

@@ -83,6 +83,16 @@ Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
 
 void ContractCommandHandler::NotifyProviderSessions(const ContractState& after,
                                                     const std::vector<DomainEvent>& events) {
+  if (provider_session_ended_ &&
+      (Has(events, event_type::kContractVoided) || Has(events, event_type::kContractExpired))) {
+    // Sessions end with their contract without an event of their own: they were open until now.
+    for (const auto& session : after.sessions) {
+      if (session.state == SessionState::kOpen &&
+          session.channel == ExecutionChannel::kProviderManaged) {
+        provider_session_ended_(after, session);
+      }
+    }
+  }
   if (!provider_session_started_) return;
   for (const auto& event : events) {
     if (event.type != event_type::kSessionCreated) continue;

@@ -2,28 +2,18 @@
 
 #include <algorithm>
 
-#include "base/json_read.h"
 #include "base/time_text.h"
-#include "domain/json_util.h"
 
 namespace esign::commands {
 namespace {
 
 constexpr int64_t kMicrosPerSecond = 1000000;
-constexpr int64_t kSecondsPerDay = int64_t{24} * 3600;
-constexpr int64_t kDefaultExpiresInDays = 30;
 
 }  // namespace
 
 int64_t SigningDeadlineMicros(const ContractState& state) {
-  if (!state.sent_at) return 0;
-  const auto sent = ParseTimestampMicros(*state.sent_at);
-  if (!sent) return 0;
-  int64_t days = kDefaultExpiresInDays;
-  if (const auto* value = state.signing_settings.if_contains("expiresInDays")) {
-    days = AsInteger(*value).value_or(kDefaultExpiresInDays);
-  }
-  return *sent + days * kSecondsPerDay * kMicrosPerSecond;
+  if (!state.sent_at || !state.expires_at) return 0;
+  return ParseTimestampMicros(*state.expires_at).value_or(0);
 }
 
 Result<std::string> SessionExpiry(const ContractState& state, int64_t now_micros,
@@ -37,7 +27,7 @@ Result<std::string> SessionExpiry(const ContractState& state, int64_t now_micros
   if (deadline != 0 && deadline <= now_micros) {
     return Fail(ErrorCode::kContractStateConflict,
                 "the contract's signing period ended at " + FormatTimestamp(deadline),
-                "signingSettings.expiresInDays", "signing period over");
+                "expiresAt", "signing period over");
   }
   int64_t expiry = now_micros + ttl_seconds * kMicrosPerSecond;
   if (deadline != 0) expiry = std::min(expiry, deadline);

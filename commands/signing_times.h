@@ -1,5 +1,6 @@
-// When signing sessions expire. A contract is signable for signingSettings.expiresInDays
-// (default 30) after it was sent; no session outlives that deadline.
+// When signing sessions expire. A contract is signable until its expiresAt (fixed when it is
+// sent: signingSettings.expiresAt, else expiresInDays, default 30, after sending); no session
+// outlives that deadline.
 #pragma once
 
 #include <cstdint>

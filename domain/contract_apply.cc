@@ -4,7 +4,9 @@
 #include <limits>
 
 #include "base/json_read.h"
+#include "base/time_text.h"
 #include "domain/contract.h"
+#include "domain/signing_settings.h"
 
 namespace esign {
 namespace {
@@ -108,6 +110,27 @@ void EndSession(ContractState& state, std::string_view session_id, SessionState 
   }
 }
 
+// The signers named by readyParticipantIds (of contract.sent and signer.completed): their turn
+// came at `at`.
+void MarkReady(ContractState& state, const boost::json::object& d, const std::string& at) {
+  const boost::json::array* ready = ArrayMember(d, "readyParticipantIds");
+  if (ready == nullptr) return;
+  for (const auto& id : *ready) {
+    if (!id.is_string()) continue;
+    if (Participant* p = state.FindParticipant(id.get_string()); p != nullptr && !p->ready_since) {
+      p->ready_since = at;
+    }
+  }
+}
+
+void ApplyReminded(ContractState& state, const boost::json::object& d) {
+  Participant* p = state.FindParticipant(StringMemberOrEmpty(d, "participantId"));
+  if (p == nullptr) return;
+  ++p->reminder_count;
+  if (StringMemberOrEmpty(d, "trigger") == "scheduled") ++p->scheduled_reminder_count;
+  p->last_reminded_at = StringMemberOrEmpty(d, "remindedAt");
+}
+
 // Progress is derived from the status, the signatures and the routing orders, so that it can
 // never disagree with them.
 void RecomputeProgress(ContractState& state) {
@@ -184,6 +207,12 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
     state.status = ContractStatus::kSent;
     state.sent_at = StringMemberOrEmpty(d, "sentAt");
     state.updated_at = *state.sent_at;
+    if (const auto expires_at = StringMember(d, "expiresAt")) {
+      state.expires_at = std::string(*expires_at);
+    } else if (const auto micros = ExpiryMicros(state.signing_settings, *state.sent_at)) {
+      state.expires_at = FormatTimestamp(*micros);  // sent before contract.sent recorded it
+    }
+    MarkReady(state, d, *state.sent_at);
   } else if (type == event_type::kSignerCompleted) {
     if (Participant* p = state.FindParticipant(StringMemberOrEmpty(d, "participantId"))) {
       p->signed_at = StringMemberOrEmpty(d, "signedAt");
@@ -193,6 +222,7 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
                StringMemberOrEmpty(d, "recordedAt"));
     // signedAt may come from the signer's side; recordedAt is the service's own time.
     state.updated_at = StringMemberOrEmpty(d, "recordedAt");
+    MarkReady(state, d, state.updated_at);
   } else if (type == event_type::kSigningInProgress) {
     state.status = ContractStatus::kSigning;
     state.updated_at = StringMemberOrEmpty(d, "at");
@@ -220,6 +250,18 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
     state.status = ContractStatus::kDeclined;
     state.declined_at = StringMemberOrEmpty(d, "declinedAt");
     state.updated_at = *state.declined_at;
+  } else if (type == event_type::kContractVoided) {
+    state.status = ContractStatus::kVoided;
+    state.voided_at = StringMemberOrEmpty(d, "voidedAt");
+    state.void_reason = StringMemberOrEmpty(d, "reason");
+    state.voided_by = StringMemberOrEmpty(d, "voidedBy");
+    state.updated_at = *state.voided_at;
+  } else if (type == event_type::kContractExpired) {
+    state.status = ContractStatus::kExpired;
+    state.expired_at = StringMemberOrEmpty(d, "expiredAt");
+    state.updated_at = *state.expired_at;
+  } else if (type == event_type::kParticipantReminded) {
+    ApplyReminded(state, d);  // a reminder changes nothing of the contract: updatedAt stays
   } else if (type == event_type::kSessionCreated) {
     state.sessions.push_back(SessionFromCreated(d));
   } else if (type == event_type::kSessionCancelled) {

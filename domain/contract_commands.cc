@@ -7,7 +7,7 @@ std::string_view CommandName(const Command& command) {
       "CreateContract",       "UpdateData",      "UpdateTableData",       "ReplaceParticipants",
       "UpdateRoleBindings",   "SendContract",    "RecordSignerCompleted", "RecordSignerDeclined",
       "CompleteContract",     "PersistEvidence", "CreateSigningSession",  "CancelSigningSession",
-      "RefreshSigningSession"};
+      "RefreshSigningSession", "VoidContract",    "RemindParticipants",    "RunDueTimers"};
   return kNames[command.index()];
 }
 

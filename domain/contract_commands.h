@@ -3,8 +3,9 @@
 // each problem by its request path; members the API does not know land in `unknown` and are
 // rejected by Decide. The signing layer's commands are typed.
 //
-// Who issues them: http/ for CreateContract .. SendContract (mapped from the request by
-// http/contract_requests.h) and PersistEvidence (bearer actor);
+// Who issues them: http/ for CreateContract .. SendContract, VoidContract and RemindParticipants
+// (mapped from the request by http/contract_requests.h) and PersistEvidence (bearer actor); the
+// scheduler for RunDueTimers;
 // the signing layer (hosted page, integrator-managed completion, provider callbacks) for
 // RecordSignerCompleted / RecordSignerDeclined, having authorized the signer itself; the
 // documents layer for CompleteContract once the signed PDF is stored.
@@ -104,6 +105,24 @@ struct PersistEvidence {
   std::string sha256;
 };
 
+// POST /contracts/{id}/void.
+struct VoidContract {
+  boost::json::value reason;  // required, 1..500 characters
+  boost::json::object unknown;
+};
+
+// POST /contracts/{id}/remind: reminds the named signers now, or (participantIds absent) every
+// signer whose turn it is and who was not reminded within the hour.
+struct RemindParticipants {
+  boost::json::value participant_ids;
+  boost::json::object unknown;
+};
+
+// The service's own command (actor "system"), issued by the scheduler when a timer of the
+// contract is due: expires the contract once its expiresAt has passed, else sends the scheduled
+// reminders that are due. On a contract with nothing due it decides no events. No actor check.
+struct RunDueTimers {};
+
 // A contract's stream takes at most this many events from commands other than the signers' own
 // (every command replays the stream, so it must stay bounded).
 inline constexpr uint64_t kMaxContractEvents = 10000;
@@ -139,7 +158,8 @@ struct RefreshSigningSession {
 using Command = std::variant<CreateContract, UpdateData, UpdateTableData, ReplaceParticipants,
                              UpdateRoleBindings, SendContract, RecordSignerCompleted,
                              RecordSignerDeclined, CompleteContract, PersistEvidence,
-                             CreateSigningSession, CancelSigningSession, RefreshSigningSession>;
+                             CreateSigningSession, CancelSigningSession, RefreshSigningSession,
+                             VoidContract, RemindParticipants, RunDueTimers>;
 
 // The command's name, e.g. "CreateContract".
 std::string_view CommandName(const Command& command);

@@ -106,7 +106,7 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
 
   boost::json::object signing_settings = DefaultSigningSettings();
   if (!c.signing_settings.is_null()) {
-    if (auto read = ReadSigningSettings(c.signing_settings, "signingSettings", validation)) {
+    if (auto read = ReadSigningSettings(c.signing_settings, "signingSettings", context.now, validation)) {
       signing_settings = std::move(*read);
     }
   }

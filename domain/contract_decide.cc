@@ -70,7 +70,8 @@ Result<std::vector<DomainEvent>> Decide(const ContractState& state, const Comman
   // the controller learns of it; anyone else gets the command's own answer (not found).
   const bool signers_step = std::holds_alternative<RecordSignerCompleted>(command) ||
                             std::holds_alternative<RecordSignerDeclined>(command) ||
-                            std::holds_alternative<CompleteContract>(command);
+                            std::holds_alternative<CompleteContract>(command) ||
+                            std::holds_alternative<RunDueTimers>(command);
   if (state.version >= kMaxContractEvents && !signers_step &&
       state.organization_id == context.actor.organization_id) {
     return Fail(ErrorCode::kContractStateConflict,
@@ -111,6 +112,11 @@ Result<std::vector<DomainEvent>> Decide(const ContractState& state, const Comman
         if constexpr (std::is_same_v<T, RefreshSigningSession>) {
           return DecideRefreshSession(state, c, context);
         }
+        if constexpr (std::is_same_v<T, VoidContract>) return DecideVoid(state, c, context);
+        if constexpr (std::is_same_v<T, RemindParticipants>) {
+          return DecideRemind(state, c, context);
+        }
+        if constexpr (std::is_same_v<T, RunDueTimers>) return DecideDueTimers(state, context);
       },
       command);
 }

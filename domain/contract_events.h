@@ -20,7 +20,9 @@
 //                      recipientType, routingOrder, signaturePlacement}], routing
 //                      [{participantId, routingOrder}] for every participant, droppedRoles
 //                      [templateRoleId], renderedDocumentSha256 (when known), preparedAt
-//   contract.sent      sentAt, readyParticipantIds (the signers whose turn it is)
+//   contract.sent      sentAt, readyParticipantIds (the signers whose turn it is), expiresAt
+//                      (when the contract expires unless it ended before; absent in contracts
+//                      sent before expiry existed, which expire expiresInDays after sentAt)
 //   signer.completed   participantId, templateRoleId, signedAt, evidence {..},
 //                      remainingSigners, readyParticipantIds (after this signature),
 //                      recordedAt
@@ -30,6 +32,11 @@
 //   signer.declined    participantId, templateRoleId, reason, declinedAt
 //   contract.declined  participantId, reason, declinedAt
 //   contract.evidence_persisted  revision, sha256, persistedAt
+//   contract.voided    reason, voidedBy (client id), voidedAt
+//   contract.expired   expiresAt (the deadline that passed), expiredAt (actor "system")
+//   participant.reminded  participantId, reminderNumber (1, 2, ... per participant), channel
+//                         ("webhook" until e-mail exists), trigger ("scheduled" | "manual"),
+//                         dueAt (scheduled only: the due time it fired for), remindedAt
 //   signing_session.created    sessionId, participantId, channel, tokenSha256 (hosted), expiresAt,
 //                              returnUrl?, providerId?, documentSha256, automatic, createdAt
 //   signing_session.cancelled  sessionId, reason ("cancelled" | "superseded"), cancelledAt
@@ -65,6 +72,9 @@ inline constexpr std::string_view kContractCompleted = "contract.completed";
 inline constexpr std::string_view kSignerDeclined = "signer.declined";
 inline constexpr std::string_view kContractDeclined = "contract.declined";
 inline constexpr std::string_view kEvidencePersisted = "contract.evidence_persisted";
+inline constexpr std::string_view kContractVoided = "contract.voided";
+inline constexpr std::string_view kContractExpired = "contract.expired";
+inline constexpr std::string_view kParticipantReminded = "participant.reminded";
 inline constexpr std::string_view kSessionCreated = "signing_session.created";
 inline constexpr std::string_view kSessionCancelled = "signing_session.cancelled";
 inline constexpr std::string_view kSessionRefreshed = "signing_session.refreshed";

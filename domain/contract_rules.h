@@ -74,6 +74,14 @@ Result<std::vector<DomainEvent>> DecideRefreshSession(const ContractState& state
 Status RequireOpenSession(const ContractState& state, std::string_view session_id,
                           std::string_view participant_id, std::string_view now,
                           std::string_view link_sha256 = "");
+Result<std::vector<DomainEvent>> DecideVoid(const ContractState& state, const VoidContract& command,
+                                            const DecisionContext& context);
+Result<std::vector<DomainEvent>> DecideRemind(const ContractState& state,
+                                              const RemindParticipants& command,
+                                              const DecisionContext& context);
+// Nothing (no events, no error) when no timer of the contract is due at context.now.
+Result<std::vector<DomainEvent>> DecideDueTimers(const ContractState& state,
+                                                 const DecisionContext& context);
 Result<std::vector<DomainEvent>> DecidePersistEvidence(const ContractState& state,
                                                        const PersistEvidence& command,
                                                        const DecisionContext& context);

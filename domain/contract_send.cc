@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/time_text.h"
 #include "domain/contract_rules.h"
 #include "domain/signing_settings.h"
 #include "domain/template_json.h"
@@ -62,6 +63,13 @@ Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state
   if (auto complete = CheckDataCompleteForSend(version, state.data); !complete) {
     return Fail(complete.error());
   }
+  // A draft's expiresAt was in the future when it was given; it must still be.
+  Details expiry;
+  CheckExpiresAt(state.signing_settings, "signingSettings", context.now, expiry);
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid signing settings", expiry); !ok) {
+    return Fail(ok.error());
+  }
+  const auto expires_at = ExpiryMicros(state.signing_settings, context.now);
 
   boost::json::array roles;
   boost::json::array routing;
@@ -127,7 +135,8 @@ Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state
       DomainEvent{std::string(event_type::kContractSent),
                   {{"contractId", state.id},
                    {"sentAt", context.now},
-                   {"readyParticipantIds", std::move(ready)}}}};
+                   {"readyParticipantIds", std::move(ready)},
+                   {"expiresAt", expires_at ? FormatTimestamp(*expires_at) : context.now}}}};
 }
 
 Result<std::vector<DomainEvent>> DecideSend(const ContractState& state, const SendContract& c,
@@ -141,7 +150,7 @@ Result<std::vector<DomainEvent>> DecideSend(const ContractState& state, const Se
   RejectUnknown(c.unknown, validation);
   ContractState draft = state;
   if (!c.signing_settings.is_null()) {
-    if (auto read = ReadSigningSettings(c.signing_settings, "signingSettings", validation)) {
+    if (auto read = ReadSigningSettings(c.signing_settings, "signingSettings", context.now, validation)) {
       draft.signing_settings = std::move(*read);
     }
   }

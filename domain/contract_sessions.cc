@@ -75,6 +75,9 @@ Result<const SigningSession*> ManagedSession(const ContractState& state,
   if (auto ok = RequireIntegrator(state, context); !ok) return Fail(ok.error());
   auto session = FindFor(state, session_id);
   if (!session) return Fail(session.error());
+  if ((*session)->state == SessionState::kOpen) {
+    if (auto ok = RequireNotWithdrawn(state, "sessionId"); !ok) return Fail(ok.error());
+  }
   const SessionState now_state = EffectiveState(**session, state, context.now);
   if (now_state != SessionState::kOpen && now_state != SessionState::kExpired) {
     return Fail(ErrorCode::kSigningSessionStateConflict,
@@ -99,6 +102,9 @@ Status RequireOpenSession(const ContractState& state, std::string_view session_i
   if (!link_sha256.empty() && link_sha256 != session->token_sha256) {
     return Fail(ErrorCode::kSigningSessionCancelled,
                 "this signing link was replaced by a newer one", "token", "replaced");
+  }
+  if (session->state == SessionState::kOpen) {
+    if (auto ok = RequireNotWithdrawn(state, "sessionId"); !ok) return ok;
   }
   return StateError(*session, EffectiveState(*session, state, now));
 }

@@ -14,9 +14,14 @@ namespace {
 
 constexpr int64_t kMaxReasonLength = 2000;
 
-Status RequireSigningFlow(const ContractState& state) {
+// `session_id`: the session the signer acts through, if any; its link died with a voided or
+// expired contract.
+Status RequireSigningFlow(const ContractState& state, std::string_view session_id) {
   if (!state.exists()) return ContractNotFound();
   if (state.in_signing_flow()) return {};
+  if (!session_id.empty()) {
+    if (auto ok = RequireNotWithdrawn(state, "sessionId"); !ok) return ok;
+  }
   return Fail(ErrorCode::kContractStateConflict,
               "the contract is " + std::string(ToString(state.status)) + ", not out for signing",
               "status", std::string(ToString(state.status)));
@@ -72,7 +77,7 @@ std::string RoleOf(const ContractState& state, std::string_view participant_id) 
 Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& state,
                                                        const RecordSignerCompleted& c,
                                                        const DecisionContext& context) {
-  if (auto ok = RequireSigningFlow(state); !ok) return Fail(ok.error());
+  if (auto ok = RequireSigningFlow(state, c.session_id); !ok) return Fail(ok.error());
   auto signer = PendingSigner(state, c.participant_id);
   if (!signer) return Fail(signer.error());
   if ((*signer)->progress != ParticipantProgress::kReady) {
@@ -116,7 +121,7 @@ Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& stat
 Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state,
                                                       const RecordSignerDeclined& c,
                                                       const DecisionContext& context) {
-  if (auto ok = RequireSigningFlow(state); !ok) return Fail(ok.error());
+  if (auto ok = RequireSigningFlow(state, c.session_id); !ok) return Fail(ok.error());
   auto signer = PendingSigner(state, c.participant_id);
   if (!signer) return Fail(signer.error());
   if (!c.session_id.empty()) {
@@ -153,7 +158,7 @@ Result<std::vector<DomainEvent>> DecideSignerDeclined(const ContractState& state
 Result<std::vector<DomainEvent>> DecideComplete(const ContractState& state,
                                                 const CompleteContract& c,
                                                 const DecisionContext& context) {
-  if (auto ok = RequireSigningFlow(state); !ok) return Fail(ok.error());
+  if (auto ok = RequireSigningFlow(state, ""); !ok) return Fail(ok.error());
   if (size_t unsigned_count = state.UnsignedSignerCount(); unsigned_count > 0) {
     return Fail(ErrorCode::kContractStateConflict,
                 std::to_string(unsigned_count) + " signer(s) have not signed yet", "status",

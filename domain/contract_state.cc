@@ -18,6 +18,10 @@ std::string_view ToString(ContractStatus status) {
       return "completed";
     case ContractStatus::kDeclined:
       return "declined";
+    case ContractStatus::kVoided:
+      return "voided";
+    case ContractStatus::kExpired:
+      return "expired";
   }
   return "draft";
 }
@@ -87,6 +91,22 @@ void PutOptional(boost::json::object& out, std::string_view key,
   }
 }
 
+void PutReminders(boost::json::object& out, const Participant& p) {
+  out["reminderCount"] = p.reminder_count;
+  PutOptional(out, "lastRemindedAt", p.last_reminded_at);
+}
+
+// The dates of the contract's life, shared by the contract (top level) and the status
+// (lifecycle).
+void PutLifecycleDates(boost::json::object& out, const ContractState& state) {
+  PutOptional(out, "sentAt", state.sent_at);
+  PutOptional(out, "expiresAt", state.expires_at);
+  PutOptional(out, "completedAt", state.completed_at);
+  PutOptional(out, "declinedAt", state.declined_at);
+  PutOptional(out, "voidedAt", state.voided_at);
+  PutOptional(out, "expiredAt", state.expired_at);
+}
+
 boost::json::object ParticipantToJson(const ContractState& state, const Participant& p) {
   boost::json::object out = ParticipantToEventJson(p);
   if (const RoleBinding* binding = state.BindingOf(p.participant_id)) {
@@ -97,6 +117,7 @@ boost::json::object ParticipantToJson(const ContractState& state, const Particip
   PutOptional(out, "signedAt", p.signed_at);
   PutOptional(out, "declinedAt", p.declined_at);
   if (p.decline_reason) out["declineReason"] = *p.decline_reason;
+  if (p.signs()) PutReminders(out, p);
   return out;
 }
 
@@ -145,9 +166,8 @@ boost::json::object ContractToJson(const ContractState& state) {
   out["createdBy"] = state.created_by;
   out["createdAt"] = state.created_at;
   out["updatedAt"] = state.updated_at;
-  PutOptional(out, "sentAt", state.sent_at);
-  PutOptional(out, "completedAt", state.completed_at);
-  PutOptional(out, "declinedAt", state.declined_at);
+  PutLifecycleDates(out, state);
+  if (state.void_reason) out["voidReason"] = *state.void_reason;
   return out;
 }
 
@@ -159,9 +179,8 @@ boost::json::object ContractStatusToJson(const ContractState& state) {
   out["version"] = state.version;
   boost::json::object lifecycle;
   lifecycle["createdAt"] = state.created_at;
-  PutOptional(lifecycle, "sentAt", state.sent_at);
-  PutOptional(lifecycle, "completedAt", state.completed_at);
-  PutOptional(lifecycle, "declinedAt", state.declined_at);
+  PutLifecycleDates(lifecycle, state);
+  if (state.void_reason) lifecycle["voidReason"] = *state.void_reason;
   out["lifecycle"] = std::move(lifecycle);
   boost::json::array participants;
   for (const auto& p : state.participants) {
@@ -182,6 +201,7 @@ boost::json::object ContractStatusToJson(const ContractState& state) {
     item["state"] = ToString(p.progress);
     PutOptional(item, "signedAt", p.signed_at);
     PutOptional(item, "declinedAt", p.declined_at);
+    if (p.signs()) PutReminders(item, p);
     participants.push_back(std::move(item));
   }
   out["participants"] = std::move(participants);

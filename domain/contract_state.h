@@ -17,7 +17,8 @@
 
 namespace esign {
 
-enum class ContractStatus { kDraft, kSent, kSigning, kCompleted, kDeclined };
+// completed, declined, voided and expired are terminal: nothing but evidence follows them.
+enum class ContractStatus { kDraft, kSent, kSigning, kCompleted, kDeclined, kVoided, kExpired };
 std::string_view ToString(ContractStatus status);
 
 // A role as frozen by contract.prepared: who fills it, when they sign, where the boxes are.
@@ -67,10 +68,20 @@ struct ContractState {
   std::optional<std::string> sent_at;
   std::optional<std::string> completed_at;
   std::optional<std::string> declined_at;
+  // Fixed by contract.sent: when the contract expires unless it ended before.
+  std::optional<std::string> expires_at;
+  std::optional<std::string> voided_at;
+  std::optional<std::string> void_reason;
+  std::optional<std::string> voided_by;  // client id
+  std::optional<std::string> expired_at;
 
   bool exists() const { return version > 0; }
   bool in_signing_flow() const {
     return status == ContractStatus::kSent || status == ContractStatus::kSigning;
+  }
+  // Voided or expired: its links are dead and say so (SIGNING_SESSION_GONE).
+  bool withdrawn() const {
+    return status == ContractStatus::kVoided || status == ContractStatus::kExpired;
   }
   const Participant* FindParticipant(std::string_view participant_id) const;
   Participant* FindParticipant(std::string_view participant_id);

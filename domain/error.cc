@@ -70,6 +70,10 @@ std::string_view ToString(ErrorCode code) {
       return "SIGNING_SESSION_EXPIRED";
     case ErrorCode::kSigningSessionCancelled:
       return "SIGNING_SESSION_CANCELLED";
+    case ErrorCode::kSigningSessionGone:
+      return "SIGNING_SESSION_GONE";
+    case ErrorCode::kReminderTooSoon:
+      return "REMINDER_TOO_SOON";
     case ErrorCode::kMethodNotAllowed:
       return "METHOD_NOT_ALLOWED";
     case ErrorCode::kPayloadTooLarge:

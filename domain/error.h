@@ -44,9 +44,11 @@ enum class ErrorCode {
   kSigningOutOfTurn,
   kSigningSessionStateConflict,
   kProviderCallbackReplayed,
+  kReminderTooSoon,  // a participant was reminded less than an hour ago
   // Signing links that are gone for good (410).
   kSigningSessionExpired,
   kSigningSessionCancelled,
+  kSigningSessionGone,  // the contract was voided or expired
   // Transport (405 / 413 / 415 / 429 / 503).
   kMethodNotAllowed,
   kPayloadTooLarge,

@@ -49,6 +49,12 @@ struct Participant {
   std::optional<std::string> declined_at;
   std::optional<std::string> decline_reason;
   boost::json::object signing_evidence;  // signer.completed's evidence (signer name, signature...)
+  // Reminders (participant.reminded): when the signer's routing turn came, how many reminders
+  // they got (scheduled ones among them) and when the last one went out.
+  std::optional<std::string> ready_since;
+  int64_t reminder_count = 0;
+  int64_t scheduled_reminder_count = 0;
+  std::optional<std::string> last_reminded_at;
 
   bool signs() const { return action == ParticipantAction::kSign; }
 };

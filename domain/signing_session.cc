@@ -28,6 +28,19 @@ SessionState EffectiveState(const SigningSession& session, const ContractState& 
   return SessionState::kOpen;
 }
 
+Status RequireNotWithdrawn(const ContractState& contract, std::string_view field) {
+  if (contract.status == ContractStatus::kVoided) {
+    return Fail(ErrorCode::kSigningSessionGone, "this contract was voided by its sender",
+                std::string(field), "voided");
+  }
+  if (contract.status == ContractStatus::kExpired) {
+    return Fail(ErrorCode::kSigningSessionGone,
+                "this contract expired at " + contract.expired_at.value_or(""), std::string(field),
+                "expired");
+  }
+  return {};
+}
+
 boost::json::object SigningSessionToJson(const SigningSession& session,
                                          const ContractState& contract, std::string_view now) {
   const SessionState state = EffectiveState(session, contract, now);

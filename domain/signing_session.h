@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "domain/participant.h"
+#include "domain/result.h"
 
 namespace esign {
 
@@ -46,6 +47,10 @@ struct ContractState;
 // open sessions of a contract that is no longer out for signing are cancelled.
 SessionState EffectiveState(const SigningSession& session, const ContractState& contract,
                             std::string_view now);
+
+// kSigningSessionGone when the contract was voided or expired (every link of it is dead for
+// good), with the detail {field, "voided" | "expired"} that lets a page say why; else success.
+Status RequireNotWithdrawn(const ContractState& contract, std::string_view field);
 
 // {sessionId, contractId, participantId, channel, state, expiresAt, documentSha256, createdAt,
 //  updatedAt, endedAt?, cancelReason?, providerId?, returnUrl?, automatic}; the hosted link

@@ -84,4 +84,18 @@ SendContract CommandFromRequest<SendContract>(const boost::json::object& body) {
   return c;
 }
 
+template <>
+VoidContract CommandFromRequest<VoidContract>(const boost::json::object& body) {
+  VoidContract c;
+  SplitMembers(body, {{"reason", &c.reason}}, c.unknown);
+  return c;
+}
+
+template <>
+RemindParticipants CommandFromRequest<RemindParticipants>(const boost::json::object& body) {
+  RemindParticipants c;
+  SplitMembers(body, {{"participantIds", &c.participant_ids}}, c.unknown);
+  return c;
+}
+
 }  // namespace esign::http

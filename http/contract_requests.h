@@ -13,7 +13,8 @@ namespace esign::http {
 
 // One specialization per request: CreateContract (POST /contracts), UpdateData (PUT .../data),
 // UpdateTableData (PUT .../table-data), ReplaceParticipants (PUT .../participants),
-// UpdateRoleBindings (PUT .../role-bindings), SendContract (POST .../send).
+// UpdateRoleBindings (PUT .../role-bindings), SendContract (POST .../send), VoidContract
+// (POST .../void), RemindParticipants (POST .../remind).
 template <class Request>
 Request CommandFromRequest(const boost::json::object& body);
 
@@ -29,5 +30,9 @@ template <>
 UpdateRoleBindings CommandFromRequest<UpdateRoleBindings>(const boost::json::object& body);
 template <>
 SendContract CommandFromRequest<SendContract>(const boost::json::object& body);
+template <>
+VoidContract CommandFromRequest<VoidContract>(const boost::json::object& body);
+template <>
+RemindParticipants CommandFromRequest<RemindParticipants>(const boost::json::object& body);
 
 }  // namespace esign::http

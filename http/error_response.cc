@@ -43,9 +43,11 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kSigningOutOfTurn:
     case ErrorCode::kSigningSessionStateConflict:
     case ErrorCode::kProviderCallbackReplayed:
+    case ErrorCode::kReminderTooSoon:
       return S::conflict;
     case ErrorCode::kSigningSessionExpired:
     case ErrorCode::kSigningSessionCancelled:
+    case ErrorCode::kSigningSessionGone:
       return S::gone;
     case ErrorCode::kPreconditionFailed:
       return S::precondition_failed;

@@ -12,6 +12,7 @@
 #include "domain/stream_kinds.h"
 #include "eventstore/merkle.h"
 #include "projections/contract_index.h"
+#include "projections/due_timer_index.h"
 #include "projections/key_codec.h"
 
 namespace esign::projections {
@@ -147,6 +148,7 @@ Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& bat
     if (!before) return Fail(before.error());
     Changed changed;
     changed.old_index_keys = IndexKeysOf(IndexEntriesOf(*before, contract_id));
+    changed.old_due_key = DueTimerKey(*before, contract_id);
     changed.state = std::move(*before);
     it = changed_.emplace(contract_id, std::move(changed)).first;
   } else if (it->second.state.version + 1 != event.version.value()) {
@@ -180,6 +182,12 @@ Status ContractViews::Flush(ViewBatch& batch) {
       batch.Put(GrantKey(org, contract_id), std::string_view(value));
       batch.Put(StatusIndexKey(org, entry.status, contract_id), std::move(value));
     }
+    if (const std::optional<std::string> due = DueTimerKey(state, contract_id);
+        due != changed.old_due_key) {
+      if (changed.old_due_key) batch.Delete(*changed.old_due_key);
+      if (due) batch.Put(*due, "");
+      due_timers_changed_ = true;
+    }
     flushed_.insert_or_assign(contract_id, std::move(changed.state));
   }
   changed_.clear();
@@ -192,6 +200,8 @@ void ContractViews::Committed() {
     committed_.insert_or_assign(contract_id, std::move(state));
   }
   flushed_.clear();
+  if (due_timers_changed_ && options_.due_timers_changed) options_.due_timers_changed();
+  due_timers_changed_ = false;
 }
 
 Status ContractViews::Load(const ViewReader& /*rows*/) {

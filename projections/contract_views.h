@@ -11,6 +11,7 @@
 //                                evidence, when the event has them; strings over 1 KiB are
 //                                replaced by "sha256:<hex>")
 //   g/..., gs/...                grants and list indexes (contract_index.h)
+//   due/...                      the next timer of the contract (due_timer_index.h)
 //
 // The state of a contract comes from the domain's Apply over its stream: the states of recently
 // changed contracts are kept in memory, any other is replayed from the event store given to the
@@ -22,6 +23,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -44,6 +47,8 @@ struct ContractViewsOptions {
   // Contract states kept in memory between batches; past this the cache starts over, and states
   // are replayed from the log on demand. Default: 32,768.
   size_t max_cached_states = 32768;
+  // Called after a commit that added, moved or removed a due-timer row (the scheduler's wake-up).
+  std::function<void()> due_timers_changed;
 };
 
 class ContractViews final : public Projection {
@@ -61,6 +66,7 @@ class ContractViews final : public Projection {
   struct Changed {
     ContractState state;
     std::vector<std::string> old_index_keys;  // as committed before this batch
+    std::optional<std::string> old_due_key;   // likewise
   };
 
   // The state after every event of the stream before `event`; takes it out of the cache.
@@ -72,6 +78,7 @@ class ContractViews final : public Projection {
   std::unordered_map<std::string, Changed> changed_;          // by this batch, before Flush
   std::unordered_map<std::string, ContractState> flushed_;    // flushed, awaiting the commit
   std::unordered_map<std::string, ContractState> committed_;  // cache of committed states
+  bool due_timers_changed_ = false;                           // by the batch being committed
 };
 
 }  // namespace esign::projections

@@ -30,6 +30,27 @@ std::string EscapeKeyPart(std::string_view part) {
   return out;
 }
 
+std::string UnescapeKeyPart(std::string_view part) {
+  const auto digit = [](char ch) -> int {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(part.size());
+  for (size_t i = 0; i < part.size(); ++i) {
+    if (part[i] == '%' && i + 2 < part.size() && digit(part[i + 1]) >= 0 &&
+        digit(part[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(digit(part[i + 1]) * 16 + digit(part[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(part[i]);
+    }
+  }
+  return out;
+}
+
 std::string HexU64(uint64_t value) {
   std::string out(16, '0');
   for (int i = 15; i >= 0; --i) {

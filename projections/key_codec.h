@@ -15,6 +15,8 @@ namespace esign::projections {
 // identifiers of the service ("ctr_01J...", "org_1") are unchanged and keep their order.
 std::string EscapeKeyPart(std::string_view part);
 void AppendKeyPart(std::string& key, std::string_view part);
+// The inverse of EscapeKeyPart; a '%' not followed by two hex digits stays as it is.
+std::string UnescapeKeyPart(std::string_view part);
 
 // 16 lower-case hex digits: fixed width, so numeric order is key order.
 std::string HexU64(uint64_t value);

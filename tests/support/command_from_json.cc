@@ -28,6 +28,9 @@ Result<Command> CommandFromJson(std::string_view name, const boost::json::object
   if (name == "ReplaceParticipants") return http::CommandFromRequest<ReplaceParticipants>(body);
   if (name == "UpdateRoleBindings") return http::CommandFromRequest<UpdateRoleBindings>(body);
   if (name == "SendContract") return http::CommandFromRequest<SendContract>(body);
+  if (name == "VoidContract") return http::CommandFromRequest<VoidContract>(body);
+  if (name == "RemindParticipants") return http::CommandFromRequest<RemindParticipants>(body);
+  if (name == "RunDueTimers") return RunDueTimers{};
   if (name == "RecordSignerCompleted") {
     RecordSignerCompleted c;
     auto id = Text(body, "participantId");
