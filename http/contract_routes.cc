@@ -167,6 +167,14 @@ void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   routes.Add(verb::post, base + "/{id}/send",
              {"sendContract", Auth::kBearer,
               CommandRoute<SendContract>(deps, EmptyBody::kAsEmptyObject, Idempotency::kHonoured)});
+  // Voiding needs its reason; a reminder may name nobody (every signer whose turn it is).
+  routes.Add(verb::post, base + "/{id}/void",
+             {"voidContract", Auth::kBearer,
+              CommandRoute<VoidContract>(deps, EmptyBody::kRefused, Idempotency::kHonoured)});
+  routes.Add(verb::post, base + "/{id}/remind",
+             {"remindParticipants", Auth::kBearer,
+              CommandRoute<RemindParticipants>(deps, EmptyBody::kAsEmptyObject,
+                                               Idempotency::kHonoured)});
   AddContractReadRoutes(routes, deps);
   AddDocumentRoutes(routes, deps);
 }
