@@ -63,6 +63,8 @@ std::vector<std::string> SplitList(const std::string& text) {
   return items;
 }
 
+constexpr int64_t kMaxClockOffsetSeconds = int64_t{100} * 365 * 24 * 3600;
+
 std::unexpected<Error> Missing(const std::string& flag) {
   return Fail(ErrorCode::kValidationFailed, "--" + flag + " is required", flag, "required");
 }
@@ -71,6 +73,7 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
   ServeConfig& serve = command.serve;
   int64_t tree_head_seconds = serve.tree_head_interval.count();
   std::string dispatcher_mode = "internal";
+  int64_t clock_offset = 0;
   po::options_description options("contractd serve");
   options.add_options()("help,h", "show this help")(
       "data-dir", po::value(&serve.data_dir)->default_value(serve.data_dir),
@@ -104,7 +107,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "internal: deliver webhooks from this process; external: leave it to `contractd "
       "dispatcher` processes")(
       "public-url", po::value(&serve.public_base_url),
-      "origin of the signing links, e.g. https://sign.example.com (default: http://<Host>)");
+      "origin of the signing links, e.g. https://sign.example.com (default: http://<Host>)")(
+      "clock-offset", po::value(&clock_offset),
+      "seconds the service's clock runs ahead, to rehearse expiry and reminders (0..3153600000); "
+      "enables the admin socket's clock.advance. Not for production");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -119,6 +125,13 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
                 "tree-head-interval", std::to_string(tree_head_seconds));
   }
   serve.tree_head_interval = std::chrono::seconds(tree_head_seconds);
+  if (vm.count("clock-offset") != 0) {
+    if (clock_offset < 0 || clock_offset > kMaxClockOffsetSeconds) {
+      return Fail(ErrorCode::kValidationFailed, "--clock-offset must be 0..3153600000 seconds",
+                  "clock-offset", std::to_string(clock_offset));
+    }
+    serve.clock_offset_seconds = clock_offset;
+  }
   if (dispatcher_mode != "internal" && dispatcher_mode != "external") {
     return Fail(ErrorCode::kValidationFailed, "--webhook-dispatcher must be internal or external",
                 "webhook-dispatcher", dispatcher_mode);

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,11 @@ struct ServeConfig {
   // --public-url / CONTRACTD_PUBLIC_URL: the origin of hosted signing links; empty: taken from
   // the request's Host header (http).
   std::string public_base_url;
+  // --clock-offset / CONTRACTD_CLOCK_OFFSET: seconds the service's clock runs ahead of the
+  // system's, to rehearse expiry and reminders; when given (0 too), the admin socket's
+  // clock.advance moves it further while the service runs. Authentication keeps the system
+  // clock. Never for production. Default: not given.
+  std::optional<int64_t> clock_offset_seconds;
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

@@ -5,6 +5,8 @@
 
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
+#include "base/json_read.h"
+#include "base/time_text.h"
 #include "commands/template_commands.h"
 #include "documents/service_certificate.h"
 #include "http/auth_token_key.h"
@@ -25,11 +27,13 @@ constexpr auto kReadYourWritesTimeout = std::chrono::seconds(10);
 
 Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   std::unique_ptr<Service> service(new Service());
+  service->clock_.Advance(std::chrono::seconds(config.clock_offset_seconds.value_or(0)));
   if (auto s = service->OpenStore(config); !s) return std::unexpected(s.error());
   if (auto s = service->PrepareAuth(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartReadSide(); !s) return std::unexpected(s.error());
   if (auto s = service->AddRoutes(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartKafka(config); !s) return std::unexpected(s.error());
+  service->StartTimers();
 
   http::ApiHandlerOptions handler_options;
   if (config.access_log) handler_options.access_log = http::StderrAccessLog();
@@ -77,7 +81,10 @@ Status Service::StartReadSide() {
   auto views = projections::RocksViewStore::Open(*store_);
   if (!views) return std::unexpected(views.error());
   views_ = std::move(*views);
-  contract_views_ = std::make_unique<projections::ContractViews>(*store_);
+  contract_views_ = std::make_unique<projections::ContractViews>(
+      *store_, projections::ContractViewsOptions{.due_timers_changed = [this] {
+        if (auto* timers = running_timers_.load()) timers->Wake();
+      }});
   endpoint_directory_.SetOnChange([this] {
     if (auto* delivery = running_delivery_.load()) delivery->Wake();
   });
@@ -107,7 +114,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
       [this](std::string_view client_id, uint64_t size) {
         read_your_writes_->Wrote(client_id, size);
       },
-      RandomIdGenerator::Instance(), SystemClock::Instance());
+      RandomIdGenerator::Instance(), clock_);
   http::AddTemplateRoutes(routes_, template_catalog_);
   auth_->AddRoutes(routes_);
   auto certificate = documents::ServiceCertificate::OpenOrCreate(config.data_dir);
@@ -119,7 +126,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
   contract_commands_->SetFreezeDocument(
       [this](const ContractState& prepared) { return documents_->Freeze(prepared); });
   evidence_commands_ = std::make_unique<commands::EvidenceCommands>(
-      *store_, *contract_queries_, certificate_->CertificatePem(), SystemClock::Instance());
+      *store_, *contract_queries_, certificate_->CertificatePem(), clock_);
   contract_commands_->SetStoreEvidence(
       [this](const ContractState& state) { return evidence_commands_->Store(state); });
   const http::ContractRoutesDeps contract_deps{
@@ -151,7 +158,7 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
       [this](std::string_view client_id, uint64_t size) {
         read_your_writes_->Wrote(client_id, size);
       },
-      RandomIdGenerator::Instance(), SystemClock::Instance());
+      RandomIdGenerator::Instance(), clock_);
   auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return std::unexpected(deliveries.error());
   deliveries_ = std::move(*deliveries);
@@ -195,6 +202,8 @@ void Service::Stop() {
   if (handler_) handler_->Drain();
   running_delivery_.store(nullptr);
   if (webhook_delivery_) webhook_delivery_->Stop();
+  running_timers_.store(nullptr);
+  if (timers_) timers_->Stop();
   if (projector_) projector_->Stop();
   if (relay_) relay_->Stop();
   embedded_kafka_.reset();
@@ -259,7 +268,7 @@ Status Service::StartDispatcher(const ServeConfig& config, const std::string& br
           .directory = endpoint_directory_,
           .secrets = *endpoint_secrets_,
           .deliveries = *deliveries_,
-          .clock = SystemClock::Instance(),
+          .clock = SystemClock::Instance(),  // webhook-timestamp is checked against real time
           .disable =
               [this](std::string_view endpoint_id, std::string_view reason) {
                 return endpoint_commands_->Disable(endpoint_id, reason);
@@ -319,10 +328,47 @@ Status Service::StartAdmin(const ServeConfig& config) {
       [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); });
   auto socket = AdminSocketServer::Start(
       std::filesystem::path(config.data_dir) / kAdminSocketName,
-      [this](std::string_view line) { return admin_commands_->HandleLine(line); });
+      [this, config](std::string_view line) { return HandleAdminLine(config, line); });
   if (!socket) return std::unexpected(socket.error());
   admin_socket_ = std::move(*socket);
   return {};
+}
+
+// Expiry and reminders -------------------------------------------------------------------------
+
+void Service::StartTimers() {
+  timers_ = std::make_unique<commands::DueTimerScheduler>(
+      *contract_commands_, *views_, clock_,
+      commands::DueTimerOptions{.log = [](const std::string& line) {
+        std::cerr << "contractd: " << line << std::endl;
+      }});
+  timers_->Start();
+  running_timers_.store(timers_.get());
+}
+
+std::string Service::HandleAdminLine(const ServeConfig& config, std::string_view line) {
+  boost::system::error_code ec;
+  const boost::json::value request = boost::json::parse(line, ec);
+  const auto* object = !ec && request.is_object() ? &request.get_object() : nullptr;
+  if (object == nullptr || StringMemberOrEmpty(*object, "command") != "clock.advance") {
+    return admin_commands_->HandleLine(line);
+  }
+  if (!config.clock_offset_seconds) {
+    return EncodeAdminResponse(Fail(ErrorCode::kValidationFailed,
+                                    "the clock moves only when contractd runs with --clock-offset",
+                                    "command", "clock.advance"));
+  }
+  const auto seconds = IntegerMember(*object, "seconds");
+  if (!seconds || *seconds < 1 || *seconds > 366 * 24 * 3600) {
+    return EncodeAdminResponse(Fail(ErrorCode::kValidationFailed, "invalid clock.advance",
+                                    "seconds", "must be an integer 1..31622400"));
+  }
+  clock_.Advance(std::chrono::seconds(*seconds));
+  if (timers_) timers_->Wake();
+  return EncodeAdminResponse(boost::json::object{
+      {"offsetSeconds",
+       std::chrono::duration_cast<std::chrono::seconds>(clock_.offset()).count()},
+      {"now", FormatTimestamp(clock_.NowMicros())}});
 }
 
 }  // namespace esign::app

@@ -12,6 +12,7 @@
 #include "app/provider_registry.h"
 #include "app/provider_starter.h"
 #include "commands/contract_commands.h"
+#include "commands/due_timers.h"
 #include "commands/endpoint_commands.h"
 #include "commands/evidence_commands.h"
 #include "documents/contract_documents.h"
@@ -61,6 +62,12 @@ class Service {
   Status StartAdmin(const ServeConfig& config);
   void AddGauges();
   void StartTreeHeadSigner(std::chrono::seconds interval);
+  // The scheduler of expiry and reminders (commands/due_timers.h), once the read side and the
+  // contract commands run.
+  void StartTimers();
+  // The admin socket's requests: the command line's (cli_commands.h), and clock.advance
+  // {"command":"clock.advance","seconds":N} when the service runs with --clock-offset.
+  std::string HandleAdminLine(const ServeConfig& config, std::string_view line);
   // The Kafka relay, to --kafka-brokers or to the embedded cluster it starts first.
   Status StartKafka(const ServeConfig& config);
   // Webhook delivery (webhooks/webhook_delivery.h): the dispatcher, a consumer of the topic the
@@ -75,6 +82,8 @@ class Service {
   // The origin of signing links: --public-url, else the address listened on.
   std::string PublicOrigin(const ServeConfig& config) const;
 
+  // The time of every decision: the system clock, ahead by --clock-offset when given.
+  OffsetClock clock_;
   std::unique_ptr<eventstore::RocksEventStore> store_;
   std::unique_ptr<projections::RocksViewStore> views_;
   projections::TemplateCatalog template_catalog_;
@@ -106,6 +115,8 @@ class Service {
   std::unique_ptr<webhooks::DeliveryStore> deliveries_;
   std::unique_ptr<webhooks::WebhookDelivery> webhook_delivery_;
   std::atomic<webhooks::WebhookDelivery*> running_delivery_{nullptr};  // for the projector's thread
+  std::unique_ptr<commands::DueTimerScheduler> timers_;
+  std::atomic<commands::DueTimerScheduler*> running_timers_{nullptr};  // for the projector's thread
 };
 
 }  // namespace esign::app

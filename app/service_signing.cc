@@ -36,7 +36,7 @@ Status Service::AddSigning(const ServeConfig& config) {
       .blobs = store_->blobs(),
       .templates = [this](std::string_view id) { return template_catalog_.Find(id); },
       .ids = RandomIdGenerator::Instance(),
-      .clock = SystemClock::Instance(),
+      .clock = clock_,
       .resolve_provider = resolve_provider,
       .public_origin = [this, config] { return PublicOrigin(config); }};
   http::AddSigningRoutes(routes_, deps);

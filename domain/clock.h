@@ -1,6 +1,7 @@
 // The time source, behind an interface so tests can fix or move time.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 
@@ -23,6 +24,22 @@ class SystemClock final : public Clock {
     static const SystemClock clock;
     return clock;
   }
+};
+
+// The system clock moved ahead by an offset that can grow while it runs: how an operator (or an
+// end-to-end test) rehearses days of a contract's life in seconds (contractd --clock-offset and
+// the admin socket's clock.advance). Safe from any thread.
+class OffsetClock final : public Clock {
+ public:
+  explicit OffsetClock(std::chrono::microseconds offset = {}) : offset_us_(offset.count()) {}
+  int64_t NowMicros() const override {
+    return SystemClock::Instance().NowMicros() + offset_us_.load(std::memory_order_relaxed);
+  }
+  void Advance(std::chrono::microseconds by) { offset_us_ += by.count(); }
+  std::chrono::microseconds offset() const { return std::chrono::microseconds(offset_us_.load()); }
+
+ private:
+  std::atomic<int64_t> offset_us_;
 };
 
 // A clock that stands still until told to move.

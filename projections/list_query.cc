@@ -129,7 +129,8 @@ std::string_view ToString(DateField field) {
 std::optional<ContractStatus> ParseContractStatus(std::string_view text) {
   for (const ContractStatus status :
        {ContractStatus::kDraft, ContractStatus::kSent, ContractStatus::kSigning,
-        ContractStatus::kCompleted, ContractStatus::kDeclined}) {
+        ContractStatus::kCompleted, ContractStatus::kDeclined, ContractStatus::kVoided,
+        ContractStatus::kExpired}) {
     if (text == ToString(status)) return status;
   }
   return std::nullopt;
