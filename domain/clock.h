@@ -42,15 +42,16 @@ class OffsetClock final : public Clock {
   std::atomic<int64_t> offset_us_;
 };
 
-// A clock that stands still until told to move.
+// A clock that stands still until told to move. Safe from any thread.
 class ManualClock final : public Clock {
  public:
   explicit ManualClock(int64_t now_us) : now_us_(now_us) {}
-  int64_t NowMicros() const override { return now_us_; }
+  int64_t NowMicros() const override { return now_us_.load(); }
   void Advance(std::chrono::microseconds by) { now_us_ += by.count(); }
+  void Set(int64_t now_us) { now_us_ = now_us; }
 
  private:
-  int64_t now_us_;
+  std::atomic<int64_t> now_us_;
 };
 
 }  // namespace esign

@@ -6,6 +6,7 @@
 //   "name": "...", "template"?: "file.json",
 //   "given": [{"command": "CreateContract", "body": {...}} | {"event": "type", "data": {...}}],
 //   "when": {"command": "...", "body": {...}, "permissions"?: [...], "organizationId"?: "...",
+//            "at"?: "RFC 3339" (the decision's time; else one second after the previous step's),
 //            "context"?: {"renderedDocumentSha256", "organizationNotifications",
 //                         "templateVersionId", "withoutTemplate"}},
 //   "then": {"events": ["type", ...], "eventData"?: [{subset}, ...], "state"?: {subset},
@@ -196,6 +197,7 @@ class CaseRunner {
     char now[32];
     std::snprintf(now, sizeof(now), "2026-01-15T10:%02d:%02dZ", clock_ / 60, clock_ % 60);
     context.now = now;
+    if (const auto* at = step.if_contains("at")) context.now = std::string(at->as_string());
     context.actor.client_id = "cli_test";
     context.actor.organization_id = "org_acme";
     context.actor.permissions = {"contracts:create", "contracts:read", "contracts:update",
