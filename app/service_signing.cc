@@ -45,7 +45,8 @@ Status Service::AddSigning(const ServeConfig& config) {
                   auto provider = providers_->Find(id);
                   if (!provider) return std::nullopt;
                   return provider->secret;
-                }});
+                },
+                             SystemClock::Instance()});
   return {};
 }
 

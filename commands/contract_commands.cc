@@ -219,7 +219,7 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     }
     for (const auto& event : *decided) state = Apply(std::move(state), event);
     NotifyProviderSessions(state, *decided);
-    return CommandOutcome{std::move(state), false};
+    return CommandOutcome{std::move(state), false, true};
   }
   return Fail(ErrorCode::kUnavailable, "the contract is changing too fast; retry");
 }

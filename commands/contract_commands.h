@@ -64,6 +64,7 @@ struct CommandMeta {
 struct CommandOutcome {
   ContractState state;
   bool replayed = false;  // answered from an earlier request with the same Idempotency-Key
+  bool appended = false;  // this call appended events (not a replay, not a decision of none)
 };
 
 class ContractCommandHandler {

@@ -1,6 +1,7 @@
 #include "commands/due_timers.h"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "base/json_read.h"
@@ -70,13 +71,9 @@ Result<bool> DueTimerScheduler::Fire(const std::string& contract_id) {
   const esign::Actor system{.client_id = "system", .organization_id = "", .permissions = {}};
   CommandMeta meta;
   meta.actor = eventstore::Actor{.client_id = "system"};
-  const uint64_t before = [&] {
-    auto state = handler_.Load(contract_id);
-    return state ? state->version : 0;
-  }();
   auto outcome = handler_.Execute(system, contract_id, RunDueTimers{}, meta);
   if (!outcome) return std::unexpected(outcome.error());
-  return outcome->state.version != before;
+  return outcome->appended;
 }
 
 Result<DueTimerScheduler::Pass> DueTimerScheduler::RunDue() {

@@ -67,7 +67,7 @@ Status Authenticate(const ProviderCallbackDeps& deps, const ApiRequest& request,
       end != timestamp_text.data() + timestamp_text.size()) {
     return Unauthenticated("X-Provider-Timestamp", "required: seconds since the epoch");
   }
-  const int64_t now = deps.signing.clock.NowMicros() / 1000000;
+  const int64_t now = deps.timestamp_clock.NowMicros() / 1000000;
   if (timestamp < now - kToleranceSeconds || timestamp > now + kToleranceSeconds) {
     return Unauthenticated("X-Provider-Timestamp", "more than 5 minutes from the service's clock");
   }

@@ -26,6 +26,9 @@ struct ProviderCallbackDeps {
   SigningRoutesDeps signing;  // commands, session index, clock
   // The provider's shared secret; nothing for an unknown provider.
   std::function<std::optional<std::string>(const std::string& provider_id)> provider_secret;
+  // What X-Provider-Timestamp is checked against: the system's clock, which providers share
+  // (the decisions' clock in `signing` may run ahead: contractd --clock-offset).
+  const Clock& timestamp_clock;
 };
 
 void AddProviderCallbackRoutes(ApiRoutes& routes, const ProviderCallbackDeps& deps);
