@@ -339,9 +339,8 @@ Status Service::StartAdmin(const ServeConfig& config) {
 void Service::StartTimers() {
   timers_ = std::make_unique<commands::DueTimerScheduler>(
       *contract_commands_, *views_, clock_,
-      commands::DueTimerOptions{.log = [](const std::string& line) {
-        std::cerr << "contractd: " << line << std::endl;
-      }});
+      commands::DueTimerOptions{
+          .log = [](const std::string& line) { std::cerr << "contractd: " << line << std::endl; }});
   timers_->Start();
   running_timers_.store(timers_.get());
 }
@@ -366,8 +365,7 @@ std::string Service::HandleAdminLine(const ServeConfig& config, std::string_view
   clock_.Advance(std::chrono::seconds(*seconds));
   if (timers_) timers_->Wake();
   return EncodeAdminResponse(boost::json::object{
-      {"offsetSeconds",
-       std::chrono::duration_cast<std::chrono::seconds>(clock_.offset()).count()},
+      {"offsetSeconds", std::chrono::duration_cast<std::chrono::seconds>(clock_.offset()).count()},
       {"now", FormatTimestamp(clock_.NowMicros())}});
 }
 

@@ -40,13 +40,14 @@ Status Service::AddSigning(const ServeConfig& config) {
       .resolve_provider = resolve_provider,
       .public_origin = [this, config] { return PublicOrigin(config); }};
   http::AddSigningRoutes(routes_, deps);
-  http::AddProviderCallbackRoutes(
-      routes_, {deps, [this](const std::string& id) -> std::optional<std::string> {
-                  auto provider = providers_->Find(id);
-                  if (!provider) return std::nullopt;
-                  return provider->secret;
-                },
-                             SystemClock::Instance()});
+  http::AddProviderCallbackRoutes(routes_,
+                                  {deps,
+                                   [this](const std::string& id) -> std::optional<std::string> {
+                                     auto provider = providers_->Find(id);
+                                     if (!provider) return std::nullopt;
+                                     return provider->secret;
+                                   },
+                                   SystemClock::Instance()});
   return {};
 }
 

@@ -41,8 +41,8 @@ std::string ReadText(const std::string& path) {
 class World {
  public:
   explicit World(int count) {
-    template_ = std::make_shared<const Template>(
-        *ImportTemplateText(ReadText(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/mutual-nda.json")));
+    template_ = std::make_shared<const Template>(*ImportTemplateText(
+        ReadText(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/mutual-nda.json")));
     store_ = std::move(*eventstore::MemoryEventStore::Create());
     views_ = std::make_unique<projections::ContractViews>(*store_);
     projector_ = std::make_unique<projections::Projector>(
@@ -112,7 +112,8 @@ void BM_NextTimerDue(benchmark::State& state) {
   contract.expires_at = FormatTimestamp(kStart + kHour);
   contract.sent_at = FormatTimestamp(kStart);
   contract.notification_snapshot = {
-      {"reminder", {{"enabled", true}, {"firstAfterDays", 3}, {"intervalDays", 3}, {"maxCount", 3}}}};
+      {"reminder",
+       {{"enabled", true}, {"firstAfterDays", 3}, {"intervalDays", 3}, {"maxCount", 3}}}};
   for (int i = 0; i < 4; ++i) {
     Participant p;
     p.participant_id = "prt_" + std::to_string(i);

@@ -2,8 +2,8 @@
 
 #include <boost/json.hpp>
 
-#include "commands/due_timers.h"
 #include "base/time_text.h"
+#include "commands/due_timers.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/idempotency_keys.h"
@@ -225,8 +225,8 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
 }
 
 std::vector<std::string> ContractCommandHandler::EventIds(
-    const std::string& contract_id, const Command& command,
-    const std::vector<DomainEvent>& events, const eventstore::IdempotencyReservation* seed) {
+    const std::string& contract_id, const Command& command, const std::vector<DomainEvent>& events,
+    const eventstore::IdempotencyReservation* seed) {
   std::vector<std::string> out;
   out.reserve(events.size());
   for (size_t i = 0; i < events.size(); ++i) {

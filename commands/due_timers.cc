@@ -83,14 +83,15 @@ Result<DueTimerScheduler::Pass> DueTimerScheduler::RunDue() {
     const int64_t now = clock_.NowMicros();
     std::vector<std::pair<std::string, int64_t>> due;
     std::unordered_map<std::string, Handled> still_handled;
-    auto scanned = projections::ScanDueTimers(
-        views_, [&](int64_t due_micros, std::string_view contract_id) {
+    auto scanned =
+        projections::ScanDueTimers(views_, [&](int64_t due_micros, std::string_view contract_id) {
           if (due_micros > now) {
             pass.next_due_micros = Earliest(pass.next_due_micros, due_micros);
             return false;
           }
           const std::string id(contract_id);
-          if (auto it = handled_.find(id); it != handled_.end() && it->second.due_micros == due_micros) {
+          if (auto it = handled_.find(id);
+              it != handled_.end() && it->second.due_micros == due_micros) {
             still_handled.insert(*it);
             if (it->second.retry_at_micros > now) {
               if (it->second.retry_at_micros != kNever) {
@@ -112,7 +113,8 @@ Result<DueTimerScheduler::Pass> DueTimerScheduler::RunDue() {
       if (!fired && options_.log) {
         options_.log("timers: contract " + contract_id + ": " + fired.error().message);
       }
-      const int64_t retry = fired ? kNever : clock_.NowMicros() + options_.retry_after.count() * 1000;
+      const int64_t retry =
+          fired ? kNever : clock_.NowMicros() + options_.retry_after.count() * 1000;
       handled_[contract_id] = Handled{due_micros, retry};
       if (!fired) pass.next_due_micros = Earliest(pass.next_due_micros, retry);
     }

@@ -26,8 +26,8 @@ Result<std::string> SessionExpiry(const ContractState& state, int64_t now_micros
   const int64_t deadline = SigningDeadlineMicros(state);
   if (deadline != 0 && deadline <= now_micros) {
     return Fail(ErrorCode::kContractStateConflict,
-                "the contract's signing period ended at " + FormatTimestamp(deadline),
-                "expiresAt", "signing period over");
+                "the contract's signing period ended at " + FormatTimestamp(deadline), "expiresAt",
+                "signing period over");
   }
   int64_t expiry = now_micros + ttl_seconds * kMicrosPerSecond;
   if (deadline != 0) expiry = std::min(expiry, deadline);

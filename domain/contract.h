@@ -8,9 +8,9 @@
 // context's pointers must outlive the call.
 //
 // Authorization inside Decide: permissions of the actor for the integrator's commands
-// (contracts:create, contracts:update, contracts:send (also void and remind), evidence:write) and the controller check
-// (a contract of another organization answers kContractNotFound, so existence does not leak).
-// The signing layer's commands (RecordSignerCompleted, RecordSignerDeclined) and
+// (contracts:create, contracts:update, contracts:send (also void and remind), evidence:write) and
+// the controller check (a contract of another organization answers kContractNotFound, so existence
+// does not leak). The signing layer's commands (RecordSignerCompleted, RecordSignerDeclined) and
 // CompleteContract carry no actor check: their callers authorize (session token, provider HMAC,
 // signing:manage); nor does RunDueTimers, which only the service's scheduler issues.
 #pragma once

@@ -4,9 +4,9 @@ namespace esign {
 
 std::string_view CommandName(const Command& command) {
   static constexpr std::string_view kNames[] = {
-      "CreateContract",       "UpdateData",      "UpdateTableData",       "ReplaceParticipants",
-      "UpdateRoleBindings",   "SendContract",    "RecordSignerCompleted", "RecordSignerDeclined",
-      "CompleteContract",     "PersistEvidence", "CreateSigningSession",  "CancelSigningSession",
+      "CreateContract",        "UpdateData",      "UpdateTableData",       "ReplaceParticipants",
+      "UpdateRoleBindings",    "SendContract",    "RecordSignerCompleted", "RecordSignerDeclined",
+      "CompleteContract",      "PersistEvidence", "CreateSigningSession",  "CancelSigningSession",
       "RefreshSigningSession", "VoidContract",    "RemindParticipants",    "RunDueTimers"};
   return kNames[command.index()];
 }

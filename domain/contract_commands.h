@@ -155,11 +155,11 @@ struct RefreshSigningSession {
   std::string expires_at;
 };
 
-using Command = std::variant<CreateContract, UpdateData, UpdateTableData, ReplaceParticipants,
-                             UpdateRoleBindings, SendContract, RecordSignerCompleted,
-                             RecordSignerDeclined, CompleteContract, PersistEvidence,
-                             CreateSigningSession, CancelSigningSession, RefreshSigningSession,
-                             VoidContract, RemindParticipants, RunDueTimers>;
+using Command =
+    std::variant<CreateContract, UpdateData, UpdateTableData, ReplaceParticipants,
+                 UpdateRoleBindings, SendContract, RecordSignerCompleted, RecordSignerDeclined,
+                 CompleteContract, PersistEvidence, CreateSigningSession, CancelSigningSession,
+                 RefreshSigningSession, VoidContract, RemindParticipants, RunDueTimers>;
 
 // The command's name, e.g. "CreateContract".
 std::string_view CommandName(const Command& command);

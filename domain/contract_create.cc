@@ -106,7 +106,8 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
 
   boost::json::object signing_settings = DefaultSigningSettings();
   if (!c.signing_settings.is_null()) {
-    if (auto read = ReadSigningSettings(c.signing_settings, "signingSettings", context.now, validation)) {
+    if (auto read =
+            ReadSigningSettings(c.signing_settings, "signingSettings", context.now, validation)) {
       signing_settings = std::move(*read);
     }
   }

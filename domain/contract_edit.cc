@@ -186,7 +186,8 @@ Result<std::vector<DomainEvent>> DecideUpdateRoleBindings(const ContractState& s
   if (c.role_bindings.is_null()) AddDetail(validation, "roleBindings", "required");
   boost::json::object signing_settings = state.signing_settings;
   if (!c.signing_settings.is_null()) {
-    if (auto read = ReadSigningSettings(c.signing_settings, "signingSettings", context.now, validation)) {
+    if (auto read =
+            ReadSigningSettings(c.signing_settings, "signingSettings", context.now, validation)) {
       signing_settings = std::move(*read);
     }
   }

@@ -47,8 +47,7 @@ Status CheckRemindable(const Participant& p, const std::string& path, int64_t no
   }
   if (p.progress == ParticipantProgress::kSigned) {
     return Fail(ErrorCode::kContractStateConflict,
-                "participant " + p.participant_id + " has already signed", path,
-                "already signed");
+                "participant " + p.participant_id + " has already signed", path, "already signed");
   }
   if (p.progress != ParticipantProgress::kReady) {
     return Fail(ErrorCode::kSigningOutOfTurn,
@@ -114,8 +113,7 @@ Result<std::vector<DomainEvent>> DecideVoid(const ContractState& state, const Vo
   if (c.reason.is_null()) {
     AddDetail(validation, "reason", "required");
   } else if (!c.reason.is_string() || c.reason.get_string().empty() ||
-             CountCharacters(c.reason.get_string()) >
-                 static_cast<int64_t>(kMaxVoidReasonLength)) {
+             CountCharacters(c.reason.get_string()) > static_cast<int64_t>(kMaxVoidReasonLength)) {
     AddDetail(validation, "reason",
               "must be a string of 1.." + std::to_string(kMaxVoidReasonLength) + " characters");
   }
@@ -190,10 +188,9 @@ Result<std::vector<DomainEvent>> DecideDueTimers(const ContractState& state,
   if (!now) return Fail(ErrorCode::kInternal, "unreadable decision time " + context.now);
   // Expiry first: a contract that expires is not reminded at the same moment.
   if (const auto expires = ExpiryDueMicros(state); expires && *expires <= *now) {
-    events.push_back(DomainEvent{std::string(event_type::kContractExpired),
-                                 {{"contractId", state.id},
-                                  {"expiresAt", *state.expires_at},
-                                  {"expiredAt", context.now}}});
+    events.push_back(DomainEvent{
+        std::string(event_type::kContractExpired),
+        {{"contractId", state.id}, {"expiresAt", *state.expires_at}, {"expiredAt", context.now}}});
     return events;
   }
   for (const auto& p : state.participants) {

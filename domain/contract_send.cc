@@ -150,7 +150,8 @@ Result<std::vector<DomainEvent>> DecideSend(const ContractState& state, const Se
   RejectUnknown(c.unknown, validation);
   ContractState draft = state;
   if (!c.signing_settings.is_null()) {
-    if (auto read = ReadSigningSettings(c.signing_settings, "signingSettings", context.now, validation)) {
+    if (auto read =
+            ReadSigningSettings(c.signing_settings, "signingSettings", context.now, validation)) {
       draft.signing_settings = std::move(*read);
     }
   }

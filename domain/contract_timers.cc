@@ -65,7 +65,8 @@ std::optional<int64_t> ExpiryDueMicros(const ContractState& state) {
 std::optional<int64_t> NextTimerDueMicros(const ContractState& state) {
   std::optional<int64_t> next = ExpiryDueMicros(state);
   for (const auto& p : state.participants) {
-    if (const auto due = NextReminderDueMicros(state, p)) next = next ? std::min(*next, *due) : *due;
+    if (const auto due = NextReminderDueMicros(state, p))
+      next = next ? std::min(*next, *due) : *due;
   }
   return next;
 }

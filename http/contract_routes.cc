@@ -171,10 +171,10 @@ void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   routes.Add(verb::post, base + "/{id}/void",
              {"voidContract", Auth::kBearer,
               CommandRoute<VoidContract>(deps, EmptyBody::kRefused, Idempotency::kHonoured)});
-  routes.Add(verb::post, base + "/{id}/remind",
-             {"remindParticipants", Auth::kBearer,
-              CommandRoute<RemindParticipants>(deps, EmptyBody::kAsEmptyObject,
-                                               Idempotency::kHonoured)});
+  routes.Add(
+      verb::post, base + "/{id}/remind",
+      {"remindParticipants", Auth::kBearer,
+       CommandRoute<RemindParticipants>(deps, EmptyBody::kAsEmptyObject, Idempotency::kHonoured)});
   AddContractReadRoutes(routes, deps);
   AddDocumentRoutes(routes, deps);
 }

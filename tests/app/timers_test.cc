@@ -49,7 +49,8 @@ class TimersTest : public ContractdFixture {
     body["signingSettings"] = signing_settings;
     body["notifications"] = boost::json::object{
         {"reminder", {{"firstAfterDays", 3}, {"intervalDays", 3}, {"maxCount", 3}}}};
-    auto created = HttpClient(port_).Post("/api/v1/contracts", boost::json::serialize(body), Auth());
+    auto created =
+        HttpClient(port_).Post("/api/v1/contracts", boost::json::serialize(body), Auth());
     EXPECT_EQ(created.status, 201) << created.body;
     if (created.status != 201) return "";
     return std::string(created.Json().at("id").as_string());
@@ -76,16 +77,16 @@ class TimersTest : public ContractdFixture {
   void AdvanceClock(int64_t by_seconds) {
     auto answer = app::AdminRequest(
         data_dir_ / "admin.sock",
-        R"({"command":"clock.advance","seconds":)" + std::to_string(by_seconds) + "}",
-        seconds(10));
+        R"({"command":"clock.advance","seconds":)" + std::to_string(by_seconds) + "}", seconds(10));
     ASSERT_TRUE(answer && *answer) << (answer ? "no server" : answer.error().message);
     EXPECT_NE((*answer)->find(R"("ok":true)"), std::string::npos) << **answer;
   }
 
   void SetUp() override {
     ContractdFixture::SetUp();
-    credentials_ = ParseCreated(CreateClient("org_timers", "contracts:create,contracts:read,"
-                                                           "contracts:send"));
+    credentials_ = ParseCreated(CreateClient("org_timers",
+                                             "contracts:create,contracts:read,"
+                                             "contracts:send"));
   }
 
   Credentials credentials_;

@@ -42,8 +42,8 @@ const esign::Actor kSender{.client_id = "cli_sender",
 class DueTimersTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto tmpl = ImportTemplateText(ReadText(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) +
-                                            "/mutual-nda.json"));
+    auto tmpl =
+        ImportTemplateText(ReadText(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/mutual-nda.json"));
     ASSERT_TRUE(tmpl) << tmpl.error().message;
     template_ = std::make_shared<const Template>(std::move(*tmpl));
     auto store = eventstore::MemoryEventStore::Create();
@@ -57,8 +57,8 @@ class DueTimersTest : public ::testing::Test {
         *store_, view_store_, std::vector<projections::Projection*>{views_.get()});
     ASSERT_TRUE(projector_->Start());
     handler_ = std::make_unique<ContractCommandHandler>(
-        *store_, [this](std::string_view) { return template_; },
-        [](std::string_view, uint64_t) {}, RandomIdGenerator::Instance(), clock_);
+        *store_, [this](std::string_view) { return template_; }, [](std::string_view, uint64_t) {},
+        RandomIdGenerator::Instance(), clock_);
   }
 
   void TearDown() override {
@@ -72,9 +72,9 @@ class DueTimersTest : public ::testing::Test {
 
   // A sent mutual NDA with these signing settings and reminder settings.
   std::string Send(boost::json::object signing_settings, boost::json::object reminder) {
-    auto body = boost::json::parse(ReadText(std::string(SOURCE_DIR) +
-                                            "/examples/requests/create-nda.json"))
-                    .as_object();
+    auto body =
+        boost::json::parse(ReadText(std::string(SOURCE_DIR) + "/examples/requests/create-nda.json"))
+            .as_object();
     body["sendNow"] = true;
     body["signingSettings"] = std::move(signing_settings);
     body["notifications"] = boost::json::object{{"reminder", std::move(reminder)}};
