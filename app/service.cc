@@ -22,6 +22,8 @@ namespace {
 // How long a client's read waits for the read side to apply that client's own earlier writes
 // (and how long start-up steps wait for it); past it the read answers what the views hold.
 constexpr auto kReadYourWritesTimeout = std::chrono::seconds(10);
+// The most one clock.advance moves the rehearsal clock: a year and a day.
+constexpr int64_t kMaxClockAdvanceSeconds = int64_t{366} * 24 * 3600;
 
 }  // namespace
 
@@ -358,7 +360,7 @@ std::string Service::HandleAdminLine(const ServeConfig& config, std::string_view
                                     "command", "clock.advance"));
   }
   const auto seconds = IntegerMember(*object, "seconds");
-  if (!seconds || *seconds < 1 || *seconds > 366 * 24 * 3600) {
+  if (!seconds || *seconds < 1 || *seconds > kMaxClockAdvanceSeconds) {
     return EncodeAdminResponse(Fail(ErrorCode::kValidationFailed, "invalid clock.advance",
                                     "seconds", "must be an integer 1..31622400"));
   }

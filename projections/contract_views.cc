@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 
 #include <boost/json.hpp>
 
@@ -102,7 +103,7 @@ std::string AuditRowKey(std::string_view contract_id, uint64_t stream_version) {
 }
 
 ContractViews::ContractViews(const eventstore::EventStore& log, ContractViewsOptions options)
-    : log_(log), options_(options) {}
+    : log_(log), options_(std::move(options)) {}
 
 Result<ContractState> ContractViews::StateBefore(const eventstore::EventRecord& event,
                                                  const std::string& contract_id) {
