@@ -70,8 +70,8 @@ void ProviderStarter::Send(const Job& job, const std::stop_token& stop) {
   auto provider = providers_.Find(session.provider_id);
   if (!provider || provider->start_url.empty()) return;
   const bool starting = job.notice == Notice::kStarted;
-  const std::string what = starting ? "starting the provider" : "telling the provider it ended";
-  boost::json::object notice{{"type", starting ? "session.started" : "session.cancelled"},
+  const std::string type = starting ? "session.started" : "session.cancelled";
+  boost::json::object notice{{"type", type},
                              {"sessionId", session.session_id},
                              {"contractId", job.contract_id},
                              {"participantId", session.participant_id}};
@@ -98,11 +98,11 @@ void ProviderStarter::Send(const Job& job, const std::stop_token& stop) {
           {"X-Provider-Signature", http::ProviderSignature(provider->secret, timestamp, body)}},
          body});
     if (outcome.status_code >= 200 && outcome.status_code < 300) {
-      std::cerr << "contractd: " << what << " for session " << session.session_id << ": done"
+      std::cerr << "contractd: provider told " << type << " for session " << session.session_id
                 << std::endl;
       return;
     }
-    std::cerr << "contractd: " << what << " for session " << session.session_id
+    std::cerr << "contractd: telling the provider " << type << " for session " << session.session_id
               << " failed (attempt " << attempt << "): "
               << (outcome.error.empty() ? "HTTP " + std::to_string(outcome.status_code)
                                         : outcome.error)
