@@ -30,11 +30,25 @@ ProviderStarter::~ProviderStarter() {
 
 void ProviderStarter::Start(const ContractState& contract, const SigningSession& session) {
   const Participant* signer = contract.FindParticipant(session.participant_id);
+  Queue(Job{.notice = Notice::kStarted,
+            .session = session,
+            .contract_id = contract.id,
+            .organization_id = signer && signer->organization_id ? *signer->organization_id : "",
+            .signer_name = signer ? signer->name : ""});
+}
+
+void ProviderStarter::Cancel(const ContractState& contract, const SigningSession& session) {
+  Queue(Job{.notice = Notice::kCancelled,
+            .session = session,
+            .contract_id = contract.id,
+            .reason = contract.status == ContractStatus::kExpired ? "contract_expired"
+                                                                  : "contract_voided"});
+}
+
+void ProviderStarter::Queue(Job job) {
   {
     std::lock_guard lock(mutex_);
-    jobs_.push_back(Job{session, contract.id,
-                        signer && signer->organization_id ? *signer->organization_id : "",
-                        signer ? signer->name : ""});
+    jobs_.push_back(std::move(job));
   }
   wake_.notify_one();
 }
@@ -55,17 +69,24 @@ void ProviderStarter::Send(const Job& job, const std::stop_token& stop) {
   const SigningSession& session = job.session;
   auto provider = providers_.Find(session.provider_id);
   if (!provider || provider->start_url.empty()) return;
-  auto document = blobs_.Get(session.document_sha256);
-  const std::string body = boost::json::serialize(boost::json::object{
-      {"sessionId", session.session_id},
-      {"contractId", job.contract_id},
-      {"participantId", session.participant_id},
-      {"organizationId", job.organization_id},
-      {"signerName", job.signer_name},
-      {"documentSha256", session.document_sha256},
-      {"documentBase64", document ? Base64Encode(*document) : ""},
-      {"expiresAt", session.expires_at},
-      {"callbackUrl", callback_base_() + "/api/v1/provider-callbacks/" + provider->id}});
+  const bool starting = job.notice == Notice::kStarted;
+  const std::string type = starting ? "session.started" : "session.cancelled";
+  boost::json::object notice{{"type", type},
+                             {"sessionId", session.session_id},
+                             {"contractId", job.contract_id},
+                             {"participantId", session.participant_id}};
+  if (starting) {
+    auto document = blobs_.Get(session.document_sha256);
+    notice["organizationId"] = job.organization_id;
+    notice["signerName"] = job.signer_name;
+    notice["documentSha256"] = session.document_sha256;
+    notice["documentBase64"] = document ? Base64Encode(*document) : "";
+    notice["expiresAt"] = session.expires_at;
+    notice["callbackUrl"] = callback_base_() + "/api/v1/provider-callbacks/" + provider->id;
+  } else {
+    notice["reason"] = job.reason;
+  }
+  const std::string body = boost::json::serialize(notice);
   for (int attempt = 1; attempt <= kAttempts && !stop.stop_requested(); ++attempt) {
     const std::string timestamp =
         std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
@@ -77,10 +98,11 @@ void ProviderStarter::Send(const Job& job, const std::stop_token& stop) {
           {"X-Provider-Signature", http::ProviderSignature(provider->secret, timestamp, body)}},
          body});
     if (outcome.status_code >= 200 && outcome.status_code < 300) {
-      std::cerr << "contractd: provider started for session " << session.session_id << std::endl;
+      std::cerr << "contractd: provider told " << type << " for session " << session.session_id
+                << std::endl;
       return;
     }
-    std::cerr << "contractd: starting the provider for session " << session.session_id
+    std::cerr << "contractd: telling the provider " << type << " for session " << session.session_id
               << " failed (attempt " << attempt << "): "
               << (outcome.error.empty() ? "HTTP " + std::to_string(outcome.status_code)
                                         : outcome.error)

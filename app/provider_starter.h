@@ -1,14 +1,21 @@
-// Starts signing providers: when a provider_managed session is created (by the integrator, or
-// by the service itself in automatic mode), the provider's start URL, if it has one, receives
-//   POST <startUrl>  {sessionId, contractId, participantId, organizationId, signerName,
-//                     documentSha256, documentBase64, expiresAt, callbackUrl}
-// signed like the provider's own callbacks (X-Provider-Timestamp, X-Provider-Signature), so the
-// provider can check it came from us. Start only queues the session: one background thread looks
-// up the provider, reads the document and sends, with a few retries, through the webhooks' HTTP
-// client (https, or http to loopback; timeouts; no redirects; addresses that are not public
-// refused); the outcome is logged. A provider without a
-// start URL is expected to learn of sessions by other means (it still reports through callbacks).
-// Thread safety: Start may be called from any thread.
+// Tells signing providers of their sessions: when a provider_managed session is created (by the
+// integrator, or by the service itself in automatic mode), the provider's start URL, if it has
+// one, receives
+//   POST <startUrl>  {"type":"session.started", sessionId, contractId, participantId,
+//                     organizationId, signerName, documentSha256, documentBase64, expiresAt,
+//                     callbackUrl}
+// and when the contract of an open session is voided or expires, the same URL receives
+//   POST <startUrl>  {"type":"session.cancelled", sessionId, contractId, participantId,
+//                     reason: "contract_voided" | "contract_expired"}
+// so the provider stops asking its signer. Both are signed like the provider's own callbacks
+// (X-Provider-Timestamp, X-Provider-Signature), so the provider can check they came from us.
+// Start and Cancel only queue the notice: one background thread looks up the provider, reads the
+// document and sends, in the order queued (a session's start before its cancellation), with a
+// few retries, through the webhooks' HTTP client (https, or http to loopback; timeouts; no
+// redirects; addresses that are not public refused); the outcome is logged. A provider without
+// a start URL is expected to learn of sessions by other means (it still reports through
+// callbacks, which a dead session answers 410).
+// Thread safety: Start and Cancel may be called from any thread.
 #pragma once
 
 #include <condition_variable>
@@ -34,16 +41,22 @@ class ProviderStarter {
   ~ProviderStarter();  // finishes the request in flight, drops the rest
 
   void Start(const ContractState& contract, const SigningSession& session);
+  // `contract` is voided or expired (its status gives the reason); `session` was open until then.
+  void Cancel(const ContractState& contract, const SigningSession& session);
 
  private:
-  // What the start request needs of the contract; the provider and the document are looked up
-  // by the background thread.
+  enum class Notice { kStarted, kCancelled };
+  // What a notice needs of the contract; the provider and the document are looked up by the
+  // background thread.
   struct Job {
+    Notice notice = Notice::kStarted;
     SigningSession session;
     std::string contract_id;
-    std::string organization_id;
-    std::string signer_name;
+    std::string organization_id;  // kStarted
+    std::string signer_name;      // kStarted
+    std::string reason;           // kCancelled
   };
+  void Queue(Job job);
   void Run(const std::stop_token& stop);
   void Send(const Job& job, const std::stop_token& stop);
 

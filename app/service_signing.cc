@@ -26,8 +26,12 @@ Status Service::AddSigning(const ServeConfig& config) {
   contract_commands_->SetSealDocument(
       [this](const ContractState& state) { return documents_->Seal(state); });
   contract_commands_->SetProviders(
-      resolve_provider, [this](const ContractState& state, const SigningSession& session) {
+      resolve_provider,
+      [this](const ContractState& state, const SigningSession& session) {
         provider_starter_->Start(state, session);
+      },
+      [this](const ContractState& state, const SigningSession& session) {
+        provider_starter_->Cancel(state, session);
       });
   http::SigningRoutesDeps deps{
       .commands = *contract_commands_,

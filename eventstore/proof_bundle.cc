@@ -66,8 +66,10 @@ void CheckEvent(const json::value& value, size_t i, std::string_view stream_id,
                "the record is not version " + std::to_string(i + 1) + " of stream " +
                    std::string(stream_id) + " at the position given");
   } else {
+    // The type names the event in a report (contract.voided, contract.expired, ...).
     report.Add(name + ".record", true,
-               "position " + std::to_string(*position) + ", version " + std::to_string(*version));
+               record->type + " at position " + std::to_string(*position) + ", version " +
+                   std::to_string(*version));
   }
 
   // The leaf hash, recomputed from the bytes.

@@ -8,8 +8,9 @@
 //                                recordedAt, actor {clientId, organizationId, requestId, ip,
 //                                userAgent}, streamVersion, leafHash (the event's Merkle leaf),
 //                                details (participantId, reason, document hashes, signer
-//                                evidence, when the event has them; strings over 1 KiB are
-//                                replaced by "sha256:<hex>")
+//                                evidence, voidedBy/voidedAt, expiresAt/expiredAt,
+//                                reminderNumber/trigger/channel, when the event has them;
+//                                strings over 1 KiB are replaced by "sha256:<hex>")
 //   g/..., gs/...                grants and list indexes (contract_index.h)
 //   due/...                      the next timer of the contract (due_timer_index.h)
 //

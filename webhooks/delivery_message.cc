@@ -26,7 +26,10 @@ std::string_view StatusAfter(std::string_view type) {
   if (type == "contract.sent") return "sent";
   if (type == "signer.completed" || type == "contract.signing_in_progress") return "signing";
   if (type == "contract.completed") return "completed";
-  return "declined";
+  if (type == "signer.declined" || type == "contract.declined") return "declined";
+  if (type == "contract.voided") return "voided";
+  if (type == "contract.expired") return "expired";
+  return {};
 }
 
 std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value) {
@@ -63,11 +66,13 @@ std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value
 }
 
 std::string DeliveryBody(const LifecycleEvent& event) {
-  boost::json::object data{{"contractId", event.contract_id},
-                           {"status", StatusAfter(event.type)},
-                           {"eventId", event.event_id},
-                           {"position", event.position},
-                           {"streamVersion", event.stream_version}};
+  boost::json::object data{{"contractId", event.contract_id}};
+  if (const std::string_view status = StatusAfter(event.type); !status.empty()) {
+    data["status"] = status;
+  }
+  data["eventId"] = event.event_id;
+  data["position"] = event.position;
+  data["streamVersion"] = event.stream_version;
   if (!event.participant_id.empty()) data["participantId"] = event.participant_id;
   return boost::json::serialize(
       boost::json::object{{"type", event.type}, {"timestamp", event.time}, {"data", data}});

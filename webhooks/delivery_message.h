@@ -1,7 +1,8 @@
 // What a webhook delivery sends, pure: the Standard Webhooks payload of a lifecycle event, its
 // stable ids and its signature.
 //   body       {"type":"contract.sent","timestamp":"<the event's time>","data":{contractId, status,
-//              eventId, position, streamVersion[, participantId]}}
+//              eventId, position, streamVersion[, participantId]}}; participant.reminded has
+//              no status (below) and, like the signer events, a participantId
 //   webhook-id the same for every attempt, every re-read of the topic and every restart: derived
 //              from the endpoint and the event (SHA-256), so receivers can deduplicate by it.
 //   webhook-signature  "v1,<base64 HMAC-SHA256(key, id + "." + timestamp + "." + body)>" for each
@@ -18,10 +19,12 @@
 
 namespace esign::webhooks {
 
-// True for the seven lifecycle event kinds endpoints can receive.
+// True for the lifecycle event kinds endpoints can receive (kWebhookEventTypes).
 bool IsWebhookEventType(std::string_view type);
 // The contract's status once the event happened (specification, section 3): draft, sent,
-// signing, completed or declined.
+// signing, completed, declined, voided or expired. Empty for participant.reminded: a reminder
+// leaves the status as it was (sent or signing), which the topic's message does not say, so its
+// payload carries no status rather than a guessed one.
 std::string_view StatusAfter(std::string_view type);
 
 // The lifecycle event read from the topic (docs/events.md), as the dispatcher needs it.
@@ -34,7 +37,7 @@ struct LifecycleEvent {
   std::string time;             // RFC 3339
   std::string organization_id;  // the controller: contractOrganizationId, else of
                                 // contract.created's data, else empty
-  std::string participant_id;   // of signer events, else empty
+  std::string participant_id;   // of signer events and participant.reminded, else empty
 };
 // nullopt for a message that is not a lifecycle event of a contract.
 std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value);

@@ -24,10 +24,14 @@
 
 namespace esign::webhooks {
 
-// The event kinds an endpoint may subscribe to (specification, webhooks).
-inline constexpr std::array<std::string_view, 7> kWebhookEventTypes = {
-    "contract.created",   "contract.sent",   "signer.completed", "contract.signing_in_progress",
-    "contract.completed", "signer.declined", "contract.declined"};
+// The event kinds an endpoint may subscribe to: the seven of the specification, and the end of a
+// contract that will not be signed and its reminders (DESIGN section 14).
+inline constexpr std::array<std::string_view, 10> kWebhookEventTypes = {
+    "contract.created",   "contract.sent",
+    "signer.completed",   "contract.signing_in_progress",
+    "contract.completed", "signer.declined",
+    "contract.declined",  "contract.voided",
+    "contract.expired",   "participant.reminded"};
 
 inline constexpr std::string_view kEndpointCreated = "webhook_endpoint.created";
 inline constexpr std::string_view kEndpointUpdated = "webhook_endpoint.updated";

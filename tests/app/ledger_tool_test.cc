@@ -1,6 +1,6 @@
-// contract-ledger end to end: a data directory written by contractd (a client, a contract) and a
-// signed tree head over it, then every subcommand run as a child process on it, or on a copy
-// with one byte changed.
+// contract-ledger end to end: a data directory written by contractd (a client, a contract, and
+// two contracts sent and reminded, one of them voided) and a signed tree head over it, then
+// every subcommand run as a child process on it, or on a copy with one byte changed.
 #include <pty.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -81,9 +81,10 @@ class LedgerToolTest : public ::testing::Test {
     std::filesystem::remove_all(root_);
     std::filesystem::create_directories(root_);
     data_dir_ = root_ / "data";
-    auto created = RunContractd(
-        {"clients", "create", "--data-dir", data_dir_.string(), "--org", "org_a", "--permissions",
-         "contracts:read,contracts:create,contracts:update", "--name", "ledger test"});
+    auto created = RunContractd({"clients", "create", "--data-dir", data_dir_.string(), "--org",
+                                 "org_a", "--permissions",
+                                 "contracts:read,contracts:create,contracts:update,contracts:send",
+                                 "--name", "ledger test"});
     ASSERT_EQ(created.exit_code, 0) << created.err;
     auto credentials = boost::json::parse(created.out).as_object();
 
@@ -109,6 +110,28 @@ class LedgerToolTest : public ::testing::Test {
 "governingLaw":"England and Wales"}},"participants":[{"action":"sign",
 "recipientType":"individual","executionChannel":"platform_hosted","name":"Ada Lovelace",
 "email":"ada@acme.example"}]})";
+    // Two contracts sent and reminded, one of them voided, so the replay covers the due timers
+    // and the lifecycle's ends; written first, so that the last event stays the data update the
+    // tests below change.
+    boost::json::object sendable = boost::json::parse(body).as_object();
+    sendable["participants"] = boost::json::parse(
+        R"([{"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
+"name":"Ada Lovelace","email":"ada@acme.example","templateRoleId":"party_a_signatory"},
+{"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
+"name":"Grace Hopper","email":"grace@globex.example","templateRoleId":"party_b_signatory"}])");
+    sendable["sendNow"] = true;
+    for (const bool voiding : {true, false}) {
+      auto sent = client.Post("/api/v1/contracts", boost::json::serialize(sendable), auth);
+      ASSERT_EQ(sent.status, 201) << sent.body;
+      ASSERT_EQ(sent.Json().at("status").as_string(), "sent");
+      const std::string path = "/api/v1/contracts/" + std::string(sent.Json().at("id").as_string());
+      auto reminded = client.Post(path + "/remind", "{}", auth);
+      ASSERT_EQ(reminded.status, 200) << reminded.body;
+      if (!voiding) continue;
+      auto voided = client.Post(path + "/void", R"({"reason":"Replaced by a new draft"})", auth);
+      ASSERT_EQ(voided.status, 200) << voided.body;
+      EXPECT_EQ(voided.Json().at("status").as_string(), "voided");
+    }
     auto contract = client.Post("/api/v1/contracts", body, auth);
     ASSERT_EQ(contract.status, 201) << contract.body;
     contract_id_ = std::string(contract.Json().at("id").as_string());

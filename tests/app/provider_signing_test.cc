@@ -4,9 +4,12 @@
 // Bad, stale, replayed and duplicate callbacks change nothing.
 #include <fstream>
 
+#include "app/provider_starter.h"
+#include "eventstore/memory_event_store.h"
 #include "http/provider_callback_routes.h"
 #include "tests/app/api_suite.h"
 #include "tests/support/http_receiver.h"
+#include "tests/support/temp_dir.h"
 
 namespace esign::testing {
 namespace {
@@ -54,6 +57,14 @@ class ProviderSigningTest : public ApiSuite {
         {{"X-Provider-Timestamp", timestamp},
          {"X-Provider-Signature", http::ProviderSignature(secret, timestamp, body)}});
   }
+  // The provider reports that its signer signed.
+  HttpResult ReportCompleted(const std::string& provider, const std::string& event_id,
+                             const std::string& session_id) {
+    return Callback(provider,
+                    R"({"eventId":")" + event_id + R"(","sessionId":")" + session_id +
+                        R"(","outcome":"completed","signerName":"Petra Provider"})",
+                    Now());
+  }
   // Signs as the client through its integrator_managed session.
   void ClientSigns(const std::string& contract_id, const std::string& participant_id) {
     auto session = client_.Post("/api/v1/contracts/" + contract_id + "/signing-sessions",
@@ -77,7 +88,33 @@ class ProviderSigningTest : public ApiSuite {
     return std::string(
         contract.at("participants").as_array()[index].at("participantId").as_string());
   }
+  // A contract whose client has signed, so that the provider's session (automatic mode) is open.
+  struct OpenProviderSession {
+    object contract;
+    std::string id;
+    std::string session_id;
+  };
+  OpenProviderSession ClientSignedContract(const std::string& provider_id,
+                                           const HttpReceiver& provider) {
+    AddProvider(provider_id, provider.Url("/start"));
+    OpenProviderSession open;
+    open.contract = Create("a", ServicesBody("tpl_services_agreement", provider_id));
+    open.id = std::string(open.contract.at("id").as_string());
+    ClientSigns(open.id, Pid(open.contract, 0));
+    auto sessions = Sessions(open.id);
+    EXPECT_EQ(sessions.size(), 2u);
+    if (sessions.size() == 2)
+      open.session_id = std::string(sessions[1].at("sessionId").as_string());
+    return open;
+  }
 };
+
+// The request carries the provider's signature over its timestamp and body.
+void ExpectSignedForTheProvider(const ReceivedRequest& request) {
+  EXPECT_EQ(
+      request.headers.at("x-provider-signature"),
+      http::ProviderSignature(kSecret, request.headers.at("x-provider-timestamp"), request.body));
+}
 
 TEST_F(ProviderSigningTest, AutomaticModeStartsTheProviderAndACallbackCompletes) {
   HttpReceiver provider;
@@ -101,8 +138,7 @@ TEST_F(ProviderSigningTest, AutomaticModeStartsTheProviderAndACallbackCompletes)
   ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));
   const ReceivedRequest start = provider.Requests().front();
   EXPECT_EQ(start.target, "/start");
-  EXPECT_EQ(start.headers.at("x-provider-signature"),
-            http::ProviderSignature(kSecret, start.headers.at("x-provider-timestamp"), start.body));
+  ExpectSignedForTheProvider(start);
   auto start_body = boost::json::parse(start.body).as_object();
   EXPECT_EQ(start_body.at("sessionId").as_string(), session_id);
   EXPECT_FALSE(start_body.at("documentBase64").as_string().empty());
@@ -198,13 +234,8 @@ TEST_F(ProviderSigningTest, ManualModeWaitsForTheIntegrator) {
 
 TEST_F(ProviderSigningTest, AProviderDeclineEndsTheContract) {
   HttpReceiver provider;
-  AddProvider("decline-sign", provider.Url("/start"));
-  object contract = Create("a", ServicesBody("tpl_services_agreement", "decline-sign"));
-  const std::string id(contract.at("id").as_string());
-  ClientSigns(id, Pid(contract, 0));
-  auto sessions = Sessions(id);
-  ASSERT_EQ(sessions.size(), 2u);
-  const std::string session_id(sessions[1].at("sessionId").as_string());
+  const auto [contract, id, session_id] = ClientSignedContract("decline-sign", provider);
+  ASSERT_FALSE(session_id.empty());
   auto declined = Callback("decline-sign",
                            R"({"eventId":"d-1","sessionId":")" + session_id +
                                R"(","outcome":"declined","reason":"Fee not approved"})",
@@ -216,23 +247,81 @@ TEST_F(ProviderSigningTest, AProviderDeclineEndsTheContract) {
 
 TEST_F(ProviderSigningTest, ACallbackForACancelledSessionIsGone) {
   HttpReceiver provider;
-  AddProvider("cancel-sign", provider.Url("/start"));
-  object contract = Create("a", ServicesBody("tpl_services_agreement", "cancel-sign"));
-  const std::string id(contract.at("id").as_string());
-  ClientSigns(id, Pid(contract, 0));
-  auto sessions = Sessions(id);
-  ASSERT_EQ(sessions.size(), 2u);
-  const std::string session_id(sessions[1].at("sessionId").as_string());
+  const auto [contract, id, session_id] = ClientSignedContract("cancel-sign", provider);
+  ASSERT_FALSE(session_id.empty());
   auto cancelled = client_.Post("/api/v1/signing-sessions/" + session_id + "/cancel", "", As("a"));
   ASSERT_EQ(cancelled.status, 200) << cancelled.body;
 
   const uint64_t before = LogSize();
-  ExpectRefused(Callback("cancel-sign",
-                         R"({"eventId":"c-1","sessionId":")" + session_id +
-                             R"(","outcome":"completed","signerName":"Petra Provider"})",
-                         Now()),
-                410, "SIGNING_SESSION_CANCELLED", before);
+  ExpectRefused(ReportCompleted("cancel-sign", "c-1", session_id), 410, "SIGNING_SESSION_CANCELLED",
+                before);
   EXPECT_EQ(Sessions(id)[1].at("state").as_string(), "cancelled");
+}
+
+TEST_F(ProviderSigningTest, VoidingTellsTheProviderItsSessionEnded) {
+  HttpReceiver provider;
+  const auto [contract, id, session_id] = ClientSignedContract("void-sign", provider);
+  ASSERT_FALSE(session_id.empty());
+  ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));
+  EXPECT_EQ(boost::json::parse(provider.Requests().front().body).at("type"), "session.started");
+
+  auto voided = client_.Post("/api/v1/contracts/" + id + "/void",
+                             R"({"reason":"The provider was replaced"})", As("a"));
+  ASSERT_EQ(voided.status, 200) << voided.body;
+  // The provider hears of it at its start URL, signed like the start request.
+  ASSERT_TRUE(provider.WaitFor(2, std::chrono::seconds(10)));
+  const ReceivedRequest cancel = provider.Requests()[1];
+  EXPECT_EQ(cancel.target, "/start");
+  ExpectSignedForTheProvider(cancel);
+  const object body = boost::json::parse(cancel.body).as_object();
+  EXPECT_EQ(body, (object{{"type", "session.cancelled"},
+                          {"sessionId", session_id},
+                          {"contractId", id},
+                          {"participantId", Pid(contract, 1)},
+                          {"reason", "contract_voided"}}));
+
+  // A provider that reports anyway is told the session is gone, and nothing is recorded.
+  const uint64_t before = LogSize();
+  ExpectRefused(ReportCompleted("void-sign", "v-1", session_id), 410, "SIGNING_SESSION_GONE",
+                before);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(provider.Requests().size(), 2u);  // told once
+}
+
+// Expiry cannot be brought about in a running contractd without waiting for it: the starter is
+// driven directly, with an expired contract.
+TEST(ProviderStarterTest, AnExpiredContractsSessionIsCancelledWithItsReason) {
+  TempDir dir;
+  HttpReceiver provider;
+  ASSERT_TRUE(app::AddProvider(
+      dir.path(), {.id = "expiry-sign", .secret = kSecret, .start_url = provider.Url("/start")}));
+  app::ProviderRegistry providers(dir.path());
+  auto store = eventstore::MemoryEventStore::Create();
+  ASSERT_TRUE(store);
+  ContractState contract;
+  contract.id = "ctr_1";
+  contract.status = ContractStatus::kExpired;
+  SigningSession session{.session_id = "ses_1",
+                         .participant_id = "prt_2",
+                         .channel = ExecutionChannel::kProviderManaged,
+                         .provider_id = "expiry-sign"};
+  SigningSession elsewhere = session;
+  elsewhere.session_id = "ses_2";
+  elsewhere.provider_id = "no-such-provider";  // nobody to tell
+  {
+    app::ProviderStarter starter(providers, (*store)->blobs(), [] { return std::string(); });
+    starter.Cancel(contract, elsewhere);
+    starter.Cancel(contract, session);
+    ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));
+  }
+  ASSERT_EQ(provider.Requests().size(), 1u);
+  const ReceivedRequest cancel = provider.Requests().front();
+  ExpectSignedForTheProvider(cancel);
+  EXPECT_EQ(boost::json::parse(cancel.body), (object{{"type", "session.cancelled"},
+                                                     {"sessionId", "ses_1"},
+                                                     {"contractId", "ctr_1"},
+                                                     {"participantId", "prt_2"},
+                                                     {"reason", "contract_expired"}}));
 }
 
 }  // namespace

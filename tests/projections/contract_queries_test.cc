@@ -425,6 +425,60 @@ TEST(ContractQueriesNewWorldTest, LongEvidenceIsShownByItsHash) {
   EXPECT_EQ(shown.at("signatureImage").as_string(), "sha256:" + Sha256Hex(image));
 }
 
+// The details of one audit entry, by the entry's type (the last such entry).
+boost::json::object DetailsOf(const std::vector<AuditEntry>& trail, std::string_view type) {
+  for (auto it = trail.rbegin(); it != trail.rend(); ++it) {
+    const boost::json::object entry = boost::json::parse(it->json).as_object();
+    if (entry.at("type").as_string() != type) continue;
+    const auto* details = entry.if_contains("details");
+    return details ? details->as_object() : boost::json::object{};
+  }
+  ADD_FAILURE() << "no " << type << " in the audit trail";
+  return {};
+}
+
+TEST(ContractQueriesNewWorldTest, AuditEntriesSayHowAContractWasRemindedVoidedOrExpired) {
+  testing::ContractWorld world;
+  const Actor a1 = testing::Client("cli_a1", "org_a");
+  const std::string voided = world.script().Create(
+      a1, testing::ServicesBody("Voided", testing::Parties{}), "2026-01-01T10:00:00Z");
+  const std::string expired = world.script().Create(
+      a1, testing::ServicesBody("Expired", testing::Parties{}), "2026-01-01T10:00:00Z");
+  for (const auto& id : {voided, expired}) {
+    ASSERT_TRUE(world.script().RunJson(a1, id, "SendContract", "{}", "2026-01-02T10:00:00Z"));
+  }
+  const std::string clara = world.script().ParticipantId(voided, "Clara Client");
+  ASSERT_TRUE(world.script().RunJson(a1, voided, "RemindParticipants",
+                                     R"({"participantIds":[")" + clara + R"("]})",
+                                     "2026-01-03T10:00:00Z"));
+  ASSERT_TRUE(world.script().RunJson(a1, voided, "VoidContract", R"({"reason":"Wrong price"})",
+                                     "2026-01-04T10:00:00Z"));
+  // expiresInDays 30 by default: due on 2026-02-01.
+  ASSERT_TRUE(
+      world.script().RunJson(Actor{}, expired, "RunDueTimers", "{}", "2026-02-01T10:00:01Z"));
+  world.Sync();
+
+  auto voided_trail = world.queries().AuditTrail(kA1, voided);
+  ASSERT_TRUE(voided_trail) << voided_trail.error().message;
+  const auto sent = DetailsOf(*voided_trail, "contract.sent");
+  EXPECT_EQ(sent.at("expiresAt"), "2026-02-01T10:00:00.000000Z");
+  const auto reminded = DetailsOf(*voided_trail, "participant.reminded");
+  EXPECT_EQ(reminded.at("participantId").as_string(), clara);
+  EXPECT_EQ(reminded.at("reminderNumber").to_number<int64_t>(), 1);
+  EXPECT_EQ(reminded.at("trigger"), "manual");
+  EXPECT_EQ(reminded.at("channel"), "webhook");
+  const auto void_details = DetailsOf(*voided_trail, "contract.voided");
+  EXPECT_EQ(void_details.at("reason"), "Wrong price");
+  EXPECT_EQ(void_details.at("voidedBy"), "cli_a1");
+  EXPECT_EQ(void_details.at("voidedAt"), "2026-01-04T10:00:00Z");
+
+  auto expired_trail = world.queries().AuditTrail(kA1, expired);
+  ASSERT_TRUE(expired_trail) << expired_trail.error().message;
+  const auto expiry = DetailsOf(*expired_trail, "contract.expired");
+  EXPECT_EQ(expiry.at("expiresAt"), "2026-02-01T10:00:00.000000Z");
+  EXPECT_EQ(expiry.at("expiredAt"), "2026-02-01T10:00:01Z");
+}
+
 TEST(ContractQueriesNewWorldTest, PagingIsStableWhileContractsAreCreated) {
   testing::ContractWorld world;
   const Actor a1 = testing::Client("cli_a1", "org_a");

@@ -78,16 +78,28 @@ std::vector<std::string> TypesOf(const std::vector<object>& deliveries) {
   return types;
 }
 
-TEST_F(DeliveryEndToEndTest, SigningToCompletionAndADeclineDeliverEverySpecifiedKind) {
+// Deliveries that arrived at one path of the receiver.
+std::vector<object> At(const std::vector<object>& deliveries, std::string_view path) {
+  std::vector<object> at;
+  for (const auto& d : deliveries) {
+    if (d.at("path").as_string() == path) at.push_back(d);
+  }
+  return at;
+}
+
+TEST_F(DeliveryEndToEndTest, SigningDecliningRemindingAndVoidingDeliverEveryKind) {
   Receiver receiver;
   server_ = StartServer({"--webhook-allow-loopback", "true", "--access-log", "false"});
   token_ = TokenFor(
       ParseCreated(CreateClient("org_w",
                                 "contracts:read,contracts:create,contracts:update,contracts:send,"
                                 "signing:manage,webhooks:manage")));
-  AddEndpoint(receiver);
+  const auto every = AddEndpointAt(receiver, "/hooks");
+  const auto voided_only = AddEndpointAt(receiver, "/voided", {"contract.voided"});
+  receiver.Secrets({every.second, voided_only.second});
   const std::string signed_id = CreateAndSend();
   const std::string declined_id = CreateAndSend();
+  const std::string voided_id = CreateAndSend();
   const auto participants = ParticipantIds(Call(verb::get, "/api/v1/contracts/" + signed_id));
   const auto declining = ParticipantIds(Call(verb::get, "/api/v1/contracts/" + declined_id));
   ASSERT_GE(participants.size(), 2u);
@@ -120,11 +132,23 @@ TEST_F(DeliveryEndToEndTest, SigningToCompletionAndADeclineDeliverEverySpecified
       R"({"reason":"Wrong counterparty"})");
   ASSERT_EQ(decline.status / 100, 2) << decline.body;
 
+  // Ada is reminded of the third contract, which is then voided.
+  const auto reminded_ids = ParticipantIds(Call(verb::get, "/api/v1/contracts/" + voided_id));
+  ASSERT_FALSE(reminded_ids.empty());
+  auto remind = Call(verb::post, "/api/v1/contracts/" + voided_id + "/remind",
+                     R"({"participantIds":[")" + reminded_ids[0] + R"("]})");
+  ASSERT_EQ(remind.status, 200) << remind.body;
+  auto voided = Call(verb::post, "/api/v1/contracts/" + voided_id + "/void",
+                     R"({"reason":"Sent to the wrong counterparty"})");
+  ASSERT_EQ(voided.status, 200) << voided.body;
+
   auto received = receiver.WaitUntil([&](const boost::json::array& r) {
     const auto s = TypesOf(Accepted(r, signed_id));
     const auto d = TypesOf(Accepted(r, declined_id));
+    const auto v = TypesOf(At(Accepted(r, voided_id), "/hooks"));
     return !s.empty() && s.back() == "contract.completed" && !d.empty() &&
-           d.back() == "contract.declined";
+           d.back() == "contract.declined" && !v.empty() && v.back() == "contract.voided" &&
+           !At(Accepted(r, voided_id), "/voided").empty();
   });
   const std::vector<object> completed = Accepted(received, signed_id);
   EXPECT_EQ(TypesOf(completed),
@@ -145,6 +169,26 @@ TEST_F(DeliveryEndToEndTest, SigningToCompletionAndADeclineDeliverEverySpecified
   }
   EXPECT_EQ(completed.back().at("body").at("data").at("status").as_string(), "completed");
   EXPECT_EQ(declined.back().at("body").at("data").at("status").as_string(), "declined");
+
+  const std::vector<object> voided_events = At(Accepted(received, voided_id), "/hooks");
+  ASSERT_EQ(TypesOf(voided_events),
+            (std::vector<std::string>{"contract.created", "contract.sent", "participant.reminded",
+                                      "contract.voided"}));
+  for (const auto& e : voided_events) EXPECT_TRUE(e.at("verified").as_bool());
+  const auto& reminder = voided_events[2].at("body").at("data").as_object();
+  EXPECT_EQ(reminder.at("participantId").as_string(), reminded_ids[0]);
+  EXPECT_FALSE(reminder.contains("status"));  // a reminder changes no status
+  EXPECT_EQ(voided_events[3].at("body").at("data").at("status").as_string(), "voided");
+  // The endpoint that asked for contract.voided only got that, of the voided contract only.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  std::vector<object> at_voided_only;
+  for (const auto& r : receiver.Received()) {
+    if (r.at("path").as_string() == "/voided") at_voided_only.push_back(r.as_object());
+  }
+  ASSERT_EQ(TypesOf(at_voided_only), (std::vector<std::string>{"contract.voided"}));
+  EXPECT_TRUE(at_voided_only[0].at("verified").as_bool());
+  EXPECT_EQ(at_voided_only[0].at("body").at("data").at("contractId").as_string(), voided_id);
+  EXPECT_NE(at_voided_only[0].at("id"), voided_events[3].at("id"));  // one webhook-id per endpoint
 }
 
 TEST_F(DeliveryEndToEndTest, AFailingReceiverGetsRetriesAndEveryAttemptIsListed) {

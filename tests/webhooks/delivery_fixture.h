@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "tests/app/contractd_fixture.h"
+#include "webhooks/endpoint.h"
 
 namespace esign::testing {
 
@@ -125,16 +126,26 @@ class DeliveryEndToEndTest : public ContractdFixture {
     return HttpClient(port_).Send(method, target, body, {{"Authorization", "Bearer " + token_}});
   }
 
+  // An endpoint at the receiver's `path` for every lifecycle event, or for `types`; its id and
+  // secret.
+  std::pair<std::string, std::string> AddEndpointAt(Receiver& receiver, const std::string& path,
+                                                    const std::vector<std::string_view>& types = {
+                                                        webhooks::kWebhookEventTypes.begin(),
+                                                        webhooks::kWebhookEventTypes.end()}) {
+    const object request{{"url", receiver.Url(path)},
+                         {"eventTypes", boost::json::array(types.begin(), types.end())}};
+    auto created = Call(verb::post, kEndpoints, boost::json::serialize(request));
+    EXPECT_EQ(created.status, 201) << created.body;
+    if (created.status != 201) return {};
+    return {std::string(created.Json().at("id").as_string()),
+            std::string(created.Json().at("secret").as_string())};
+  }
+
   // An endpoint for every lifecycle event at the receiver, which learns its secret.
   std::string AddEndpoint(Receiver& receiver) {
-    auto created = Call(verb::post, kEndpoints,
-                        R"({"url":")" + receiver.Url() +
-                            R"(","eventTypes":["contract.created","contract.sent",
-                            "signer.completed","contract.signing_in_progress","contract.completed",
-                            "signer.declined","contract.declined"]})");
-    EXPECT_EQ(created.status, 201) << created.body;
-    receiver.Secrets({std::string(created.Json().at("secret").as_string())});
-    return std::string(created.Json().at("id").as_string());
+    auto [id, secret] = AddEndpointAt(receiver, "/hooks");
+    receiver.Secrets({secret});
+    return id;
   }
 
   std::string CreateAndSend() {

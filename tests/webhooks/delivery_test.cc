@@ -34,7 +34,7 @@ TEST(DeliveryMessageTest, LifecycleEventsOfTheTopicBecomePayloads) {
   EXPECT_EQ(data.at("position").to_number<uint64_t>(), 41u);
   EXPECT_EQ(data.at("streamVersion").to_number<uint64_t>(), 5u);
   EXPECT_EQ(data.at("participantId").as_string(), "prt_2");
-  // Events that are not one of the seven, or of no contract, are no deliveries.
+  // Events that are no webhook event type, or of no contract, are no deliveries.
   EXPECT_FALSE(
       ParseLifecycleEvent(R"({"type":"contract.prepared","contractId":"c","eventId":"e"})"));
   EXPECT_FALSE(ParseLifecycleEvent(R"({"type":"contract.sent","contractId":null,"eventId":"e"})"));
@@ -68,6 +68,38 @@ TEST(DeliveryMessageTest, StatusFollowsTheSpecificationTable) {
   EXPECT_EQ(StatusAfter("contract.completed"), "completed");
   EXPECT_EQ(StatusAfter("signer.declined"), "declined");
   EXPECT_EQ(StatusAfter("contract.declined"), "declined");
+  EXPECT_EQ(StatusAfter("contract.voided"), "voided");
+  EXPECT_EQ(StatusAfter("contract.expired"), "expired");
+  EXPECT_EQ(StatusAfter("participant.reminded"), "");
+}
+
+TEST(DeliveryMessageTest, VoidExpiryAndRemindersAreDeliveries) {
+  for (const std::string type : {"contract.voided", "contract.expired", "participant.reminded"}) {
+    EXPECT_TRUE(IsWebhookEventType(type)) << type;
+  }
+  EXPECT_FALSE(IsWebhookEventType("signing_session.cancelled"));
+  auto voided = ParseLifecycleEvent(
+      R"({"eventId":"evt_7","type":"contract.voided","position":9,"streamVersion":4,
+          "contractId":"ctr_1","time":"2026-11-21T08:00:00.000000Z",
+          "data":{"reason":"wrong price","voidedBy":"cli_1"}})");
+  ASSERT_TRUE(voided);
+  const auto voided_data = boost::json::parse(DeliveryBody(*voided)).at("data").as_object();
+  EXPECT_EQ(voided_data.at("status").as_string(), "voided");
+  EXPECT_FALSE(voided_data.contains("participantId"));
+
+  // A reminder changes no status, and the message does not say whether the contract is sent or
+  // signing: its payload names the participant and leaves the status out.
+  auto reminded = ParseLifecycleEvent(
+      R"({"eventId":"evt_8","type":"participant.reminded","position":10,"streamVersion":5,
+          "contractId":"ctr_1","time":"2026-11-21T09:00:00.000000Z",
+          "data":{"participantId":"prt_2","reminderNumber":1,"channel":"webhook"}})");
+  ASSERT_TRUE(reminded);
+  const auto body = boost::json::parse(DeliveryBody(*reminded)).as_object();
+  EXPECT_EQ(body.at("type").as_string(), "participant.reminded");
+  const auto& data = body.at("data").as_object();
+  EXPECT_EQ(data.at("participantId").as_string(), "prt_2");
+  EXPECT_FALSE(data.contains("status"));
+  EXPECT_EQ(data.at("streamVersion").to_number<uint64_t>(), 5u);
 }
 
 TEST(DeliveryMessageTest, IdsAreStablePerEndpointAndEvent) {

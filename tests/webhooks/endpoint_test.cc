@@ -128,6 +128,11 @@ TEST(EndpointBodyTest, CreateNeedsUrlAndKnownDistinctEventTypes) {
   EXPECT_EQ(fields, (std::vector<std::string>{"extra", "eventTypes[1]", "eventTypes[2]",
                                               "description", "enabled"}));
   EXPECT_FALSE(parse(R"({"url":"https://h.example/x","eventTypes":[]})"));
+  // Void, expiry and reminders are types of their own.
+  auto lifecycle = parse(R"({"url":"https://h.example/x","eventTypes":["contract.voided",
+                             "contract.expired","participant.reminded"]})");
+  ASSERT_TRUE(lifecycle) << lifecycle.error().message;
+  EXPECT_EQ(lifecycle->event_types->size(), 3u);
 }
 
 TEST(EndpointBodyTest, UpdateNeedsAtLeastOneField) {

@@ -1,6 +1,6 @@
-// contractd end to end with Kafka: a contract created and sent over HTTP shows up in the topic
-// contract-events, read by kcat and by kafkajs (independent clients), in the embedded default and
-// with --kafka-brokers naming a cluster outside the process.
+// contractd end to end with Kafka: a contract created, sent and voided over HTTP shows up in the
+// topic contract-events, read by kcat and by kafkajs (independent clients), in the embedded default
+// and with --kafka-brokers naming a cluster outside the process.
 #include <stdio.h>
 
 #include <boost/json.hpp>
@@ -76,13 +76,13 @@ class KafkaEndToEndTest : public ContractdFixture {
  protected:
   // Creates a client of org_k, a contract, and sends it; the contract id.
   std::string CreateAndSendContract() {
-    const std::string token = TokenFor(ParseCreated(
+    token_ = TokenFor(ParseCreated(
         CreateClient("org_k", "contracts:read,contracts:create,contracts:update,contracts:send")));
     std::ifstream file(std::string(SOURCE_DIR) + "/examples/requests/create-nda.json");
     std::stringstream body;
     body << file.rdbuf();
     HttpClient client(port_);
-    const std::map<std::string, std::string> auth{{"Authorization", "Bearer " + token}};
+    const std::map<std::string, std::string> auth{{"Authorization", "Bearer " + token_}};
     auto created = client.Post("/api/v1/contracts", body.str(), auth);
     EXPECT_EQ(created.status, 201) << created.body;
     if (created.status != 201) return "";
@@ -104,6 +104,15 @@ class KafkaEndToEndTest : public ContractdFixture {
     }
   }
 
+  // Voids the contract with the client of the last CreateAndSendContract.
+  void VoidContract(const std::string& id, const std::string& reason) {
+    auto voided =
+        HttpClient(port_).Post("/api/v1/contracts/" + id + "/void",
+                               boost::json::serialize(boost::json::object{{"reason", reason}}),
+                               {{"Authorization", "Bearer " + token_}});
+    EXPECT_EQ(voided.status, 200) << voided.body;
+  }
+
   static std::string EmbeddedBrokers(const ChildProcess& server) {
     std::smatch match;
     const std::string& output = server.output();
@@ -112,6 +121,8 @@ class KafkaEndToEndTest : public ContractdFixture {
         << output;
     return match.empty() ? "" : match[1].str();
   }
+
+  std::string token_;
 };
 
 TEST_F(KafkaEndToEndTest, EmbeddedClusterCarriesTheLifecycleToKcatAndKafkajs) {
@@ -188,6 +199,18 @@ TEST_F(KafkaEndToEndTest, ExternalClusterResumesFromTheCheckpointAcrossRestarts)
   EXPECT_EQ(OfContract(all, id).size(), events.size());
   // Only the second client's and contract's events were added (the client's are not published).
   EXPECT_EQ(all.size(), total + second_events.size());
+
+  // A voided contract's end is relayed like every event, with its reason, after what came before.
+  VoidContract(second, "Sent by mistake");
+  const std::vector<TopicEvent> with_void = KcatWaitFor(brokers, second, "contract.voided");
+  ASSERT_EQ(with_void.size(), second_events.size() + 1);
+  const auto& voided = with_void.back().value;
+  EXPECT_EQ(voided.at("type").as_string(), "contract.voided");
+  EXPECT_EQ(voided.at("streamVersion").to_number<uint64_t>(), with_void.size());
+  EXPECT_EQ(voided.at("contractOrganizationId").as_string(), "org_k");
+  EXPECT_EQ(voided.at("data").at("reason").as_string(), "Sent by mistake");
+  EXPECT_TRUE(voided.at("data").at("voidedBy").as_string().starts_with("cli_"));
+  EXPECT_FALSE(voided.at("data").at("voidedAt").as_string().empty());
   StopServer(*server);
 }
 
