@@ -139,6 +139,7 @@ TEST_F(LifecycleApiTest, VoidingASentContractKillsItsLinksAndShowsEverywhere) {
   // So do the integrator's operations on its session; reading it shows it cancelled.
   ExpectGone(client_.Post(managed + "/cancel", "", As("a")), "voided", after);
   ExpectGone(client_.Post(managed + "/refresh", "", As("a")), "voided", after);
+  ExpectGone(client_.Post(managed + "/complete", CompleteBody(), As("a")), "voided", after);
   ExpectGone(client_.Post(managed + "/decline", R"({"reason":"no"})", As("a")), "voided", after);
   auto read = client_.Get(managed, As("a"));
   ASSERT_EQ(read.status, 200) << read.body;
