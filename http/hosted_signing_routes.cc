@@ -27,7 +27,8 @@ std::string RoleName(const SigningRoutesDeps& deps, const ContractState& contrac
 }
 
 // An open session, or the error that says why the link no longer works. Ended sessions are
-// readable (the page shows "already signed") but not usable.
+// readable (the page shows "already signed") but not usable. Links of a voided or expired
+// contract never get here: LoadSessionByToken answers SIGNING_SESSION_GONE for them.
 Status RequireUsable(const SigningRoutesDeps& deps, const LoadedSession& loaded) {
   const SessionState state = EffectiveState(loaded.session, loaded.contract, NowText(deps));
   switch (state) {

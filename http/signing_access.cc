@@ -71,11 +71,18 @@ Result<LoadedSession> LoadSessionByToken(const SigningRoutesDeps& deps, std::str
   if (!*location) return SessionNotFound();
   auto loaded = LoadAt(deps, **location);
   if (!loaded) return loaded;
+  // Before "replaced": the newer link is dead too, and the signer should learn why.
+  if (auto ok = RequireNotWithdrawn(*loaded, "token"); !ok) return std::unexpected(ok.error());
   if (loaded->session.token_sha256 != sha256) {
     return Fail(ErrorCode::kSigningSessionCancelled,
                 "this signing link was replaced by a newer one", "token", "replaced");
   }
   return loaded;
+}
+
+Status RequireNotWithdrawn(const LoadedSession& loaded, std::string_view field) {
+  if (loaded.session.state != SessionState::kOpen) return {};
+  return esign::RequireNotWithdrawn(loaded.contract, field);
 }
 
 LinkToken NewLinkToken() {

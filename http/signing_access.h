@@ -25,9 +25,15 @@ Result<std::optional<projections::SessionLocation>> FindSessionLocation(
 // session is SIGNING_SESSION_NOT_FOUND.
 Result<LoadedSession> LoadSessionById(const SigningRoutesDeps& deps, const ApiRequest& request);
 
-// The session a hosted link's token opens. A token that a refresh replaced is
+// The session a hosted link's token opens. Any link of a voided or expired contract whose
+// session was still open is SIGNING_SESSION_GONE; a token that a refresh replaced is
 // SIGNING_SESSION_CANCELLED; an unknown one SIGNING_SESSION_NOT_FOUND.
 Result<LoadedSession> LoadSessionByToken(const SigningRoutesDeps& deps, std::string_view token);
+
+// SIGNING_SESSION_GONE (detail `field`, issue "voided" or "expired") when the session was open as
+// its contract was voided or expired: its link and its operations are dead for good, and the
+// answer says why rather than the generic "cancelled".
+Status RequireNotWithdrawn(const LoadedSession& loaded, std::string_view field);
 
 // A fresh link token (32 random bytes, base64url) and its SHA-256 (hex), which is all we keep.
 struct LinkToken {

@@ -126,6 +126,8 @@ ApiResult RefreshSession(const SigningRoutesDeps& deps, const ApiRequest& reques
     ttl = reader.Integer("ttlSeconds").value_or(0);
     if (auto ok = reader.Finish("invalid refresh"); !ok) return std::unexpected(ok.error());
   }
+  // An expired contract's signing period is over too; say why the session is dead first.
+  if (auto ok = RequireNotWithdrawn(*loaded, "sessionId"); !ok) return std::unexpected(ok.error());
   auto expiry = commands::SessionExpiry(loaded->contract, deps.clock.NowMicros(), ttl);
   if (!expiry) return std::unexpected(expiry.error());
   RefreshSigningSession command{loaded->session.session_id, "", *expiry};

@@ -54,6 +54,12 @@ std::optional<int64_t> IndexEntry::Date(DateField field) const {
       return completed_at;
     case DateField::kDeclinedAt:
       return declined_at;
+    case DateField::kVoidedAt:
+      return voided_at;
+    case DateField::kExpiredAt:
+      return expired_at;
+    case DateField::kExpiresAt:
+      return expires_at;
   }
   return std::nullopt;
 }
@@ -77,6 +83,9 @@ std::string EncodeIndexEntry(const IndexEntry& entry) {
   PutTime(out, "sentAt", entry.sent_at);
   PutTime(out, "completedAt", entry.completed_at);
   PutTime(out, "declinedAt", entry.declined_at);
+  PutTime(out, "voidedAt", entry.voided_at);
+  PutTime(out, "expiredAt", entry.expired_at);
+  PutTime(out, "expiresAt", entry.expires_at);
   out["controller"] = entry.controller;
   out["createdBy"] = entry.created_by;
   boost::json::array counterparties;
@@ -114,6 +123,9 @@ Result<IndexEntry> DecodeIndexEntry(std::string_view bytes) {
   entry.sent_at = IntegerMember(in, "sentAt");
   entry.completed_at = IntegerMember(in, "completedAt");
   entry.declined_at = IntegerMember(in, "declinedAt");
+  entry.voided_at = IntegerMember(in, "voidedAt");
+  entry.expired_at = IntegerMember(in, "expiredAt");
+  entry.expires_at = IntegerMember(in, "expiresAt");
   entry.controller = StringMemberOrEmpty(in, "controller");
   entry.created_by = StringMemberOrEmpty(in, "createdBy");
   entry.text = StringMemberOrEmpty(in, "text");
@@ -156,6 +168,9 @@ std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
   common.sent_at = Micros(state.sent_at);
   common.completed_at = Micros(state.completed_at);
   common.declined_at = Micros(state.declined_at);
+  common.voided_at = Micros(state.voided_at);
+  common.expired_at = Micros(state.expired_at);
+  common.expires_at = Micros(state.expires_at);
   common.controller = state.organization_id;
   common.created_by = state.created_by;
   common.text = SearchText(state, contract_id);

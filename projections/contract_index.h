@@ -38,6 +38,9 @@ struct IndexEntry {
   std::optional<int64_t> sent_at;
   std::optional<int64_t> completed_at;
   std::optional<int64_t> declined_at;
+  std::optional<int64_t> voided_at;
+  std::optional<int64_t> expired_at;
+  std::optional<int64_t> expires_at;        // from the send on, until the contract ends or not
   std::string controller;                   // the controlling organization
   std::string created_by;                   // the creating client
   std::vector<std::string> counterparties;  // other organizations involved, sorted

@@ -42,13 +42,30 @@ std::optional<ListScope> ParseScope(std::string_view text) {
   return std::nullopt;
 }
 
+constexpr DateField kDateFields[] = {
+    DateField::kCreatedAt,  DateField::kUpdatedAt, DateField::kSentAt,    DateField::kCompletedAt,
+    DateField::kDeclinedAt, DateField::kVoidedAt,  DateField::kExpiredAt, DateField::kExpiresAt};
+constexpr ContractStatus kStatuses[] = {ContractStatus::kDraft,    ContractStatus::kSent,
+                                        ContractStatus::kSigning,  ContractStatus::kCompleted,
+                                        ContractStatus::kDeclined, ContractStatus::kVoided,
+                                        ContractStatus::kExpired};
+
 std::optional<DateField> ParseDateField(std::string_view text) {
-  if (text == "createdAt") return DateField::kCreatedAt;
-  if (text == "updatedAt") return DateField::kUpdatedAt;
-  if (text == "sentAt") return DateField::kSentAt;
-  if (text == "completedAt") return DateField::kCompletedAt;
-  if (text == "declinedAt") return DateField::kDeclinedAt;
+  for (const DateField field : kDateFields) {
+    if (text == ToString(field)) return field;
+  }
   return std::nullopt;
+}
+
+// "must be one of a, b, c", from the values' names.
+template <class T, size_t N>
+std::string OneOf(const T (&values)[N]) {
+  std::string text = "must be one of ";
+  for (size_t i = 0; i < N; ++i) {
+    if (i > 0) text += ", ";
+    text += ToString(values[i]);
+  }
+  return text;
 }
 
 void ReadIdentifier(const QueryParams& params, std::string_view name,
@@ -122,15 +139,18 @@ std::string_view ToString(DateField field) {
       return "completedAt";
     case DateField::kDeclinedAt:
       return "declinedAt";
+    case DateField::kVoidedAt:
+      return "voidedAt";
+    case DateField::kExpiredAt:
+      return "expiredAt";
+    case DateField::kExpiresAt:
+      return "expiresAt";
   }
   return "createdAt";
 }
 
 std::optional<ContractStatus> ParseContractStatus(std::string_view text) {
-  for (const ContractStatus status :
-       {ContractStatus::kDraft, ContractStatus::kSent, ContractStatus::kSigning,
-        ContractStatus::kCompleted, ContractStatus::kDeclined, ContractStatus::kVoided,
-        ContractStatus::kExpired}) {
+  for (const ContractStatus status : kStatuses) {
     if (text == ToString(status)) return status;
   }
   return std::nullopt;
@@ -171,15 +191,14 @@ Result<ListQuery> ParseListQuery(const QueryParams& params) {
   if (const auto text = value_of("status")) {
     query.status = ParseContractStatus(*text);
     if (!query.status) {
-      AddDetail(details, "status", "must be one of draft, sent, signing, completed, declined");
+      AddDetail(details, "status", OneOf(kStatuses));
     }
   }
   if (const auto text = value_of("dateField")) {
     if (const auto field = ParseDateField(*text)) {
       query.date_field = *field;
     } else {
-      AddDetail(details, "dateField",
-                "must be one of createdAt, updatedAt, sentAt, completedAt, declinedAt");
+      AddDetail(details, "dateField", OneOf(kDateFields));
     }
   }
   query.from_us = ReadTime(params, "from", details);

@@ -35,7 +35,16 @@ enum class AccessRole { kController, kSigner, kViewer };
 std::string_view ToString(AccessRole role);
 std::optional<AccessRole> ParseAccessRole(std::string_view text);
 
-enum class DateField { kCreatedAt, kUpdatedAt, kSentAt, kCompletedAt, kDeclinedAt };
+enum class DateField {
+  kCreatedAt,
+  kUpdatedAt,
+  kSentAt,
+  kCompletedAt,
+  kDeclinedAt,
+  kVoidedAt,
+  kExpiredAt,
+  kExpiresAt,  // the deadline fixed at send, whether or not it has passed
+};
 std::string_view ToString(DateField field);
 
 std::optional<ContractStatus> ParseContractStatus(std::string_view text);

@@ -112,6 +112,31 @@ class ApiSuite : public ::testing::Test {
     return response.Json().is_object() ? response.Json().as_object() : object{};
   }
 
+  static std::string ParticipantId(const object& contract, size_t index) {
+    return std::string(
+        contract.at("participants").as_array()[index].at("participantId").as_string());
+  }
+
+  // POST .../signing-sessions for the participant; `extra` continues the body's members.
+  HttpResult NewSession(const std::string& contract_id, const std::string& participant_id,
+                        const std::string& extra = "", const std::string& who = "a") {
+    return client_.Post("/api/v1/contracts/" + contract_id + "/signing-sessions",
+                        R"({"participantId":")" + participant_id + "\"" + extra + "}", As(who));
+  }
+
+  // The token of a hosted session's link.
+  static std::string TokenOf(const HttpResult& session) {
+    const std::string url(session.Json().at("url").as_string());
+    return url.substr(url.rfind('/') + 1);
+  }
+
+  // What Grace's integrator reports when she signed (POST .../signing-sessions/{id}/complete).
+  static std::string CompleteBody() {
+    return R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
+"ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1","authenticationMethod":"sso",
+"consent":true})";
+  }
+
   // Asserts a refusal with `status` and `code`, and that the log did not grow.
   void ExpectRefused(const HttpResult& response, int status, const std::string& code,
                      uint64_t log_before, const std::string& detail_field = "") {

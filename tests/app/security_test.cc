@@ -65,10 +65,6 @@ std::string GreyPng(uint32_t width, uint32_t height) {
 class SecurityTest : public ApiSuite {
  protected:
   std::string Id(const object& contract) { return std::string(contract.at("id").as_string()); }
-  static std::string ParticipantId(const object& contract, size_t index) {
-    return std::string(
-        contract.at("participants").as_array()[index].at("participantId").as_string());
-  }
 };
 
 // D1: If-Match was checked before the organization, and a missing contract answered otherwise

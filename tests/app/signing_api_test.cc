@@ -38,19 +38,6 @@ class SigningApiTest : public ApiSuite {
     EXPECT_EQ(contract.at("status").as_string(), "sent");
     return contract;
   }
-  static std::string ParticipantId(const object& contract, size_t index) {
-    return std::string(
-        contract.at("participants").as_array()[index].at("participantId").as_string());
-  }
-  HttpResult NewSession(const std::string& contract_id, const std::string& participant_id,
-                        const std::string& extra = "", const std::string& who = "a") {
-    return client_.Post("/api/v1/contracts/" + contract_id + "/signing-sessions",
-                        R"({"participantId":")" + participant_id + "\"" + extra + "}", As(who));
-  }
-  static std::string TokenOf(const HttpResult& session) {
-    const std::string url(session.Json().at("url").as_string());
-    return url.substr(url.rfind('/') + 1);
-  }
   // The status once it shows `expected_status` (the signer's own writes are not the
   // integrator's, so its reads see them a moment later), or as it is after two seconds.
   object Status(const std::string& contract_id, const std::string& expected_status = "") {
@@ -67,11 +54,6 @@ class SigningApiTest : public ApiSuite {
   }
   static std::string ProgressOf(const object& status, size_t index) {
     return std::string(status.at("participants").as_array()[index].at("state").as_string());
-  }
-  std::string CompleteBody() const {
-    return R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
-"ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1","authenticationMethod":"sso",
-"consent":true})";
   }
 };
 

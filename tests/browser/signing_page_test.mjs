@@ -1,6 +1,6 @@
 // The hosted signing page in a real browser against a real contractd: a signer signs on a
-// phone-sized screen, another declines, and cancelled, replaced, dead, expired and unknown links
-// each show their message. Every outcome is checked through the API too.
+// phone-sized screen, another declines, and cancelled, replaced, dead, expired, unknown and
+// withdrawn (voided contract) links each show their message. Every outcome is checked through the API too.
 //
 // Usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
 // Environment: CHROMIUM (default /usr/bin/chromium).
@@ -279,6 +279,16 @@ async function main() {
 
     currentPage = (await openPage(desktop, `${base}/sign/tok_this_link_does_not_exist`, problems)).page;
     await expectNotice(currentPage, "SIGNING_SESSION_NOT_FOUND", /not valid/, "an unknown link");
+
+    // The sender withdraws a contract: its open link says so, in words a signer understands.
+    const withdrawn = await sendNda(api, "Mutual NDA: withdrawn by the sender");
+    const withdrawnLink = await createSession(api, withdrawn.id, withdrawn.ada);
+    await api.expect(200, "POST", `/api/v1/contracts/${withdrawn.id}/void`, { reason: "Sent by mistake" });
+    currentPage = (await openPage(desktop, withdrawnLink.url, problems)).page;
+    await expectNotice(currentPage, "SIGNING_SESSION_GONE", /was withdrawn/, "a link of a voided contract");
+    const withdrawnText = await currentPage.locator("#notice-text").textContent();
+    check(/withdrawn by the sender/.test(withdrawnText) && /do not need to sign/.test(withdrawnText),
+      `a link of a voided contract: notice text "${withdrawnText}"`);
 
     // 3. Ada declines another contract with a reason; Grace's open link dies with it.
     const second = await sendNda(api, "Mutual NDA: declined in the browser");

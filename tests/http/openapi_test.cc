@@ -132,6 +132,8 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "replaceParticipants",
       "updateRoleBindings",
       "sendContract",
+      "voidContract",
+      "remindParticipants",
       "getContractStatus",
       "updateTableData",
       "getOpenApiDocument",
@@ -164,7 +166,8 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
   EXPECT_EQ(actual, expected);
 }
 
-// The contract family exactly as the specification's table (section 4) lists it.
+// The contract family as the specification's table (section 4) lists it, with void and remind
+// (DESIGN section 14).
 TEST(OpenApiDocumentTest, ContractOperationsMatchTheSpecificationTable) {
   const std::set<std::pair<std::string, std::string>> table = {
       {"GET /api/v1/contracts", "200"},
@@ -183,6 +186,8 @@ TEST(OpenApiDocumentTest, ContractOperationsMatchTheSpecificationTable) {
       {"PUT /api/v1/contracts/{id}/participants", "200"},
       {"PUT /api/v1/contracts/{id}/role-bindings", "200"},
       {"POST /api/v1/contracts/{id}/send", "200"},
+      {"POST /api/v1/contracts/{id}/void", "200"},
+      {"POST /api/v1/contracts/{id}/remind", "200"},
       {"GET /api/v1/contracts/{id}/status", "200"},
       {"PUT /api/v1/contracts/{id}/table-data", "200"},
   };
@@ -225,8 +230,12 @@ TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
 }
 
 TEST(OpenApiDocumentTest, HeadersAndQueryParametersWhereTheConventionsPutThem) {
-  const std::set<std::string> idempotent = {"createContract", "sendContract",
-                                            "persistEvidenceBundle", "createWebhookEndpoint",
+  const std::set<std::string> idempotent = {"createContract",
+                                            "sendContract",
+                                            "voidContract",
+                                            "remindParticipants",
+                                            "persistEvidenceBundle",
+                                            "createWebhookEndpoint",
                                             "rotateWebhookEndpointSecret"};
   const std::set<std::string> downloads = {"downloadArtifactRevision",
                                            "getRenderedUnsignedDocument", "getSignedLatestDocument",
@@ -271,9 +280,11 @@ TEST(OpenApiDocumentTest, ListContractsTakesEveryFilterOfTheSpecification) {
   EXPECT_EQ(enum_of("scope"),
             boost::json::parse(R"(["owned","organization","shared_with_me","readable"])"));
   EXPECT_EQ(enum_of("status"),
-            boost::json::parse(R"(["draft","sent","signing","completed","declined"])"));
+            boost::json::parse(
+                R"(["draft","sent","signing","completed","declined","voided","expired"])"));
   EXPECT_EQ(enum_of("dateField"),
-            boost::json::parse(R"(["createdAt","updatedAt","sentAt","completedAt","declinedAt"])"));
+            boost::json::parse(R"(["createdAt","updatedAt","sentAt","completedAt","declinedAt",
+                                   "voidedAt","expiredAt","expiresAt"])"));
   EXPECT_EQ(enum_of("participantAction"), boost::json::parse(R"(["sign","view","receive_copy"])"));
   EXPECT_EQ(enum_of("accessRole"), boost::json::parse(R"(["controller","signer","viewer"])"));
   const auto& limit = params.at("limit").at("schema");

@@ -505,6 +505,60 @@ TEST(ContractQueriesNewWorldTest, PagingIsStableWhileContractsAreCreated) {
   EXPECT_EQ(second->items[1].id, created[1]);
 }
 
+// Voided and expired contracts, and the deadline of every sent one, as list filters.
+TEST(ContractQueriesNewWorldTest, VoidAndExpiryAreStatusesAndDates) {
+  testing::ContractWorld world;
+  testing::ContractScript& script = world.script();
+  const Actor a1 = testing::Client("cli_a1", "org_a");
+  const auto create = [&](const std::string& title, const std::string& at) {
+    return script.Create(a1, testing::ServicesBody(title, testing::Parties{}), at);
+  };
+  const std::string voided = create("Voided", "2026-01-01T10:00:00Z");
+  ASSERT_TRUE(script.RunJson(a1, voided, "SendContract", "{}", "2026-01-02T10:00:00Z"));
+  ASSERT_TRUE(
+      script.Run(a1, voided, VoidContract{"wrong counterparty", {}}, "2026-01-03T10:00:00Z"));
+  const std::string expired = create("Expired", "2026-01-04T10:00:00Z");
+  ASSERT_TRUE(script.RunJson(a1, expired, "SendContract",
+                             R"({"signingSettings": {"expiresInDays": 1}})",
+                             "2026-01-05T10:00:00Z"));
+  ASSERT_TRUE(script.Run(a1, expired, RunDueTimers{}, "2026-01-07T10:00:00Z"));
+  const std::string sent = create("Sent", "2026-01-08T10:00:00Z");
+  ASSERT_TRUE(script.RunJson(a1, sent, "SendContract",
+                             R"({"signingSettings": {"expiresAt": "2026-03-01T00:00:00Z"}})",
+                             "2026-01-09T10:00:00Z"));
+  const std::string voided_draft = create("Voided draft", "2026-01-10T10:00:00Z");
+  ASSERT_TRUE(script.Run(a1, voided_draft, VoidContract{"not needed", {}}, "2026-01-11T10:00:00Z"));
+  create("Draft", "2026-01-12T10:00:00Z");
+  world.Sync();
+
+  const auto page = [&](const QueryParams& params) {
+    Ids ids;
+    auto query = ParseListQuery(params);
+    EXPECT_TRUE(query) << query.error().message;
+    if (!query) return ids;
+    auto listed = world.queries().List(kA1, *query);
+    EXPECT_TRUE(listed) << listed.error().message;
+    if (listed) {
+      for (const auto& item : listed->items) ids.push_back(item.id);
+    }
+    return ids;
+  };
+  EXPECT_EQ(page({{"status", "voided"}}), (Ids{voided_draft, voided}));
+  EXPECT_EQ(page({{"status", "expired"}}), (Ids{expired}));
+  EXPECT_EQ(page({{"status", "sent"}}), (Ids{sent}));
+  EXPECT_EQ(
+      page({{"dateField", "voidedAt"}, {"from", "2026-01-03T10:00:00Z"}, {"to", "2026-01-04"}}),
+      (Ids{voided}));
+  EXPECT_EQ(page({{"dateField", "voidedAt"}, {"from", "2000-01-01"}}), (Ids{voided_draft, voided}));
+  EXPECT_EQ(page({{"dateField", "expiredAt"}, {"from", "2000-01-01"}}), (Ids{expired}));
+  // expiresAt is the deadline fixed at send, kept when the contract ends; drafts have none.
+  EXPECT_EQ(page({{"dateField", "expiresAt"}, {"from", "2026-02-02"}}), (Ids{sent}));
+  EXPECT_EQ(page({{"dateField", "expiresAt"}, {"to", "2026-02-01T10:00:00.000001Z"}}),
+            (Ids{expired, voided}));
+  EXPECT_EQ(page({{"status", "voided"}, {"dateField", "expiresAt"}, {"from", "2000-01-01"}}),
+            (Ids{voided}));
+}
+
 TEST(ContractQueriesNewWorldTest, NoCursorKeyIsOurFault) {
   MemoryViewStore views;
   ContractQueries queries(views, "");

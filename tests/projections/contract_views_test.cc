@@ -1,9 +1,11 @@
 // ContractViews rows: the representations equal the domain's, grants appear at the right time,
-// and the indexes follow status and participant changes without stale entries.
+// and the indexes follow status (void and expiry included) and participant changes without stale
+// entries.
 #include "projections/contract_views.h"
 
 #include <gtest/gtest.h>
 
+#include "base/time_text.h"
 #include "contract_world.h"
 #include "domain/contract.h"
 #include "projections/contract_index.h"
@@ -94,6 +96,47 @@ TEST_F(ContractViewsTest, StatusIndexFollowsSendAndDecline) {
   EXPECT_EQ(declined.status, ContractStatus::kDeclined);
   EXPECT_TRUE(declined.declined_at);
   EXPECT_EQ(declined.version, world_.script().Load(id)->version);
+}
+
+TEST_F(ContractViewsTest, IndexEntriesCarryTheDatesOfVoidAndExpiry) {
+  const auto micros = [](std::string_view text) { return ParseTimestampMicros(text); };
+  const std::string voided = world_.script().Create(
+      a1_, testing::ServicesBody("Voided", testing::Parties{}), "2026-01-01T10:00:00Z");
+  ASSERT_TRUE(world_.script().RunJson(a1_, voided, "SendContract", "{}", "2026-01-02T10:00:00Z"));
+  ASSERT_TRUE(world_.script().Run(a1_, voided, VoidContract{"sent by mistake", {}},
+                                  "2026-01-03T10:00:00Z"));
+  const std::string expired = world_.script().Create(
+      a1_, testing::ServicesBody("Expired", testing::Parties{}), "2026-01-01T10:00:00Z");
+  ASSERT_TRUE(world_.script().RunJson(a1_, expired, "SendContract",
+                                      R"({"signingSettings": {"expiresInDays": 2}})",
+                                      "2026-01-02T10:00:00Z"));
+  ASSERT_TRUE(world_.script().Run(a1_, expired, RunDueTimers{}, "2026-01-05T10:00:00Z"));
+  world_.Sync();
+
+  EXPECT_EQ(IndexKeys(voided), (Keys{"g/org_a/" + voided, "g/org_b/" + voided, "g/org_c/" + voided,
+                                     "gs/org_a/voided/" + voided, "gs/org_b/voided/" + voided,
+                                     "gs/org_c/voided/" + voided}));
+  const IndexEntry v = Entry("org_b", voided);
+  EXPECT_EQ(v.status, ContractStatus::kVoided);
+  EXPECT_EQ(v.voided_at, micros("2026-01-03T10:00:00Z"));
+  EXPECT_EQ(v.expires_at, micros("2026-02-01T10:00:00Z"));  // the default 30 days, kept
+  EXPECT_FALSE(v.expired_at);
+  EXPECT_EQ(v.Date(DateField::kVoidedAt), v.voided_at);
+
+  const IndexEntry e = Entry("org_a", expired);
+  EXPECT_EQ(e.status, ContractStatus::kExpired);
+  EXPECT_EQ(e.expires_at, micros("2026-01-04T10:00:00Z"));
+  EXPECT_EQ(e.expired_at, micros("2026-01-05T10:00:00Z"));
+  EXPECT_FALSE(e.voided_at);
+  EXPECT_EQ(e.Date(DateField::kExpiresAt), e.expires_at);
+  EXPECT_EQ(e.Date(DateField::kExpiredAt), e.expired_at);
+
+  // The dates survive their encoding.
+  auto decoded = DecodeIndexEntry(EncodeIndexEntry(e));
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->expires_at, e.expires_at);
+  EXPECT_EQ(decoded->expired_at, e.expired_at);
+  EXPECT_EQ(EncodeIndexEntry(*decoded), EncodeIndexEntry(e));
 }
 
 TEST_F(ContractViewsTest, ReplacedParticipantsMoveGrantsAndSearchText) {

@@ -1,4 +1,4 @@
-// ParseListQuery: defaults, every parameter, and invalid values naming the parameter.
+// ParseListQuery: defaults, every parameter and value, and invalid values naming the parameter.
 #include "projections/list_query.h"
 
 #include <gtest/gtest.h>
@@ -61,11 +61,32 @@ TEST(ListQueryTest, EveryScopeAndStatus) {
     ASSERT_TRUE(query) << text;
     EXPECT_EQ(query->scope, scope);
   }
-  for (const char* status : {"draft", "sent", "signing", "completed", "declined"}) {
+  for (const char* status :
+       {"draft", "sent", "signing", "completed", "declined", "voided", "expired"}) {
     auto query = ParseListQuery(QueryParams{{"status", status}});
     ASSERT_TRUE(query) << status;
     EXPECT_EQ(ToString(*query->status), status);
   }
+}
+
+TEST(ListQueryTest, EveryDateField) {
+  for (const char* field : {"createdAt", "updatedAt", "sentAt", "completedAt", "declinedAt",
+                            "voidedAt", "expiredAt", "expiresAt"}) {
+    auto query = ParseListQuery(QueryParams{{"dateField", field}});
+    ASSERT_TRUE(query) << field;
+    EXPECT_EQ(ToString(query->date_field), field);
+  }
+}
+
+TEST(ListQueryTest, RefusalsListTheAcceptedValues) {
+  auto query = ParseListQuery(QueryParams{{"status", "archived"}, {"dateField", "signedAt"}});
+  ASSERT_FALSE(query);
+  ASSERT_EQ(query.error().details.size(), 2u);
+  EXPECT_EQ(query.error().details[0].issue,
+            "must be one of draft, sent, signing, completed, declined, voided, expired");
+  EXPECT_EQ(query.error().details[1].issue,
+            "must be one of createdAt, updatedAt, sentAt, completedAt, declinedAt, voidedAt, "
+            "expiredAt, expiresAt");
 }
 
 TEST(ListQueryTest, EmptyValuesCountAsAbsent) {
