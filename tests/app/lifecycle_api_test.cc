@@ -9,6 +9,7 @@
 
 #include "base/time_text.h"
 #include "tests/app/api_suite.h"
+#include "tests/support/eventually.h"
 
 namespace esign::testing {
 namespace {
@@ -340,6 +341,43 @@ TEST_F(LifecycleApiTest, ExpiresAtIsFixedAtSendAndShownEverywhere) {
   ASSERT_EQ(sent_in_days.status, 200) << sent_in_days.body;
   EXPECT_EQ(Micros(sent_in_days.Json().at("expiresAt")) - Micros(sent_in_days.Json().at("sentAt")),
             10 * kMicrosPerDay);
+}
+
+TEST_F(LifecycleApiTest, AnExpiredContractsLinksSayItExpired) {
+  const std::string id = IdOf(Create("a", NdaBody("Expires in two seconds", true)));
+  const std::string expires_at = FormatTimestamp(
+      std::chrono::duration_cast<std::chrono::microseconds>(
+          (std::chrono::system_clock::now() + std::chrono::seconds(2)).time_since_epoch())
+          .count());
+  auto sent = client_.Post(Path(id, "/send"),
+                           R"({"signingSettings":{"expiresAt":")" + expires_at + "\"}}", As("a"));
+  ASSERT_EQ(sent.status, 200) << sent.body;
+  const object& contract = sent.Json().as_object();
+  auto hosted_session = NewSession(id, ParticipantId(contract, 0));
+  ASSERT_EQ(hosted_session.status, 201) << hosted_session.body;
+  auto grace_session = NewSession(id, ParticipantId(contract, 1));
+  ASSERT_EQ(grace_session.status, 201) << grace_session.body;
+  // No session outlives the contract's expiry.
+  EXPECT_EQ(Micros(grace_session.Json().at("expiresAt")), Micros(value(expires_at)));
+
+  // The service expires the contract by itself, within moments of its time.
+  EXPECT_TRUE(testing::Eventually([&] { return Get(id, "/status").at("status") == "expired"; }));
+  const object status = Get(id, "/status");
+  EXPECT_GE(Micros(status.at("lifecycle").at("expiredAt")), Micros(value(expires_at)));
+  EXPECT_EQ(AuditTypes(id).back(), "contract.expired");
+
+  const uint64_t after = LogSize();
+  const std::string hosted = "/api/v1/hosted-signing/" + TokenOf(hosted_session);
+  const std::string managed = SessionPath(grace_session);
+  ExpectGone(client_.Get(hosted), "expired", after);
+  ExpectGone(client_.Post(hosted + "/complete", R"({"signatureText":"Ada","consent":true})"),
+             "expired", after);
+  ExpectGone(client_.Post(managed + "/refresh", "", As("a")), "expired", after);
+  ExpectGone(client_.Post(managed + "/complete", CompleteBody(), As("a")), "expired", after);
+  const int64_t version = Version(id);
+  ExpectRefusedUnchanged(Void(id, R"({"reason":"too late"})"), 409, "CONTRACT_STATE_CONFLICT",
+                         after, id, version, "status");
+  EXPECT_TRUE(Listed("?status=expired", id));
 }
 
 TEST_F(LifecycleApiTest, ExpiresAtMustBeAheadAndWithinAYear) {
