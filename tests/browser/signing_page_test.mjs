@@ -1,6 +1,6 @@
 // The hosted signing page in a real browser against a real contractd: a signer signs on a
 // phone-sized screen, another declines, and cancelled, replaced, dead, expired, unknown and
-// withdrawn (voided contract) links each show their message. Every outcome is checked through the API too.
+// withdrawn (voided contract) and lapsed (expired contract) links each show their message. Every outcome is checked through the API too.
 //
 // Usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
 // Environment: CHROMIUM (default /usr/bin/chromium).
@@ -109,14 +109,14 @@ function apiClient(base) {
 }
 
 // A mutual NDA whose two signers both sign on the hosted page, created and sent.
-async function sendNda(api, title) {
+async function sendNda(api, title, sendBody = undefined) {
   const request = JSON.parse(readFileSync(join(sourceDir, "examples", "requests", "create-nda.json"), "utf8"));
   request.title = title;
   for (const p of request.participants) {
     if (p.action === "sign") p.executionChannel = "platform_hosted";
   }
   const contract = await api.expect(201, "POST", "/api/v1/contracts", request);
-  await api.expect(200, "POST", `/api/v1/contracts/${contract.id}/send`, undefined,
+  await api.expect(200, "POST", `/api/v1/contracts/${contract.id}/send`, sendBody,
     { "Idempotency-Key": `browser-send-${contract.id}` });
   const byEmail = (email) => contract.participants.find((p) => p.email === email).participantId;
   return { id: contract.id, title, ada: byEmail("ada@acme.example"), grace: byEmail("grace@globex.example") };
@@ -290,6 +290,11 @@ async function main() {
     check(/withdrawn by the sender/.test(withdrawnText) && /do not need to sign/.test(withdrawnText),
       `a link of a voided contract: notice text "${withdrawnText}"`);
 
+    // A contract that expires in a few seconds: its link is checked in part 4.
+    const lapsing = await sendNda(api, "Mutual NDA: not signed in time",
+      { signingSettings: { expiresAt: new Date(Date.now() + 4000).toISOString() } });
+    const lapsingLink = await createSession(api, lapsing.id, lapsing.ada);
+
     // 3. Ada declines another contract with a reason; Grace's open link dies with it.
     const second = await sendNda(api, "Mutual NDA: declined in the browser");
     const graceLink = await createSession(api, second.id, second.grace);
@@ -315,13 +320,20 @@ async function main() {
     await expectNotice(currentPage, "SIGNING_SESSION_CANCELLED", /no longer active/,
       "another signer's link after the contract was declined");
     // 4. The link created first has expired by now (or soon: wait past its expiry).
-    const untilExpired = Date.parse(expiring.expiresAt) + 1500 - Date.now();
+    const untilExpired =
+      Math.max(Date.parse(expiring.expiresAt), Date.parse(lapsingLink.expiresAt)) + 1500 - Date.now();
     if (untilExpired > 0) {
       console.log(`# waiting ${Math.ceil(untilExpired / 1000)} s for a link to expire`);
       await new Promise((resolve) => setTimeout(resolve, untilExpired));
     }
     currentPage = (await openPage(desktop, expiring.url, problems)).page;
     await expectNotice(currentPage, "SIGNING_SESSION_EXPIRED", /has expired/, "an expired link");
+    // The contract that expired: the service expired it by itself, and its link says so.
+    const lapsed = await participantStatus(api, lapsing.id, lapsing.ada);
+    checkEqual(lapsed.contract, "expired", "contract status after its expiresAt");
+    currentPage = (await openPage(desktop, lapsingLink.url, problems)).page;
+    await expectNotice(currentPage, "SIGNING_SESSION_GONE", /time to sign this contract has passed/,
+      "a link of an expired contract");
     await desktop.close();
     currentPage = null;
 
