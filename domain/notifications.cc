@@ -34,6 +34,8 @@ constexpr std::array kSignerCompletedSettings{kEnabled, kRecipients};
 constexpr std::array kCompletedSettings{kEnabled, kRecipients,
                                         SettingSpec{"attachSignedPdf", SettingKind::kBool}};
 constexpr std::array kDeclinedSettings{kEnabled, kRecipients};
+constexpr std::array kVoidedSettings{kEnabled, kRecipients};
+constexpr std::array kExpiredSettings{kEnabled, kRecipients};
 constexpr std::array kReminderSettings{kEnabled,
                                        SettingSpec{"firstAfterDays", SettingKind::kInteger, 1, 60},
                                        SettingSpec{"intervalDays", SettingKind::kInteger, 1, 30},
@@ -44,6 +46,8 @@ constexpr std::array kCatalog{
     EventSpec{"signer.completed", kSignerCompletedSettings},
     EventSpec{"contract.completed", kCompletedSettings},
     EventSpec{"contract.declined", kDeclinedSettings},
+    EventSpec{"contract.voided", kVoidedSettings},
+    EventSpec{"contract.expired", kExpiredSettings},
     EventSpec{"reminder", kReminderSettings},
 };
 
@@ -136,6 +140,11 @@ boost::json::object BuildPlatformDefaults() {
       {"attachSignedPdf", true}};
   out["contract.declined"] = {{"enabled", true},
                               {"recipients", boost::json::array{"owner", "signers"}}};
+  // Everyone who was asked to act learns that they need not; the owner, that nobody will.
+  out["contract.voided"] = {{"enabled", true},
+                            {"recipients", boost::json::array{"owner", "signers", "viewers"}}};
+  out["contract.expired"] = {{"enabled", true},
+                             {"recipients", boost::json::array{"owner", "signers"}}};
   out["reminder"] = {
       {"enabled", true}, {"firstAfterDays", 3}, {"intervalDays", 3}, {"maxCount", 3}};
   return out;
@@ -156,7 +165,8 @@ void CheckNotificationSettings(const boost::json::value& value, std::string_view
     if (event == nullptr) {
       AddDetail(details, event_path,
                 "unknown notification event; known: contract.sent, signer.completed, "
-                "contract.completed, contract.declined, reminder");
+                "contract.completed, contract.declined, contract.voided, contract.expired, "
+                "reminder");
       continue;
     }
     if (settings.is_null()) continue;  // null inherits, like an omitted event

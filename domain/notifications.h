@@ -7,6 +7,8 @@
 //   "signer.completed":   enabled (bool), recipients
 //   "contract.completed": enabled (bool), recipients, attachSignedPdf (bool)
 //   "contract.declined":  enabled (bool), recipients
+//   "contract.voided":    enabled (bool), recipients
+//   "contract.expired":   enabled (bool), recipients
 //   "reminder":           enabled (bool), firstAfterDays (int 1..60), intervalDays (int 1..30),
 //                         maxCount (int 0..10)
 // recipients: array of distinct values among "owner", "signers", "viewers", "copy_recipients";

@@ -106,7 +106,8 @@ TEST(NotificationsTest, ResolutionOrderIsFixedByTheCatalog) {
   for (const auto& member : resolved) keys.emplace_back(member.key());
   EXPECT_EQ(keys,
             (std::vector<std::string>{"contract.sent", "signer.completed", "contract.completed",
-                                      "contract.declined", "reminder"}));
+                                      "contract.declined", "contract.voided",
+                                      "contract.expired", "reminder"}));
 }
 
 TEST(NotificationsTest, MergeReplacesSettingsNotEvents) {

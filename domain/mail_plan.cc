@@ -1,0 +1,180 @@
+#include "domain/mail_plan.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "base/json_read.h"
+#include "domain/notifications.h"
+
+namespace esign {
+namespace {
+
+// The event's settings in the snapshot, else the platform defaults (snapshots taken before the
+// event joined the catalog).
+const boost::json::object& SettingsOf(const ContractState& state, std::string_view event) {
+  if (const auto* settings = ObjectMember(state.notification_snapshot, event)) return *settings;
+  static const boost::json::object none;
+  const auto* defaults = ObjectMember(PlatformNotificationDefaults(), event);
+  return defaults != nullptr ? *defaults : none;
+}
+
+bool Enabled(const boost::json::object& settings) {
+  const auto* enabled = settings.if_contains("enabled");
+  return enabled == nullptr || !enabled->is_bool() || enabled->get_bool();
+}
+
+std::string WithTitle(std::string_view text, std::string_view title) {
+  constexpr std::string_view kPlaceholder = "{{title}}";
+  std::string out;
+  size_t from = 0;
+  for (size_t at = text.find(kPlaceholder); at != std::string_view::npos;
+       at = text.find(kPlaceholder, from)) {
+    out.append(text.substr(from, at - from));
+    out.append(title);
+    from = at + kPlaceholder.size();
+  }
+  out.append(text.substr(from));
+  return out;
+}
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// Adds mail for `email` unless that address already has this event's mail.
+class Outbox {
+ public:
+  void Add(PlannedMail mail) {
+    if (mail.email.empty()) return;
+    const std::string address = Lower(mail.email);
+    if (std::find(addresses_.begin(), addresses_.end(), address) != addresses_.end()) return;
+    addresses_.push_back(address);
+    mails_.push_back(std::move(mail));
+  }
+  std::vector<PlannedMail> Take() { return std::move(mails_); }
+
+ private:
+  std::vector<std::string> addresses_;
+  std::vector<PlannedMail> mails_;
+};
+
+PlannedMail ToParticipant(MailKind kind, const Participant& p) {
+  return PlannedMail{.kind = kind,
+                     .email = p.email.value_or(""),
+                     .name = p.name,
+                     .participant_id = p.participant_id};
+}
+
+bool HostedSigner(const Participant& p) {
+  return p.signs() && p.execution_channel == ExecutionChannel::kPlatformHosted && p.email;
+}
+
+// Signing requests to the hosted signers whose turn the event brought: named by its
+// readyParticipantIds and ready since `at`, the event's time (signers already in turn, signing in
+// parallel, are named again but were asked before).
+void AddSigningRequests(const ContractState& state, const DomainEvent& event, std::string_view at,
+                        Outbox& outbox) {
+  const boost::json::object& settings = SettingsOf(state, "contract.sent");
+  const boost::json::array* ready = ArrayMember(event.data, "readyParticipantIds");
+  if (!Enabled(settings) || ready == nullptr) return;
+  const std::string subject = WithTitle(StringMemberOrEmpty(settings, "subject"), state.title);
+  const std::string message = WithTitle(StringMemberOrEmpty(settings, "message"), state.title);
+  for (const auto& id : *ready) {
+    const Participant* p = id.is_string() ? state.FindParticipant(id.get_string()) : nullptr;
+    if (p == nullptr || !HostedSigner(*p) || p->signed_at || p->ready_since != at) continue;
+    PlannedMail mail = ToParticipant(MailKind::kSigningRequest, *p);
+    mail.hosted_link = true;
+    mail.subject = subject;
+    mail.message = message;
+    outbox.Add(std::move(mail));
+  }
+}
+
+// The recipient groups the event's settings name.
+void AddGroups(const ContractState& state, std::string_view event_key, MailKind kind,
+               const std::optional<OwnerContact>& owner, Outbox& outbox) {
+  const boost::json::object& settings = SettingsOf(state, event_key);
+  const boost::json::array* groups = ArrayMember(settings, "recipients");
+  if (!Enabled(settings) || groups == nullptr) return;
+  const auto* attach = settings.if_contains("attachSignedPdf");
+  const bool attach_pdf = attach != nullptr && attach->is_bool() && attach->get_bool();
+  for (const auto& group : *groups) {
+    if (!group.is_string()) continue;
+    const std::string_view name = group.get_string();
+    if (name == "owner") {
+      if (owner) {
+        outbox.Add(PlannedMail{.kind = kind,
+                               .email = owner->email,
+                               .name = owner->name,
+                               .attach_signed_pdf = attach_pdf});
+      }
+      continue;
+    }
+    for (const auto& p : state.participants) {
+      const bool in_group =
+          (name == "signers" && p.action == ParticipantAction::kSign) ||
+          (name == "viewers" && p.action == ParticipantAction::kView) ||
+          (name == "copy_recipients" && p.action == ParticipantAction::kReceiveCopy);
+      if (!in_group) continue;
+      PlannedMail mail = ToParticipant(kind, p);
+      mail.attach_signed_pdf = attach_pdf;
+      outbox.Add(std::move(mail));
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view ToString(MailKind kind) {
+  switch (kind) {
+    case MailKind::kSigningRequest:
+      return "signing_request";
+    case MailKind::kReminder:
+      return "reminder";
+    case MailKind::kSignerCompleted:
+      return "signer_completed";
+    case MailKind::kContractCompleted:
+      return "contract_completed";
+    case MailKind::kContractDeclined:
+      return "contract_declined";
+    case MailKind::kContractVoided:
+      return "contract_voided";
+    case MailKind::kContractExpired:
+      return "contract_expired";
+  }
+  return "signing_request";
+}
+
+std::vector<PlannedMail> PlanMail(const ContractState& after, const DomainEvent& event,
+                                  const std::optional<OwnerContact>& owner) {
+  Outbox outbox;
+  const std::string_view type = event.type;
+  if (type == event_type::kContractSent) {
+    AddSigningRequests(after, event, StringMemberOrEmpty(event.data, "sentAt"), outbox);
+  } else if (type == event_type::kSignerCompleted) {
+    AddSigningRequests(after, event, StringMemberOrEmpty(event.data, "recordedAt"), outbox);
+    AddGroups(after, "signer.completed", MailKind::kSignerCompleted, owner, outbox);
+  } else if (type == event_type::kParticipantReminded) {
+    const Participant* p = after.FindParticipant(StringMemberOrEmpty(event.data, "participantId"));
+    if (p != nullptr && HostedSigner(*p) && !p->signed_at &&
+        Enabled(SettingsOf(after, "reminder"))) {
+      PlannedMail mail = ToParticipant(MailKind::kReminder, *p);
+      mail.hosted_link = true;
+      outbox.Add(std::move(mail));
+    }
+  } else if (type == event_type::kContractCompleted) {
+    AddGroups(after, "contract.completed", MailKind::kContractCompleted, owner, outbox);
+  } else if (type == event_type::kContractDeclined) {
+    AddGroups(after, "contract.declined", MailKind::kContractDeclined, owner, outbox);
+  } else if (type == event_type::kContractVoided) {
+    AddGroups(after, "contract.voided", MailKind::kContractVoided, owner, outbox);
+  } else if (type == event_type::kContractExpired) {
+    AddGroups(after, "contract.expired", MailKind::kContractExpired, owner, outbox);
+  }
+  return outbox.Take();
+}
+
+}  // namespace esign
