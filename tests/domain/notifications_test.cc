@@ -104,10 +104,9 @@ TEST(NotificationsTest, ResolutionOrderIsFixedByTheCatalog) {
   auto resolved = ResolveNotifications(PlatformNotificationDefaults(), {}, {}, contract);
   std::vector<std::string> keys;
   for (const auto& member : resolved) keys.emplace_back(member.key());
-  EXPECT_EQ(keys,
-            (std::vector<std::string>{"contract.sent", "signer.completed", "contract.completed",
-                                      "contract.declined", "contract.voided",
-                                      "contract.expired", "reminder"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"contract.sent", "signer.completed",
+                                            "contract.completed", "contract.declined",
+                                            "contract.voided", "contract.expired", "reminder"}));
 }
 
 TEST(NotificationsTest, MergeReplacesSettingsNotEvents) {
