@@ -55,8 +55,8 @@ struct ServeConfig {
   std::string public_base_url;
   // --clock-offset / CONTRACTD_CLOCK_OFFSET: seconds the service's clock runs ahead of the
   // system's, to rehearse expiry and reminders; when given (0 too), the admin socket's
-  // clock.advance moves it further while the service runs. Authentication keeps the system
-  // clock. Never for production. Default: not given.
+  // clock.advance moves it further while the service runs. Authentication, webhook and
+  // provider-callback timestamps keep the system clock. Never for production. Default: not given.
   std::optional<int64_t> clock_offset_seconds;
 };
 

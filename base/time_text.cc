@@ -5,7 +5,6 @@
 namespace esign {
 namespace {
 
-constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kSecondsPerDay = 86'400;
 
 struct CivilDate {

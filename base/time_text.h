@@ -10,6 +10,11 @@
 
 namespace esign {
 
+// Durations in the unit of the service's times.
+inline constexpr int64_t kMicrosPerSecond = 1'000'000;
+inline constexpr int64_t kMicrosPerHour = int64_t{3600} * kMicrosPerSecond;
+inline constexpr int64_t kMicrosPerDay = 24 * kMicrosPerHour;
+
 // "2026-11-21T05:35:24.123456Z": UTC, always six fraction digits, so texts sort as times do
 // (for years 0000-9999).
 std::string FormatTimestamp(int64_t unix_micros);

@@ -5,11 +5,6 @@
 #include "base/time_text.h"
 
 namespace esign::commands {
-namespace {
-
-constexpr int64_t kMicrosPerSecond = 1000000;
-
-}  // namespace
 
 int64_t SigningDeadlineMicros(const ContractState& state) {
   if (!state.sent_at || !state.expires_at) return 0;

@@ -12,7 +12,6 @@ namespace esign::contract_rules {
 namespace {
 
 constexpr size_t kMaxVoidReasonLength = 500;
-constexpr int64_t kMicrosPerHour = int64_t{3600} * 1'000'000;
 // A participant is reminded at most once an hour on request...
 constexpr int64_t kMinReminderGapMicros = kMicrosPerHour;
 // ...and at most this many times in all, so a contract's stream stays bounded.

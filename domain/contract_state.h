@@ -79,10 +79,6 @@ struct ContractState {
   bool in_signing_flow() const {
     return status == ContractStatus::kSent || status == ContractStatus::kSigning;
   }
-  // Voided or expired: its links are dead and say so (SIGNING_SESSION_GONE).
-  bool withdrawn() const {
-    return status == ContractStatus::kVoided || status == ContractStatus::kExpired;
-  }
   const Participant* FindParticipant(std::string_view participant_id) const;
   Participant* FindParticipant(std::string_view participant_id);
   // The role bound to a participant, if any.

@@ -8,8 +8,6 @@
 namespace esign {
 namespace {
 
-constexpr int64_t kMicrosPerDay = int64_t{24} * 3600 * 1'000'000;
-
 struct ReminderSettings {
   bool enabled = false;
   int64_t first_after_days = 0;

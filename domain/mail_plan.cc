@@ -5,6 +5,7 @@
 
 #include "base/json_read.h"
 #include "domain/notifications.h"
+#include "domain/placeholders.h"
 
 namespace esign {
 namespace {
@@ -23,17 +24,21 @@ bool Enabled(const boost::json::object& settings) {
   return enabled == nullptr || !enabled->is_bool() || enabled->get_bool();
 }
 
+// "{{title}}" (the templates' placeholder syntax, placeholders.h) becomes the contract's title;
+// other placeholders, and text that is not placeholder syntax, stay as written.
 std::string WithTitle(std::string_view text, std::string_view title) {
-  constexpr std::string_view kPlaceholder = "{{title}}";
+  const auto pieces = SplitPlaceholders(text);
+  if (!pieces) return std::string(text);
   std::string out;
-  size_t from = 0;
-  for (size_t at = text.find(kPlaceholder); at != std::string_view::npos;
-       at = text.find(kPlaceholder, from)) {
-    out.append(text.substr(from, at - from));
-    out.append(title);
-    from = at + kPlaceholder.size();
+  for (const auto& piece : *pieces) {
+    if (!piece.is_placeholder) {
+      out += piece.text;
+    } else if (piece.text == "title") {
+      out += title;
+    } else {
+      out += "{{" + piece.text + "}}";
+    }
   }
-  out.append(text.substr(from));
   return out;
 }
 

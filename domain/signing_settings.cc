@@ -17,7 +17,6 @@ bool AllowsDecline(const boost::json::object& settings) {
 
 namespace {
 
-constexpr int64_t kMicrosPerDay = int64_t{24} * 3600 * 1'000'000;
 constexpr int64_t kDefaultExpiresInDays = 30;
 
 }  // namespace

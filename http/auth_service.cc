@@ -1,9 +1,10 @@
 #include "http/auth_service.h"
 
+#include "base/time_text.h"
+
 namespace esign::http {
 namespace {
 
-constexpr int64_t kMicrosPerSecond = 1'000'000;
 // Longer ids or secrets than any the service issues are refused without a look-up, but only
 // after the same hashing work, so their answer takes as long as any other.
 constexpr size_t kMaxCredentialLength = 512;

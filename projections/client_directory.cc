@@ -2,13 +2,12 @@
 
 #include <boost/json.hpp>
 
+#include "base/time_text.h"
 #include "domain/stream_kinds.h"
 #include "projections/key_codec.h"
 
 namespace esign::projections {
 namespace {
-
-constexpr int64_t kMicrosPerSecond = 1'000'000;
 
 std::string ClientKey(std::string_view client_id) {
   std::string key = "c/";

@@ -114,6 +114,18 @@ TEST(ConfigTest, ExternalDispatchersNeedAClusterOutsideTheService) {
   EXPECT_FALSE(Parse({"--webhook-dispatcher", "elsewhere", "--kafka-brokers", "k:9092"}));
 }
 
+TEST(ConfigTest, TheClockOffsetIsOptionalAndBounded) {
+  EXPECT_FALSE(Parse({})->serve.clock_offset_seconds);
+  auto zero = Parse({"--clock-offset", "0"});
+  ASSERT_TRUE(zero) << zero.error().message;
+  EXPECT_EQ(zero->serve.clock_offset_seconds, 0);
+  for (const char* bad : {"-1", "3153600001", "soon"}) {
+    auto refused = Parse({"--clock-offset", bad});
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed) << bad;
+  }
+}
+
 TEST(ConfigTest, HelpForEachCommand) {
   for (const auto& args : std::vector<std::vector<std::string>>{{"--help"},
                                                                 {"clients", "create", "--help"},

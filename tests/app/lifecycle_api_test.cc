@@ -14,8 +14,6 @@
 namespace esign::testing {
 namespace {
 
-constexpr int64_t kMicrosPerDay = int64_t{24} * 3600 * 1'000'000;
-
 // The service's clock is the machine's: times relative to now.
 std::string DaysFromNow(int64_t days) {
   const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(

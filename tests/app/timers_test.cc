@@ -159,5 +159,24 @@ TEST_F(TimersTest, TheClockMovesOnlyWhenTheServiceWasStartedWithAnOffset) {
   server_.reset();
 }
 
+TEST_F(TimersTest, ABadClockAdvanceIsRefusedAndMovesNothing) {
+  StartAndLogIn({"--clock-offset", "0"});
+  for (const char* bad : {R"("seconds":0)", R"("seconds":"a day")", R"("seconds":31622401)", ""}) {
+    auto answer = app::AdminRequest(
+        data_dir_ / "admin.sock",
+        std::string(R"({"command":"clock.advance")") + (*bad != 0 ? "," : "") + bad + "}",
+        seconds(10));
+    ASSERT_TRUE(answer && *answer) << bad;
+    EXPECT_NE((*answer)->find("VALIDATION_FAILED"), std::string::npos) << **answer;
+  }
+  AdvanceClock(60);  // a good one afterwards moves the clock by exactly that
+  auto answer = app::AdminRequest(data_dir_ / "admin.sock",
+                                  R"({"command":"clock.advance","seconds":1})", seconds(10));
+  ASSERT_TRUE(answer && *answer);
+  EXPECT_NE((*answer)->find(R"("offsetSeconds":61)"), std::string::npos) << **answer;
+  StopServer(*server_);
+  server_.reset();
+}
+
 }  // namespace
 }  // namespace esign::testing
