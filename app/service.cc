@@ -117,6 +117,11 @@ Status Service::AddRoutes(const ServeConfig& config) {
         read_your_writes_->Wrote(client_id, size);
       },
       RandomIdGenerator::Instance(), clock_);
+  auto signer_key =
+      http::LoadOrCreateTokenKey(std::filesystem::path(config.data_dir) / "signer-secrets-key");
+  if (!signer_key) return std::unexpected(signer_key.error());
+  signer_secrets_ = std::make_unique<SignerSecrets>(*signer_key);
+  contract_commands_->SetSignerSecrets(signer_secrets_.get());
   http::AddTemplateRoutes(routes_, template_catalog_);
   auth_->AddRoutes(routes_);
   auto certificate = documents::ServiceCertificate::OpenOrCreate(config.data_dir);

@@ -18,6 +18,7 @@
 #include "documents/contract_documents.h"
 #include "documents/service_certificate.h"
 #include "domain/result.h"
+#include "domain/signer_secrets.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "http/api_handler.h"
 #include "http/auth_module.h"
@@ -97,6 +98,8 @@ class Service {
   std::unique_ptr<documents::ServiceCertificate>
       certificate_;  // signs PDFs; its certificate is in evidence
   std::unique_ptr<documents::ContractDocuments> documents_;  // renders, freezes and seals PDFs
+  // The key of the secrets mailed to signers (<data-dir>/signer-secrets-key).
+  std::unique_ptr<SignerSecrets> signer_secrets_;
   std::unique_ptr<commands::ContractCommandHandler> contract_commands_;
   std::unique_ptr<commands::EvidenceCommands> evidence_commands_;
   http::ApiRoutes routes_;

@@ -27,6 +27,7 @@
 #include "domain/contract.h"
 #include "domain/id_generator.h"
 #include "domain/result.h"
+#include "domain/signer_secrets.h"
 #include "eventstore/event_store.h"
 #include "eventstore/idempotency_keys.h"
 #include "projections/template_catalog.h"
@@ -94,6 +95,9 @@ class ContractCommandHandler {
     provider_session_ended_ = std::move(ended);
   }
 
+  // Derives the secrets mailed to signers and keeps access codes hashed (signer_secrets.h);
+  // without it no hosted session is created for e-mail and access codes are refused.
+  void SetSignerSecrets(const SignerSecrets* secrets) { signer_secrets_ = secrets; }
   // Called with the duration of every append (for metrics); set before use.
   void SetAppendObserver(std::function<void(std::chrono::nanoseconds)> observer) {
     observe_append_ = std::move(observer);
@@ -133,6 +137,7 @@ class ContractCommandHandler {
   ResolveProvider resolve_provider_;
   ProviderSessionStarted provider_session_started_;
   ProviderSessionEnded provider_session_ended_;
+  const SignerSecrets* signer_secrets_ = nullptr;
 };
 
 }  // namespace esign::commands

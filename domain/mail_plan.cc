@@ -149,6 +149,8 @@ std::string_view ToString(MailKind kind) {
       return "contract_voided";
     case MailKind::kContractExpired:
       return "contract_expired";
+    case MailKind::kAuthenticationCode:
+      return "authentication_code";
   }
   return "signing_request";
 }

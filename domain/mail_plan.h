@@ -32,6 +32,7 @@ enum class MailKind {
   kContractDeclined,
   kContractVoided,
   kContractExpired,
+  kAuthenticationCode,  // an e-mail one-time password for the hosted page
 };
 // "signing_request", "reminder", "signer_completed", "contract_completed", ...
 std::string_view ToString(MailKind kind);

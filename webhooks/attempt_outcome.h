@@ -1,8 +1,8 @@
 // AttemptOutcome: what one attempt to deliver a message came to, in the terms of the delivery
 // core (lanes, retry schedule, records), whatever the channel: a webhook's HTTP answer
-// (webhook_outcome.h) or, later, a mail server's reply. The core decides from `kind` alone; the
-// code and the reply are recorded with the attempt for whoever reads the deliveries.
-// Thread safety: a value.
+// (webhook_outcome.h) or a mail server's reply (mail/smtp_transport.h). The core decides from
+// `kind` alone; the code and the reply are recorded with the attempt for whoever reads the
+// deliveries. Thread safety: a value.
 #pragma once
 
 #include <chrono>
@@ -16,6 +16,8 @@ struct AttemptOutcome {
     kDelivered,  // the receiver took it: the delivery succeeded
     kRetry,      // try again, by the retry schedule or after retry_after
     kRefused,    // the destination refuses for good: it is disabled, the delivery stays pending
+    kFailed,     // the destination refuses this message for good (an SMTP 5xx): the delivery
+                 // fails, the destination stays as it is
   };
   Kind kind = Kind::kRetry;
   // The channel's numeric answer (an HTTP status, an SMTP reply code); 0 when none came.

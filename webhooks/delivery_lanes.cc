@@ -32,7 +32,7 @@ size_t DeliveryLanes::lanes() const {
 
 void DeliveryLanes::Push(Delivery delivery) {
   // Whose lane it is, for the organization's share of the threads (it never changes).
-  const std::optional<WebhookEndpoint> endpoint = deps_.find(delivery.endpoint_id);
+  const std::optional<LaneDestination> endpoint = deps_.find(delivery.endpoint_id);
   std::lock_guard lock(mutex_);
   auto [found, created] = lanes_.try_emplace(delivery.endpoint_id);
   if (created) {
@@ -95,7 +95,7 @@ void DeliveryLanes::Serve(std::unique_lock<std::mutex>& lock, Lane& lane,
                           const std::stop_token& stop) {
   lane.woken = false;
   lock.unlock();
-  const std::optional<WebhookEndpoint> endpoint = deps_.find(lane.endpoint_id);
+  const std::optional<LaneDestination> endpoint = deps_.find(lane.endpoint_id);
   lock.lock();
   std::vector<std::string> settled;
   if (!endpoint) {  // deleted: nothing more goes there

@@ -37,18 +37,25 @@
 
 #include "domain/clock.h"
 #include "webhooks/delivery_store.h"
-#include "webhooks/endpoint.h"
 
 namespace esign::webhooks {
 
+// Where a lane's deliveries go, as the lanes see it: a webhook endpoint, or a mail recipient.
+struct LaneDestination {
+  std::string id;  // Delivery::endpoint_id
+  std::string organization_id;
+  bool enabled = true;
+  uint64_t version = 0;  // grows with every change (an endpoint's version)
+};
+
 struct LaneDeps {
-  // The endpoint as it is now; nothing once deleted.
-  std::function<std::optional<WebhookEndpoint>(std::string_view endpoint_id)> find;
+  // The destination as it is now; nothing once deleted.
+  std::function<std::optional<LaneDestination>(std::string_view endpoint_id)> find;
   enum class Attempted { kDone, kEndpointDisabled };
   // One attempt of the delivery to the endpoint, recorded before it returns; updates the delivery
   // (its attempts, and its state or next attempt). kEndpointDisabled when the attempt disabled
   // the endpoint (410, or the schedule ran out).
-  std::function<Attempted(const std::stop_token&, const WebhookEndpoint&, Delivery&)> attempt;
+  std::function<Attempted(const std::stop_token&, const LaneDestination&, Delivery&)> attempt;
   // The delivery no longer holds its message: it succeeded, or its endpoint is gone.
   std::function<void(const std::string& delivery_id)> settle;
   const Clock& clock;

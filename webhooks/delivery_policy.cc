@@ -42,6 +42,10 @@ AttemptVerdict AfterAttempt(Delivery& delivery, const AttemptOutcome& outcome, i
       return {.next = AttemptVerdict::Next::kSucceeded};
     case AttemptOutcome::Kind::kRefused:
       return {.next = AttemptVerdict::Next::kDisableEndpoint, .disable_reason = outcome.refusal};
+    case AttemptOutcome::Kind::kFailed:
+      delivery.state = DeliveryState::kFailed;
+      delivery.next_attempt_us = 0;
+      return {.next = AttemptVerdict::Next::kFailed};
     case AttemptOutcome::Kind::kRetry:
       break;
   }

@@ -6,7 +6,8 @@
 //   routing  an endpoint of the organization that controls the contract, enabled or not, created
 //            before the event (at a lower log position), that wants the event's type, gets one
 //            pending delivery, due now; ids derived from endpoint and event (delivery_message.h).
-//   attempt  channel-neutral (attempt_outcome.h): delivered succeeds; refused disables the
+//   attempt  channel-neutral (attempt_outcome.h): delivered succeeds; failed fails the delivery
+//            alone; refused disables the
 //            destination; a retry waits for the next attempt of the schedule (or as long as the
 //            receiver asked, within the schedule's bounds), and disables the destination once
 //            the schedule has none. What an HTTP answer means is the webhook channel's
@@ -37,6 +38,7 @@ struct AttemptVerdict {
     kSucceeded,        // state kSucceeded, nothing due
     kRetry,            // next_attempt_us set
     kDisableEndpoint,  // the delivery stays pending, as it was due; see disable_reason
+    kFailed,           // state kFailed, nothing due: the destination refused this message
   };
   Next next = Next::kRetry;
   // kDisableEndpoint: why, as the endpoint records it ("the endpoint answered 410 Gone", "every

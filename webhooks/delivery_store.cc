@@ -29,7 +29,8 @@ rocksdb::WriteOptions Synced() {
 }
 
 DeliveryState StateOf(std::string_view name) {
-  return name == "succeeded" ? DeliveryState::kSucceeded : DeliveryState::kPending;
+  if (name == "succeeded") return DeliveryState::kSucceeded;
+  return name == "failed" ? DeliveryState::kFailed : DeliveryState::kPending;
 }
 
 }  // namespace
@@ -40,6 +41,8 @@ std::string_view DeliveryStateName(DeliveryState state) {
       return "pending";
     case DeliveryState::kSucceeded:
       return "succeeded";
+    case DeliveryState::kFailed:
+      return "failed";
   }
   return "pending";
 }

@@ -31,9 +31,10 @@ struct DeliveryAttempt {
   friend bool operator==(const DeliveryAttempt&, const DeliveryAttempt&) = default;
 };
 
-// A delivery is pending until a 2xx: failures only schedule the next attempt, and an endpoint that
-// runs out of attempts is disabled with its deliveries still pending.
-enum class DeliveryState { kPending, kSucceeded };
+// A webhook delivery is pending until a 2xx: failures only schedule the next attempt, and an
+// endpoint that runs out of attempts is disabled with its deliveries still pending. A message
+// that its destination refuses for good (a mail server's 5xx) has failed.
+enum class DeliveryState { kPending, kSucceeded, kFailed };
 std::string_view DeliveryStateName(DeliveryState state);
 
 struct Delivery {

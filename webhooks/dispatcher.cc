@@ -65,9 +65,22 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
 Dispatcher::Dispatcher(DispatcherDeps deps, DispatcherOptions options)
     : deps_(std::move(deps)), options_(std::move(options)) {
   lanes_ = std::make_unique<DeliveryLanes>(
-      LaneDeps{.find = [this](std::string_view id) { return deps_.directory.Find(id); },
-               .attempt = [this](const std::stop_token& stop, const WebhookEndpoint& endpoint,
-                                 Delivery& delivery) { return Attempt(stop, endpoint, delivery); },
+      LaneDeps{.find = [this](std::string_view id) -> std::optional<LaneDestination> {
+                 auto endpoint = deps_.directory.Find(id);
+                 if (!endpoint) return std::nullopt;
+                 return LaneDestination{.id = endpoint->id,
+                                        .organization_id = endpoint->organization_id,
+                                        .enabled = endpoint->enabled,
+                                        .version = endpoint->version};
+               },
+               .attempt =
+                   [this](const std::stop_token& stop, const LaneDestination& destination,
+                          Delivery& delivery) {
+                     // Deleted since the lane looked: the lane settles it when it looks again.
+                     auto endpoint = deps_.directory.Find(destination.id);
+                     if (!endpoint) return LaneDeps::Attempted::kDone;
+                     return Attempt(stop, *endpoint, delivery);
+                   },
                .settle = [this](const std::string& id) { Settle(id); },
                .clock = deps_.clock},
       options_.sender_threads);

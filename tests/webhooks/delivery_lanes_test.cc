@@ -25,7 +25,7 @@ class DeliveryLanesTest : public ::testing::Test {
   void Start(size_t threads) {
     lanes_ = std::make_unique<DeliveryLanes>(
         LaneDeps{.find = [this](std::string_view id) { return Find(id); },
-                 .attempt = [this](const std::stop_token&, const WebhookEndpoint& endpoint,
+                 .attempt = [this](const std::stop_token&, const LaneDestination& endpoint,
                                    Delivery& delivery) { return Attempt(endpoint, delivery); },
                  .settle =
                      [this](const std::string& id) {
@@ -43,7 +43,7 @@ class DeliveryLanesTest : public ::testing::Test {
   void AddEndpoint(const std::string& id, const std::string& organization, bool slow = false) {
     std::lock_guard lock(mutex_);
     endpoints_[id] =
-        WebhookEndpoint{.id = id, .organization_id = organization, .enabled = true, .version = 1};
+        LaneDestination{.id = id, .organization_id = organization, .enabled = true, .version = 1};
     if (slow) slow_.insert(id);
   }
   void ChangeEndpoint(const std::string& id, bool enabled) {
@@ -86,7 +86,7 @@ class DeliveryLanesTest : public ::testing::Test {
     return sent_[endpoint];
   }
 
-  std::optional<WebhookEndpoint> Find(std::string_view id) {
+  std::optional<LaneDestination> Find(std::string_view id) {
     std::lock_guard lock(mutex_);
     auto it = endpoints_.find(std::string(id));
     if (it == endpoints_.end()) return std::nullopt;
@@ -95,7 +95,7 @@ class DeliveryLanesTest : public ::testing::Test {
 
   // Succeeds, except each delivery in `fail_once_` fails its first attempt (retry `retry_after`
   // later); a slow endpoint's attempt waits for Release.
-  LaneDeps::Attempted Attempt(const WebhookEndpoint& endpoint, Delivery& delivery) {
+  LaneDeps::Attempted Attempt(const LaneDestination& endpoint, Delivery& delivery) {
     std::unique_lock lock(mutex_);
     EXPECT_EQ(++in_flight_[endpoint.id], 1) << "two attempts at once to " << endpoint.id;
     peak_of_organization_[endpoint.organization_id] =
@@ -121,7 +121,7 @@ class DeliveryLanesTest : public ::testing::Test {
   std::mutex mutex_;
   std::condition_variable release_;
   bool released_ = false;
-  std::map<std::string, WebhookEndpoint> endpoints_;
+  std::map<std::string, LaneDestination> endpoints_;
   std::set<std::string> slow_;
   std::set<std::string> fail_once_;
   milliseconds retry_after_{0};
