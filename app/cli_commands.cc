@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "commands/organization_commands.h"
 #include "commands/template_commands.h"
 #include "domain/json_parse.h"
 
@@ -36,9 +37,10 @@ Result<boost::json::object> AdminCommands::Run(const boost::json::object& reques
   if (!command) return Fail(command.error());
   if (*command == "clients.create") return CreateClient(request);
   if (*command == "templates.import") return ImportTemplate(request);
+  if (*command == "organizations.set") return SetOrganization(request);
   if (*command == "ping") return boost::json::object{};
   return Fail(ErrorCode::kValidationFailed, "unknown admin command '" + *command + "'", "command",
-              "one of: clients.create, templates.import, ping");
+              "one of: clients.create, templates.import, organizations.set, ping");
 }
 
 std::string AdminCommands::HandleLine(std::string_view line) {
@@ -186,6 +188,25 @@ std::string DemoClientBanner(const commands::CreatedClient& client, std::string_
       << "/api/v1/auth/machine-token -H 'Content-Type: application/json' -d '" << body << "'\n"
       << "contractd: ===========================================================================\n";
   return out.str();
+}
+
+}  // namespace esign::app
+
+namespace esign::app {
+
+Result<boost::json::object> AdminCommands::SetOrganization(const boost::json::object& request) {
+  auto org = StringField(request, "organizationId");
+  if (!org) return Fail(org.error());
+  auto email = StringField(request, "email");
+  if (!email) return Fail(email.error());
+  const auto* name = request.if_contains("name");
+  const std::string name_text =
+      name != nullptr && name->is_string() ? std::string(name->as_string()) : std::string();
+  if (auto set = commands::SetOrganizationContact(store_, *org, *email, name_text, AdminActor());
+      !set) {
+    return Fail(set.error());
+  }
+  return boost::json::object{{"organizationId", *org}, {"email", *email}, {"name", name_text}};
 }
 
 }  // namespace esign::app

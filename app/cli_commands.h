@@ -7,6 +7,8 @@
 //       -> {"clientId","clientSecret","organizationId","permissions"}
 //   {"command":"templates.import","file":"<file name>","text":"<the file's content>"}
 //       -> {"templateId","file","changed"}
+//   {"command":"organizations.set","organizationId":"...","email":"...","name":"..."}
+//       -> the same fields (the organization's notification address; "" removes it)
 //   {"command":"ping"} -> {}
 // Responses: {"ok":true,"result":{...}} or {"ok":false,"error":{"code","message","details"}}.
 //
@@ -47,6 +49,7 @@ class AdminCommands {
  private:
   Result<boost::json::object> CreateClient(const boost::json::object& request);
   Result<boost::json::object> ImportTemplate(const boost::json::object& request);
+  Result<boost::json::object> SetOrganization(const boost::json::object& request);
 
   eventstore::EventStore& store_;
   commands::ClientCommandHandler& clients_;

@@ -39,6 +39,15 @@ Result<std::vector<boost::json::object>> BuildRequests(const Command& command) {
     });
     return requests;
   }
+  if (command.name == "organizations set") {
+    requests.push_back(boost::json::object{
+        {"command", "organizations.set"},
+        {"organizationId", command.organizations_set.organization_id},
+        {"email", command.organizations_set.email},
+        {"name", command.organizations_set.name},
+    });
+    return requests;
+  }
   for (const auto& file : command.templates_import.files) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream text;

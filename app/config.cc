@@ -6,6 +6,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "domain/text_formats.h"
+
 namespace esign::app {
 namespace po = boost::program_options;
 namespace {
@@ -110,7 +112,18 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "origin of the signing links, e.g. https://sign.example.com (default: http://<Host>)")(
       "clock-offset", po::value(&clock_offset),
       "seconds the service's clock runs ahead, to rehearse expiry and reminders (0..3153600000); "
-      "enables the admin socket's clock.advance. Not for production");
+      "enables the admin socket's clock.advance. Not for production")(
+      "smtp-url", po::value(&serve.smtp_url),
+      "mail server, smtp://HOST:587 (STARTTLS) or smtps://HOST:465 (default: .eml files in "
+      "<data-dir>/outbox)")("smtp-user", po::value(&serve.smtp_user), "SMTP AUTH user")(
+      "smtp-password-file", po::value(&serve.smtp_password_file),
+      "file holding the SMTP AUTH password")(
+      "smtp-ca-file", po::value(&serve.smtp_ca_file),
+      "CA certificates to trust for the mail server besides the system's")(
+      "mail-from", po::value(&serve.mail_from)->default_value(serve.mail_from),
+      "sender address of the e-mails")(
+      "mail-from-name", po::value(&serve.mail_from_name)->default_value(serve.mail_from_name),
+      "sender name of the e-mails");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -142,6 +155,19 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
                 "--webhook-dispatcher external needs --kafka-brokers: the embedded cluster ends "
                 "with contractd, and the dispatchers' work with it",
                 "webhook-dispatcher", dispatcher_mode);
+  }
+  if (!serve.smtp_url.empty() && !serve.smtp_url.starts_with("smtp://") &&
+      !serve.smtp_url.starts_with("smtps://")) {
+    return Fail(ErrorCode::kValidationFailed, "--smtp-url must be smtp://HOST[:PORT] or smtps://",
+                "smtp-url", serve.smtp_url);
+  }
+  if (!IsEmailAddress(serve.mail_from)) {
+    return Fail(ErrorCode::kValidationFailed, "--mail-from must be an e-mail address", "mail-from",
+                serve.mail_from);
+  }
+  if (serve.smtp_user.empty() != serve.smtp_password_file.empty()) {
+    return Fail(ErrorCode::kValidationFailed, "--smtp-user and --smtp-password-file go together",
+                "smtp-user", "both or none");
   }
   if (!serve.public_base_url.empty() && !serve.public_base_url.starts_with("https://") &&
       !serve.public_base_url.starts_with("http://")) {
@@ -180,6 +206,27 @@ Status ParseClientsCreate(const std::vector<std::string>& args, Command& command
   if (permissions.empty()) return Missing("permissions");
   if (config.name.empty()) return Missing("name");
   config.permissions = SplitList(permissions);
+  return {};
+}
+
+Status ParseOrganizationsSet(const std::vector<std::string>& args, Command& command) {
+  OrganizationsSetConfig& config = command.organizations_set;
+  po::options_description options("contractd organizations set");
+  options.add_options()("help,h", "show this help")(
+      "data-dir", po::value(&command.data_dir)->default_value("./data"), "data directory")(
+      "org", po::value(&config.organization_id), "the organization")(
+      "email", po::value(&config.email),
+      "its notification address, the `owner` of e-mail settings (\"\" removes it)")(
+      "name", po::value(&config.name), "its name in the e-mails (optional)");
+  po::variables_map vm;
+  auto help = ParseOptions(
+      args, options, nullptr,
+      "contractd organizations set --data-dir DIR --org ORG --email ADDRESS [--name NAME]", vm,
+      command);
+  if (!help) return Fail(help.error());
+  if (*help) return {};
+  if (config.organization_id.empty()) return Missing("org");
+  if (vm.count("email") == 0) return Missing("email");
   return {};
 }
 
@@ -280,14 +327,16 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
     args.erase(args.begin());
     const std::string second =
         !args.empty() && !args.front().starts_with("-") ? args.front() : std::string();
-    if (first == "clients" || first == "templates" || first == "providers") {
+    if (first == "clients" || first == "templates" || first == "providers" ||
+        first == "organizations") {
       if (!second.empty()) args.erase(args.begin());
       command.name = first + " " + second;
       if (command.name != "clients create" && command.name != "templates import" &&
-          command.name != "providers add") {
+          command.name != "providers add" && command.name != "organizations set") {
         const std::string known = first == "clients"     ? "clients create"
                                   : first == "templates" ? "templates import"
-                                                         : "providers add";
+                                  : first == "providers" ? "providers add"
+                                                         : "organizations set";
         return Fail(ErrorCode::kValidationFailed,
                     "unknown command '" + first + (second.empty() ? "" : " " + second) + "'",
                     "command", known);
@@ -296,14 +345,16 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
       command.name = first;
     } else if (first != "serve") {
       return Fail(ErrorCode::kValidationFailed, "unknown command '" + first + "'", "command",
-                  "one of: serve, clients create, templates import, providers add, dispatcher");
+                  "one of: serve, clients create, templates import, providers add, organizations "
+                  "set, dispatcher");
     }
   }
-  Status parsed = command.name == "serve"            ? ParseServe(args, command)
-                  : command.name == "clients create" ? ParseClientsCreate(args, command)
-                  : command.name == "providers add"  ? ParseProvidersAdd(args, command)
-                  : command.name == "dispatcher"     ? ParseDispatcher(args, command)
-                                                     : ParseTemplatesImport(args, command);
+  Status parsed = command.name == "serve"               ? ParseServe(args, command)
+                  : command.name == "clients create"    ? ParseClientsCreate(args, command)
+                  : command.name == "providers add"     ? ParseProvidersAdd(args, command)
+                  : command.name == "organizations set" ? ParseOrganizationsSet(args, command)
+                  : command.name == "dispatcher"        ? ParseDispatcher(args, command)
+                                                        : ParseTemplatesImport(args, command);
   if (!parsed) return Fail(parsed.error());
   return command;
 }

@@ -58,6 +58,15 @@ struct ServeConfig {
   // clock.advance moves it further while the service runs. Authentication, webhook and
   // provider-callback timestamps keep the system clock. Never for production. Default: not given.
   std::optional<int64_t> clock_offset_seconds;
+  // E-mail (docs/mail.md). --smtp-url / CONTRACTD_SMTP_URL: smtp://host:587 (STARTTLS) or
+  // smtps://host:465; empty: every message is written as an .eml file under <data-dir>/outbox.
+  std::string smtp_url;
+  std::string smtp_user;           // --smtp-user / CONTRACTD_SMTP_USER
+  std::string smtp_password_file;  // --smtp-password-file: the password, never on the command line
+  std::string smtp_ca_file;        // --smtp-ca-file: a CA bundle to trust besides the system's
+  // --mail-from / CONTRACTD_MAIL_FROM: the sender address. Default: no-reply@localhost.localdomain.
+  std::string mail_from = "no-reply@localhost.localdomain";
+  std::string mail_from_name = "Contract signing";  // --mail-from-name
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.
@@ -65,6 +74,13 @@ struct ClientsCreateConfig {
   std::string organization_id;           // --org / CONTRACTD_ORG
   std::string name;                      // --name / CONTRACTD_NAME
   std::vector<std::string> permissions;  // --permissions p1,p2 / CONTRACTD_PERMISSIONS
+};
+
+// `organizations set`: the organization's notification address, the `owner` of e-mail settings.
+struct OrganizationsSetConfig {
+  std::string organization_id;  // --org
+  std::string email;            // --email; "" removes it (no owner mail)
+  std::string name;             // --name: the organization's name in messages (optional)
 };
 
 // `providers add`: configures a signing provider (app/provider_registry.h).
@@ -92,7 +108,8 @@ struct TemplatesImportConfig {
 };
 
 struct Command {
-  // "serve", "clients create", "templates import", "providers add", "dispatcher", "help"
+  // "serve", "clients create", "templates import", "providers add", "organizations set",
+  // "dispatcher", "help"
   std::string name;
   ServeConfig serve;
   DispatcherConfig dispatcher;
@@ -100,6 +117,7 @@ struct Command {
   ClientsCreateConfig clients_create;
   TemplatesImportConfig templates_import;
   ProvidersAddConfig providers_add;
+  OrganizationsSetConfig organizations_set;
   std::string usage;  // set for "help"
 };
 

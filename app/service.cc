@@ -33,6 +33,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (auto s = service->OpenStore(config); !s) return std::unexpected(s.error());
   if (auto s = service->PrepareAuth(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartReadSide(); !s) return std::unexpected(s.error());
+  if (auto s = service->OpenMailRecords(config); !s) return std::unexpected(s.error());
   if (auto s = service->AddRoutes(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartKafka(config); !s) return std::unexpected(s.error());
   service->StartTimers();
@@ -47,6 +48,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   auto server = http::HttpServer::Start(config.server, *service->handler_);
   if (!server) return std::unexpected(server.error());
   service->server_ = std::move(*server);
+  if (auto s = service->StartMail(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartAdmin(config); !s) return std::unexpected(s.error());
   service->StartTreeHeadSigner(config.tree_head_interval);
   service->handler_->SetReady(true);
@@ -139,7 +141,8 @@ Status Service::AddRoutes(const ServeConfig& config) {
   const http::ContractRoutesDeps contract_deps{
       *contract_commands_, *evidence_commands_,
       *contract_queries_,  *read_your_writes_,
-      store_->blobs(),     [this](const ContractState& s) { return documents_->Render(s); }};
+      store_->blobs(),     [this](const ContractState& s) { return documents_->Render(s); },
+      mail_records_.get(), config.mail_from};
   http::AddContractRoutes(routes_, contract_deps);
   if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
   if (auto s = AddSigning(config); !s) return s;
@@ -211,6 +214,7 @@ void Service::Stop() {
   if (webhook_delivery_) webhook_delivery_->Stop();
   running_timers_.store(nullptr);
   if (timers_) timers_->Stop();
+  if (mail_outbox_) mail_outbox_->Stop();
   if (projector_) projector_->Stop();
   if (relay_) relay_->Stop();
   embedded_kafka_.reset();

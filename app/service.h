@@ -24,6 +24,8 @@
 #include "http/auth_module.h"
 #include "http/server.h"
 #include "http/webhook_routes.h"
+#include "mail/mail_outbox.h"
+#include "mail/mail_transport.h"
 #include "projections/contract_queries.h"
 #include "projections/contract_views.h"
 #include "projections/projector.h"
@@ -80,6 +82,10 @@ class Service {
                                           std::string_view organization_id);
   // The signing family and what completion needs (service_signing.cc).
   Status AddSigning(const ServeConfig& config);
+  // E-mail (service_mail.cc): the records open with the read side (the notifications route
+  // reads them); the outbox starts once the server listens (its links need the port).
+  Status OpenMailRecords(const ServeConfig& config);
+  Status StartMail(const ServeConfig& config);
   // The origin of signing links: --public-url, else the address listened on.
   std::string PublicOrigin(const ServeConfig& config) const;
 
@@ -120,6 +126,9 @@ class Service {
   std::atomic<webhooks::WebhookDelivery*> running_delivery_{nullptr};  // for the projector's thread
   std::unique_ptr<commands::DueTimerScheduler> timers_;
   std::atomic<commands::DueTimerScheduler*> running_timers_{nullptr};  // for the projector's thread
+  std::unique_ptr<webhooks::DeliveryStore> mail_records_;
+  std::unique_ptr<mail::MailTransport> mail_transport_;
+  std::unique_ptr<mail::MailOutbox> mail_outbox_;
 };
 
 }  // namespace esign::app

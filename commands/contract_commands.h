@@ -68,6 +68,11 @@ struct CommandOutcome {
   bool appended = false;  // this call appended events (not a replay, not a decision of none)
 };
 
+// The participant's open platform_hosted session whose link the service mailed (its token is
+// derived by `secrets`), the newest; null when none.
+const SigningSession* MailedSession(const ContractState& state, std::string_view participant_id,
+                                    std::string_view now, const SignerSecrets& secrets);
+
 class ContractCommandHandler {
  public:
   ContractCommandHandler(eventstore::EventStore& store, TemplateLookup templates,

@@ -2,9 +2,12 @@
 // completion. Both are appended together with the command's own events, so a crash can never
 // leave a contract whose last signature is recorded but which never completes, nor an
 // organization signer whose turn came without its provider session.
+#include <algorithm>
+
 #include "base/time_text.h"
 #include "commands/contract_commands.h"
 #include "commands/signing_times.h"
+#include "domain/mail_plan.h"
 
 namespace esign::commands {
 namespace {
@@ -14,6 +17,11 @@ bool Has(const std::vector<DomainEvent>& events, std::string_view type) {
     if (event.type == type) return true;
   }
   return false;
+}
+
+bool HasMailedSession(const ContractState& state, std::string_view participant_id,
+                      std::string_view now, const SignerSecrets& secrets) {
+  return MailedSession(state, participant_id, now, secrets) != nullptr;
 }
 
 bool HasOpenSession(const ContractState& state, std::string_view participant_id,
@@ -28,6 +36,18 @@ bool HasOpenSession(const ContractState& state, std::string_view participant_id,
 }
 
 }  // namespace
+
+const SigningSession* MailedSession(const ContractState& state, std::string_view participant_id,
+                                    std::string_view now, const SignerSecrets& secrets) {
+  for (auto it = state.sessions.rbegin(); it != state.sessions.rend(); ++it) {
+    if (it->participant_id == participant_id && it->channel == ExecutionChannel::kPlatformHosted &&
+        EffectiveState(*it, state, now) == SessionState::kOpen &&
+        it->token_sha256 == secrets.HostedLinkTokenSha256(it->session_id)) {
+      return &*it;
+    }
+  }
+  return nullptr;
+}
 
 Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
     const ContractState& before, const std::vector<DomainEvent>& decided,
@@ -67,6 +87,35 @@ Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
                                             .automatic = true});
     }
     for (const auto& start : starts) {
+      if (auto ok = take(start); !ok) return Fail(ok.error());
+    }
+  }
+
+  // E-mail (DESIGN 15): a platform_hosted signer mailed a signing request or a reminder gets a
+  // session whose link the outbox derives from its id (signer_secrets.h), in this same append;
+  // an open one from an earlier message is mailed again instead.
+  if (signer_secrets_ != nullptr && after.in_signing_flow()) {
+    const std::string expires_at = FormatTimestamp(SigningDeadlineMicros(after));
+    std::vector<CreateSigningSession> mailed;
+    for (const auto& event : decided) {
+      for (const PlannedMail& mail : PlanMail(after, event, std::nullopt)) {
+        if (!mail.hosted_link ||
+            HasMailedSession(after, mail.participant_id, context.now, *signer_secrets_) ||
+            std::any_of(mailed.begin(), mailed.end(), [&](const CreateSigningSession& c) {
+              return c.participant_id == mail.participant_id;
+            })) {
+          continue;
+        }
+        std::string session_id = ids_.Next("ses_");
+        std::string token_sha256 = signer_secrets_->HostedLinkTokenSha256(session_id);
+        mailed.push_back(CreateSigningSession{.participant_id = mail.participant_id,
+                                              .session_id = std::move(session_id),
+                                              .token_sha256 = std::move(token_sha256),
+                                              .expires_at = expires_at,
+                                              .automatic = true});
+      }
+    }
+    for (const auto& start : mailed) {
       if (auto ok = take(start); !ok) return Fail(ok.error());
     }
   }

@@ -5,7 +5,9 @@
 //       enabled, subject, message; "{{title}}" in them is the contract's title);
 //   participant.reminded: the same link again to that signer ("reminder": enabled);
 //   signer.completed, contract.completed (attachSignedPdf), contract.declined, contract.voided,
-//       contract.expired: to the recipient groups their settings name.
+//       contract.expired: to the recipient groups their settings name;
+//   signer.authentication_code_sent: the code to the signer who asked for it on the hosted page
+//       (the outbox derives it from the event's session and code number).
 // Groups: owner (the organization's notification address, when it has one), signers, viewers and
 // copy_recipients (the participants that sign, view, receive a copy). Integrator- and
 // provider-managed signers get no link; a participant without an e-mail address gets nothing;
@@ -23,6 +25,8 @@
 #include "domain/contract_state.h"
 
 namespace esign {
+
+inline constexpr std::string_view kAuthenticationCodeSent = "signer.authentication_code_sent";
 
 enum class MailKind {
   kSigningRequest,

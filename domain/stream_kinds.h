@@ -17,6 +17,7 @@ enum class StreamKind {
   kClient,           // "client-<clientId>": machine clients, their secret hashes, revocations
   kWebhookEndpoint,  // "webhook-<endpointId>": integrator configuration, without secrets
   kIdempotency,      // "idempotency-<hash>": Idempotency-Key reservations
+  kOrganization,     // "organization-<organizationId>": its notification address
 };
 
 // Where the relay publishes the events of a stream (webhooks/kafka_relay.h). Never published:
@@ -34,12 +35,14 @@ struct StreamKindInfo {
   PublishedTopic topic;
 };
 
-inline constexpr std::array<StreamKindInfo, 5> kStreamKinds = {{
+inline constexpr std::array<StreamKindInfo, 6> kStreamKinds = {{
     {StreamKind::kContract, "contract-", PublishedTopic::kContractEvents},
     {StreamKind::kTemplate, "template-", PublishedTopic::kContractEvents},
     {StreamKind::kClient, "client-", PublishedTopic::kNone},
     {StreamKind::kWebhookEndpoint, "webhook-", PublishedTopic::kEndpoints},
     {StreamKind::kIdempotency, "idempotency-", PublishedTopic::kNone},
+    // An address is personal data, and the contract events name no organization's address.
+    {StreamKind::kOrganization, "organization-", PublishedTopic::kNone},
 }};
 
 std::string_view StreamPrefix(StreamKind kind);

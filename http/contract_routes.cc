@@ -177,6 +177,7 @@ void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
        CommandRoute<RemindParticipants>(deps, EmptyBody::kAsEmptyObject, Idempotency::kHonoured)});
   AddContractReadRoutes(routes, deps);
   AddDocumentRoutes(routes, deps);
+  if (deps.mail_records != nullptr) AddNotificationRoutes(routes, deps);
 }
 
 }  // namespace esign::http

@@ -8,6 +8,7 @@
 #include "commands/contract_commands.h"
 #include "commands/evidence_commands.h"
 #include "http/api.h"
+#include "webhooks/delivery_store.h"
 
 namespace esign::projections {
 class ContractQueries;
@@ -25,6 +26,10 @@ struct ContractRoutesDeps {
   const eventstore::BlobStore& blobs;
   // Renders the unsigned PDF of a contract as it stands (for drafts, which have none frozen).
   std::function<Result<std::string>(const ContractState&)> render_pdf;
+  // The e-mail outbox's records (mail/mail_outbox.h), for GET /contracts/{id}/notifications.
+  const webhooks::DeliveryStore* mail_records = nullptr;
+  std::string mail_from =
+      "no-reply@localhost.localdomain";  // --mail-from, whose domain ends Message-IDs
 };
 
 // All 18 operations.
@@ -33,6 +38,8 @@ void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 // The parts of it, by file: reads (list, get, status) and documents/evidence (5 to 13).
 void AddContractReadRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
+// GET /contracts/{id}/notifications: the e-mails of the contract (notification_routes.cc).
+void AddNotificationRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps);
 
 // Helpers shared with other families.
 esign::Actor DomainActor(const Principal& principal);

@@ -1,5 +1,6 @@
 #include "webhooks/delivery_store.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <filesystem>
 #include <set>
@@ -21,6 +22,22 @@ std::string PositionKey(char kind, std::string_view endpoint_id, uint64_t positi
 }
 
 std::string RecordKey(std::string_view id) { return "d/" + std::string(id); }
+std::string PendingKey(std::string_view id) { return "p/" + std::string(id); }
+std::string ContractKey(const Delivery& d) {
+  return PositionKey('c', d.contract_id, d.position) + "/" + d.id;
+}
+constexpr std::string_view kCheckpointKey = "m/checkpoint";
+
+// Every key of a delivery's record but the endpoint's list, which Admit and Update both write.
+void PutRecord(rocksdb::WriteBatch& batch, const Delivery& d) {
+  batch.Put(RecordKey(d.id), DeliveryToJson(d));
+  batch.Put(PositionKey('l', d.endpoint_id, d.position), d.id);
+  if (d.state == DeliveryState::kPending) {
+    batch.Put(PendingKey(d.id), "");
+  } else {
+    batch.Delete(PendingKey(d.id));
+  }
+}
 
 rocksdb::WriteOptions Synced() {
   rocksdb::WriteOptions options;
@@ -101,11 +118,12 @@ Result<Delivery> ParseDelivery(std::string_view json) {
   }
 }
 
-Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& data_dir) {
+Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& data_dir,
+                                                           std::string_view name) {
   rocksdb::Options options;
   options.create_if_missing = true;
   rocksdb::DB* db = nullptr;
-  const std::string path = (std::filesystem::path(data_dir) / "webhook-deliveries").string();
+  const std::string path = (std::filesystem::path(data_dir) / name).string();
   const rocksdb::Status status = rocksdb::DB::Open(options, path, &db);
   if (!status.ok()) return eventstore::FailFromRocks(status, "opening " + path);
   return std::unique_ptr<DeliveryStore>(new DeliveryStore(std::unique_ptr<rocksdb::DB>(db)));
@@ -126,8 +144,8 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
       continue;
     }
     d.state = DeliveryState::kPending;
-    batch.Put(RecordKey(d.id), DeliveryToJson(d));
-    batch.Put(PositionKey('l', d.endpoint_id, d.position), d.id);
+    PutRecord(batch, d);
+    batch.Put(ContractKey(d), d.id);
     pending.push_back(std::move(d));
   }
   if (batch.Count() == 0) return pending;
@@ -138,8 +156,7 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
 
 Status DeliveryStore::Update(const Delivery& delivery) {
   rocksdb::WriteBatch batch;
-  batch.Put(RecordKey(delivery.id), DeliveryToJson(delivery));
-  batch.Put(PositionKey('l', delivery.endpoint_id, delivery.position), delivery.id);
+  PutRecord(batch, delivery);
   // Not synced: an outcome lost with the machine (the process's writes survive its own crash)
   // only means the delivery is sent again, with the same webhook-id.
   const rocksdb::Status status = db_->Write(rocksdb::WriteOptions(), &batch);
@@ -174,6 +191,59 @@ Result<std::vector<Delivery>> DeliveryStore::List(std::string_view endpoint_id, 
   }
   if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "listing deliveries");
   return items;
+}
+
+}  // namespace esign::webhooks
+
+namespace esign::webhooks {
+
+Result<std::vector<Delivery>> DeliveryStore::OfContract(std::string_view contract_id,
+                                                        size_t limit) const {
+  std::vector<Delivery> items;
+  const std::string prefix = "c/" + std::string(contract_id) + "/";
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix) && items.size() < limit;
+       it->Next()) {
+    auto delivery = Get(it->value().ToStringView());
+    if (!delivery) return std::unexpected(delivery.error());
+    if (*delivery) items.push_back(std::move(**delivery));
+  }
+  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "listing deliveries");
+  return items;
+}
+
+Result<std::vector<Delivery>> DeliveryStore::Pending() const {
+  std::vector<Delivery> items;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek("p/"); it->Valid() && it->key().starts_with("p/"); it->Next()) {
+    auto delivery = Get(it->key().ToStringView().substr(2));
+    if (!delivery) return std::unexpected(delivery.error());
+    if (*delivery && (*delivery)->state == DeliveryState::kPending) {
+      items.push_back(std::move(**delivery));
+    }
+  }
+  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "listing deliveries");
+  std::sort(items.begin(), items.end(),
+            [](const Delivery& a, const Delivery& b) { return a.position < b.position; });
+  return items;
+}
+
+Result<uint64_t> DeliveryStore::Checkpoint() const {
+  std::string value;
+  const rocksdb::Status status = db_->Get(rocksdb::ReadOptions(), kCheckpointKey, &value);
+  if (status.IsNotFound()) return uint64_t{0};
+  if (!status.ok()) return eventstore::FailFromRocks(status, "reading the checkpoint");
+  const std::optional<uint64_t> position = eventstore::DecodeU64(value);
+  if (!position) return Fail(ErrorCode::kCorruption, "delivery checkpoint");
+  return *position;
+}
+
+Status DeliveryStore::SetCheckpoint(uint64_t position) {
+  const eventstore::U64Key encoded = eventstore::EncodeU64(position);
+  const rocksdb::Status status =
+      db_->Put(Synced(), kCheckpointKey, rocksdb::Slice(encoded.data(), encoded.size()));
+  if (!status.ok()) return eventstore::FailFromRocks(status, "storing the checkpoint");
+  return {};
 }
 
 }  // namespace esign::webhooks

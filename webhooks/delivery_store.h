@@ -1,9 +1,12 @@
 // DeliveryStore: the deliveries and their attempts (the delivery core's records: nothing in them
 // is particular to HTTP, so a second channel keeps its records the same way), operational data kept
 // apart from the event log (they are not facts of the contract, and retries write often): a RocksDB
-// database of its own in <data_dir>/webhook-deliveries. Keys:
+// database of its own per channel, <data_dir>/webhook-deliveries or <data_dir>/mail. Keys:
 //   d/<deliveryId>                     -> the delivery as JSON (state, attempts, next attempt)
 //   l/<endpointId>/<BE u64 position>   -> deliveryId, every delivery, for the endpoint's list
+//   c/<contractId>/<BE u64 position>/<deliveryId> -> deliveryId, for the contract's list
+//   p/<deliveryId>                     -> nothing: the delivery is pending
+//   m/checkpoint                       -> BE u64: where a reader of the log goes on (the outbox)
 // A delivery's id is derived from its endpoint and event, so the same event read twice from the
 // topic (after a restart) is recognized and not delivered again.
 // Thread safety: every method may be called from any thread.
@@ -58,7 +61,8 @@ struct Delivery {
 
 class DeliveryStore {
  public:
-  static Result<std::unique_ptr<DeliveryStore>> Open(const std::string& data_dir);
+  static Result<std::unique_ptr<DeliveryStore>> Open(const std::string& data_dir,
+                                                     std::string_view name = "webhook-deliveries");
   ~DeliveryStore();
 
   // Stores the deliveries whose id is not stored yet, as pending, in one synced write. Returns the
@@ -72,6 +76,13 @@ class DeliveryStore {
   // The endpoint's deliveries, newest first, with a position below `before` (0: from the newest).
   Result<std::vector<Delivery>> List(std::string_view endpoint_id, uint64_t before,
                                      size_t limit) const;
+  // The contract's deliveries in log order, at most `limit`.
+  Result<std::vector<Delivery>> OfContract(std::string_view contract_id, size_t limit) const;
+  // Every pending delivery, in log order (what a restart sends).
+  Result<std::vector<Delivery>> Pending() const;
+  // The position a reader of the log stored with SetCheckpoint (synced); 0 when none.
+  Result<uint64_t> Checkpoint() const;
+  Status SetCheckpoint(uint64_t position);
 
  private:
   explicit DeliveryStore(std::unique_ptr<rocksdb::DB> db) : db_(std::move(db)) {}

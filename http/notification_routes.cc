@@ -1,0 +1,87 @@
+// GET /contracts/{id}/notifications (contracts:read): every e-mail the contract caused, in log
+// order, as the outbox recorded it (mail/mail_outbox.h): to whom, what, its state and attempts,
+// the mail server's last reply. A contract of another organization is CONTRACT_NOT_FOUND.
+#include <boost/json.hpp>
+
+#include "base/time_text.h"
+#include "http/contract_routes.h"
+#include "mail/outgoing_mail.h"
+
+namespace esign::http {
+namespace {
+
+using boost::beast::http::verb;
+
+// More messages than any contract causes (participants x events); a bound, not a page size.
+constexpr size_t kMaxNotifications = 2000;
+
+boost::json::value Timestamp(int64_t micros) {
+  if (micros <= 0) return nullptr;
+  return boost::json::value(FormatTimestamp(micros));
+}
+
+std::string_view StateName(webhooks::DeliveryState state) {
+  return state == webhooks::DeliveryState::kSucceeded ? "sent" : webhooks::DeliveryStateName(state);
+}
+
+boost::json::object NotificationJson(const webhooks::Delivery& d, std::string_view mail_from) {
+  auto mail = mail::ParseOutgoingMail(d.body);
+  boost::json::object item{
+      {"id", d.id},
+      {"kind", mail ? ToString(mail->kind) : "unknown"},
+      {"recipient",
+       boost::json::object{
+           {"email", mail ? mail->to : ""},
+           {"name", mail && !mail->to_name.empty() ? boost::json::value(mail->to_name) : nullptr},
+           {"participantId", mail && !mail->participant_id.empty()
+                                 ? boost::json::value(mail->participant_id)
+                                 : nullptr}}},
+      {"state", StateName(d.state)},
+      {"eventId", d.event_id},
+      {"eventType", d.event_type},
+      {"messageId", "<" + mail::MessageIdOf(d.id, mail_from) + ">"},
+      {"createdAt", Timestamp(d.created_us)},
+      {"attempts", d.attempts.size()},
+      {"nextAttemptAt",
+       d.state == webhooks::DeliveryState::kPending ? Timestamp(d.next_attempt_us) : nullptr},
+  };
+  if (d.attempts.empty()) {
+    item["lastAttemptAt"] = nullptr;
+    item["lastReply"] = nullptr;
+  } else {
+    const webhooks::DeliveryAttempt& last = d.attempts.back();
+    item["lastAttemptAt"] = Timestamp(last.at_us);
+    item["lastReply"] = boost::json::object{
+        {"code", last.code != 0 ? boost::json::value(last.code) : nullptr}, {"text", last.error}};
+  }
+  return item;
+}
+
+ApiResult ListNotifications(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  if (auto ready = BeginRead(deps, request); !ready) return std::unexpected(ready.error());
+  const std::string id(request.params.Get("id"));
+  // Whether the caller may see the contract at all.
+  if (auto row = deps.queries.Status(ReaderOf(request), id); !row) {
+    return std::unexpected(row.error());
+  }
+  auto records = deps.mail_records->OfContract(id, kMaxNotifications);
+  if (!records) return std::unexpected(records.error());
+  boost::json::array items;
+  for (const webhooks::Delivery& d : *records) {
+    items.push_back(NotificationJson(d, deps.mail_from));
+  }
+  return ApiResponse{200,
+                     boost::json::serialize(boost::json::object{{"items", std::move(items)}}),
+                     "application/json",
+                     {}};
+}
+
+}  // namespace
+
+void AddNotificationRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
+  routes.Add(verb::get, "/api/v1/contracts/{id}/notifications",
+             {"listContractNotifications", Auth::kBearer,
+              [deps](const ApiRequest& r) { return ListNotifications(deps, r); }});
+}
+
+}  // namespace esign::http
