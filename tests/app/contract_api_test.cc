@@ -413,7 +413,8 @@ TEST_F(ContractApiTest, EvidenceBundlesProveTheHistoryAndArePersistedAsRevisions
   ASSERT_EQ(bundle.status, 200) << bundle.body.substr(0, 500);
   const auto& json = bundle.Json().as_object();
   EXPECT_EQ(json.at("format"), "esign-evidence-bundle/1");
-  EXPECT_EQ(json.at("auditTrail").as_array().size(), 3u);  // created, prepared, sent
+  // created, prepared, sent, and the session of the hosted signer, whose link is mailed
+  EXPECT_EQ(json.at("auditTrail").as_array().size(), 4u);
   EXPECT_EQ(json.at("documents").as_array().at(0).at("kind"), "rendered_unsigned");
   EXPECT_FALSE(json.at("serviceCertificatePem").as_string().empty());
 

@@ -181,10 +181,14 @@ TEST_F(SigningApiTest, HostedThenIntegratorSignersCompleteWithASignedPdf) {
                                                  "signer.completed", "contract.completed"}));
   auto list = client_.Get("/api/v1/contracts/" + id + "/signing-sessions", As("a"));
   ASSERT_EQ(list.status, 200);
-  ASSERT_EQ(list.Json().at("items").as_array().size(), 2u);
+  // Besides the two signers' sessions, the one the service created for the hosted signer's mail,
+  // which the integrator's own session replaced.
+  ASSERT_EQ(list.Json().at("items").as_array().size(), 3u);
+  size_t completed = 0;
   for (const auto& s : list.Json().at("items").as_array()) {
-    EXPECT_EQ(s.at("state").as_string(), "completed");
+    completed += s.at("state").as_string() == "completed" ? 1 : 0;
   }
+  EXPECT_EQ(completed, 2u);
 }
 
 TEST_F(SigningApiTest, DeadLinksSayWhyAndChangeNothing) {
