@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,16 @@ constexpr std::string_view kFont = "font-family:Helvetica,Arial,sans-serif;";
 constexpr std::string_view kParagraphStyle = "margin:0 0 16px 0;";
 constexpr std::string_view kNoteStyle = "margin:0 0 16px 0;font-size:13px;color:#6b7280;";
 constexpr std::string_view kLinkColor = "#1d4ed8";
+constexpr std::string_view kHead =
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
+// After the title: the page, a column of 560 pixels at most, and a white card within it.
+constexpr std::string_view kBodyStart =
+    "</title>\n</head>\n<body style=\"margin:0;padding:0;background-color:#f3f4f6;\">\n"
+    "<div style=\"max-width:560px;margin:0 auto;padding:24px 16px;\">\n"
+    "<div style=\"background-color:#ffffff;border-radius:8px;padding:24px;";
+constexpr std::string_view kLinkHelp =
+    "If the button does not work, copy this link into your browser:";
 
 // "21 November 2026, 05:35 UTC" for an RFC 3339 time; the text as given when it is not one.
 std::string ReadableTime(std::string_view rfc3339) {
@@ -97,57 +108,52 @@ std::string RenderText(const std::string& greeting, const std::vector<Block>& bl
   return text + "-- \n" + footer + "\n";
 }
 
+// Appends the pieces in order, without a temporary string for each "+".
+void Append(std::string& out, std::initializer_list<std::string_view> pieces) {
+  for (std::string_view piece : pieces) out.append(piece);
+}
+
 std::string RenderHtml(const std::string& subject, const std::string& greeting,
                        const std::vector<Block>& blocks, const std::string& footer) {
-  std::string html =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-      EscapeHtml(subject) +
-      "</title>\n</head>\n<body style=\"margin:0;padding:0;background-color:#f3f4f6;\">\n"
-      "<div style=\"max-width:560px;margin:0 auto;padding:24px 16px;\">\n"
-      "<div style=\"background-color:#ffffff;border-radius:8px;padding:24px;" +
-      std::string(kFont) + "font-size:16px;line-height:1.5;color:#1f2937;\">\n";
-  html += "<p style=\"" + std::string(kParagraphStyle) + "\">" + EscapeHtml(greeting) + "</p>\n";
+  std::string html;
+  Append(html, {kHead, EscapeHtml(subject), kBodyStart, kFont,
+                "font-size:16px;line-height:1.5;color:#1f2937;\">\n"});
+  Append(html, {"<p style=\"", kParagraphStyle, "\">", EscapeHtml(greeting), "</p>\n"});
   for (const Block& block : blocks) {
     switch (block.kind) {
       case Block::Kind::kParagraph:
-        html += "<p style=\"" + std::string(kParagraphStyle) + "\">" + EscapeHtml(block.text) +
-                "</p>\n";
+        Append(html, {"<p style=\"", kParagraphStyle, "\">", EscapeHtml(block.text), "</p>\n"});
         break;
       case Block::Kind::kNote:
-        html += "<p style=\"" + std::string(kNoteStyle) + "\">" + EscapeHtml(block.text) + "</p>\n";
+        Append(html, {"<p style=\"", kNoteStyle, "\">", EscapeHtml(block.text), "</p>\n"});
         break;
       case Block::Kind::kQuote:
-        html +=
-            "<blockquote style=\"margin:0 0 16px 0;padding:8px 16px;border-left:4px solid "
-            "#d1d5db;color:#374151;\">" +
-            Multiline(block.text) + "</blockquote>\n";
+        Append(html, {"<blockquote style=\"margin:0 0 16px 0;padding:8px 16px;border-left:4px "
+                      "solid #d1d5db;color:#374151;\">",
+                      Multiline(block.text), "</blockquote>\n"});
         break;
       case Block::Kind::kButton: {
         const std::string href = EscapeHtml(block.link);
-        html += "<p style=\"margin:24px 0;\"><a href=\"" + href +
-                "\" style=\"display:inline-block;padding:12px 24px;background-color:" +
-                std::string(kLinkColor) +
-                ";color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">" +
-                EscapeHtml(block.text) + "</a></p>\n";
-        html += "<p style=\"" + std::string(kNoteStyle) +
-                "\">If the button does not work, copy this link into your browser:<br>\n"
-                "<a href=\"" +
-                href + "\" style=\"color:" + std::string(kLinkColor) + ";word-break:break-all;\">" +
-                href + "</a></p>\n";
+        Append(html,
+               {"<p style=\"margin:24px 0;\"><a href=\"", href,
+                "\" style=\"display:inline-block;padding:12px 24px;background-color:", kLinkColor,
+                ";color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">",
+                EscapeHtml(block.text), "</a></p>\n"});
+        Append(html,
+               {"<p style=\"", kNoteStyle, "\">", kLinkHelp, "<br>\n<a href=\"", href,
+                "\" style=\"color:", kLinkColor, ";word-break:break-all;\">", href, "</a></p>\n"});
         break;
       }
       case Block::Kind::kCode:
-        html +=
-            "<p style=\"margin:0 0 16px 0;font-family:Menlo,Consolas,monospace;font-size:32px;"
-            "font-weight:bold;letter-spacing:8px;\">" +
-            EscapeHtml(block.text) + "</p>\n";
+        Append(html, {"<p style=\"margin:0 0 16px 0;font-family:Menlo,Consolas,monospace;"
+                      "font-size:32px;font-weight:bold;letter-spacing:8px;\">",
+                      EscapeHtml(block.text), "</p>\n"});
         break;
     }
   }
-  return html + "</div>\n<p style=\"" + std::string(kFont) +
-         "margin:16px 0 0 0;font-size:12px;color:#6b7280;\">" + EscapeHtml(footer) +
-         "</p>\n</div>\n</body>\n</html>\n";
+  Append(html, {"</div>\n<p style=\"", kFont, "margin:16px 0 0 0;font-size:12px;color:#6b7280;\">",
+                EscapeHtml(footer), "</p>\n</div>\n</body>\n</html>\n"});
+  return html;
 }
 
 void AddExpiry(const MailContext& context, std::vector<Block>& blocks) {

@@ -96,7 +96,7 @@ std::string Phrase(std::string_view name) {
 }
 
 std::string Mailbox(std::string_view address, std::string_view name) {
-  const std::string addr = AddressCharacters(address);
+  std::string addr = AddressCharacters(address);
   if (name.empty()) return addr;
   return Phrase(name) + " <" + addr + ">";
 }
