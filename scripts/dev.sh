@@ -48,11 +48,12 @@ install_node() {
 
 # The npm packages the tests run, exactly as each package-lock.json pins them: the OpenAPI
 # validator (tests/openapi), kafkajs, an independent Kafka consumer (tests/kafka),
-# standardwebhooks, which verifies the signatures of deliveries (tests/webhooks/receiver), and
-# playwright-core, which drives Debian's chromium (tests/browser).
+# standardwebhooks, which verifies the signatures of deliveries (tests/webhooks/receiver),
+# playwright-core, which drives Debian's chromium (tests/browser), and smtp-server with
+# mailparser, a real SMTP server and MIME parser for the mail tests (tests/mail).
 install_npm_packages() {
   local dir
-  for dir in tests/openapi tests/kafka tests/webhooks/receiver tests/browser; do
+  for dir in tests/openapi tests/kafka tests/webhooks/receiver tests/browser tests/mail; do
     echo "== npm ci in $dir"
     (cd "$ROOT/$dir" && npm ci --no-audit --no-fund)
   done
