@@ -42,7 +42,8 @@ Status Service::AddSigning(const ServeConfig& config) {
       .ids = RandomIdGenerator::Instance(),
       .clock = clock_,
       .resolve_provider = resolve_provider,
-      .public_origin = [this, config] { return PublicOrigin(config); }};
+      .public_origin = [this, config] { return PublicOrigin(config); },
+      .signer_secrets = signer_secrets_.get()};
   http::AddSigningRoutes(routes_, deps);
   http::AddProviderCallbackRoutes(routes_,
                                   {deps,

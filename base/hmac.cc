@@ -75,4 +75,8 @@ Sha256Digest HmacSha256(std::string_view key, std::string_view message) {
   return HmacSha256Key(key).Sign(message);
 }
 
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
 }  // namespace esign

@@ -37,4 +37,8 @@ class HmacSha256Key {
 
 Sha256Digest HmacSha256(std::string_view key, std::string_view message);
 
+// Whether two secrets (MACs, keyed hashes, codes) are equal, in a time that depends on their
+// lengths only, so a guess cannot be improved one byte at a time.
+bool ConstantTimeEquals(std::string_view a, std::string_view b);
+
 }  // namespace esign

@@ -4,6 +4,7 @@
 
 #include "base/time_text.h"
 #include "commands/due_timers.h"
+#include "domain/signer_authentication.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/idempotency_keys.h"
@@ -183,6 +184,10 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
       if (!decided) return std::unexpected(decided.error());
     }
 
+    // The log never holds an access code, only its keyed hash.
+    if (auto ok = HashAccessCodes(*decided, signer_secrets_); !ok) {
+      return std::unexpected(ok.error());
+    }
     auto follow_ups = FollowUps(state, *decided, context);
     if (!follow_ups) return std::unexpected(follow_ups.error());
     decided->insert(decided->end(), std::make_move_iterator(follow_ups->begin()),

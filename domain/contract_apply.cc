@@ -100,6 +100,22 @@ SigningSession SessionFromCreated(const boost::json::object& d) {
   return session;
 }
 
+void ApplySignerAuthentication(ContractState& state, std::string_view type,
+                               const boost::json::object& d) {
+  SigningSession* session = state.FindSession(StringMemberOrEmpty(d, "sessionId"));
+  if (session == nullptr) return;
+  if (type == event_type::kSignerCodeSent) {
+    session->codes_sent = static_cast<int>(IntegerMember(d, "codeNumber").value_or(0));
+    session->last_code_sent_at = StringMemberOrEmpty(d, "sentAt");
+    session->code_expires_at = StringMemberOrEmpty(d, "expiresAt");
+  } else if (type == event_type::kSignerAuthenticated) {
+    session->authenticated_at.push_back(StringMemberOrEmpty(d, "authenticatedAt"));
+  } else {
+    session->failed_attempts = static_cast<int>(IntegerMember(d, "failedAttempts").value_or(0));
+    if (type == event_type::kSignerAuthenticationFailed) session->locked = true;
+  }
+}
+
 void EndSession(ContractState& state, std::string_view session_id, SessionState end,
                 const std::string& at) {
   if (session_id.empty()) return;
@@ -276,6 +292,10 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
       session->expires_at = StringMemberOrEmpty(d, "expiresAt");
       session->updated_at = StringMemberOrEmpty(d, "refreshedAt");
     }
+  } else if (type == event_type::kSignerCodeSent || type == event_type::kSignerAuthenticated ||
+             type == event_type::kSignerAttemptFailed ||
+             type == event_type::kSignerAuthenticationFailed) {
+    ApplySignerAuthentication(state, type, d);  // the contract itself does not change
   } else if (type == event_type::kEvidencePersisted) {
     state.artifact_revisions.push_back(
         ArtifactRevision{IntegerMember(d, "revision").value_or(0), "evidence_bundle",

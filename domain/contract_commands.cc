@@ -4,10 +4,12 @@ namespace esign {
 
 std::string_view CommandName(const Command& command) {
   static constexpr std::string_view kNames[] = {
-      "CreateContract",        "UpdateData",      "UpdateTableData",       "ReplaceParticipants",
-      "UpdateRoleBindings",    "SendContract",    "RecordSignerCompleted", "RecordSignerDeclined",
-      "CompleteContract",      "PersistEvidence", "CreateSigningSession",  "CancelSigningSession",
-      "RefreshSigningSession", "VoidContract",    "RemindParticipants",    "RunDueTimers"};
+      "CreateContract",        "UpdateData",           "UpdateTableData",
+      "ReplaceParticipants",   "UpdateRoleBindings",   "SendContract",
+      "RecordSignerCompleted", "RecordSignerDeclined", "CompleteContract",
+      "PersistEvidence",       "CreateSigningSession", "CancelSigningSession",
+      "RefreshSigningSession", "VoidContract",         "RemindParticipants",
+      "RunDueTimers",          "SendSignerCode",       "RecordSignerAuthentication"};
   return kNames[command.index()];
 }
 

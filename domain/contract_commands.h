@@ -155,11 +155,31 @@ struct RefreshSigningSession {
   std::string expires_at;
 };
 
+// POST /hosted-signing/{token}/authentication/email-code: the next e-mail code of the session is
+// recorded as sent (the outbox mails it). `expires_at` comes from the caller (now + 10 minutes).
+struct SendSignerCode {
+  std::string session_id;
+  std::string link_sha256;
+  std::string expires_at;
+};
+
+// What a code the signer typed turned out to be (CheckSignerCode, signer_authentication.h).
+enum class SignerCodeCheck { kMatched, kWrong, kExpired };
+
+// POST /hosted-signing/{token}/authentication: the signer typed a code; a match is recorded as
+// signer.authenticated, anything else as a failed attempt (the fifth locks the session).
+struct RecordSignerAuthentication {
+  std::string session_id;
+  std::string link_sha256;
+  SignerCodeCheck check = SignerCodeCheck::kWrong;
+};
+
 using Command =
     std::variant<CreateContract, UpdateData, UpdateTableData, ReplaceParticipants,
                  UpdateRoleBindings, SendContract, RecordSignerCompleted, RecordSignerDeclined,
                  CompleteContract, PersistEvidence, CreateSigningSession, CancelSigningSession,
-                 RefreshSigningSession, VoidContract, RemindParticipants, RunDueTimers>;
+                 RefreshSigningSession, VoidContract, RemindParticipants, RunDueTimers,
+                 SendSignerCode, RecordSignerAuthentication>;
 
 // The command's name, e.g. "CreateContract".
 std::string_view CommandName(const Command& command);

@@ -117,6 +117,12 @@ Result<std::vector<DomainEvent>> Decide(const ContractState& state, const Comman
           return DecideRemind(state, c, context);
         }
         if constexpr (std::is_same_v<T, RunDueTimers>) return DecideDueTimers(state, context);
+        if constexpr (std::is_same_v<T, SendSignerCode>) {
+          return DecideSendSignerCode(state, c, context);
+        }
+        if constexpr (std::is_same_v<T, RecordSignerAuthentication>) {
+          return DecideSignerAuthentication(state, c, context);
+        }
       },
       command);
 }

@@ -41,10 +41,19 @@
 //                              returnUrl?, providerId?, documentSha256, automatic, createdAt
 //   signing_session.cancelled  sessionId, reason ("cancelled" | "superseded"), cancelledAt
 //   signing_session.refreshed  sessionId, tokenSha256 (hosted), expiresAt, refreshedAt
+//   signer.authentication_code_sent  sessionId, participantId, codeNumber (1..5 per session),
+//                                    expiresAt, sentAt (the code: SignerSecrets::EmailCode)
+//   signer.authenticated             sessionId, participantId, method, authenticationNumber
+//                                    (1, 2, ... per session: the proof's number), authenticatedAt
+//   signer.authentication_attempt_failed  sessionId, participantId, method, issue ("wrong" |
+//                                         "expired"), failedAttempts (in the session), failedAt
+//   signer.authentication_failed     sessionId, participantId, method, failedAttempts, failedAt:
+//                                    the session is locked
 // signer.completed and signer.declined carry "sessionId" when they came through a session.
 //
 // A participant is {participantId, action, recipientType, name, email?, organizationId?,
-// executionChannel?, routingOrder? (override), providerConfigRef?}.
+// executionChannel?, routingOrder? (override), providerConfigRef?, authentication? (absent:
+// none), accessCodeHash? (access_code)}.
 #pragma once
 
 #include <boost/json.hpp>
@@ -78,6 +87,10 @@ inline constexpr std::string_view kParticipantReminded = "participant.reminded";
 inline constexpr std::string_view kSessionCreated = "signing_session.created";
 inline constexpr std::string_view kSessionCancelled = "signing_session.cancelled";
 inline constexpr std::string_view kSessionRefreshed = "signing_session.refreshed";
+inline constexpr std::string_view kSignerCodeSent = "signer.authentication_code_sent";
+inline constexpr std::string_view kSignerAuthenticated = "signer.authenticated";
+inline constexpr std::string_view kSignerAttemptFailed = "signer.authentication_attempt_failed";
+inline constexpr std::string_view kSignerAuthenticationFailed = "signer.authentication_failed";
 }  // namespace event_type
 
 // {"type": ..., "data": {...}} and back, for tests and tools; a malformed object yields an

@@ -74,6 +74,13 @@ Result<std::vector<DomainEvent>> DecideRefreshSession(const ContractState& state
 Status RequireOpenSession(const ContractState& state, std::string_view session_id,
                           std::string_view participant_id, std::string_view now,
                           std::string_view link_sha256 = "");
+Result<std::vector<DomainEvent>> DecideSendSignerCode(const ContractState& state,
+                                                      const SendSignerCode& command,
+                                                      const DecisionContext& context);
+// A match, or a failed attempt (and, at the fifth, the lock): never an error for a wrong code.
+Result<std::vector<DomainEvent>> DecideSignerAuthentication(
+    const ContractState& state, const RecordSignerAuthentication& command,
+    const DecisionContext& context);
 Result<std::vector<DomainEvent>> DecideVoid(const ContractState& state, const VoidContract& command,
                                             const DecisionContext& context);
 Result<std::vector<DomainEvent>> DecideRemind(const ContractState& state,

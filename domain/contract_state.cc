@@ -109,6 +109,10 @@ void PutLifecycleDates(boost::json::object& out, const ContractState& state) {
 
 boost::json::object ParticipantToJson(const ContractState& state, const Participant& p) {
   boost::json::object out = ParticipantToEventJson(p);
+  // The method only: what the log keeps of an access code is no one's business but the service's.
+  out.erase("accessCode");
+  out.erase("accessCodeHash");
+  if (p.signs()) out["authentication"] = ToString(p.authentication);
   if (const RoleBinding* binding = state.BindingOf(p.participant_id)) {
     out["templateRoleId"] = binding->template_role_id;
   }

@@ -74,6 +74,16 @@ std::string_view ToString(ErrorCode code) {
       return "SIGNING_SESSION_GONE";
     case ErrorCode::kReminderTooSoon:
       return "REMINDER_TOO_SOON";
+    case ErrorCode::kSignerCodeTooSoon:
+      return "SIGNER_CODE_TOO_SOON";
+    case ErrorCode::kSignerCodeLimitReached:
+      return "SIGNER_CODE_LIMIT_REACHED";
+    case ErrorCode::kSignerAuthenticationRequired:
+      return "SIGNER_AUTHENTICATION_REQUIRED";
+    case ErrorCode::kSignerAuthenticationFailed:
+      return "SIGNER_AUTHENTICATION_FAILED";
+    case ErrorCode::kSigningSessionLocked:
+      return "SIGNING_SESSION_LOCKED";
     case ErrorCode::kMethodNotAllowed:
       return "METHOD_NOT_ALLOWED";
     case ErrorCode::kPayloadTooLarge:

@@ -20,10 +20,12 @@ enum class ErrorCode {
   kTemplateInvalid,
   kInvalidCursor,
   // Identity and access.
-  kUnauthenticated,           // 401
-  kInvalidClient,             // 401
-  kProviderSignatureInvalid,  // 401: a provider callback's HMAC or timestamp
-  kPermissionDenied,          // 403
+  kUnauthenticated,               // 401
+  kInvalidClient,                 // 401
+  kProviderSignatureInvalid,      // 401: a provider callback's HMAC or timestamp
+  kSignerAuthenticationRequired,  // 401: the hosted signer has not proven who they are
+  kSignerAuthenticationFailed,    // 401: a wrong or expired code
+  kPermissionDenied,              // 403
   // Missing resources (404).
   kNotFound,
   kContractNotFound,
@@ -44,11 +46,14 @@ enum class ErrorCode {
   kSigningOutOfTurn,
   kSigningSessionStateConflict,
   kProviderCallbackReplayed,
-  kReminderTooSoon,  // a participant was reminded less than an hour ago
+  kReminderTooSoon,         // a participant was reminded less than an hour ago
+  kSignerCodeTooSoon,       // a session's e-mail code was sent less than 30 seconds ago
+  kSignerCodeLimitReached,  // a session's codes (or proofs) are used up
   // Signing links that are gone for good (410).
   kSigningSessionExpired,
   kSigningSessionCancelled,
-  kSigningSessionGone,  // the contract was voided or expired
+  kSigningSessionGone,    // the contract was voided or expired
+  kSigningSessionLocked,  // 423: too many wrong codes
   // Transport (405 / 413 / 415 / 429 / 503).
   kMethodNotAllowed,
   kPayloadTooLarge,

@@ -31,15 +31,67 @@ std::optional<std::string> ReadText(const boost::json::object& object, const std
   return std::string(value->get_string());
 }
 
+bool IsAccessCode(std::string_view code) {
+  const int64_t length = CountCharacters(code);
+  if (length < kMinAccessCodeLength || length > kMaxAccessCodeLength) return false;
+  for (char ch : code) {
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) return false;
+  }
+  return true;
+}
+
+struct AuthenticationRequest {
+  SignerAuthentication method = SignerAuthentication::kNone;
+  std::string access_code;
+};
+
+// authentication and accessCode (DESIGN section 15): problems go to `validation`.
+AuthenticationRequest ReadAuthentication(const boost::json::object& object, const std::string& path,
+                                         std::optional<ParticipantAction> action,
+                                         std::optional<ExecutionChannel> channel,
+                                         Details& validation) {
+  AuthenticationRequest out;
+  const std::string method_path = JoinPath(path, "authentication");
+  if (auto text = ReadText(object, path, "authentication", 32, validation)) {
+    if (auto method = ParseSignerAuthentication(*text)) {
+      out.method = *method;
+    } else {
+      AddDetail(validation, method_path, "must be none, access_code or email_otp");
+    }
+  }
+  if (out.method != SignerAuthentication::kNone &&
+      !(action == ParticipantAction::kSign && channel == ExecutionChannel::kPlatformHosted)) {
+    AddDetail(validation, method_path,
+              "only platform_hosted signers prove who they are on the hosted page");
+  }
+  if (out.method == SignerAuthentication::kEmailOtp && Member(object, "email") == nullptr) {
+    AddDetail(validation, method_path, "email_otp needs the participant's email");
+  }
+  const std::string code_path = JoinPath(path, "accessCode");
+  const auto* code = Member(object, "accessCode");
+  if (out.method != SignerAuthentication::kAccessCode) {
+    if (code != nullptr) AddDetail(validation, code_path, "only with authentication access_code");
+  } else if (code == nullptr) {
+    AddDetail(validation, code_path, "required with authentication access_code");
+  } else if (!code->is_string() || !IsAccessCode(code->get_string())) {
+    AddDetail(validation, code_path,
+              "must be a string of " + std::to_string(kMinAccessCodeLength) + ".." +
+                  std::to_string(kMaxAccessCodeLength) + " characters without control characters");
+  } else {
+    out.access_code = std::string(code->get_string());
+  }
+  return out;
+}
+
 std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
                                           const std::string& path, Details& validation,
                                           Details& routing) {
   size_t problems = validation.size() + routing.size();
-  RejectUnknownMembers(
-      object, path,
-      {"participantId", "action", "recipientType", "name", "email", "organizationId",
-       "executionChannel", "templateRoleId", "routingOrder", "providerConfigRef"},
-      validation);
+  RejectUnknownMembers(object, path,
+                       {"participantId", "action", "recipientType", "name", "email",
+                        "organizationId", "executionChannel", "templateRoleId", "routingOrder",
+                        "providerConfigRef", "authentication", "accessCode"},
+                       validation);
   ParticipantRequest request;
   Participant& p = request.participant;
 
@@ -117,6 +169,8 @@ std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
               "only provider_managed signers have a providerConfigRef");
   }
 
+  auto authentication = ReadAuthentication(object, path, parsed_action, channel, validation);
+
   if (const auto* order = Member(object, "routingOrder")) {
     auto number = AsInteger(*order);
     if (!number || *number < 1 || *number > 100) {
@@ -144,6 +198,8 @@ std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
   p.organization_id = organization_id;
   p.execution_channel = channel;
   p.provider_config_ref = provider_config_ref;
+  p.authentication = authentication.method;
+  p.access_code = authentication.access_code;
   return request;
 }
 
@@ -165,6 +221,25 @@ std::optional<ExecutionChannel> ParseExecutionChannel(std::string_view text) {
   if (text == "platform_hosted") return ExecutionChannel::kPlatformHosted;
   if (text == "integrator_managed") return ExecutionChannel::kIntegratorManaged;
   if (text == "provider_managed") return ExecutionChannel::kProviderManaged;
+  return std::nullopt;
+}
+
+std::string_view ToString(SignerAuthentication authentication) {
+  switch (authentication) {
+    case SignerAuthentication::kNone:
+      return "none";
+    case SignerAuthentication::kAccessCode:
+      return "access_code";
+    case SignerAuthentication::kEmailOtp:
+      return "email_otp";
+  }
+  return "none";
+}
+
+std::optional<SignerAuthentication> ParseSignerAuthentication(std::string_view text) {
+  if (text == "none") return SignerAuthentication::kNone;
+  if (text == "access_code") return SignerAuthentication::kAccessCode;
+  if (text == "email_otp") return SignerAuthentication::kEmailOtp;
   return std::nullopt;
 }
 
@@ -241,6 +316,11 @@ boost::json::object ParticipantToEventJson(const Participant& p) {
   if (p.execution_channel) out["executionChannel"] = ToString(*p.execution_channel);
   if (p.routing_order) out["routingOrder"] = *p.routing_order;
   if (p.provider_config_ref) out["providerConfigRef"] = *p.provider_config_ref;
+  if (p.authentication != SignerAuthentication::kNone) {
+    out["authentication"] = ToString(p.authentication);
+  }
+  if (!p.access_code.empty()) out["accessCode"] = p.access_code;
+  if (!p.access_code_hash.empty()) out["accessCodeHash"] = p.access_code_hash;
   return out;
 }
 
@@ -259,6 +339,9 @@ Participant ParticipantFromEventJson(const boost::json::object& object) {
   }
   if (const auto* order = Member(object, "routingOrder")) p.routing_order = AsInteger(*order);
   p.provider_config_ref = OptionalText(object, "providerConfigRef");
+  p.authentication = ParseSignerAuthentication(OptionalText(object, "authentication").value_or(""))
+                         .value_or(SignerAuthentication::kNone);
+  p.access_code_hash = OptionalText(object, "accessCodeHash").value_or("");
   return p;
 }
 

@@ -8,7 +8,10 @@
 //     provider_managed for an organization; view and receive_copy must not carry one;
 //   - providerConfigRef only on provider_managed signers;
 //   - participantId, when the client chooses it, matches ^[A-Za-z0-9_-]{1,64}$ and is unique;
-//   - routingOrder, when given, is an integer 1..100 (else kContractRoleBindingInvalidRouting).
+//   - routingOrder, when given, is an integer 1..100 (else kContractRoleBindingInvalidRouting);
+//   - authentication (none by default) other than none only for platform_hosted signers;
+//     access_code needs accessCode (4..64 characters, no control characters), which no other
+//     method takes; email_otp needs the participant's email.
 // Pure functions; safe from any thread.
 #pragma once
 
@@ -26,6 +29,13 @@ enum class ExecutionChannel { kPlatformHosted, kIntegratorManaged, kProviderMana
 std::string_view ToString(ExecutionChannel channel);
 std::optional<ExecutionChannel> ParseExecutionChannel(std::string_view text);
 
+// How a platform_hosted signer proves who they are before the hosted page shows the document
+// (DESIGN section 15): by the link alone, by an access code the integrator told them, or by a
+// code mailed to their address.
+enum class SignerAuthentication { kNone, kAccessCode, kEmailOtp };
+std::string_view ToString(SignerAuthentication authentication);
+std::optional<SignerAuthentication> ParseSignerAuthentication(std::string_view text);
+
 // waiting: not (yet) this signer's turn, or the contract is a draft; ready: may sign now;
 // signed / declined: done. View and receive_copy participants are "notified" once sent.
 enum class ParticipantProgress { kWaiting, kReady, kSigned, kDeclined, kNotified };
@@ -41,6 +51,11 @@ struct Participant {
   std::optional<ExecutionChannel> execution_channel;
   std::optional<int64_t> routing_order;  // the override given in the request
   std::optional<std::string> provider_config_ref;
+  SignerAuthentication authentication = SignerAuthentication::kNone;
+  // The access code as the request gave it: it lives only until the command handler replaces it
+  // by access_code_hash (HashAccessCodes), before anything is appended.
+  std::string access_code;
+  std::string access_code_hash;  // hex, SignerSecrets::AccessCodeHash
 
   // Set by contract.prepared: the override, else the bound role's order, else 1.
   std::optional<int64_t> effective_routing_order;
@@ -66,6 +81,8 @@ struct ParticipantRequest {
 };
 
 inline constexpr size_t kMaxParticipants = 100;
+inline constexpr int64_t kMinAccessCodeLength = 4;
+inline constexpr int64_t kMaxAccessCodeLength = 64;
 
 // Reads `participants` at `path`. Entries without a participantId take the next of `fresh_ids`
 // (*next_fresh is advanced). Problems go to `validation` (kValidationFailed) or `routing`
@@ -76,7 +93,9 @@ std::vector<ParticipantRequest> ReadParticipants(const boost::json::value& value
                                                  size_t* next_fresh, Details& validation,
                                                  Details& routing);
 
-// The fields a request may set, as stored in events (no progress).
+// The fields a request may set, as stored in events (no progress): `accessCode` until the
+// command handler hashes it, `accessCodeHash` after. Never shown by the API as is
+// (ParticipantToJson drops both).
 boost::json::object ParticipantToEventJson(const Participant& participant);
 Participant ParticipantFromEventJson(const boost::json::object& object);
 

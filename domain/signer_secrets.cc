@@ -43,4 +43,10 @@ std::string SignerSecrets::EmailCode(std::string_view session_id, int number) co
   return digits;
 }
 
+std::string SignerSecrets::SignerProof(std::string_view session_id, int number) const {
+  return EncodeBase64(AsBytes(key_.Sign("signer-proof\n" + std::string(session_id) + "\n" +
+                                        std::to_string(number))),
+                      kBase64Url);
+}
+
 }  // namespace esign

@@ -32,6 +32,10 @@ class SignerSecrets {
   // The 6-digit code number `number` (1, 2, ...) of the session's e-mail one-time passwords.
   std::string EmailCode(std::string_view session_id, int number) const;
 
+  // The proof (base64url) that the signer of the session proved who they are for the
+  // `number`th time (1, 2, ...): the hosted page sends it back with every later request.
+  std::string SignerProof(std::string_view session_id, int number) const;
+
  private:
   HmacSha256Key key_;
 };

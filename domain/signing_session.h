@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "domain/participant.h"
 #include "domain/result.h"
@@ -39,6 +40,13 @@ struct SigningSession {
   std::string created_at;
   std::string updated_at;
   std::string ended_at;  // completed, declined or cancelled at
+  // Signer authentication (hosted, DESIGN section 15; signer_authentication.h).
+  int codes_sent = 0;             // e-mail codes; the latest is number codes_sent
+  std::string last_code_sent_at;  // of the latest
+  std::string code_expires_at;    // of the latest
+  int failed_attempts = 0;        // wrong or expired codes typed
+  bool locked = false;            // signer.authentication_failed: the link serves nothing more
+  std::vector<std::string> authenticated_at;  // one per signer.authenticated: proof n is [n-1]
 };
 
 struct ContractState;

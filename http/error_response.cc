@@ -22,6 +22,8 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kUnauthenticated:
     case ErrorCode::kInvalidClient:
     case ErrorCode::kProviderSignatureInvalid:
+    case ErrorCode::kSignerAuthenticationRequired:
+    case ErrorCode::kSignerAuthenticationFailed:
       return S::unauthorized;
     case ErrorCode::kPermissionDenied:
       return S::forbidden;
@@ -44,11 +46,15 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kSigningSessionStateConflict:
     case ErrorCode::kProviderCallbackReplayed:
     case ErrorCode::kReminderTooSoon:
+    case ErrorCode::kSignerCodeTooSoon:
+    case ErrorCode::kSignerCodeLimitReached:
       return S::conflict;
     case ErrorCode::kSigningSessionExpired:
     case ErrorCode::kSigningSessionCancelled:
     case ErrorCode::kSigningSessionGone:
       return S::gone;
+    case ErrorCode::kSigningSessionLocked:
+      return S::locked;
     case ErrorCode::kPreconditionFailed:
       return S::precondition_failed;
     case ErrorCode::kMethodNotAllowed:

@@ -1,7 +1,11 @@
-// Operations 9-12: the hosted signing page's own API. The link's token in the path is the only
-// credential; every answer about a dead link says why it is dead (expired, cancelled, replaced,
-// already used), so the page can tell the signer.
+// Operations 9-12: the hosted signing page's own API, and how a signer proves who they are on it
+// (DESIGN section 15). The link's token in the path is the credential; a signer whose participant
+// has an authentication method other than none also sends the proof (header Signer-Proof) that
+// typing the right code earned. Every answer about a dead link says why it is dead (expired,
+// cancelled, replaced, already used, locked), so the page can tell the signer.
+#include "base/time_text.h"
 #include "domain/field_value.h"
+#include "domain/signer_authentication.h"
 #include "domain/signing_settings.h"
 #include "http/contract_routes.h"
 #include "http/signing_access.h"
@@ -61,26 +65,83 @@ Result<LoadedSession> Readable(const SigningRoutesDeps& deps, const ApiRequest& 
   return loaded;
 }
 
+SignerAuthentication MethodOf(const LoadedSession& loaded) {
+  const Participant* signer = loaded.contract.FindParticipant(loaded.session.participant_id);
+  return signer ? signer->authentication : SignerAuthentication::kNone;
+}
+
+// After five wrong codes the link serves nothing more: the sender creates a new session.
+Status RequireUnlocked(const LoadedSession& loaded) {
+  if (!loaded.session.locked) return {};
+  return Fail(ErrorCode::kSigningSessionLocked,
+              "this signing link is locked after too many wrong codes; ask the sender for a new "
+              "link",
+              "token", "locked");
+}
+
+// The number of the proof this request carries (0: the signer has nothing to prove), or
+// nullopt when a proof is needed and missing or invalid.
+std::optional<int> ProofOf(const SigningRoutesDeps& deps, const ApiRequest& request,
+                           const LoadedSession& loaded) {
+  if (MethodOf(loaded) == SignerAuthentication::kNone) return 0;
+  if (deps.signer_secrets == nullptr) return std::nullopt;
+  return ProvenAuthentication(*deps.signer_secrets, loaded.session,
+                              request.Header("Signer-Proof").substr(0, 128));
+}
+
+Result<int> RequireProof(const SigningRoutesDeps& deps, const ApiRequest& request,
+                         const LoadedSession& loaded) {
+  if (auto proof = ProofOf(deps, request, loaded)) return *proof;
+  return Fail(ErrorCode::kSignerAuthenticationRequired,
+              "the signer must first give the code asked for (" +
+                  std::string(ToString(MethodOf(loaded))) + ")",
+              "Signer-Proof", "missing or invalid");
+}
+
+int RemainingAttempts(const SigningSession& session) {
+  return std::max(0, kMaxSignerCodeFailures - session.failed_attempts);
+}
+
+boost::json::object AuthenticationJson(const SigningRoutesDeps& deps, const ApiRequest& request,
+                                       const LoadedSession& loaded) {
+  const SignerAuthentication method = MethodOf(loaded);
+  boost::json::object out{{"method", ToString(method)},
+                          {"required", !ProofOf(deps, request, loaded).has_value()},
+                          {"locked", loaded.session.locked},
+                          {"remainingAttempts", RemainingAttempts(loaded.session)}};
+  const Participant* signer = loaded.contract.FindParticipant(loaded.session.participant_id);
+  if (method == SignerAuthentication::kEmailOtp && signer && signer->email) {
+    out["emailHint"] = MaskedEmail(*signer->email);
+  }
+  return out;
+}
+
 ApiResult GetHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = Readable(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
+  if (auto ok = RequireUnlocked(*loaded); !ok) return std::unexpected(ok.error());
   const ContractState& contract = loaded->contract;
   const SigningSession& session = loaded->session;
   const Participant* signer = contract.FindParticipant(session.participant_id);
+  boost::json::object authentication = AuthenticationJson(deps, request, *loaded);
+  const bool unproven = authentication["required"].as_bool();
+  std::string email = signer && signer->email ? *signer->email : "";
+  if (unproven && !email.empty()) email = MaskedEmail(email);
   boost::json::object body{
       {"sessionId", session.session_id},
       {"contractId", contract.id},
       {"contractTitle", contract.title},
       {"participantId", session.participant_id},
       {"signerName", signer ? signer->name : ""},
-      {"signerEmail", signer && signer->email ? *signer->email : ""},
+      {"signerEmail", email},
       {"roleName", RoleName(deps, contract, session.participant_id)},
       {"state", ToString(EffectiveState(session, contract, NowText(deps)))},
       {"expiresAt", session.expires_at},
       {"documentSha256", session.document_sha256},
       {"allowDecline", AllowsDecline(contract.signing_settings)},
       {"returnUrl", session.return_url.empty() ? boost::json::value(nullptr)
-                                               : boost::json::value(session.return_url)}};
+                                               : boost::json::value(session.return_url)},
+      {"authentication", std::move(authentication)}};
   if (signer && signer->signed_at) body["signedAt"] = *signer->signed_at;
   if (signer && signer->declined_at) body["declinedAt"] = *signer->declined_at;
   return ApiResponse::Json(200, body).WithHeader("Cache-Control", "no-store");
@@ -89,6 +150,10 @@ ApiResult GetHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
 ApiResult HostedDocument(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = Readable(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
+  if (auto ok = RequireUnlocked(*loaded); !ok) return std::unexpected(ok.error());
+  if (auto proof = RequireProof(deps, request, *loaded); !proof) {
+    return std::unexpected(proof.error());
+  }
   return DocumentToSign(deps, request, *loaded);
 }
 
@@ -110,10 +175,28 @@ Result<commands::CommandOutcome> Run(const SigningRoutesDeps& deps, const ApiReq
   return ExecuteSigning(deps, request, contract_id, command, esign::Actor{});
 }
 
-ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
+// The link alone, or the code the signer gave on top of it (the certificate shows this).
+std::string_view EvidenceMethod(SignerAuthentication method) {
+  return method == SignerAuthentication::kNone ? "signing_link" : ToString(method);
+}
+
+// A session the signer may act through now: unlocked, open, and proven when asked.
+Result<LoadedSession> Actionable(const SigningRoutesDeps& deps, const ApiRequest& request,
+                                 int* proof) {
   auto loaded = LoadSessionByToken(deps, request.params.Get("token"));
-  if (!loaded) return std::unexpected(loaded.error());
+  if (!loaded) return loaded;
+  if (auto ok = RequireUnlocked(*loaded); !ok) return std::unexpected(ok.error());
   if (auto ok = RequireUsable(deps, *loaded); !ok) return std::unexpected(ok.error());
+  auto proven = RequireProof(deps, request, *loaded);
+  if (!proven) return std::unexpected(proven.error());
+  if (proof != nullptr) *proof = *proven;
+  return loaded;
+}
+
+ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  int proof = 0;
+  auto loaded = Actionable(deps, request, &proof);
+  if (!loaded) return std::unexpected(loaded.error());
   auto body = ParseJsonObjectBody(request);
   if (!body) return std::unexpected(body.error());
   BodyReader reader(*body, {"signatureText", "consent"});
@@ -127,11 +210,12 @@ ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& reques
                                {"signatureText", signature},
                                {"ipAddress", request.remote_ip},
                                {"userAgent", std::string(request.UserAgent().substr(0, 512))},
-                               {"authenticationMethod", "signing_link"},
+                               {"authenticationMethod", EvidenceMethod(MethodOf(*loaded))},
                                {"consent", true},
                                {"channel", "platform_hosted"},
                                {"sessionId", loaded->session.session_id},
                                {"documentSha256", loaded->session.document_sha256}};
+  if (proof > 0) evidence["authenticatedAt"] = loaded->session.authenticated_at[proof - 1];
   RecordSignerCompleted command{loaded->session.participant_id, "", std::move(evidence),
                                 loaded->session.session_id, loaded->session.token_sha256};
   auto outcome = Run(deps, request, loaded->contract.id, command);
@@ -140,9 +224,8 @@ ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& reques
 }
 
 ApiResult DeclineHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
-  auto loaded = LoadSessionByToken(deps, request.params.Get("token"));
+  auto loaded = Actionable(deps, request, nullptr);
   if (!loaded) return std::unexpected(loaded.error());
-  if (auto ok = RequireUsable(deps, *loaded); !ok) return std::unexpected(ok.error());
   auto body = ParseJsonObjectBody(request);
   if (!body) return std::unexpected(body.error());
   BodyReader reader(*body, {"reason"});
@@ -153,6 +236,85 @@ ApiResult DeclineHosted(const SigningRoutesDeps& deps, const ApiRequest& request
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   return Outcome(*outcome, *loaded, "declined");
+}
+
+// A session a signer proves themselves through: unlocked and open (a proof is what they seek).
+Result<LoadedSession> Authenticating(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = LoadSessionByToken(deps, request.params.Get("token"));
+  if (!loaded) return loaded;
+  if (auto ok = RequireUnlocked(*loaded); !ok) return std::unexpected(ok.error());
+  if (auto ok = RequireUsable(deps, *loaded); !ok) return std::unexpected(ok.error());
+  if (deps.signer_secrets == nullptr) {
+    return Fail(ErrorCode::kUnavailable, "signer authentication is not available here");
+  }
+  return loaded;
+}
+
+// The body may be absent or {}: the request asks for nothing but the next code.
+ApiResult SendEmailCode(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = Authenticating(deps, request);
+  if (!loaded) return std::unexpected(loaded.error());
+  if (!request.http.body().empty()) {
+    auto body = ParseJsonObjectBody(request);
+    if (!body) return std::unexpected(body.error());
+    BodyReader reader(*body, {});
+    if (auto ok = reader.Finish("invalid code request"); !ok) return std::unexpected(ok.error());
+  }
+  const std::string expires_at =
+      FormatTimestamp(deps.clock.NowMicros() + kEmailCodeTtlSeconds * kMicrosPerSecond);
+  SendSignerCode command{loaded->session.session_id, loaded->session.token_sha256, expires_at};
+  auto outcome = Run(deps, request, loaded->contract.id, command);
+  if (!outcome) return std::unexpected(outcome.error());
+  const SigningSession* session = outcome->state.FindSession(loaded->session.session_id);
+  const int sent = session ? session->codes_sent : 0;
+  const Participant* signer = loaded->contract.FindParticipant(loaded->session.participant_id);
+  return ApiResponse::Json(
+             202, {{"emailHint", signer && signer->email ? MaskedEmail(*signer->email) : ""},
+                   {"expiresAt", session ? session->code_expires_at : expires_at},
+                   {"codesRemaining", std::max(0, kMaxEmailCodesPerSession - sent)},
+                   {"resendAfterSeconds", kEmailCodeIntervalSeconds}})
+      .WithHeader("Cache-Control", "no-store");
+}
+
+ApiResult Authenticate(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = Authenticating(deps, request);
+  if (!loaded) return std::unexpected(loaded.error());
+  auto body = ParseJsonObjectBody(request);
+  if (!body) return std::unexpected(body.error());
+  BodyReader reader(*body, {"code"});
+  const std::string code = reader.Text("code", true, kMaxTypedCodeLength);
+  if (auto ok = reader.Finish("invalid code"); !ok) return std::unexpected(ok.error());
+  const Participant* signer = loaded->contract.FindParticipant(loaded->session.participant_id);
+  if (signer == nullptr || signer->authentication == SignerAuthentication::kNone) {
+    return Fail(ErrorCode::kSigningSessionStateConflict, "this signer has no code to give",
+                "authentication", "none");
+  }
+  const SignerCodeCheck check = CheckSignerCode(loaded->contract.id, loaded->session, *signer, code,
+                                                *deps.signer_secrets, NowText(deps));
+  RecordSignerAuthentication command{loaded->session.session_id, loaded->session.token_sha256,
+                                     check};
+  auto outcome = Run(deps, request, loaded->contract.id, command);
+  if (!outcome) return std::unexpected(outcome.error());
+  const SigningSession* session = outcome->state.FindSession(loaded->session.session_id);
+  if (session == nullptr) return Fail(ErrorCode::kInternal, "the session vanished");
+  if (check == SignerCodeCheck::kMatched) {
+    const int n = static_cast<int>(session->authenticated_at.size());
+    return ApiResponse::Json(
+               200,
+               {{"signerProof", SignerProofHeader(*deps.signer_secrets, session->session_id, n)},
+                {"method", ToString(signer->authentication)},
+                {"authenticatedAt", session->authenticated_at.back()}})
+        .WithHeader("Cache-Control", "no-store");
+  }
+  Error error{ErrorCode::kSignerAuthenticationFailed,
+              check == SignerCodeCheck::kExpired ? "the code has expired: ask for a new one"
+                                                 : "the code is not right",
+              {}};
+  error.details.push_back(
+      ErrorDetail{"code", check == SignerCodeCheck::kExpired ? "expired" : "wrong"});
+  error.details.push_back(
+      ErrorDetail{"remainingAttempts", std::to_string(RemainingAttempts(*session))});
+  return std::unexpected(std::move(error));
 }
 
 RouteSpec ByToken(std::string operation_id, const SigningRoutesDeps& deps,
@@ -171,6 +333,10 @@ void AddHostedSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps) {
   routes.Add(verb::post, base + "/complete",
              ByToken("completeHostedSigning", deps, CompleteHosted));
   routes.Add(verb::post, base + "/decline", ByToken("declineHostedSigning", deps, DeclineHosted));
+  routes.Add(verb::post, base + "/authentication",
+             ByToken("authenticateHostedSigner", deps, Authenticate));
+  routes.Add(verb::post, base + "/authentication/email-code",
+             ByToken("sendHostedSignerEmailCode", deps, SendEmailCode));
 }
 
 }  // namespace esign::http

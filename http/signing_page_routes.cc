@@ -44,7 +44,7 @@ const std::string& SigningPageContentSecurityPolicy() {
   static const std::string policy =
       "default-src 'none'; script-src " + HashSource(ElementText(SigningPageHtml(), "script")) +
       "; style-src " + HashSource(ElementText(SigningPageHtml(), "style")) +
-      "; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action "
+      "; connect-src 'self'; frame-src 'self' blob:; base-uri 'none'; form-action "
       "'none'; frame-ancestors 'none'";
   return policy;
 }

@@ -35,6 +35,9 @@ struct SigningRoutesDeps {
   // The signing links' origin, e.g. "https://sign.example.com": --public-url, else the address
   // the service listens on. Never taken from a request header.
   std::function<std::string()> public_origin;
+  // Checks the codes and proofs of signers who must prove who they are (hosted page); without
+  // it such signers cannot sign through the page.
+  const SignerSecrets* signer_secrets = nullptr;
 };
 
 void AddSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);

@@ -30,13 +30,31 @@ Result<DomainEvent> ToDomainEvent(const eventstore::EventRecord& record) {
 
 // Members of event data that an audit trail shows beside the envelope: who the event concerns,
 // the hashes of the documents it fixed, and how a contract ended without signatures or reminded
-// (who voided it and when, the deadline that passed, which reminder and why). Signer evidence is
-// copied whole (it is the record of how the signature was given).
-constexpr std::string_view kAuditDetails[] = {
-    "participantId",   "templateRoleId", "reason",    "renderedDocumentSha256",
-    "signedPdfSha256", "revision",       "sha256",    "evidence",
-    "voidedBy",        "voidedAt",       "expiresAt", "expiredAt",
-    "reminderNumber",  "trigger",        "channel"};
+// (who voided it and when, the deadline that passed, which reminder and why), and how a hosted
+// signer proved who they are (the session, the method, which code, which try and why it failed;
+// never a code). Signer evidence is copied whole (it is the record of how the signature was
+// given).
+constexpr std::string_view kAuditDetails[] = {"participantId",
+                                              "templateRoleId",
+                                              "reason",
+                                              "renderedDocumentSha256",
+                                              "signedPdfSha256",
+                                              "revision",
+                                              "sha256",
+                                              "evidence",
+                                              "voidedBy",
+                                              "voidedAt",
+                                              "expiresAt",
+                                              "expiredAt",
+                                              "reminderNumber",
+                                              "trigger",
+                                              "channel",
+                                              "sessionId",
+                                              "method",
+                                              "codeNumber",
+                                              "issue",
+                                              "failedAttempts",
+                                              "authenticationNumber"};
 
 // Long strings (a signature image, say) become "sha256:<hex>": the trail stays small and still
 // pins the content, which the log holds in full.

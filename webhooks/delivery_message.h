@@ -1,8 +1,9 @@
 // What a webhook delivery sends, pure: the Standard Webhooks payload of a lifecycle event, its
 // stable ids and its signature.
 //   body       {"type":"contract.sent","timestamp":"<the event's time>","data":{contractId, status,
-//              eventId, position, streamVersion[, participantId]}}; participant.reminded has
-//              no status (below) and, like the signer events, a participantId
+//              eventId, position, streamVersion[, participantId]}}; participant.reminded and
+//              signer.authentication_failed have no status (below) and, like the signer events,
+//              a participantId
 //   webhook-id the same for every attempt, every re-read of the topic and every restart: derived
 //              from the endpoint and the event (SHA-256), so receivers can deduplicate by it.
 //   webhook-signature  "v1,<base64 HMAC-SHA256(key, id + "." + timestamp + "." + body)>" for each
@@ -22,9 +23,10 @@ namespace esign::webhooks {
 // True for the lifecycle event kinds endpoints can receive (kWebhookEventTypes).
 bool IsWebhookEventType(std::string_view type);
 // The contract's status once the event happened (specification, section 3): draft, sent,
-// signing, completed, declined, voided or expired. Empty for participant.reminded: a reminder
-// leaves the status as it was (sent or signing), which the topic's message does not say, so its
-// payload carries no status rather than a guessed one.
+// signing, completed, declined, voided or expired. Empty for participant.reminded and
+// signer.authentication_failed: a reminder (or a locked link) leaves the status as it was (sent or
+// signing), which the topic's message does not say, so its payload carries no status rather than a
+// guessed one.
 std::string_view StatusAfter(std::string_view type);
 
 // The lifecycle event read from the topic (docs/events.md), as the dispatcher needs it.

@@ -24,14 +24,21 @@
 
 namespace esign::webhooks {
 
-// The event kinds an endpoint may subscribe to: the seven of the specification, and the end of a
-// contract that will not be signed and its reminders (DESIGN section 14).
-inline constexpr std::array<std::string_view, 10> kWebhookEventTypes = {
-    "contract.created",   "contract.sent",
-    "signer.completed",   "contract.signing_in_progress",
-    "contract.completed", "signer.declined",
-    "contract.declined",  "contract.voided",
-    "contract.expired",   "participant.reminded"};
+// The event kinds an endpoint may subscribe to: the seven of the specification, the end of a
+// contract that will not be signed and its reminders (DESIGN section 14), and a hosted signing
+// link locked after too many wrong codes (DESIGN section 15).
+inline constexpr std::array<std::string_view, 11> kWebhookEventTypes = {
+    "contract.created",
+    "contract.sent",
+    "signer.completed",
+    "contract.signing_in_progress",
+    "contract.completed",
+    "signer.declined",
+    "contract.declined",
+    "contract.voided",
+    "contract.expired",
+    "participant.reminded",
+    "signer.authentication_failed"};
 
 inline constexpr std::string_view kEndpointCreated = "webhook_endpoint.created";
 inline constexpr std::string_view kEndpointUpdated = "webhook_endpoint.updated";

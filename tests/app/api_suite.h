@@ -8,6 +8,7 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "tests/app/contractd_fixture.h"
 
@@ -50,8 +51,10 @@ class ApiSuite : public ::testing::Test {
     const std::string suite = ::testing::UnitTest::GetInstance()->current_test_suite()->name();
     data_dir_ = std::filesystem::temp_directory_path() / (suite + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(data_dir_);
-    server_ = std::make_unique<ChildProcess>(std::vector<std::string>{
-        CONTRACTD_BINARY, "serve", "--data-dir", data_dir_.string(), "--listen", "127.0.0.1:0"});
+    std::vector<std::string> args{CONTRACTD_BINARY,   "serve",    "--data-dir",
+                                  data_dir_.string(), "--listen", "127.0.0.1:0"};
+    args.insert(args.end(), serve_flags_.begin(), serve_flags_.end());
+    server_ = std::make_unique<ChildProcess>(std::move(args));
     auto line = server_->WaitForLine("listening on", std::chrono::seconds(60));
     ASSERT_TRUE(line) << server_->output();
     std::smatch match;
@@ -154,6 +157,8 @@ class ApiSuite : public ::testing::Test {
   }
 
   static inline std::filesystem::path data_dir_;
+  // More flags for `contractd serve`, set by a suite before SetUpTestSuite runs.
+  static inline std::vector<std::string> serve_flags_;
   static inline std::unique_ptr<ChildProcess> server_;
   static inline uint16_t port_ = 0;
   static inline std::map<std::string, std::string> tokens_;

@@ -109,11 +109,13 @@ function apiClient(base) {
 }
 
 // A mutual NDA whose two signers both sign on the hosted page, created and sent.
-async function sendNda(api, title, sendBody = undefined) {
+// `adaMembers` are added to Ada's participant (an authentication method, say).
+async function sendNda(api, title, sendBody = undefined, adaMembers = {}) {
   const request = JSON.parse(readFileSync(join(sourceDir, "examples", "requests", "create-nda.json"), "utf8"));
   request.title = title;
   for (const p of request.participants) {
     if (p.action === "sign") p.executionChannel = "platform_hosted";
+    if (p.email === "ada@acme.example") Object.assign(p, adaMembers);
   }
   const contract = await api.expect(201, "POST", "/api/v1/contracts", request);
   await api.expect(200, "POST", `/api/v1/contracts/${contract.id}/send`, sendBody,
@@ -319,6 +321,33 @@ async function main() {
     currentPage = (await openPage(desktop, graceLink.url, problems)).page;
     await expectNotice(currentPage, "SIGNING_SESSION_CANCELLED", /no longer active/,
       "another signer's link after the contract was declined");
+    // 3b. Ada must first give the access code the sender told her; a wrong one costs a try.
+    const guarded = await sendNda(api, "Mutual NDA: behind an access code", undefined,
+      { authentication: "access_code", accessCode: "Analytical-1843" });
+    const guardedLink = await createSession(api, guarded.id, guarded.ada);
+    const guardedPage = (await openPage(desktop, guardedLink.url, problems)).page;
+    currentPage = guardedPage;
+    await guardedPage.locator("#auth-form").waitFor({ state: "visible", timeout: 15_000 });
+    check(await guardedPage.locator("#signing").isHidden(), "the document is hidden before the code");
+    const codeField = guardedPage.getByLabel("Access code");
+    await codeField.fill("Analytical-0000");
+    await guardedPage.getByRole("button", { name: "Continue" }).click();
+    await guardedPage.locator("#auth-error").waitFor({ state: "visible", timeout: 15_000 });
+    checkEqual(await guardedPage.locator("#auth-remaining").textContent(), "4 tries left.",
+      "tries left after a wrong code");
+    ok("the page asks for the access code and counts a wrong one");
+    await codeField.fill("Analytical-1843");
+    await guardedPage.getByRole("button", { name: "Continue" }).click();
+    await guardedPage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
+    await guardedPage.locator("#doc-check.ok").waitFor({ timeout: 15_000 });
+    await guardedPage.getByLabel("Type your full name as your signature").fill("Ada Lovelace");
+    await guardedPage.getByRole("checkbox", { name: /I agree to sign electronically/ }).check();
+    await guardedPage.getByRole("button", { name: "Sign", exact: true }).click();
+    await expectNotice(guardedPage, "SIGNED", /signed the document/, "signed behind an access code");
+    const guardedStatus = await participantStatus(api, guarded.id, guarded.ada);
+    checkEqual(guardedStatus.participant.state, "signed", "Ada's state after the access code");
+    ok("API: signed after the right access code");
+
     // 4. The link created first has expired by now (or soon: wait past its expiry).
     const untilExpired =
       Math.max(Date.parse(expiring.expiresAt), Date.parse(lapsingLink.expiresAt)) + 1500 - Date.now();
