@@ -180,7 +180,7 @@ std::vector<PlannedMail> PlanMail(const ContractState& after, const DomainEvent&
     AddGroups(after, "contract.voided", MailKind::kContractVoided, owner, outbox);
   } else if (type == event_type::kContractExpired) {
     AddGroups(after, "contract.expired", MailKind::kContractExpired, owner, outbox);
-  } else if (type == kAuthenticationCodeSent) {
+  } else if (type == event_type::kSignerCodeSent) {
     // Not a notification the settings could turn off: the signer asked for it on the page.
     const Participant* p = after.FindParticipant(StringMemberOrEmpty(event.data, "participantId"));
     if (p != nullptr) outbox.Add(ToParticipant(MailKind::kAuthenticationCode, *p));

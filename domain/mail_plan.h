@@ -26,8 +26,6 @@
 
 namespace esign {
 
-inline constexpr std::string_view kAuthenticationCodeSent = "signer.authentication_code_sent";
-
 enum class MailKind {
   kSigningRequest,
   kReminder,

@@ -26,7 +26,7 @@ bool MayMail(std::string_view type) {
   return type == event_type::kContractSent || type == event_type::kSignerCompleted ||
          type == event_type::kParticipantReminded || type == event_type::kContractCompleted ||
          type == event_type::kContractDeclined || type == event_type::kContractVoided ||
-         type == event_type::kContractExpired || type == kAuthenticationCodeSent;
+         type == event_type::kContractExpired || type == event_type::kSignerCodeSent;
 }
 
 // The contract as of `version`, replayed from its stream.

@@ -184,11 +184,11 @@ TEST_F(SigningApiTest, HostedThenIntegratorSignersCompleteWithASignedPdf) {
   // Besides the two signers' sessions, the one the service created for the hosted signer's mail,
   // which the integrator's own session replaced.
   ASSERT_EQ(list.Json().at("items").as_array().size(), 3u);
-  size_t completed = 0;
+  size_t completed_sessions = 0;
   for (const auto& s : list.Json().at("items").as_array()) {
-    completed += s.at("state").as_string() == "completed" ? 1 : 0;
+    completed_sessions += s.at("state").as_string() == "completed" ? 1 : 0;
   }
-  EXPECT_EQ(completed, 2u);
+  EXPECT_EQ(completed_sessions, 2u);
 }
 
 TEST_F(SigningApiTest, DeadLinksSayWhyAndChangeNothing) {
