@@ -1,0 +1,204 @@
+// The e-mail outbox end to end (DESIGN section 15): contractd mails through a real SMTP server no
+// one here wrote (tests/mail/smtp_server.mjs), or writes .eml files when it has none; a reply of
+// 451 is retried, one of 550 fails the message for good, a server that is down at start is said
+// so in the log and used once it is up, and a message pending when contractd is killed is sent
+// once after it restarts. GET /contracts/{id}/notifications shows each message as recorded.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "tests/app/contractd_fixture.h"
+#include "tests/mail/test_smtp_server.h"
+#include "tests/support/eventually.h"
+
+namespace esign::testing {
+namespace {
+
+using mail::testing::FreePort;
+using mail::testing::TestSmtpServer;
+using std::chrono::seconds;
+
+constexpr const char* kAda = "ada@acme.example";  // the hosted signer of the example NDA
+
+class MailOutboxTest : public ContractdFixture {
+ protected:
+  void SetUp() override {
+    ContractdFixture::SetUp();
+    credentials_ = ParseCreated(CreateClient("org_m",
+                                             "contracts:read,contracts:create,"
+                                             "contracts:update,contracts:send,signing:manage"));
+  }
+  void TearDown() override {
+    if (server_) StopServer(*server_);
+    ContractdFixture::TearDown();
+  }
+
+  void Start(std::vector<std::string> extra = {}) {
+    server_ = StartServer(std::move(extra));
+    token_ = TokenFor(credentials_);
+  }
+  void Kill() {
+    server_->Signal(SIGKILL);
+    ASSERT_TRUE(server_->Wait(seconds(30)).has_value());
+    server_.reset();
+  }
+  std::map<std::string, std::string> Auth() const {
+    return {{"Authorization", "Bearer " + token_}};
+  }
+
+  // The example NDA, sent at once, with these notification settings.
+  std::string SendNda(const boost::json::object& notifications = {}) {
+    std::ifstream in(std::string(SOURCE_DIR) + "/examples/requests/create-nda.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    auto body = boost::json::parse(text.str()).as_object();
+    body["sendNow"] = true;
+    if (!notifications.empty()) body["notifications"] = notifications;
+    auto created =
+        HttpClient(port_).Post("/api/v1/contracts", boost::json::serialize(body), Auth());
+    EXPECT_EQ(created.status, 201) << created.body;
+    return created.status == 201 ? std::string(created.Json().at("id").as_string()) : "";
+  }
+
+  boost::json::array Notifications(const std::string& id) {
+    auto listed = HttpClient(port_).Get("/api/v1/contracts/" + id + "/notifications", Auth());
+    EXPECT_EQ(listed.status, 200) << listed.body;
+    return listed.status == 200 ? listed.Json().at("items").as_array() : boost::json::array();
+  }
+  // The contract's one message to `email`, once it has reached `state` after `attempts` or more.
+  boost::json::object MessageTo(const std::string& id, const std::string& email,
+                                const std::string& state, int64_t attempts = 0) {
+    boost::json::object found;
+    EXPECT_TRUE(Eventually(
+        [&] {
+          for (const auto& item : Notifications(id)) {
+            if (item.at("recipient").at("email").as_string() == email &&
+                item.at("state").as_string() == state &&
+                item.at("attempts").to_number<int64_t>() >= attempts) {
+              found = item.as_object();
+              return true;
+            }
+          }
+          return false;
+        },
+        seconds(30)))
+        << "no " << state << " message to " << email << ": "
+        << boost::json::serialize(Notifications(id));
+    return found;
+  }
+
+  Credentials credentials_;
+  std::unique_ptr<ChildProcess> server_;
+  std::string token_;
+};
+
+TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
+  ASSERT_EQ(RunContractd({"organizations", "set", "--data-dir", data_dir_.string(), "--org",
+                          "org_m", "--email", "legal@acme.example", "--name", "Acme GmbH"})
+                .exit_code,
+            0);
+  Start();
+  const std::string outbox = (data_dir_ / "outbox").string();
+  EXPECT_NE(server_->output().find("e-mail: files in " + outbox), std::string::npos)
+      << server_->output();
+
+  const std::string id =
+      SendNda(boost::json::object{{"contract.sent", {{"subject", "Please sign {{title}} today"}}},
+                                  {"contract.voided", {{"recipients", {"owner", "signers"}}}}});
+  const auto request = MessageTo(id, kAda, "sent");
+  EXPECT_EQ(request.at("kind"), "signing_request");
+  EXPECT_EQ(request.at("attempts"), 1);
+  EXPECT_EQ(request.at("lastReply").at("code"), 250);
+  // The file is named by the Message-ID, and the link in it opens the signer's session.
+  std::string message_id(request.at("messageId").as_string());
+  const std::string file = outbox + "/" + message_id.substr(1, message_id.size() - 2) + ".eml";
+  ASSERT_TRUE(std::filesystem::exists(file)) << file;
+  std::ifstream in(file);
+  std::stringstream eml;
+  eml << in.rdbuf();
+  EXPECT_NE(eml.str().find("Message-ID: " + message_id), std::string::npos);
+  std::smatch link;
+  const std::string text = eml.str();
+  ASSERT_TRUE(std::regex_search(text, link, std::regex(R"(/sign/([A-Za-z0-9_-]{43}))")));
+  auto hosted = HttpClient(port_).Get("/api/v1/hosted-signing/" + link[1].str());
+  EXPECT_EQ(hosted.status, 200) << hosted.body;
+  EXPECT_EQ(hosted.Json().at("contractId").as_string(), id);
+  // Only the hosted signer is mailed a link: Grace signs in the integrator's application.
+  EXPECT_EQ(Notifications(id).size(), 1u);
+
+  // Voiding mails the owner (the organization's address) and both signers.
+  auto voided = HttpClient(port_).Post("/api/v1/contracts/" + id + "/void",
+                                       R"({"reason":"Wrong counterparty"})", Auth());
+  ASSERT_EQ(voided.status, 200) << voided.body;
+  const auto owner = MessageTo(id, "legal@acme.example", "sent");
+  EXPECT_EQ(owner.at("kind"), "contract_voided");
+  EXPECT_TRUE(owner.at("recipient").at("participantId").is_null());
+  MessageTo(id, "grace@globex.example", "sent");
+  EXPECT_EQ(Notifications(id).size(), 4u);  // the request, then the void to three addresses
+
+  // Settings that turn the signing request off: no message, and no mailed session either.
+  const std::string quiet = SendNda(boost::json::object{{"contract.sent", {{"enabled", false}}}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(Notifications(quiet).empty());
+  auto sessions = HttpClient(port_).Get("/api/v1/contracts/" + quiet + "/signing-sessions", Auth());
+  ASSERT_EQ(sessions.status, 200) << sessions.body;
+  EXPECT_TRUE(sessions.Json().at("items").as_array().empty()) << sessions.body;
+}
+
+TEST_F(MailOutboxTest, ADeferredMessageIsRetriedAndARefusedOneFailsForGood) {
+  TestSmtpServer smtp({"--replies-rcpt", "451,250,550"});
+  Start({"--smtp-url", smtp.Url(), "--mail-from", "contracts@acme.example"});
+  EXPECT_NE(server_->output().find("e-mail: SMTP " + smtp.Url()), std::string::npos)
+      << server_->output();
+
+  const std::string first = SendNda();
+  const auto deferred = MessageTo(first, kAda, "pending", 1);
+  EXPECT_EQ(deferred.at("lastReply").at("code"), 451);
+  const auto sent = MessageTo(first, kAda, "sent");  // the schedule's first retry: 5 s
+  EXPECT_EQ(sent.at("attempts"), 2);
+  ASSERT_EQ(smtp.Count(), 1u);
+  const auto received = smtp.Message(1);
+  EXPECT_EQ(received.at("messageId").as_string(), sent.at("messageId").as_string())
+      << boost::json::serialize(received);
+  EXPECT_NE(received.at("subject").as_string().find("Mutual NDA: Acme and Globex"),
+            std::string::npos);
+  EXPECT_NE(received.at("html").as_string().find("/sign/"), std::string::npos);
+
+  const std::string second = SendNda();
+  const auto refused = MessageTo(second, kAda, "failed");
+  EXPECT_EQ(refused.at("lastReply").at("code"), 550);
+  EXPECT_FALSE(refused.at("lastReply").at("text").as_string().empty());
+  std::this_thread::sleep_for(seconds(7));  // past the first retry it would have had
+  EXPECT_EQ(MessageTo(second, kAda, "failed").at("attempts"), 1);
+  EXPECT_EQ(smtp.Count(), 1u);
+  EXPECT_NE(server_->output().find("failed: 550"), std::string::npos) << server_->output();
+}
+
+TEST_F(MailOutboxTest, AServerDownAtStartIsReportedAndAPendingMessageSurvivesAKill) {
+  const int port = FreePort();
+  const std::string url = "smtp://127.0.0.1:" + std::to_string(port);
+  Start({"--smtp-url", url});
+  EXPECT_NE(server_->output().find("e-mail: CANNOT SEND through SMTP " + url), std::string::npos)
+      << server_->output();
+  const std::string id = SendNda();
+  const auto pending = MessageTo(id, kAda, "pending", 1);
+  EXPECT_TRUE(pending.at("lastReply").at("code").is_null());
+  EXPECT_NE(pending.at("lastReply").at("text").as_string().find("connect"), std::string::npos)
+      << boost::json::serialize(pending);
+
+  Kill();
+  TestSmtpServer smtp({"--port", std::to_string(port)});
+  Start({"--smtp-url", url});
+  const auto sent = MessageTo(id, kAda, "sent");
+  std::this_thread::sleep_for(seconds(1));
+  ASSERT_EQ(smtp.Count(), 1u);  // once, though the log was read again from the start
+  EXPECT_EQ(smtp.Message(1).at("messageId").as_string(), sent.at("messageId").as_string());
+  EXPECT_EQ(Notifications(id).size(), 1u);
+}
+
+}  // namespace
+}  // namespace esign::testing
