@@ -6,107 +6,20 @@
 // Environment: CHROMIUM (default /usr/bin/chromium).
 // Exits 0 only when every check passed; a screenshot of the phone page before signing is saved
 // as ARTIFACT_DIR/signing-page.png (and one of the page that was open when a check failed).
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
 
-const [contractdBinary, artifactDir] = process.argv.slice(2);
-if (!contractdBinary || !artifactDir) {
-  console.error("usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR");
-  process.exit(2);
-}
-const sourceDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+import {
+  check, checkEqual, closeBrowserAndContractd, demoApi, DESKTOP, launchChromium, ok, openPage,
+  PHONE, reportFailure, runTest, sourceDir, startContractd, testArguments,
+} from "./harness.mjs";
+
+const { contractdBinary, artifactDir } = testArguments("signing_page_test.mjs");
 const OVERALL_TIMEOUT_MS = 240_000;
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP = { viewport: { width: 1280, height: 900 } };
 // Where the integrator's returnUrl points; the browser's requests there are answered locally.
 const RETURN_ORIGIN = "https://integrator.example";
-
-class CheckFailed extends Error {}
-let running = null;  // the contractd child, so that a timeout can still end it
-
-function check(condition, message) {
-  if (!condition) throw new CheckFailed(message);
-}
-
-function checkEqual(actual, expected, what) {
-  check(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
-
-function ok(message) {
-  console.log(`ok - ${message}`);
-}
-
-// contractd on a fresh data directory and a free loopback port, with its demo client.
-async function startContractd(dataDir) {
-  const child = spawn(contractdBinary, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0",
-    "--demo-client", "true", "--templates", join(sourceDir, "examples", "templates")],
-  { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk) => { output += chunk; });
-  const started = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`contractd did not start:\n${output}`)), 60_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`contractd exited with ${code}:\n${output}`));
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-      const port = output.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
-      if (!port) return;
-      const clientId = output.match(/clientId\s+(cli_\S+)/);
-      const clientSecret = output.match(/clientSecret\s+(\S+)/);
-      clearTimeout(timer);
-      if (!clientId || !clientSecret) {
-        reject(new Error(`no demo client banner:\n${output}`));
-        return;
-      }
-      resolve({ port: Number(port[1]), clientId: clientId[1], clientSecret: clientSecret[1] });
-    });
-  });
-  running = child;
-  const info = await started;
-  child.removeAllListeners("exit");
-  return { child, output: () => output, ...info };
-}
-
-async function stopContractd(child) {
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-  const code = await exited;
-  clearTimeout(timer);
-  return code;
-}
-
-function apiClient(base) {
-  let bearer = null;
-  async function call(method, path, body, headers = {}) {
-    const init = { method, headers: { ...headers } };
-    if (bearer) init.headers.Authorization = `Bearer ${bearer}`;
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(base + path, init);
-    const text = await response.text();
-    let json = null;
-    try { json = JSON.parse(text); } catch { json = null; }
-    return { status: response.status, json, text, headers: response.headers };
-  }
-  async function expect(status, method, path, body, headers) {
-    const result = await call(method, path, body, headers);
-    check(result.status === status, `${method} ${path}: expected ${status}, got ${result.status} ${result.text}`);
-    return result.json;
-  }
-  return { call, expect, setBearer: (token) => { bearer = token; } };
-}
 
 // A mutual NDA whose two signers both sign on the hosted page, created and sent.
 // `adaMembers` are added to Ada's participant (an authentication method, say).
@@ -137,20 +50,6 @@ async function participantStatus(api, contractId, participantId) {
   return { contract: status.status, participant: status.participants.find((p) => p.participantId === participantId) };
 }
 
-// A page that records what must never happen: script errors and Content-Security-Policy refusals.
-async function openPage(context, url, problems) {
-  const page = await context.newPage();
-  page.on("pageerror", (error) => problems.push(`script error on ${url}: ${error.message}`));
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) {
-      problems.push(`CSP refusal on ${url}: ${message.text()}`);
-    }
-  });
-  const response = await page.goto(url);
-  check(response !== null, `no response for ${url}`);
-  return { page, response };
-}
-
 async function noticeOf(page) {
   const notice = page.locator("#notice");
   await notice.waitFor({ state: "visible", timeout: 15_000 });
@@ -173,13 +72,10 @@ async function main() {
   let browser = null;
   let currentPage = null;
   try {
-    server = await startContractd(dataDir);
+    server = await startContractd(contractdBinary, dataDir);
     const base = `http://127.0.0.1:${server.port}`;
     ok(`contractd listening on ${base}`);
-    const api = apiClient(base);
-    const token = await api.expect(200, "POST", "/api/v1/auth/machine-token",
-      { clientId: server.clientId, clientSecret: server.clientSecret });
-    api.setBearer(token.accessToken);
+    const api = await demoApi(server);
 
     const template = JSON.parse(readFileSync(join(sourceDir, "examples", "templates", "mutual-nda.json"), "utf8"));
     const roleName = template.versions.find((v) => v.published).roles
@@ -189,7 +85,7 @@ async function main() {
     const third = await sendNda(api, "Mutual NDA: a link left to expire");
     const expiring = await createSession(api, third.id, third.ada, { ttlSeconds: 5 });
 
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--no-sandbox"] });
+    browser = await launchChromium();
     ok(`chromium ${browser.version()}`);
 
     // 1. Ada signs on a phone and is taken back to the integrator.
@@ -369,33 +265,12 @@ async function main() {
     check(problems.length === 0, `problems in the browser:\n${problems.join("\n")}`);
     ok("no script errors and no Content-Security-Policy refusals");
   } catch (error) {
-    if (currentPage) {
-      const shot = join(artifactDir, "failure.png");
-      await currentPage.screenshot({ path: shot, fullPage: true }).catch(() => {});
-      console.error(`screenshot of the page at the failure: ${shot}`);
-    }
-    if (problems.length) console.error(problems.join("\n"));
+    await reportFailure(currentPage, join(artifactDir, "failure.png"), problems);
     throw error;
   } finally {
-    if (browser) await browser.close().catch(() => {});
-    if (server) {
-      const code = await stopContractd(server.child);
-      if (code !== 0) console.error(`contractd stopped with ${code}:\n${server.output()}`);
-    }
+    await closeBrowserAndContractd(browser, server);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-const guard = setTimeout(() => {
-  console.error(`not ok - the check did not finish within ${OVERALL_TIMEOUT_MS / 1000} s`);
-  if (running) running.kill("SIGKILL");
-  process.exit(1);
-}, OVERALL_TIMEOUT_MS);
-main().then(() => {
-  clearTimeout(guard);
-  console.log("all signing page checks passed");
-}, (error) => {
-  clearTimeout(guard);
-  console.error(`not ok - ${error instanceof CheckFailed ? error.message : error.stack}`);
-  process.exitCode = 1;
-});
+runTest(main, OVERALL_TIMEOUT_MS, "all signing page checks passed");

@@ -1,0 +1,183 @@
+// What the browser tests share: checks that print "ok - ..." lines, a contractd on a fresh data
+// directory with its demo client, an API client, a page that records script errors and CSP
+// refusals, and a guard that ends every child process when a test runs out of time.
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const sourceDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+// CONTRACTD_BINARY ARTIFACT_DIR, as every browser test takes them; without them, a usage line
+// and exit 2.
+export function testArguments(script) {
+  const [contractdBinary, artifactDir] = process.argv.slice(2);
+  if (!contractdBinary || !artifactDir) {
+    console.error(`usage: node ${script} CONTRACTD_BINARY ARTIFACT_DIR`);
+    process.exit(2);
+  }
+  return { contractdBinary, artifactDir };
+}
+
+// Debian's Chromium (or the CHROMIUM environment variable's), headless.
+export function launchChromium() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", headless: true,
+    args: ["--no-sandbox"] });
+}
+
+export class CheckFailed extends Error {}
+
+export function check(condition, message) {
+  if (!condition) throw new CheckFailed(message);
+}
+
+export function checkEqual(actual, expected, what) {
+  check(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+export function ok(message) {
+  console.log(`ok - ${message}`);
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Every child started here, so that a timeout can still end them.
+const children = new Set();
+
+export function track(child) {
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+
+// contractd on a fresh data directory and a free loopback port, with its demo client;
+// `extraArgs` are more flags of `contractd serve`.
+export async function startContractd(binary, dataDir, extraArgs = []) {
+  const child = track(spawn(binary, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0",
+    "--demo-client", "true", "--templates", join(sourceDir, "examples", "templates"), ...extraArgs],
+  { stdio: ["ignore", "pipe", "pipe"] }));
+  let output = "";
+  child.stdout.on("data", (chunk) => { output += chunk; });
+  const started = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`contractd did not start:\n${output}`)), 60_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`contractd exited with ${code}:\n${output}`));
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+      const port = output.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      if (!port) return;
+      const clientId = output.match(/clientId\s+(cli_\S+)/);
+      const clientSecret = output.match(/clientSecret\s+(\S+)/);
+      clearTimeout(timer);
+      if (!clientId || !clientSecret) {
+        reject(new Error(`no demo client banner:\n${output}`));
+        return;
+      }
+      resolve({ port: Number(port[1]), clientId: clientId[1], clientSecret: clientSecret[1] });
+    });
+  });
+  const info = await started;
+  child.removeAllListeners("exit");
+  child.on("exit", () => children.delete(child));
+  return { child, output: () => output, ...info };
+}
+
+// SIGTERM, then SIGKILL after 30 s; resolves with the exit code.
+export async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const code = await exited;
+  clearTimeout(timer);
+  return code;
+}
+
+export function apiClient(base) {
+  let bearer = null;
+  async function call(method, path, body, headers = {}) {
+    const init = { method, headers: { ...headers } };
+    if (bearer) init.headers.Authorization = `Bearer ${bearer}`;
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(base + path, init);
+    const text = await response.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { json = null; }
+    return { status: response.status, json, text, headers: response.headers };
+  }
+  async function expect(status, method, path, body, headers) {
+    const result = await call(method, path, body, headers);
+    check(result.status === status, `${method} ${path}: expected ${status}, got ${result.status} ${result.text}`);
+    return result.json;
+  }
+  return { call, expect, setBearer: (token) => { bearer = token; }, authorization: () => `Bearer ${bearer}` };
+}
+
+// An API client of the demo client of `server`, with a machine token.
+export async function demoApi(server) {
+  const api = apiClient(`http://127.0.0.1:${server.port}`);
+  const token = await api.expect(200, "POST", "/api/v1/auth/machine-token",
+    { clientId: server.clientId, clientSecret: server.clientSecret });
+  api.setBearer(token.accessToken);
+  return api;
+}
+
+// A page that records what must never happen: script errors and Content-Security-Policy refusals.
+export async function openPage(context, url, problems) {
+  const page = await context.newPage();
+  page.on("pageerror", (error) => problems.push(`script error on ${url}: ${error.message}`));
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) {
+      problems.push(`CSP refusal on ${url}: ${message.text()}`);
+    }
+  });
+  const response = await page.goto(url);
+  check(response !== null, `no response for ${url}`);
+  return { page, response };
+}
+
+// What a failed check leaves behind: a screenshot of the page that was open (if one was) as
+// `shotPath`, and the problems the browser reported.
+export async function reportFailure(page, shotPath, problems) {
+  if (page) {
+    await page.screenshot({ path: shotPath, fullPage: true }).catch(() => {});
+    console.error(`screenshot of the page at the failure: ${shotPath}`);
+  }
+  if (problems.length) console.error(problems.join("\n"));
+}
+
+// Closes the browser and stops contractd (either may be null), printing contractd's output when
+// it did not stop cleanly.
+export async function closeBrowserAndContractd(browser, server) {
+  if (browser) await browser.close().catch(() => {});
+  if (server) {
+    const code = await stopChild(server.child);
+    if (code !== 0) console.error(`contractd stopped with ${code}:\n${server.output()}`);
+  }
+}
+
+// Runs `main`, prints `passedLine` when it passes and "not ok - ..." when it fails; after
+// `timeoutMs` it kills every tracked child and exits 1.
+export function runTest(main, timeoutMs, passedLine) {
+  const guard = setTimeout(() => {
+    console.error(`not ok - the check did not finish within ${timeoutMs / 1000} s`);
+    for (const child of children) child.kill("SIGKILL");
+    process.exit(1);
+  }, timeoutMs);
+  main().then(() => {
+    clearTimeout(guard);
+    console.log(passedLine);
+  }, (error) => {
+    clearTimeout(guard);
+    console.error(`not ok - ${error instanceof CheckFailed ? error.message : error.stack}`);
+    process.exitCode = 1;
+  });
+}
