@@ -91,6 +91,33 @@ class MailOutboxTest : public ContractdFixture {
     return found;
   }
 
+  // The .eml file of a message written to <data-dir>/outbox.
+  std::string Eml(const boost::json::object& message) {
+    const std::string id(message.at("messageId").as_string());
+    std::ifstream in(data_dir_ / "outbox" / (id.substr(1, id.size() - 2) + ".eml"));
+    std::stringstream eml;
+    eml << in.rdbuf();
+    return eml.str();
+  }
+  // The contract's messages of `kind`, once there are `count` of them.
+  std::vector<boost::json::object> OfKind(const std::string& id, const std::string& kind,
+                                          size_t count) {
+    std::vector<boost::json::object> found;
+    Eventually(
+        [&] {
+          found.clear();
+          for (const auto& item : Notifications(id)) {
+            if (item.at("kind").as_string() == kind && item.at("state").as_string() == "sent") {
+              found.push_back(item.as_object());
+            }
+          }
+          return found.size() >= count;
+        },
+        seconds(30));
+    EXPECT_EQ(found.size(), count) << kind;
+    return found;
+  }
+
   Credentials credentials_;
   std::unique_ptr<ChildProcess> server_;
   std::string token_;
@@ -127,8 +154,21 @@ TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
   auto hosted = HttpClient(port_).Get("/api/v1/hosted-signing/" + link[1].str());
   EXPECT_EQ(hosted.status, 200) << hosted.body;
   EXPECT_EQ(hosted.Json().at("contractId").as_string(), id);
+  // The subject of the contract.sent settings, its title substituted (encoded when long).
+  const std::string subject = mail::testing::Header(text, "Subject:");
+  EXPECT_EQ(subject.find("=?") == std::string::npos ? subject
+                                                    : mail::testing::DecodeEncodedWords(subject),
+            "Please sign Mutual NDA: Acme and Globex today");
   // Only the hosted signer is mailed a link: Grace signs in the integrator's application.
   EXPECT_EQ(Notifications(id).size(), 1u);
+
+  // A reminder mails the same link again.
+  auto reminded = HttpClient(port_).Post("/api/v1/contracts/" + id + "/remind", "", Auth());
+  ASSERT_EQ(reminded.status, 200) << reminded.body;
+  const auto reminders = OfKind(id, "reminder", 1);
+  ASSERT_EQ(reminders.size(), 1u);
+  EXPECT_EQ(reminders[0].at("recipient").at("email").as_string(), kAda);
+  EXPECT_NE(Eml(reminders[0]).find("/sign/" + link[1].str()), std::string::npos);
 
   // Voiding mails the owner (the organization's address) and both signers.
   auto voided = HttpClient(port_).Post("/api/v1/contracts/" + id + "/void",
@@ -138,7 +178,8 @@ TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
   EXPECT_EQ(owner.at("kind"), "contract_voided");
   EXPECT_TRUE(owner.at("recipient").at("participantId").is_null());
   MessageTo(id, "grace@globex.example", "sent");
-  EXPECT_EQ(Notifications(id).size(), 4u);  // the request, then the void to three addresses
+  // The request and the reminder, then the void to three addresses.
+  EXPECT_EQ(Notifications(id).size(), 5u);
 
   // Settings that turn the signing request off: no message, and no mailed session either.
   const std::string quiet = SendNda(boost::json::object{{"contract.sent", {{"enabled", false}}}});
@@ -147,6 +188,36 @@ TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
   auto sessions = HttpClient(port_).Get("/api/v1/contracts/" + quiet + "/signing-sessions", Auth());
   ASSERT_EQ(sessions.status, 200) << sessions.body;
   EXPECT_TRUE(sessions.Json().at("items").as_array().empty()) << sessions.body;
+}
+
+TEST_F(MailOutboxTest, TheCodeASignerAsksForIsMailedAndOpensTheLink) {
+  Start();
+  std::ifstream in(std::string(SOURCE_DIR) + "/examples/requests/create-nda.json");
+  std::stringstream nda;
+  nda << in.rdbuf();
+  auto body = boost::json::parse(nda.str()).as_object();
+  body["sendNow"] = true;
+  body["participants"].as_array()[0].as_object()["authentication"] = "email_otp";
+  auto created = HttpClient(port_).Post("/api/v1/contracts", boost::json::serialize(body), Auth());
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id(created.Json().at("id").as_string());
+  const std::string request = Eml(MessageTo(id, kAda, "sent"));
+  std::smatch link;
+  ASSERT_TRUE(std::regex_search(request, link, std::regex(R"(/sign/([A-Za-z0-9_-]{43}))")));
+  const std::string hosted = "/api/v1/hosted-signing/" + link[1].str();
+
+  auto asked = HttpClient(port_).Post(hosted + "/authentication/email-code", "");
+  ASSERT_EQ(asked.status, 202) << asked.body;
+  const auto codes = OfKind(id, "authentication_code", 1);
+  ASSERT_EQ(codes.size(), 1u);
+  const std::string mailed = Eml(codes[0]);
+  std::smatch code;
+  ASSERT_TRUE(std::regex_search(mailed, code, std::regex(R"(\n[ \t]*(\d{6})[ \t]*\r?\n)")))
+      << mailed;
+  auto proven =
+      HttpClient(port_).Post(hosted + "/authentication", R"({"code":")" + code[1].str() + "\"}");
+  ASSERT_EQ(proven.status, 200) << proven.body;
+  EXPECT_FALSE(proven.Json().at("signerProof").as_string().empty());
 }
 
 TEST_F(MailOutboxTest, ADeferredMessageIsRetriedAndARefusedOneFailsForGood) {

@@ -135,6 +135,7 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "voidContract",
       "remindParticipants",
       "getContractStatus",
+      "listContractNotifications",
       "updateTableData",
       "getOpenApiDocument",
       "getSigningPage",
@@ -158,6 +159,8 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "downloadHostedSigningDocument",
       "completeHostedSigning",
       "declineHostedSigning",
+      "authenticateHostedSigner",
+      "sendHostedSignerEmailCode",
       "receiveProviderCallback",
   };
   std::multiset<std::string> actual;
@@ -167,7 +170,7 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
 }
 
 // The contract family as the specification's table (section 4) lists it, with void and remind
-// (DESIGN section 14).
+// (DESIGN section 14) and the contract's e-mails (DESIGN section 15).
 TEST(OpenApiDocumentTest, ContractOperationsMatchTheSpecificationTable) {
   const std::set<std::pair<std::string, std::string>> table = {
       {"GET /api/v1/contracts", "200"},
@@ -189,6 +192,7 @@ TEST(OpenApiDocumentTest, ContractOperationsMatchTheSpecificationTable) {
       {"POST /api/v1/contracts/{id}/void", "200"},
       {"POST /api/v1/contracts/{id}/remind", "200"},
       {"GET /api/v1/contracts/{id}/status", "200"},
+      {"GET /api/v1/contracts/{id}/notifications", "200"},
       {"PUT /api/v1/contracts/{id}/table-data", "200"},
   };
   std::set<std::pair<std::string, std::string>> documented;
@@ -214,6 +218,8 @@ TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
                                            "downloadHostedSigningDocument",
                                            "completeHostedSigning",
                                            "declineHostedSigning",
+                                           "authenticateHostedSigner",
+                                           "sendHostedSignerEmailCode",
                                            "receiveProviderCallback"};
   for (const auto& op : Operations()) {
     SCOPED_TRACE(Name(op));
