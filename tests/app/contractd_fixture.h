@@ -15,6 +15,7 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <regex>
 #include <string>
@@ -183,6 +184,36 @@ class ContractdFixture : public ::testing::Test {
   static inline int counter_ = 0;
   std::filesystem::path data_dir_;
   uint16_t port_ = 0;
+};
+
+// A fixture whose tests stop and restart one server on their data directory, as one client of
+// `organization` with `permissions`, created before the first start.
+class RestartedServerFixture : public ContractdFixture {
+ protected:
+  RestartedServerFixture(std::string organization, std::string permissions)
+      : organization_(std::move(organization)), permissions_(std::move(permissions)) {}
+  void SetUp() override {
+    ContractdFixture::SetUp();
+    credentials_ = ParseCreated(CreateClient(organization_, permissions_));
+  }
+  void StartAndLogIn(std::vector<std::string> extra = {}) {
+    server_ = StartServer(std::move(extra));
+    token_ = TokenFor(credentials_);
+  }
+  void Kill() {
+    server_->Signal(SIGKILL);
+    ASSERT_TRUE(server_->Wait(std::chrono::seconds(30)).has_value());
+    server_.reset();
+  }
+  std::map<std::string, std::string> Auth() const {
+    return {{"Authorization", "Bearer " + token_}};
+  }
+
+  const std::string organization_;
+  const std::string permissions_;
+  Credentials credentials_;
+  std::unique_ptr<ChildProcess> server_;
+  std::string token_;
 };
 
 }  // namespace esign::testing

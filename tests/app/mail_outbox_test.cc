@@ -24,31 +24,17 @@ using std::chrono::seconds;
 
 constexpr const char* kAda = "ada@acme.example";  // the hosted signer of the example NDA
 
-class MailOutboxTest : public ContractdFixture {
+class MailOutboxTest : public RestartedServerFixture {
  protected:
-  void SetUp() override {
-    ContractdFixture::SetUp();
-    credentials_ = ParseCreated(CreateClient("org_m",
-                                             "contracts:read,contracts:create,"
-                                             "contracts:update,contracts:send,signing:manage"));
-  }
+  MailOutboxTest()
+      : RestartedServerFixture("org_m",
+                               "contracts:read,contracts:create,contracts:update,contracts:send,"
+                               "signing:manage") {}
   void TearDown() override {
     if (server_) StopServer(*server_);
-    ContractdFixture::TearDown();
+    RestartedServerFixture::TearDown();
   }
-
-  void Start(std::vector<std::string> extra = {}) {
-    server_ = StartServer(std::move(extra));
-    token_ = TokenFor(credentials_);
-  }
-  void Kill() {
-    server_->Signal(SIGKILL);
-    ASSERT_TRUE(server_->Wait(seconds(30)).has_value());
-    server_.reset();
-  }
-  std::map<std::string, std::string> Auth() const {
-    return {{"Authorization", "Bearer " + token_}};
-  }
+  void Start(std::vector<std::string> extra = {}) { StartAndLogIn(std::move(extra)); }
 
   // The example NDA, sent at once, with these notification settings.
   std::string SendNda(const boost::json::object& notifications = {}) {
@@ -117,10 +103,6 @@ class MailOutboxTest : public ContractdFixture {
     EXPECT_EQ(found.size(), count) << kind;
     return found;
   }
-
-  Credentials credentials_;
-  std::unique_ptr<ChildProcess> server_;
-  std::string token_;
 };
 
 TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {

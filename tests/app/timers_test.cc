@@ -21,22 +21,10 @@ using std::chrono::seconds;
 
 constexpr int64_t kDaySeconds = int64_t{24} * 3600;
 
-class TimersTest : public ContractdFixture {
+class TimersTest : public RestartedServerFixture {
  protected:
-  void StartAndLogIn(std::vector<std::string> extra = {}) {
-    server_ = StartServer(std::move(extra));
-    token_ = TokenFor(credentials_);
-  }
-
-  void Kill() {
-    server_->Signal(SIGKILL);
-    ASSERT_TRUE(server_->Wait(seconds(30)).has_value());
-    server_.reset();
-  }
-
-  std::map<std::string, std::string> Auth() const {
-    return {{"Authorization", "Bearer " + token_}};
-  }
+  TimersTest()
+      : RestartedServerFixture("org_timers", "contracts:create,contracts:read,contracts:send") {}
 
   // A sent mutual NDA (two signers in parallel) with these signing settings, reminded after 3
   // days, then every 3 days, at most 3 times.
@@ -81,17 +69,6 @@ class TimersTest : public ContractdFixture {
     ASSERT_TRUE(answer && *answer) << (answer ? "no server" : answer.error().message);
     EXPECT_NE((*answer)->find(R"("ok":true)"), std::string::npos) << **answer;
   }
-
-  void SetUp() override {
-    ContractdFixture::SetUp();
-    credentials_ = ParseCreated(CreateClient("org_timers",
-                                             "contracts:create,contracts:read,"
-                                             "contracts:send"));
-  }
-
-  Credentials credentials_;
-  std::unique_ptr<ChildProcess> server_;
-  std::string token_;
 };
 
 TEST_F(TimersTest, ExpiryFiresExactlyOnceWhenTheServiceIsKilledAroundItsDueTimes) {
