@@ -32,6 +32,11 @@ Status Service::OpenMailRecords(const ServeConfig& config) {
   auto records = webhooks::DeliveryStore::Open(config.data_dir, "mail");
   if (!records) return std::unexpected(records.error());
   mail_records_ = std::move(*records);
+  // The first start with e-mail, on a log that may hold years of contracts: what happened before
+  // is not mailed now. Set before any request can append, so nothing after it is missed.
+  auto checkpoint = mail_records_->Checkpoint();
+  if (!checkpoint) return Fail(checkpoint.error());
+  if (!*checkpoint) return mail_records_->SetCheckpoint(store_->Size());
   return {};
 }
 

@@ -57,7 +57,7 @@ Result<std::unique_ptr<MailOutbox>> MailOutbox::Start(MailOutboxDeps deps,
   std::unique_ptr<MailOutbox> outbox(new MailOutbox(deps, std::move(options)));
   for (Delivery& delivery : *pending) outbox->lanes_->Push(std::move(delivery));
   outbox->intake_ = std::make_unique<eventstore::CatchUpSubscription>(
-      deps.store, GlobalPosition(*checkpoint),
+      deps.store, GlobalPosition(checkpoint->value_or(0)),
       [o = outbox.get()](const std::vector<eventstore::EventRecord>& batch,
                          const std::stop_token&) { return o->Intake(batch); });
   outbox->intake_->Start();

@@ -9,6 +9,8 @@
 // delivery per recipient is recorded (synced, ids derived from event and recipient, so an event
 // read again records nothing new), and only then does the checkpoint move past the event.
 // At start, the deliveries still pending are queued again: nothing recorded is lost to a crash.
+// Records without a checkpoint read the log from its start (the caller sets one first to skip
+// what was appended before mail existed: app/service_mail.cc).
 //
 // Lanes: one per recipient (organization and address), so a recipient's messages go in log order
 // and a mailbox that defers holds back only its own; a fixed pool of threads, an organization's

@@ -228,14 +228,14 @@ Result<std::vector<Delivery>> DeliveryStore::Pending() const {
   return items;
 }
 
-Result<uint64_t> DeliveryStore::Checkpoint() const {
+Result<std::optional<uint64_t>> DeliveryStore::Checkpoint() const {
   std::string value;
   const rocksdb::Status status = db_->Get(rocksdb::ReadOptions(), kCheckpointKey, &value);
-  if (status.IsNotFound()) return uint64_t{0};
+  if (status.IsNotFound()) return std::optional<uint64_t>();
   if (!status.ok()) return eventstore::FailFromRocks(status, "reading the checkpoint");
   const std::optional<uint64_t> position = eventstore::DecodeU64(value);
   if (!position) return Fail(ErrorCode::kCorruption, "delivery checkpoint");
-  return *position;
+  return position;
 }
 
 Status DeliveryStore::SetCheckpoint(uint64_t position) {

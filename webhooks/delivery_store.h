@@ -80,8 +80,9 @@ class DeliveryStore {
   Result<std::vector<Delivery>> OfContract(std::string_view contract_id, size_t limit) const;
   // Every pending delivery, in log order (what a restart sends).
   Result<std::vector<Delivery>> Pending() const;
-  // The position a reader of the log stored with SetCheckpoint (synced); 0 when none.
-  Result<uint64_t> Checkpoint() const;
+  // The position a reader of the log stored with SetCheckpoint (synced); nothing before the
+  // first.
+  Result<std::optional<uint64_t>> Checkpoint() const;
   Status SetCheckpoint(uint64_t position);
 
  private:

@@ -163,6 +163,17 @@ TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
   // The request and the reminder, then the void to three addresses.
   EXPECT_EQ(Notifications(id).size(), 5u);
 
+  // Without its records (a log from before e-mail), the outbox mails nothing of the past, and
+  // goes on with what comes.
+  StopServer(*server_);
+  std::filesystem::remove_all(data_dir_ / "mail");
+  std::filesystem::remove_all(data_dir_ / "outbox");
+  Start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(Notifications(id).empty());
+  EXPECT_FALSE(std::filesystem::exists(data_dir_ / "outbox" / file.substr(outbox.size() + 1)));
+  MessageTo(SendNda(), kAda, "sent");
+
   // Settings that turn the signing request off: no message, and no mailed session either.
   const std::string quiet = SendNda(boost::json::object{{"contract.sent", {{"enabled", false}}}});
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
