@@ -1,11 +1,10 @@
 // E-mail (mail/mail_outbox.h): its records, its transport (the mail server of --smtp-url, else
 // .eml files under <data-dir>/outbox), checked at start and named in the banner.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "app/service.h"
+#include "eventstore/secret_file.h"
 #include "mail/eml_file_transport.h"
 #include "mail/smtp_transport.h"
 
@@ -13,13 +12,12 @@ namespace esign::app {
 namespace {
 
 Result<std::string> ReadPasswordFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf())) {
+  auto text = eventstore::ReadFileIfPresent(path);
+  if (!text || !*text) {
     return Fail(ErrorCode::kValidationFailed, "cannot read --smtp-password-file " + path,
                 "smtp-password-file", path);
   }
-  std::string password = text.str();
+  std::string password = std::move(**text);
   while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) {
     password.pop_back();
   }
@@ -29,7 +27,7 @@ Result<std::string> ReadPasswordFile(const std::string& path) {
 }  // namespace
 
 Status Service::OpenMailRecords(const ServeConfig& config) {
-  auto records = webhooks::DeliveryStore::Open(config.data_dir, "mail");
+  auto records = webhooks::DeliveryStore::Open(config.data_dir, "mail", /*outbox=*/true);
   if (!records) return std::unexpected(records.error());
   mail_records_ = std::move(*records);
   // The first start with e-mail, on a log that may hold years of contracts: what happened before

@@ -2,7 +2,7 @@
 // completion. Both are appended together with the command's own events, so a crash can never
 // leave a contract whose last signature is recorded but which never completes, nor an
 // organization signer whose turn came without its provider session.
-#include <algorithm>
+#include <set>
 
 #include "base/time_text.h"
 #include "commands/contract_commands.h"
@@ -17,11 +17,6 @@ bool Has(const std::vector<DomainEvent>& events, std::string_view type) {
     if (event.type == type) return true;
   }
   return false;
-}
-
-bool HasMailedSession(const ContractState& state, std::string_view participant_id,
-                      std::string_view now, const SignerSecrets& secrets) {
-  return MailedSession(state, participant_id, now, secrets) != nullptr;
 }
 
 bool HasOpenSession(const ContractState& state, std::string_view participant_id,
@@ -97,15 +92,14 @@ Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
   if (signer_secrets_ != nullptr && after.in_signing_flow()) {
     const std::string expires_at = FormatTimestamp(SigningDeadlineMicros(after));
     std::vector<CreateSigningSession> mailed;
+    std::set<std::string> given;  // participants with a session in `mailed`
     for (const auto& event : decided) {
       for (const PlannedMail& mail : PlanMail(after, event, std::nullopt)) {
-        if (!mail.hosted_link ||
-            HasMailedSession(after, mail.participant_id, context.now, *signer_secrets_) ||
-            std::any_of(mailed.begin(), mailed.end(), [&](const CreateSigningSession& c) {
-              return c.participant_id == mail.participant_id;
-            })) {
+        if (!mail.hosted_link || given.contains(mail.participant_id) ||
+            MailedSession(after, mail.participant_id, context.now, *signer_secrets_) != nullptr) {
           continue;
         }
+        given.insert(mail.participant_id);
         std::string session_id = ids_.Next("ses_");
         std::string token_sha256 = signer_secrets_->HostedLinkTokenSha256(session_id);
         mailed.push_back(CreateSigningSession{.participant_id = mail.participant_id,

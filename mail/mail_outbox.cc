@@ -148,30 +148,28 @@ Result<GlobalPosition> MailOutbox::Intake(const std::vector<eventstore::EventRec
   return next;
 }
 
-Result<std::string> MailOutbox::Render(const Delivery& delivery) {
-  auto mail = ParseOutgoingMail(delivery.body);
-  if (!mail) return std::unexpected(mail.error());
-  MailContext context{.kind = mail->kind,
-                      .recipient_name = mail->to_name,
-                      .contract_title = mail->title,
-                      .organization_name = mail->organization_name,
-                      .subject = mail->subject,
-                      .message = mail->message,
-                      .reason = mail->reason,
-                      .expires_at = mail->expires_at,
-                      .signed_pdf_attached = !mail->signed_pdf_key.empty()};
+Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingMail& mail) {
+  MailContext context{.kind = mail.kind,
+                      .recipient_name = mail.to_name,
+                      .contract_title = mail.title,
+                      .organization_name = mail.organization_name,
+                      .subject = mail.subject,
+                      .message = mail.message,
+                      .reason = mail.reason,
+                      .expires_at = mail.expires_at,
+                      .signed_pdf_attached = !mail.signed_pdf_key.empty()};
   MailMessage message{.from_address = options_.from_address,
                       .from_name = options_.from_name,
-                      .to_address = mail->to,
-                      .to_name = mail->to_name,
+                      .to_address = mail.to,
+                      .to_name = mail.to_name,
                       .message_id = MessageIdOf(delivery.id, options_.from_address),
                       .date_us = delivery.created_us};
   const std::string now = FormatTimestamp(deps_.clock.NowMicros());
-  if (mail->kind == MailKind::kSigningRequest || mail->kind == MailKind::kReminder) {
+  if (mail.kind == MailKind::kSigningRequest || mail.kind == MailKind::kReminder) {
     auto contract = LatestContract(deps_.store, delivery.contract_id);
     if (!contract) return std::unexpected(contract.error());
     const SigningSession* session =
-        commands::MailedSession(*contract, mail->participant_id, now, deps_.secrets);
+        commands::MailedSession(*contract, mail.participant_id, now, deps_.secrets);
     if (session == nullptr) {
       return Fail(ErrorCode::kContractStateConflict,
                   "not sent: the signer has no open signing link any more (signed, declined, "
@@ -180,15 +178,15 @@ Result<std::string> MailOutbox::Render(const Delivery& delivery) {
     context.link =
         options_.link_origin + "/sign/" + deps_.secrets.HostedLinkToken(session->session_id);
   }
-  if (mail->kind == MailKind::kAuthenticationCode) {
-    if (mail->expires_at <= now) {
+  if (mail.kind == MailKind::kAuthenticationCode) {
+    if (mail.expires_at <= now) {
       return Fail(ErrorCode::kContractStateConflict,
                   "not sent: the code expired before it could be");
     }
-    context.code = deps_.secrets.EmailCode(mail->session_id, mail->code_number);
+    context.code = deps_.secrets.EmailCode(mail.session_id, mail.code_number);
   }
-  if (!mail->signed_pdf_key.empty()) {
-    auto pdf = deps_.store.blobs().Get(mail->signed_pdf_key);
+  if (!mail.signed_pdf_key.empty()) {
+    auto pdf = deps_.store.blobs().Get(mail.signed_pdf_key);
     if (!pdf) return std::unexpected(pdf.error());
     message.attachments.push_back(MailAttachment{.filename = "signed-contract.pdf",
                                                  .content_type = "application/pdf",
@@ -204,13 +202,13 @@ Result<std::string> MailOutbox::Render(const Delivery& delivery) {
 webhooks::LaneDeps::Attempted MailOutbox::Attempt(Delivery& delivery) {
   thread_local std::mt19937_64 random(std::random_device{}());
   webhooks::AttemptOutcome outcome;
-  auto mime = Render(delivery);
+  auto mail = ParseOutgoingMail(delivery.body);
+  auto mime = mail ? Render(delivery, *mail) : Result<std::string>(std::unexpected(mail.error()));
   if (!mime) {
     outcome.kind = webhooks::AttemptOutcome::Kind::kFailed;
     outcome.reply = mime.error().message;
   } else {
-    auto mail = ParseOutgoingMail(delivery.body);
-    outcome = deps_.transport.Send(options_.from_address, mail ? mail->to : "", *mime);
+    outcome = deps_.transport.Send(options_.from_address, mail->to, *mime);
   }
   std::uniform_real_distribution<double> jitter(-1.0, 1.0);
   const webhooks::AttemptVerdict verdict =

@@ -34,6 +34,7 @@
 #include "eventstore/event_store.h"
 #include "eventstore/subscription.h"
 #include "mail/mail_transport.h"
+#include "mail/outgoing_mail.h"
 #include "webhooks/delivery_lanes.h"
 #include "webhooks/delivery_store.h"
 
@@ -74,7 +75,7 @@ class MailOutbox {
   Result<GlobalPosition> Intake(const std::vector<eventstore::EventRecord>& batch);
   webhooks::LaneDeps::Attempted Attempt(webhooks::Delivery& delivery);
   // The message as it goes out now; an error fails the delivery without sending (its reply).
-  Result<std::string> Render(const webhooks::Delivery& delivery);
+  Result<std::string> Render(const webhooks::Delivery& delivery, const OutgoingMail& mail);
 
   MailOutboxDeps deps_;
   const MailOutboxOptions options_;

@@ -28,10 +28,12 @@ std::string ContractKey(const Delivery& d) {
 }
 constexpr std::string_view kCheckpointKey = "m/checkpoint";
 
-// Every key of a delivery's record but the endpoint's list, which Admit and Update both write.
-void PutRecord(rocksdb::WriteBatch& batch, const Delivery& d) {
+// The keys of a delivery's record that Admit and Update both write; the pending index only for
+// an outbox (webhook deliveries come back with their uncommitted Kafka messages instead).
+void PutRecord(rocksdb::WriteBatch& batch, const Delivery& d, bool outbox) {
   batch.Put(RecordKey(d.id), DeliveryToJson(d));
   batch.Put(PositionKey('l', d.endpoint_id, d.position), d.id);
+  if (!outbox) return;
   if (d.state == DeliveryState::kPending) {
     batch.Put(PendingKey(d.id), "");
   } else {
@@ -119,14 +121,15 @@ Result<Delivery> ParseDelivery(std::string_view json) {
 }
 
 Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& data_dir,
-                                                           std::string_view name) {
+                                                           std::string_view name, bool outbox) {
   rocksdb::Options options;
   options.create_if_missing = true;
   rocksdb::DB* db = nullptr;
   const std::string path = (std::filesystem::path(data_dir) / name).string();
   const rocksdb::Status status = rocksdb::DB::Open(options, path, &db);
   if (!status.ok()) return eventstore::FailFromRocks(status, "opening " + path);
-  return std::unique_ptr<DeliveryStore>(new DeliveryStore(std::unique_ptr<rocksdb::DB>(db)));
+  return std::unique_ptr<DeliveryStore>(
+      new DeliveryStore(std::unique_ptr<rocksdb::DB>(db), outbox));
 }
 
 DeliveryStore::~DeliveryStore() = default;
@@ -144,8 +147,8 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
       continue;
     }
     d.state = DeliveryState::kPending;
-    PutRecord(batch, d);
-    batch.Put(ContractKey(d), d.id);
+    PutRecord(batch, d, outbox_);
+    if (outbox_) batch.Put(ContractKey(d), d.id);
     pending.push_back(std::move(d));
   }
   if (batch.Count() == 0) return pending;
@@ -156,7 +159,7 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
 
 Status DeliveryStore::Update(const Delivery& delivery) {
   rocksdb::WriteBatch batch;
-  PutRecord(batch, delivery);
+  PutRecord(batch, delivery, outbox_);
   // Not synced: an outcome lost with the machine (the process's writes survive its own crash)
   // only means the delivery is sent again, with the same webhook-id.
   const rocksdb::Status status = db_->Write(rocksdb::WriteOptions(), &batch);

@@ -4,9 +4,10 @@
 // database of its own per channel, <data_dir>/webhook-deliveries or <data_dir>/mail. Keys:
 //   d/<deliveryId>                     -> the delivery as JSON (state, attempts, next attempt)
 //   l/<endpointId>/<BE u64 position>   -> deliveryId, every delivery, for the endpoint's list
+// and, for an outbox that reads the log itself (mail), also:
 //   c/<contractId>/<BE u64 position>/<deliveryId> -> deliveryId, for the contract's list
 //   p/<deliveryId>                     -> nothing: the delivery is pending
-//   m/checkpoint                       -> BE u64: where a reader of the log goes on (the outbox)
+//   m/checkpoint                       -> BE u64: where the outbox goes on reading the log
 // A delivery's id is derived from its endpoint and event, so the same event read twice from the
 // topic (after a restart) is recognized and not delivered again.
 // Thread safety: every method may be called from any thread.
@@ -61,8 +62,10 @@ struct Delivery {
 
 class DeliveryStore {
  public:
+  // `outbox`: keep the contract and pending indexes (OfContract, Pending).
   static Result<std::unique_ptr<DeliveryStore>> Open(const std::string& data_dir,
-                                                     std::string_view name = "webhook-deliveries");
+                                                     std::string_view name = "webhook-deliveries",
+                                                     bool outbox = false);
   ~DeliveryStore();
 
   // Stores the deliveries whose id is not stored yet, as pending, in one synced write. Returns the
@@ -86,8 +89,10 @@ class DeliveryStore {
   Status SetCheckpoint(uint64_t position);
 
  private:
-  explicit DeliveryStore(std::unique_ptr<rocksdb::DB> db) : db_(std::move(db)) {}
+  DeliveryStore(std::unique_ptr<rocksdb::DB> db, bool outbox)
+      : db_(std::move(db)), outbox_(outbox) {}
   std::unique_ptr<rocksdb::DB> db_;
+  const bool outbox_;
 };
 
 std::string DeliveryToJson(const Delivery& delivery);

@@ -116,6 +116,28 @@ TEST_F(ContractdCliTest, UsageErrorsExitWith2AndWriteNothing) {
   EXPECT_EQ(CountEvents("client.created"), 0u);
 }
 
+TEST_F(ContractdCliTest, AnOrganizationsAddressIsCheckedAndSetOnce) {
+  const std::string dir = data_dir_.string();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"organizations", "set", "--data-dir", dir, "--org", "org_a", "--email", "nope"},
+           {"organizations", "set", "--data-dir", dir, "--org", "not an id", "--email",
+            "a@acme.example"},
+           {"organizations", "set", "--data-dir", dir, "--org", "org_a", "--email",
+            "a@acme.example", "--name", std::string(201, 'n')},
+       }) {
+    const auto result = RunContractd(args);
+    EXPECT_EQ(result.exit_code, 2) << args[5] << " " << result.err;
+    EXPECT_FALSE(result.err.empty());
+  }
+  EXPECT_EQ(CountEvents("organization.contact_set"), 0u);
+  const std::vector<std::string> set = {
+      "organizations", "set",     "--data-dir",         dir,      "--org",
+      "org_a",         "--email", "legal@acme.example", "--name", "Acme"};
+  EXPECT_EQ(RunContractd(set).exit_code, 0);
+  EXPECT_EQ(RunContractd(set).exit_code, 0);  // the same again appends nothing
+  EXPECT_EQ(CountEvents("organization.contact_set"), 1u);
+}
+
 TEST_F(ContractdCliTest, AStaleSocketOfAKilledServerDoesNotStandInTheWay) {
   auto server = StartServer();
   ASSERT_NE(port_, 0);

@@ -126,6 +126,34 @@ TEST(ConfigTest, TheClockOffsetIsOptionalAndBounded) {
   }
 }
 
+TEST(ConfigTest, MailFlagsAreCheckedBeforeAnythingStarts) {
+  auto mail = Parse({"--smtp-url", "smtps://mail.example.com", "--smtp-user", "alice",
+                     "--smtp-password-file", "/run/secret", "--mail-from", "c@acme.example"});
+  ASSERT_TRUE(mail) << mail.error().message;
+  EXPECT_EQ(mail->serve.smtp_url, "smtps://mail.example.com");
+  EXPECT_EQ(mail->serve.mail_from, "c@acme.example");
+  for (const auto& [args, field] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--smtp-url", "http://mail.example.com"}, "smtp-url"},
+           {{"--mail-from", "not an address"}, "mail-from"},
+           {{"--smtp-user", "alice"}, "smtp-user"},
+           {{"--smtp-password-file", "/run/secret"}, "smtp-user"}}) {
+    auto refused = Parse(args);
+    ASSERT_FALSE(refused) << args[0];
+    EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed) << args[0];
+    EXPECT_EQ(refused.error().details.at(0).field, field) << args[0];
+  }
+}
+
+TEST(ConfigTest, OrganizationsSetNeedsTheOrganizationAndAnAddress) {
+  auto set = Parse({"organizations", "set", "--org", "org_a", "--email", ""});
+  ASSERT_TRUE(set) << set.error().message;
+  EXPECT_EQ(set->name, "organizations set");
+  EXPECT_EQ(set->organizations_set.email, "");
+  EXPECT_FALSE(Parse({"organizations", "set", "--email", "a@b.example"}));
+  EXPECT_FALSE(Parse({"organizations", "set", "--org", "org_a"}));
+  EXPECT_FALSE(Parse({"organizations", "remove"}));
+}
+
 TEST(ConfigTest, HelpForEachCommand) {
   for (const auto& args : std::vector<std::vector<std::string>>{{"--help"},
                                                                 {"clients", "create", "--help"},

@@ -164,6 +164,39 @@ Delivery Make(const std::string& endpoint, uint64_t position) {
                   .created_us = 5};
 }
 
+TEST(DeliveryStoreTest, AnOutboxListsAContractsDeliveriesWhatIsPendingAndItsCheckpoint) {
+  esign::testing::TempDir dir;
+  auto store = DeliveryStore::Open(dir.path(), "mail", /*outbox=*/true);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_FALSE((*store)->Checkpoint().value());  // none before the first
+  ASSERT_TRUE((*store)->Admit({Make("a@x.example", 9), Make("b@x.example", 3)}));
+  Delivery failed = Make("b@x.example", 3);
+  failed.state = DeliveryState::kFailed;
+  ASSERT_TRUE((*store)->Update(failed));
+
+  auto of_contract = (*store)->OfContract("ctr_1", 10);
+  ASSERT_TRUE(of_contract);
+  ASSERT_EQ(of_contract->size(), 2u);
+  EXPECT_EQ((*of_contract)[0].position, 3u);  // log order
+  EXPECT_EQ((*of_contract)[0].state, DeliveryState::kFailed);
+  EXPECT_TRUE((*store)->OfContract("ctr_2", 10)->empty());
+  auto pending = (*store)->Pending();
+  ASSERT_TRUE(pending);
+  ASSERT_EQ(pending->size(), 1u);
+  EXPECT_EQ((*pending)[0].position, 9u);
+
+  ASSERT_TRUE((*store)->SetCheckpoint(10));
+  EXPECT_EQ((*store)->Checkpoint().value(), std::optional<uint64_t>(10));
+
+  // A webhook store keeps neither index: its deliveries come back with their Kafka messages.
+  esign::testing::TempDir webhook_dir;
+  auto webhooks = DeliveryStore::Open(webhook_dir.path());
+  ASSERT_TRUE(webhooks);
+  ASSERT_TRUE((*webhooks)->Admit({Make("whe_a", 1)}));
+  EXPECT_TRUE((*webhooks)->Pending()->empty());
+  EXPECT_TRUE((*webhooks)->OfContract("ctr_1", 10)->empty());
+}
+
 TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
   esign::testing::TempDir dir;
   auto store = DeliveryStore::Open(dir.path());
