@@ -25,7 +25,7 @@ constexpr Subcommand kSubcommands[] = {
     {"export", "export --data-dir DIR [--from N]", "the log as NDJSON on stdout"},
     {"prove", "prove --data-dir DIR CONTRACT_ID",
      "a proof bundle of a contract's events against a stored signed tree head"},
-    {"verify-bundle", "verify-bundle FILE [--public-key PEM] [--data-dir DIR]",
+    {"verify-bundle", "verify-bundle FILE [--public-key PEM] [--certificate PEM] [--data-dir DIR]",
      "check a proof bundle, or an evidence bundle, with the ledger public key alone (with\n"
      "      --data-dir, an evidence bundle's documents against that directory's stored ones)"},
 };
@@ -68,6 +68,9 @@ Result<LedgerCommand> ParseLedgerCommand(const std::vector<std::string>& args) {
     options.add_options()("file", po::value(&command.bundle_file), "the bundle (JSON)")(
         "public-key", po::value(&command.public_key),
         "PEM file of the trusted ledger key; the bundle's key must equal it")(
+        "certificate", po::value(&command.certificate),
+        "evidence bundles: PEM file of the service's signing certificate; the bundle's must "
+        "equal it, and it must have made every PDF signature")(
         "data-dir", po::value(&command.data_dir),
         "evidence bundles: check the documents against this data directory's stored ones");
     positional.add("file", 1);

@@ -28,6 +28,7 @@ struct LedgerCommand {
   std::string contract_id;  // prove
   std::string bundle_file;  // verify-bundle
   std::string public_key;   // verify-bundle: a PEM file the bundle's key must match; optional
+  std::string certificate;  // verify-bundle: the service's signing certificate (PEM); optional
   std::string usage;
 };
 

@@ -134,8 +134,8 @@ Status Service::AddRoutes(const ServeConfig& config) {
       *certificate_);
   contract_commands_->SetFreezeDocument(
       [this](const ContractState& prepared) { return documents_->Freeze(prepared); });
-  evidence_commands_ = std::make_unique<commands::EvidenceCommands>(
-      *store_, *contract_queries_, certificate_->CertificatePem(), clock_);
+  evidence_commands_ =
+      std::make_unique<commands::EvidenceCommands>(*store_, certificate_->CertificatePem(), clock_);
   contract_commands_->SetStoreEvidence(
       [this](const ContractState& state) { return evidence_commands_->Store(state); });
   const http::ContractRoutesDeps contract_deps{

@@ -7,24 +7,16 @@
 
 namespace esign::commands {
 
-EvidenceCommands::EvidenceCommands(eventstore::EventStore& store,
-                                   const projections::ContractQueries& queries,
-                                   std::string certificate_pem, const Clock& clock)
-    : store_(store),
-      queries_(queries),
-      certificate_pem_(std::move(certificate_pem)),
-      clock_(clock) {}
+EvidenceCommands::EvidenceCommands(eventstore::EventStore& store, std::string certificate_pem,
+                                   const Clock& clock)
+    : store_(store), certificate_pem_(std::move(certificate_pem)), clock_(clock) {}
 
 Result<boost::json::object> EvidenceCommands::Bundle(const ContractState& state) {
   if (auto head = store_.ledger().SignTreeHead(); !head) return std::unexpected(head.error());
   auto proof = eventstore::BuildProofBundle(store_, ContractStreamId(state.id));
   if (!proof) return std::unexpected(proof.error());
-  // The audit trail is the same for every reader with a grant; the controller has one.
-  auto trail = queries_.AuditTrail({.organization_id = state.organization_id}, state.id);
-  if (!trail) return std::unexpected(trail.error());
   EvidenceSources sources;
-  sources.state = &state;
-  for (auto& entry : *trail) sources.audit_entries.push_back(std::move(entry.json));
+  sources.contract_id = state.id;
   sources.ledger_proof = std::move(*proof);
   sources.blobs = &store_.blobs();
   sources.certificate_pem = certificate_pem_;
@@ -43,7 +35,7 @@ Result<boost::json::object> EvidenceCommands::Verify(const ContractState& state)
   if (!bundle) return std::unexpected(bundle.error());
   const auto checks = VerifyEvidenceBundle(*bundle, &store_.blobs(), store_.ledger().PublicKeyPem(),
                                            certificate_pem_);
-  return VerificationReport(state.id, checks, bundle->at("generatedAt").as_string());
+  return VerificationReport(state.id, checks, bundle->at("unproven").at("generatedAt").as_string());
 }
 
 }  // namespace esign::commands

@@ -13,7 +13,6 @@
 #include "domain/contract_state.h"
 #include "domain/result.h"
 #include "eventstore/event_store.h"
-#include "projections/contract_queries.h"
 
 namespace esign::commands {
 
@@ -21,8 +20,7 @@ class EvidenceCommands {
  public:
   // `certificate_pem`: the service's signing certificate, carried in every bundle and trusted by
   // verification. Everything given by reference must outlive the handler.
-  EvidenceCommands(eventstore::EventStore& store, const projections::ContractQueries& queries,
-                   std::string certificate_pem, const Clock& clock);
+  EvidenceCommands(eventstore::EventStore& store, std::string certificate_pem, const Clock& clock);
 
   // The evidence bundle of `state` (documents/evidence_bundle.h), generated now.
   Result<boost::json::object> Bundle(const ContractState& state);
@@ -34,7 +32,6 @@ class EvidenceCommands {
 
  private:
   eventstore::EventStore& store_;
-  const projections::ContractQueries& queries_;
   const std::string certificate_pem_;
   const Clock& clock_;
 };

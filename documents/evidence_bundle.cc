@@ -2,33 +2,15 @@
 
 #include <algorithm>
 
+#include "base/json_read.h"
 #include "base/sha256.h"
 #include "documents/pdf_signature_check.h"
+#include "documents/proven_contract.h"
+#include "domain/stream_kinds.h"
 #include "eventstore/proof_bundle.h"
 
 namespace esign {
 namespace {
-
-struct DocumentRef {
-  std::string kind;
-  std::string sha256;
-  int64_t revision = 0;  // 0: not a numbered revision
-};
-
-std::vector<DocumentRef> DocumentsOf(const ContractState& state) {
-  std::vector<DocumentRef> out;
-  if (state.rendered_document_sha256) {
-    out.push_back({"rendered_unsigned", *state.rendered_document_sha256, 0});
-  }
-  for (const auto& r : state.artifact_revisions) out.push_back({r.kind, r.sha256, r.revision});
-  // The signed PDF the downloads serve, unless a revision already lists it.
-  if (state.signed_pdf_key && std::none_of(out.begin(), out.end(), [&](const DocumentRef& d) {
-        return d.sha256 == *state.signed_pdf_key;
-      })) {
-    out.push_back({"signed_pdf", *state.signed_pdf_key, 0});
-  }
-  return out;
-}
 
 // Which document a check is about: "documents.rendered_unsigned",
 // "documents.revision[2].signed_pdf", or "documents[i]" when the entry says nothing.
@@ -73,42 +55,148 @@ void CheckSignedPdf(const std::string& label, std::string_view pdf,
   checks.push_back({label + ".unmodified", unmodified, std::move(detail)});
 }
 
+constexpr std::string_view kMembers[] = {
+    "format",     "contractId", "status", "version",
+    "auditTrail", "documents",  "ledger", "serviceCertificatePem",
+    "unproven"};
+
+// A JSON value in a check's detail, cut short: a report names the difference, it need not
+// repeat a signature image.
+std::string Shown(const boost::json::value* value) {
+  if (value == nullptr) return "nothing";
+  std::string text = boost::json::serialize(*value);
+  constexpr size_t kMaxShown = 160;
+  if (text.size() > kMaxShown) text = text.substr(0, kMaxShown) + "...";
+  return text;
+}
+
+// One failed check per member where `shown` differs from what the records say (`proven`), named
+// "<name>.<member>"; one passed check "<name>" when they are equal.
+void CompareWithRecords(const std::string& name, const boost::json::value& shown,
+                        const boost::json::object& proven, std::string passed_detail,
+                        std::vector<EvidenceCheck>& checks) {
+  if (!shown.is_object()) {
+    checks.push_back(
+        {name, false, "not an object; the proven record says " + boost::json::serialize(proven)});
+    return;
+  }
+  const boost::json::object& object = shown.get_object();
+  bool equal = true;
+  auto compare = [&](std::string_view key) {
+    const boost::json::value* given = object.if_contains(key);
+    const boost::json::value* expected = proven.if_contains(key);
+    if (given != nullptr && expected != nullptr && *given == *expected) return;
+    equal = false;
+    checks.push_back(
+        {name + "." + std::string(key), false,
+         "the bundle shows " + Shown(given) + ", the proven record says " + Shown(expected)});
+  };
+  for (const auto& member : proven) compare(member.key());
+  for (const auto& member : object) {
+    if (!proven.contains(member.key())) compare(member.key());
+  }
+  if (equal) checks.push_back({name, true, std::move(passed_detail)});
+}
+
+// The array `name` of the bundle against the entries the records give: its length ("<name>"),
+// then each entry ("<name>[i]", or "<name>[i].<member>" for each member that differs).
+void CompareList(const boost::json::object& bundle, const std::string& name,
+                 const boost::json::array& proven, std::string_view proven_what,
+                 std::vector<EvidenceCheck>& checks) {
+  const boost::json::array* shown = ArrayMember(bundle, name);
+  const size_t shown_size = shown ? shown->size() : 0;
+  checks.push_back({name, shown != nullptr && shown_size == proven.size(),
+                    std::to_string(shown_size) + " shown, " + std::to_string(proven.size()) + " " +
+                        std::string(proven_what)});
+  for (size_t i = 0; shown != nullptr && i < std::min(shown_size, proven.size()); ++i) {
+    const boost::json::object& expected = proven[i].get_object();
+    const boost::json::value* type = expected.if_contains("type");
+    CompareWithRecords(
+        name + "[" + std::to_string(i) + "]", (*shown)[i], expected,
+        type ? "equals the proven record (" + Shown(type) + ")" : "equals what the records say",
+        checks);
+  }
+}
+
+// status, version, the audit trail and the document list against what the records replay to.
+void CheckShownParts(const boost::json::object& bundle, const documents::ProvenContract& proven,
+                     std::vector<EvidenceCheck>& checks) {
+  const std::string status(ToString(proven.state.status));
+  const boost::json::value* shown_status = bundle.if_contains("status");
+  checks.push_back(
+      {"status", shown_status != nullptr && *shown_status == boost::json::value(status),
+       "the bundle shows " + Shown(shown_status) + ", the records replay to \"" + status + "\""});
+  const boost::json::value* shown_version = bundle.if_contains("version");
+  checks.push_back(
+      {"version",
+       shown_version != nullptr && *shown_version == boost::json::value(proven.state.version),
+       "the bundle shows " + Shown(shown_version) + ", the records replay to " +
+           std::to_string(proven.state.version)});
+
+  CompareList(bundle, "auditTrail", proven.audit_trail, "proven records", checks);
+  boost::json::array recorded;
+  for (const auto& document : proven.documents) recorded.push_back(document.ToJson());
+  CompareList(bundle, "documents", recorded, "recorded by the events", checks);
+}
+
+// "unproven" may hold only what the builder puts there; the report says it is not proven.
+void CheckUnproven(const boost::json::object& bundle, std::vector<EvidenceCheck>& checks) {
+  const boost::json::value* unproven = bundle.if_contains("unproven");
+  if (unproven == nullptr) return;
+  const boost::json::object* object = unproven->if_object();
+  bool well_formed = object != nullptr;
+  for (size_t i = 0; object != nullptr && i < object->size(); ++i) {
+    const auto& member = object->begin()[i];
+    if (member.key() == "generatedAt" && member.value().is_string()) continue;
+    if (member.key() == "storedDocuments" && member.value().is_array()) continue;
+    well_formed = false;
+  }
+  if (!well_formed) {
+    checks.push_back({"unproven", false,
+                      "holds something other than generatedAt (a string) and storedDocuments (an "
+                      "array)"});
+    return;
+  }
+  checks.push_back({"unproven.generatedAt", false,
+                    "when the service says it generated the bundle; no record proves it", true});
+  checks.push_back({"unproven.storedDocuments", false,
+                    "the sizes of the stored bytes as the service read them; the documents' "
+                    "hashes are proven, their sizes are not",
+                    true});
+}
+
 }  // namespace
 
 Result<boost::json::object> BuildEvidenceBundle(const EvidenceSources& sources) {
-  const ContractState& state = *sources.state;
-  boost::json::array audit;
-  for (const auto& entry : sources.audit_entries) {
-    boost::system::error_code ec;
-    auto value = boost::json::parse(entry, ec);
-    if (ec) return Fail(ErrorCode::kCorruption, "an audit-trail entry is not JSON");
-    audit.push_back(std::move(value));
-  }
-  boost::json::array documents;
-  for (const auto& doc : DocumentsOf(state)) {
-    // A document whose bytes are gone is still listed (as missing): the bundle says what the
-    // events recorded, and its verification fails on that document by name.
+  // Everything shown is what the proven records say, so a verifier recomputes it exactly.
+  documents::ProvenContract proven = documents::ReadProvenContract(sources.ledger_proof);
+  boost::json::array listed;
+  boost::json::array stored;
+  for (const auto& doc : proven.documents) {
+    listed.push_back(doc.ToJson());
+    // A document whose bytes are gone is still listed: the bundle says what the events recorded,
+    // and its verification fails on that document by name.
     auto bytes = sources.blobs->Get(doc.sha256);
     if (!bytes && bytes.error().code != ErrorCode::kNotFound) return std::unexpected(bytes.error());
-    boost::json::object item{{"kind", doc.kind}, {"sha256", doc.sha256}};
+    boost::json::object item{{"sha256", doc.sha256}};
     if (bytes) {
       item["size"] = bytes->size();
     } else {
       item["missing"] = true;
     }
-    if (doc.revision > 0) item["revision"] = doc.revision;
-    documents.push_back(std::move(item));
+    stored.push_back(std::move(item));
   }
   return boost::json::object{
       {"format", kEvidenceBundleFormat},
-      {"contractId", state.id},
-      {"generatedAt", sources.generated_at},
-      {"status", ToString(state.status)},
-      {"version", state.version},
-      {"auditTrail", std::move(audit)},
-      {"documents", std::move(documents)},
+      {"contractId", sources.contract_id},
+      {"status", ToString(proven.state.status)},
+      {"version", proven.state.version},
+      {"auditTrail", std::move(proven.audit_trail)},
+      {"documents", std::move(listed)},
       {"ledger", sources.ledger_proof},
       {"serviceCertificatePem", sources.certificate_pem},
+      {"unproven", boost::json::object{{"generatedAt", sources.generated_at},
+                                       {"storedDocuments", std::move(stored)}}},
   };
 }
 
@@ -123,7 +211,16 @@ std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundl
                                                 std::string_view trusted_public_key_pem,
                                                 std::string_view trusted_certificate_pem) {
   std::vector<EvidenceCheck> checks;
-  checks.push_back({"format", IsEvidenceBundle(bundle), std::string(kEvidenceBundleFormat)});
+  const auto* format = bundle.if_contains("format");
+  checks.push_back({"format", IsEvidenceBundle(bundle),
+                    "the bundle says " + Shown(format) + "; this verifier reads " +
+                        std::string(kEvidenceBundleFormat)});
+  for (const auto& member : bundle) {
+    if (std::find(std::begin(kMembers), std::end(kMembers), member.key()) == std::end(kMembers)) {
+      checks.push_back(
+          {std::string(member.key()), false, "not part of " + std::string(kEvidenceBundleFormat)});
+    }
+  }
   const auto* ledger = bundle.if_contains("ledger");
   if (!ledger) {
     checks.push_back({"ledger", false, "missing"});
@@ -135,14 +232,37 @@ std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundl
       for (const auto& c : report->checks) checks.push_back({"ledger." + c.name, c.ok, c.detail});
     }
   }
+  // The contract the records are of: the proof bundle's stream.
+  const std::optional<std::string_view> contract_id = StringMember(bundle, "contractId");
+  const std::optional<std::string_view> stream_id =
+      ledger && ledger->is_object() ? StringMember(ledger->get_object(), "streamId") : std::nullopt;
+  checks.push_back({"contractId",
+                    contract_id && stream_id && ContractStreamId(*contract_id) == *stream_id,
+                    "the records are of stream " + std::string(stream_id.value_or("(none)"))});
+  static const boost::json::value kNoRecords;
+  CheckShownParts(bundle, documents::ReadProvenContract(ledger ? *ledger : kNoRecords), checks);
+  const auto* pem = bundle.if_contains("serviceCertificatePem");
   if (!trusted_certificate_pem.empty()) {
-    const auto* pem = bundle.if_contains("serviceCertificatePem");
     checks.push_back({"serviceCertificate",
                       pem && pem->is_string() && pem->as_string() == trusted_certificate_pem,
                       "the bundle names the service's signing certificate"});
+  } else if (pem == nullptr || !pem->is_string()) {
+    checks.push_back({"serviceCertificate", false, "serviceCertificatePem missing or not text"});
+  } else {
+    checks.push_back({"serviceCertificatePem", false,
+                      "no trusted certificate was given: the one the bundle carries is shown, "
+                      "not proven",
+                      true});
   }
+  CheckUnproven(bundle, checks);
   const auto* documents = bundle.if_contains("documents");
-  if (blobs == nullptr) return checks;
+  if (blobs == nullptr) {
+    checks.push_back({"documents.bytes", false,
+                      "the stored documents were not at hand: their hashes are proven, the bytes "
+                      "are not checked",
+                      true});
+    return checks;
+  }
   if (documents && documents->is_array()) {
     const auto& items = documents->as_array();
     for (size_t i = 0; i < items.size(); ++i) {
@@ -182,9 +302,14 @@ boost::json::object VerificationReport(std::string_view contract_id,
                                        const std::vector<EvidenceCheck>& checks,
                                        std::string_view verified_at) {
   boost::json::array items;
-  bool all = !checks.empty();
+  boost::json::array unproven;
+  bool all_passed = true;
   for (const auto& c : checks) {
-    all = all && c.ok;
+    if (c.unproven) {
+      unproven.push_back(boost::json::object{{"name", c.name}, {"detail", c.detail}});
+      continue;
+    }
+    all_passed = all_passed && c.ok;
     items.push_back(boost::json::object{{"name", c.name},
                                         {"passed", c.ok},
                                         {"result", c.ok ? "pass" : "fail"},
@@ -192,9 +317,11 @@ boost::json::object VerificationReport(std::string_view contract_id,
   }
   boost::json::object report{{"contractId", contract_id}};
   if (!verified_at.empty()) report["verifiedAt"] = verified_at;
-  report["valid"] = all;
-  report["verdict"] = all ? "pass" : "fail";
+  const bool valid = all_passed && !items.empty();
+  report["valid"] = valid;
+  report["verdict"] = valid ? "pass" : "fail";
   report["checks"] = std::move(items);
+  if (!unproven.empty()) report["unproven"] = std::move(unproven);
   return report;
 }
 

@@ -28,6 +28,11 @@ std::string_view TrimPem(std::string_view pem) {
   return pem;
 }
 
+constexpr std::string_view kBundleMembers[] = {"format", "streamId", "publicKeyPem", "treeHead",
+                                               "events"};
+constexpr std::string_view kEventMembers[] = {"position", "version", "record", "leafHash",
+                                              "inclusionProof"};
+
 class ReportBuilder {
  public:
   bool Add(std::string name, bool ok, std::string detail) {
@@ -35,6 +40,18 @@ class ReportBuilder {
     return ok;
   }
   BundleReport Take() { return std::move(report_); }
+  // A failed check "<prefix><member>" for each member of `object` the format does not have: what
+  // a bundle shows beyond the format is proven by nothing.
+  template <size_t N>
+  void AddUnknownMembers(const json::object& object, const std::string_view (&known)[N],
+                         const std::string& prefix) {
+    for (const auto& member : object) {
+      if (std::find(std::begin(known), std::end(known), member.key()) == std::end(known)) {
+        Add(prefix + std::string(member.key()), false,
+            "not part of " + std::string(kProofBundleFormat));
+      }
+    }
+  }
 
  private:
   BundleReport report_;
@@ -48,6 +65,7 @@ void CheckEvent(const json::value& value, size_t i, std::string_view stream_id,
     return;
   }
   const json::object& event = value.get_object();
+  report.AddUnknownMembers(event, kEventMembers, name + ".");
   const std::optional<uint64_t> position = UnsignedMember(event, "position");
   const std::optional<uint64_t> version = UnsignedMember(event, "version");
   const std::optional<std::string_view> record_bytes = StringMember(event, "record");
@@ -192,6 +210,7 @@ Result<BundleReport> VerifyProofBundle(const json::value& value,
   if (!value.is_object()) return Fail(ErrorCode::kValidationFailed, "a bundle is a JSON object");
   const json::object& bundle = value.get_object();
   ReportBuilder report;
+  report.AddUnknownMembers(bundle, kBundleMembers, "");
 
   const std::optional<std::string_view> format = StringMember(bundle, "format");
   report.Add("format", format == kProofBundleFormat,

@@ -412,7 +412,7 @@ TEST_F(ContractApiTest, EvidenceBundlesProveTheHistoryAndArePersistedAsRevisions
   auto bundle = client_.Get(base + "/evidence/bundle", As("a"));
   ASSERT_EQ(bundle.status, 200) << bundle.body.substr(0, 500);
   const auto& json = bundle.Json().as_object();
-  EXPECT_EQ(json.at("format"), "esign-evidence-bundle/1");
+  EXPECT_EQ(json.at("format"), "esign-evidence-bundle/2");
   // created, prepared, sent, and the session of the hosted signer, whose link is mailed
   EXPECT_EQ(json.at("auditTrail").as_array().size(), 4u);
   EXPECT_EQ(json.at("documents").as_array().at(0).at("kind"), "rendered_unsigned");

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "documents/service_certificate.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "eventstore/proof_bundle.h"
@@ -565,7 +566,7 @@ TEST_F(StoredDocumentTest, AChangedByteInTheFrozenPdfIsNamedByTheReportAndTheToo
   auto alone = VerifyOffline({"verify-bundle", bundle_file.string()});
   EXPECT_EQ(alone.exit_code, 0) << alone.out << alone.err;
   EXPECT_NE(alone.out.find("pass ledger.treeHead.signature"), std::string::npos) << alone.out;
-  EXPECT_NE(alone.out.find("documents not checked"), std::string::npos) << alone.out;
+  EXPECT_NE(alone.out.find("note documents.bytes:"), std::string::npos) << alone.out;
   auto with_documents =
       VerifyOffline({"verify-bundle", bundle_file.string(), "--data-dir", data_dir_.string()});
   EXPECT_EQ(with_documents.exit_code, 0) << with_documents.out << with_documents.err;
@@ -591,6 +592,74 @@ TEST_F(StoredDocumentTest, AChangedByteInTheFrozenPdfIsNamedByTheReportAndTheToo
   EXPECT_EQ(Report(id),
             std::make_pair(false, std::vector<std::string>{"documents.rendered_unsigned.sha256"}));
   Stop();
+}
+
+// As an auditor would try it: a bundle from the API with a shown part changed (an audit-trail
+// entry's type or time, the status), cut short, or checked against another certificate fails
+// verify-bundle by name; what the bundle marks unproven is noted, not trusted.
+TEST_F(StoredDocumentTest, AnEvidenceBundleWithAChangedShownPartFailsTheToolByName) {
+  const std::string id(SendNda().at("id").as_string());
+  auto got = client_->Get("/api/v1/contracts/" + id + "/evidence/bundle", auth_);
+  ASSERT_EQ(got.status, 200) << got.body;
+  const boost::json::object bundle = got.Json().as_object();
+  const std::filesystem::path file =
+      data_dir_.parent_path() / (data_dir_.filename().string() + "-changed.json");
+  const std::filesystem::path pem =
+      data_dir_.parent_path() / (data_dir_.filename().string() + "-certificate.pem");
+  auto verify = [&](const boost::json::object& changed, std::vector<std::string> extra = {}) {
+    WriteText(file, boost::json::serialize(changed));
+    std::vector<std::string> args = {"verify-bundle", file.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return VerifyOffline(args);
+  };
+
+  auto intact = verify(bundle);
+  EXPECT_EQ(intact.exit_code, 0) << intact.out;
+  EXPECT_NE(intact.out.find("pass auditTrail[1]: equals the proven record"), std::string::npos)
+      << intact.out;
+  EXPECT_NE(intact.out.find("note unproven.generatedAt"), std::string::npos) << intact.out;
+
+  const std::vector<std::pair<std::function<void(boost::json::object&)>, std::string>> edits = {
+      {[](auto& b) { b["auditTrail"].as_array()[1].as_object()["type"] = "contract.voided"; },
+       "FAIL auditTrail[1].type"},
+      {[](auto& b) {
+         b["auditTrail"].as_array()[0].as_object()["recordedAt"] = "2026-01-01T00:00:00.000000Z";
+       },
+       "FAIL auditTrail[0].recordedAt"},
+      {[](auto& b) { b["status"] = "completed"; }, "FAIL status"},
+  };
+  for (const auto& [edit, line] : edits) {
+    boost::json::object changed = bundle;
+    edit(changed);
+    auto run = verify(changed);
+    EXPECT_EQ(run.exit_code, 1) << line << "\n" << run.out;
+    EXPECT_NE(run.out.find(line), std::string::npos) << run.out;
+  }
+  // The unproven part may change: it proves nothing, and the report says so.
+  boost::json::object later = bundle;
+  later["unproven"].as_object()["generatedAt"] = "2030-01-01T00:00:00Z";
+  EXPECT_EQ(verify(later).exit_code, 0);
+
+  // Cut short: not JSON any more.
+  const std::string text = boost::json::serialize(bundle);
+  WriteText(file, text.substr(0, text.size() / 2));
+  auto truncated = VerifyOffline({"verify-bundle", file.string()});
+  EXPECT_EQ(truncated.exit_code, 1);
+  EXPECT_NE(truncated.out.find("FAIL json"), std::string::npos) << truncated.out;
+
+  // The service's certificate, given: it must be the bundle's; another one fails by name.
+  WriteText(pem, std::string(bundle.at("serviceCertificatePem").as_string()));
+  auto trusted = verify(bundle, {"--certificate", pem.string()});
+  EXPECT_EQ(trusted.exit_code, 0) << trusted.out;
+  EXPECT_NE(trusted.out.find("pass serviceCertificate"), std::string::npos) << trusted.out;
+  auto other = documents::ServiceCertificate::CreateEphemeral();
+  ASSERT_TRUE(other.has_value());
+  WriteText(pem, (*other)->CertificatePem());
+  auto foreign = verify(bundle, {"--certificate", pem.string()});
+  EXPECT_EQ(foreign.exit_code, 1) << foreign.out;
+  EXPECT_NE(foreign.out.find("FAIL serviceCertificate"), std::string::npos) << foreign.out;
+  std::filesystem::remove(file);
+  std::filesystem::remove(pem);
 }
 
 TEST_F(StoredDocumentTest, EverySignatureOfTheSignedPdfIsCheckedAndAChangedByteIsNamed) {

@@ -41,8 +41,7 @@ TEST(EvidenceCommandsTest, AVoidedContractsEvidenceShowsTheVoidAndTheReminder) {
   auto certificate = documents::ServiceCertificate::CreateEphemeral();
   ASSERT_TRUE(certificate) << certificate.error().message;
   const ManualClock clock(*ParseTimestampMicros("2026-01-05T10:00:00Z"));
-  EvidenceCommands evidence(world.store(), world.queries(), (*certificate)->CertificatePem(),
-                            clock);
+  EvidenceCommands evidence(world.store(), (*certificate)->CertificatePem(), clock);
   auto bundle = evidence.Bundle(*state);
   ASSERT_TRUE(bundle) << bundle.error().message;
   EXPECT_EQ(bundle->at("status"), "voided");
