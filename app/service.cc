@@ -139,10 +139,15 @@ Status Service::AddRoutes(const ServeConfig& config) {
   contract_commands_->SetStoreEvidence(
       [this](const ContractState& state) { return evidence_commands_->Store(state); });
   const http::ContractRoutesDeps contract_deps{
-      *contract_commands_, *evidence_commands_,
-      *contract_queries_,  *read_your_writes_,
-      store_->blobs(),     [this](const ContractState& s) { return documents_->Render(s); },
-      mail_records_.get(), config.mail_from};
+      *contract_commands_,
+      *evidence_commands_,
+      *contract_queries_,
+      *read_your_writes_,
+      projections::ContractAsOf(*store_, clock_),
+      store_->blobs(),
+      [this](const ContractState& s) { return documents_->Render(s); },
+      mail_records_.get(),
+      config.mail_from};
   http::AddContractRoutes(routes_, contract_deps);
   if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
   if (auto s = AddSigning(config); !s) return s;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # HTTP load on a Release contractd with a fresh data directory, driven by wrk over loopback.
 # Prints requests/s and latency percentiles for: create contract, get status, list (filtered),
-# send. Usage: benchmarks/load.sh [seconds per workload, default 10] [connections, default 64]
+# send, and the status of a completed contract live and as of its last event (?asOf=, rebuilt
+# from the log on every request). Usage: benchmarks/load.sh [seconds per workload, default 10] [connections, default 64]
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,7 +32,7 @@ for _ in $(seq 100); do
 done
 
 CLIENT=$("$BUILD_DIR/app/contractd" clients create --data-dir "$WORK/data" --org org_load \
-  --name load --permissions contracts:read,contracts:create,contracts:update,contracts:send,templates:read)
+  --name load --permissions contracts:read,contracts:create,contracts:update,contracts:send,templates:read,signing:manage)
 CLIENT_ID=$(echo "$CLIENT" | sed -E 's/.*"clientId":"([^"]+)".*/\1/')
 CLIENT_SECRET=$(echo "$CLIENT" | sed -E 's/.*"clientSecret":"([^"]+)".*/\1/')
 TOKEN=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/v1/auth/machine-token" \
@@ -77,3 +78,29 @@ echo "drafts: $(wc -l <"$IDS")" >&2
 run "get status" status.lua
 run "list filtered" list.lua
 run "send" send.lua
+
+# One contract taken to completion: Ada signs through her hosted link, Grace through an
+# integrator-managed session.
+api() {
+  local method=$1 path=$2 body=${3:-}
+  curl -sf -X "$method" "http://127.0.0.1:$PORT/api/v1$path" -H "Authorization: Bearer $TOKEN" \
+    -H 'Content-Type: application/json' ${body:+-d "$body"}
+}
+ID=$(head -1 "$IDS")
+api POST "/contracts/$ID/send" >/dev/null || true  # the send workload may have sent it already
+ADA=$(api GET "/contracts/$ID" | jq -r '.participants[0].participantId')
+GRACE=$(api GET "/contracts/$ID" | jq -r '.participants[1].participantId')
+LINK=$(api POST "/contracts/$ID/signing-sessions" "{\"participantId\":\"$ADA\"}" | jq -r .url)
+curl -sf -X POST "http://127.0.0.1:$PORT/api/v1/hosted-signing/${LINK##*/}/complete" \
+  -H 'Content-Type: application/json' -d '{"signatureText":"Ada Lovelace","consent":true}' >/dev/null
+SESSION=$(api POST "/contracts/$ID/signing-sessions" "{\"participantId\":\"$GRACE\"}" |
+  jq -r .sessionId)
+api POST "/signing-sessions/$SESSION/complete" '{"signerName":"Grace Hopper",
+"signedAt":"2026-11-20T10:00:00Z","ipAddress":"198.51.100.4","userAgent":"load",
+"authenticationMethod":"sso","consent":true}' >/dev/null
+POSITION=$(api GET "/contracts/$ID/evidence/audit-trail" | jq '.events[-1].position')
+EVENTS=$(api GET "/contracts/$ID/evidence/audit-trail" | jq '.events | length')
+echo "completed $ID: $(api GET "/contracts/$ID/status" | jq -r .status), $EVENTS events, the last at $POSITION" >&2
+echo "$ID" >"$WORK/completed"
+IDS="$WORK/completed" run "completed live" status.lua
+IDS="$WORK/completed" QUERY="?asOf=$POSITION" run "completed asOf" status.lua

@@ -8,6 +8,7 @@
 #include "commands/contract_commands.h"
 #include "commands/evidence_commands.h"
 #include "http/api.h"
+#include "projections/contract_as_of.h"
 #include "webhooks/delivery_store.h"
 
 namespace esign::projections {
@@ -23,6 +24,7 @@ struct ContractRoutesDeps {
   commands::EvidenceCommands& evidence;  // evidence bundles and their verification
   const projections::ContractQueries& queries;
   const projections::ReadYourWrites& read_your_writes;
+  projections::ContractAsOf as_of;  // ?asOf= reads, from the log
   const eventstore::BlobStore& blobs;
   // Renders the unsigned PDF of a contract as it stands (for drafts, which have none frozen).
   std::function<Result<std::string>(const ContractState&)> render_pdf;

@@ -8,24 +8,13 @@
 
 #include "domain/contract.h"
 #include "domain/stream_kinds.h"
+#include "eventstore/domain_events.h"
 #include "projections/audit_entry.h"
 #include "projections/contract_index.h"
 #include "projections/due_timer_index.h"
 #include "projections/key_codec.h"
 
 namespace esign::projections {
-namespace {
-
-Result<DomainEvent> ToDomainEvent(const eventstore::EventRecord& record) {
-  boost::system::error_code ec;
-  boost::json::value data = boost::json::parse(record.data, ec);
-  if (ec || !data.is_object()) {
-    return Fail(ErrorCode::kCorruption, "event " + record.event_id + " has no JSON object data");
-  }
-  return DomainEvent{record.type, std::move(data.get_object())};
-}
-
-}  // namespace
 
 std::string ContractRowKey(std::string_view contract_id) {
   std::string key = "c/";
@@ -68,7 +57,7 @@ Result<ContractState> ContractViews::StateBefore(const eventstore::EventRecord& 
         log_.ReadStream(event.stream_id, StreamVersion(state.version + 1), wanted - state.version);
     if (!earlier) return Fail(earlier.error());
     for (const eventstore::EventRecord& record : *earlier) {
-      Result<DomainEvent> domain_event = ToDomainEvent(record);
+      Result<DomainEvent> domain_event = eventstore::ToDomainEvent(record);
       if (!domain_event) return Fail(domain_event.error());
       state = esign::Apply(std::move(state), *domain_event);
     }
@@ -104,7 +93,7 @@ Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& bat
     return Fail(ErrorCode::kCorruption, "stream " + event.stream_id + " jumps to version " +
                                             std::to_string(event.version.value()));
   }
-  Result<DomainEvent> domain_event = ToDomainEvent(event);
+  Result<DomainEvent> domain_event = eventstore::ToDomainEvent(event);
   if (!domain_event) return Fail(domain_event.error());
   batch.Put(AuditRowKey(contract_id, event.version.value()),
             boost::json::serialize(AuditEntryOf(event, domain_event->data)));

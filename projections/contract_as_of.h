@@ -1,0 +1,62 @@
+// Point-in-time reads: a contract as it stood after a log position or at a time, rebuilt from its
+// stream in the event store with the domain's Apply (not from the views, which hold only the
+// latest state). The answer is what ContractToJson / ContractStatusToJson of the live views
+// would have shown then.
+//
+// Access is not checked here: callers first check the reader's grant as for a live read
+// (contract_queries.h), so a contract the reader may not see stays indistinguishable from a
+// missing one.
+//
+// Cost: one read of the contract's stream up to the point asked for, and one Apply per event.
+// A contract's stream is bounded (domain/contract_commands.h: kMaxContractEvents, plus the
+// signers' own steps), so a read is bounded as well.
+//
+// Thread safety: every method may be called from any thread (the event store's reads are).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <variant>
+
+#include "domain/clock.h"
+#include "domain/contract_state.h"
+#include "domain/result.h"
+#include "domain/strong_types.h"
+#include "eventstore/event_store.h"
+
+namespace esign::projections {
+
+// Where in the log to read: after a global position (every event at or before it), or at a time
+// (every event recorded at or before it, microseconds since the epoch).
+struct LogPoint {
+  std::variant<GlobalPosition, int64_t> at;
+};
+
+// The query parameter asOf: an unsigned decimal position ("42") or an RFC 3339 date-time
+// ("2026-11-20T10:00:00Z", fraction and offset allowed). kValidationFailed with detail field
+// "asOf" for anything else: empty, negative, too large, a date alone, not a time.
+Result<LogPoint> ParseLogPoint(std::string_view text);
+
+// A contract as it stood at a point of the log.
+struct ContractAt {
+  ContractState state;
+  GlobalPosition position;  // of the contract's last event at the point: the state it reflects
+  int64_t recorded_at_us = 0;
+};
+
+class ContractAsOf {
+ public:
+  // `log` and `clock` must outlive this object, which only refers to them (copies are cheap).
+  ContractAsOf(const eventstore::EventStore& log, const Clock& clock)
+      : log_(&log), clock_(&clock) {}
+
+  // kValidationFailed (detail field "asOf") for a position beyond the end of the log or a time
+  // after now; kContractNotFound when the contract had no event by then (or has none at all).
+  Result<ContractAt> At(std::string_view contract_id, const LogPoint& point) const;
+
+ private:
+  const eventstore::EventStore* log_;
+  const Clock* clock_;
+};
+
+}  // namespace esign::projections
