@@ -19,7 +19,7 @@ RUNTIME_PACKAGES=(
 # What the tests and benchmarks need besides.
 TEST_PACKAGES=(
   googletest libgtest-dev libbenchmark-dev clang-format clang-tidy-16
-  poppler-utils qpdf kcat wrk chromium openssl
+  poppler-utils qpdf kcat wrk jq chromium openssl
 )
 
 as_root() {
