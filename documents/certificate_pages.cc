@@ -157,6 +157,7 @@ class Pages {
            .gray = header ? 0.45 : 0.8});
     };
     std::vector<std::string> header_cells;
+    header_cells.reserve(columns.size());
     for (const auto& column : columns) header_cells.push_back(column.header);
     const auto header = make_row(header_cells, true);
     const double header_height = height_of(header);
@@ -342,12 +343,12 @@ void LedgerSection(Pages& pages, const CompletionCertificate& c) {
       {"Stream", Mono(MarkupEscape(c.stream_id))},
       {"Positions", Mono(MarkupEscape(Or(PositionRuns(c.events))))}};
   if (c.tree_head) {
-    rows.push_back({"Signed tree head", "size " + std::to_string(c.tree_head->size) + ", signed " +
-                                            Time(c.tree_head->time)});
-    rows.push_back({"Root", Mono(MarkupEscape(c.tree_head->root_hex))});
-    rows.push_back({"Ledger key (SHA-256)", Mono(MarkupEscape(Or(c.tree_head->key_fingerprint)))});
+    rows.emplace_back("Signed tree head", "size " + std::to_string(c.tree_head->size) +
+                                              ", signed " + Time(c.tree_head->time));
+    rows.emplace_back("Root", Mono(MarkupEscape(c.tree_head->root_hex)));
+    rows.emplace_back("Ledger key (SHA-256)", Mono(MarkupEscape(Or(c.tree_head->key_fingerprint))));
   } else {
-    rows.push_back({"Signed tree head", "\u2014"});
+    rows.emplace_back("Signed tree head", "\u2014");
   }
   pages.KeyValues(rows);
 }

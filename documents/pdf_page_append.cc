@@ -27,7 +27,7 @@ class ObjectCopier {
     auto [it, inserted] = ids_.try_emplace(key, next_id_);
     if (inserted) {
       ++next_id_;
-      pending_.push_back({handle, it->second});
+      pending_.emplace_back(handle, it->second);
     }
     return Ref(it->second, 0);
   }
