@@ -130,8 +130,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
   if (!certificate) return std::unexpected(certificate.error());
   certificate_ = std::move(*certificate);
   documents_ = std::make_unique<documents::ContractDocuments>(
-      [this](std::string_view id) { return template_catalog_.Find(id); }, store_->blobs(),
-      *certificate_);
+      [this](std::string_view id) { return template_catalog_.Find(id); }, *store_, *certificate_);
   contract_commands_->SetFreezeDocument(
       [this](const ContractState& prepared) { return documents_->Freeze(prepared); });
   evidence_commands_ =

@@ -24,7 +24,9 @@ Status Service::AddSigning(const ServeConfig& config) {
     return ids.size() == 1 ? ids.front() : "";
   };
   contract_commands_->SetSealDocument(
-      [this](const ContractState& state) { return documents_->Seal(state); });
+      [this](const ContractState& state, const documents::Completion& completion) {
+        return documents_->Seal(state, completion);
+      });
   contract_commands_->SetProviders(
       resolve_provider,
       [this](const ContractState& state, const SigningSession& session) {

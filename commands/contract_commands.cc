@@ -188,7 +188,7 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     if (auto ok = HashAccessCodes(*decided, signer_secrets_); !ok) {
       return std::unexpected(ok.error());
     }
-    auto follow_ups = FollowUps(state, *decided, context);
+    auto follow_ups = FollowUps(state, *decided, context, meta.actor);
     if (!follow_ups) return std::unexpected(follow_ups.error());
     decided->insert(decided->end(), std::make_move_iterator(follow_ups->begin()),
                     std::make_move_iterator(follow_ups->end()));

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "commands/record_write.h"
+#include "documents/contract_documents.h"
 #include "domain/clock.h"
 #include "domain/contract.h"
 #include "domain/id_generator.h"
@@ -43,8 +44,11 @@ using FreezeDocument = std::function<Result<std::string>(const ContractState& pr
 using StoreEvidence = std::function<Result<std::string>(const ContractState& state)>;
 
 // Builds the signed PDF of a contract whose every signer has signed (each signature drawn, the
-// service's seal applied), stores it, and returns its blob key (its SHA-256, hex).
-using SealDocument = std::function<Result<std::string>(const ContractState& all_signed)>;
+// completion certificate added, the service's seal applied), stores it and the signed contract
+// pages, and returns both keys. `completion`: the events decided with the last signature, not yet
+// appended, and who causes them.
+using SealDocument = std::function<Result<documents::SealedDocument>(
+    const ContractState& all_signed, const documents::Completion& completion)>;
 // The signing provider of an organization signer (its providerConfigRef, else the only one
 // configured); empty when there is none.
 using ResolveProvider = std::function<std::string(const Participant& signer)>;
@@ -120,9 +124,11 @@ class ContractCommandHandler {
                                          const eventstore::IdempotencyReservation* seed);
   // What the service adds to a decision by itself: provider sessions that automatic mode starts,
   // and completion (with the signed PDF) once every signer has signed.
+  // `actor`: recorded with the events, which the completion certificate shows.
   Result<std::vector<DomainEvent>> FollowUps(const ContractState& before,
                                              const std::vector<DomainEvent>& decided,
-                                             const DecisionContext& context);
+                                             const DecisionContext& context,
+                                             const eventstore::Actor& actor);
   void NotifyProviderSessions(const ContractState& after, const std::vector<DomainEvent>& events);
   // The ids of the events to append: random, seeded by an Idempotency-Key, or (RunDueTimers)
   // derived from the timer that fired.

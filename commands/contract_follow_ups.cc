@@ -46,7 +46,7 @@ const SigningSession* MailedSession(const ContractState& state, std::string_view
 
 Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
     const ContractState& before, const std::vector<DomainEvent>& decided,
-    const DecisionContext& context) {
+    const DecisionContext& context, const eventstore::Actor& actor) {
   ContractState after = before;
   for (const auto& event : decided) after = Apply(std::move(after), event);
   std::vector<DomainEvent> extra;
@@ -114,12 +114,20 @@ Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
     }
   }
 
-  // The last signature: the signed PDF is stored before contract.completed is recorded.
+  // The last signature: the signed PDF is stored before contract.completed is recorded. Its
+  // certificate lists the events appended with it, which have no position yet.
   if (seal_document_ && Has(decided, event_type::kSignerCompleted) && after.in_signing_flow() &&
       after.UnsignedSignerCount() == 0) {
-    auto key = seal_document_(after);
-    if (!key) return Fail(key.error());
-    if (auto ok = take(CompleteContract{*key, *key}); !ok) return Fail(ok.error());
+    documents::Completion completion{.actor = actor, .completed_at = context.now};
+    completion.pending = decided;
+    completion.pending.insert(completion.pending.end(), extra.begin(), extra.end());
+    auto sealed = seal_document_(after, completion);
+    if (!sealed) return Fail(sealed.error());
+    if (auto ok = take(CompleteContract{sealed->signed_pdf_key, sealed->signed_pdf_key,
+                                        sealed->signed_content_sha256});
+        !ok) {
+      return Fail(ok.error());
+    }
   }
   return extra;
 }

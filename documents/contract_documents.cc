@@ -4,15 +4,22 @@
 #include <vector>
 
 #include "base/json_read.h"
+#include "base/time_text.h"
 #include "documents/contract_sealer.h"
 #include "documents/pdf_renderer.h"
+#include "domain/stream_kinds.h"
 
 namespace esign::documents {
+namespace {
+
+constexpr size_t kReadBatch = 1000;
+
+}  // namespace
 
 ContractDocuments::ContractDocuments(projections::TemplateLookup templates,
-                                     eventstore::BlobStore& blobs,
+                                     eventstore::EventStore& store,
                                      const ServiceCertificate& certificate, const Clock& clock)
-    : templates_(std::move(templates)), blobs_(blobs), certificate_(certificate), clock_(clock) {}
+    : templates_(std::move(templates)), store_(store), certificate_(certificate), clock_(clock) {}
 
 Result<ContractDocuments::Source> ContractDocuments::SourceOf(const ContractState& state) const {
   Source source{templates_(state.template_id)};
@@ -33,10 +40,37 @@ Result<std::string> ContractDocuments::Render(const ContractState& state) const 
 Result<std::string> ContractDocuments::Freeze(const ContractState& prepared) const {
   auto pdf = Render(prepared);
   if (!pdf) return std::unexpected(pdf.error());
-  return blobs_.Put(*pdf);
+  return store_.blobs().Put(*pdf);
 }
 
-Result<std::string> ContractDocuments::Seal(const ContractState& all_signed) const {
+Result<CompletionCertificate> ContractDocuments::Certificate(
+    const ContractState& all_signed, const Source& source, const Completion& completion,
+    const std::string& completed_at) const {
+  std::vector<eventstore::EventRecord> recorded;
+  const std::string stream = ContractStreamId(all_signed.id);
+  for (;;) {
+    auto batch = store_.ReadStream(stream, StreamVersion(recorded.size() + 1), kReadBatch);
+    if (!batch) return std::unexpected(std::move(batch.error()));
+    recorded.insert(recorded.end(), std::make_move_iterator(batch->begin()),
+                    std::make_move_iterator(batch->end()));
+    if (batch->size() < kReadBatch) break;
+  }
+  // A head over the log as it stands covers every recorded event of the contract.
+  auto head = store_.ledger().SignTreeHead();
+  if (!head) return std::unexpected(std::move(head.error()));
+  return BuildCompletionCertificate({.state = &all_signed,
+                                     .tmpl = source.tmpl.get(),
+                                     .version = source.version,
+                                     .recorded = recorded,
+                                     .pending = completion.pending,
+                                     .pending_actor = completion.actor,
+                                     .completed_at = completed_at,
+                                     .tree_head = *head,
+                                     .ledger_public_key_pem = store_.ledger().PublicKeyPem()});
+}
+
+Result<SealedDocument> ContractDocuments::Seal(const ContractState& all_signed,
+                                               const Completion& completion) const {
   auto source = SourceOf(all_signed);
   if (!source) return std::unexpected(source.error());
   std::vector<SignatureAppearance> appearances;
@@ -51,19 +85,28 @@ Result<std::string> ContractDocuments::Seal(const ContractState& all_signed) con
                                    *p.signed_at, ""};
     if (const std::string image = StringMemberOrEmpty(p.signing_evidence, "signatureImageSha256");
         !image.empty()) {
-      auto png = blobs_.Get(image);
+      auto png = store_.blobs().Get(image);
       if (!png) return std::unexpected(png.error());
       appearance.image_png = std::move(*png);
     }
     appearances.push_back(std::move(appearance));
   }
+  const int64_t now = clock_.NowMicros();
+  const std::string completed_at =
+      completion.completed_at.empty() ? FormatTimestamp(now) : completion.completed_at;
+  auto certificate = Certificate(all_signed, *source, completion, completed_at);
+  if (!certificate) return std::unexpected(std::move(certificate.error()));
   SealOptions options;
-  options.signing_time =
-      std::chrono::system_clock::time_point(std::chrono::microseconds(clock_.NowMicros()));
+  options.signing_time = std::chrono::system_clock::time_point(std::chrono::microseconds(now));
+  options.certificate = std::move(*certificate);
   auto sealed = SealContractPdf(*source->tmpl, *source->version, all_signed, appearances,
                                 certificate_, options);
   if (!sealed) return std::unexpected(sealed.error());
-  return blobs_.Put(*sealed);
+  auto content_key = store_.blobs().Put(sealed->signed_content());
+  if (!content_key) return std::unexpected(std::move(content_key.error()));
+  auto key = store_.blobs().Put(sealed->pdf);
+  if (!key) return std::unexpected(std::move(key.error()));
+  return SealedDocument{std::move(*key), std::move(*content_key)};
 }
 
 }  // namespace esign::documents

@@ -1,16 +1,19 @@
 // ContractDocuments: the PDFs of a contract, from its template version. Render lays out the
 // unsigned PDF (pdf_renderer.h); Freeze renders and stores it, as sending freezes it; Seal builds
-// the signed PDF of a contract whose every signer has signed (each signature drawn, the service's
-// seal applied: contract_sealer.h) and stores it. A template version the look-up does not know is
-// kTemplateVersionNotFound.
-// Thread safety: every method may be called from any thread (as the look-up and the blob store
+// the signed PDF of a contract whose every signer has signed (each signature drawn, the
+// completion certificate appended, the service's seal applied: contract_sealer.h) and stores it.
+// A template version the look-up does not know is kTemplateVersionNotFound.
+// Thread safety: every method may be called from any thread (as the look-up and the store
 // allow). Rendering and sealing are CPU-bound: callers keep them off the I/O threads.
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "documents/completion_certificate.h"
 #include "documents/service_certificate.h"
 #include "domain/clock.h"
+#include "domain/contract_events.h"
 #include "domain/contract_state.h"
 #include "domain/result.h"
 #include "eventstore/event_store.h"
@@ -18,11 +21,27 @@
 
 namespace esign::documents {
 
+// What completing a contract knows besides its state: the events decided with the last
+// signature, which are appended together with contract.completed once the sealed PDF is stored
+// (so they have no position yet), who causes them, and when.
+struct Completion {
+  std::vector<DomainEvent> pending;
+  eventstore::Actor actor;
+  std::string completed_at;  // RFC 3339; empty: the clock's time
+};
+
+struct SealedDocument {
+  std::string signed_pdf_key;  // the sealed PDF's blob key (its SHA-256, hex)
+  // The signed contract pages, before the certificate and the seal, also stored as a blob.
+  std::string signed_content_sha256;
+};
+
 class ContractDocuments {
  public:
-  // Everything given by reference must outlive the service. `clock` gives the seal's signing
-  // time.
-  ContractDocuments(projections::TemplateLookup templates, eventstore::BlobStore& blobs,
+  // Everything given by reference must outlive the service. `store` holds the blobs and the
+  // contract's events and ledger, which the completion certificate lists; `clock` gives the
+  // seal's signing time.
+  ContractDocuments(projections::TemplateLookup templates, eventstore::EventStore& store,
                     const ServiceCertificate& certificate,
                     const Clock& clock = SystemClock::Instance());
 
@@ -30,9 +49,11 @@ class ContractDocuments {
   Result<std::string> Render(const ContractState& state) const;
   // The unsigned PDF, stored as a blob; its SHA-256 (hex), which contract.prepared records.
   Result<std::string> Freeze(const ContractState& prepared) const;
-  // The signed PDF, stored as a blob; its key (its SHA-256, hex). Each signature as its signer
-  // gave it: the typed text, or the image they drew (a blob).
-  Result<std::string> Seal(const ContractState& all_signed) const;
+  // The signed PDF, stored as a blob, with the signed contract pages it begins with. Each
+  // signature as its signer gave it: the typed text, or the image they drew (a blob). Signs a
+  // tree head over the log as it stands, which the certificate shows.
+  Result<SealedDocument> Seal(const ContractState& all_signed,
+                              const Completion& completion = {}) const;
 
  private:
   struct Source {
@@ -40,9 +61,12 @@ class ContractDocuments {
     const TemplateVersion* version = nullptr;
   };
   Result<Source> SourceOf(const ContractState& state) const;
+  Result<CompletionCertificate> Certificate(const ContractState& all_signed, const Source& source,
+                                            const Completion& completion,
+                                            const std::string& completed_at) const;
 
   const projections::TemplateLookup templates_;
-  eventstore::BlobStore& blobs_;
+  eventstore::EventStore& store_;
   const ServiceCertificate& certificate_;
   const Clock& clock_;
 };

@@ -1,19 +1,37 @@
 #include "documents/contract_sealer.h"
 
+#include "base/sha256.h"
+#include "documents/certificate_pages.h"
+#include "documents/pdf_page_append.h"
 #include "documents/pdf_renderer.h"
 #include "documents/pdf_signer.h"
 
 namespace esign::documents {
 
-Result<std::string> SealContractPdf(const Template& tmpl, const TemplateVersion& version,
-                                    const ContractState& state,
-                                    const std::vector<SignatureAppearance>& appearances,
-                                    const ServiceCertificate& certificate,
-                                    const SealOptions& options) {
-  auto pdf = RenderSignedContractPdf(tmpl, version, state, appearances);
-  if (!pdf) return pdf;
-  return SignPdf(*pdf, certificate,
-                 {.reason = options.reason, .signing_time = options.signing_time});
+Result<SealedContract> SealContractPdf(const Template& tmpl, const TemplateVersion& version,
+                                       const ContractState& state,
+                                       const std::vector<SignatureAppearance>& appearances,
+                                       const ServiceCertificate& certificate,
+                                       const SealOptions& options) {
+  auto pages = RenderSignedContractPdf(tmpl, version, state, appearances);
+  if (!pages) return std::unexpected(std::move(pages.error()));
+  const size_t signed_content_size = pages->size();
+  std::string unsealed = std::move(*pages);
+  if (options.certificate) {
+    CompletionCertificate filled = *options.certificate;
+    filled.signed_sha256 = Sha256Hex(unsealed);
+    filled.signed_size = signed_content_size;
+    auto certificate_pdf = RenderCertificatePdf(filled);
+    if (!certificate_pdf) return std::unexpected(std::move(certificate_pdf.error()));
+    auto appended = AppendPdfPages(unsealed, *certificate_pdf);
+    // Both inputs come from cairo: a failure to read them is ours, not the caller's.
+    if (!appended) return Fail(ErrorCode::kInternal, appended.error().message);
+    unsealed = std::move(*appended);
+  }
+  auto sealed = SignPdf(unsealed, certificate,
+                        {.reason = options.reason, .signing_time = options.signing_time});
+  if (!sealed) return std::unexpected(std::move(sealed.error()));
+  return SealedContract{std::move(*sealed), signed_content_size};
 }
 
 }  // namespace esign::documents

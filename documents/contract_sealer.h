@@ -1,7 +1,11 @@
 // The signed PDF of a completed contract (DESIGN section 12): the contract laid out exactly as
 // RenderContractPdf lays it out (same pages, same placements), with every signer's signature
-// drawn in their placement boxes (signature_appearance.h), then sealed with the service's
-// PAdES B-B signature (pdf_signer.h) as an incremental update.
+// drawn in their placement boxes (signature_appearance.h); then, when a completion certificate
+// is given, its pages (certificate_pages.h) appended as an incremental update
+// (pdf_page_append.h); then the whole sealed with the service's PAdES B-B signature
+// (pdf_signer.h) as a further incremental update. The signed contract pages therefore stay an
+// exact prefix of the sealed file: their SHA-256, which the certificate prints, can be checked
+// against its first bytes.
 //
 // Deterministic up to the signature value: for the same input every byte is the same except
 // the hex of /Contents, because ECDSA draws a fresh nonce for every signature.
@@ -10,9 +14,12 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "documents/completion_certificate.h"
 #include "documents/service_certificate.h"
 #include "documents/signature_appearance.h"
 #include "domain/contract_state.h"
@@ -26,17 +33,28 @@ struct SealOptions {
   // /M of the service signature (the completion time; passed, never read from the clock inside,
   // so the output is deterministic). Default: the epoch.
   std::chrono::system_clock::time_point signing_time;
+  // The certificate whose pages follow the contract's, its signed_sha256 and signed_size filled
+  // in by the sealer. Default: none (the sealed PDF is the contract's pages alone).
+  std::optional<CompletionCertificate> certificate;
 };
 
-// Renders the contract with every appearance drawn inside its signer's placement boxes, then
-// applies the service's PAdES B-B signature (SignPdf). kValidationFailed for an appearance whose
-// participant has no prepared role, two appearances of one participant, an image that is not a
-// PNG cairo can read (or larger than 4096 pixels on a side) or an appearance with nothing to
-// draw; kInternal when rendering or signing fails.
-Result<std::string> SealContractPdf(const Template& tmpl, const TemplateVersion& version,
-                                    const ContractState& state,
-                                    const std::vector<SignatureAppearance>& appearances,
-                                    const ServiceCertificate& certificate,
-                                    const SealOptions& options);
+struct SealedContract {
+  std::string pdf;                 // the sealed PDF
+  size_t signed_content_size = 0;  // its first bytes: the signed contract pages
+  std::string_view signed_content() const {
+    return std::string_view(pdf).substr(0, signed_content_size);
+  }
+};
+
+// Renders the contract with every appearance drawn inside its signer's placement boxes, adds the
+// certificate's pages when given, then applies the service's PAdES B-B signature (SignPdf).
+// kValidationFailed for an appearance whose participant has no prepared role, two appearances of
+// one participant, an image that is not a PNG cairo can read (or larger than 4096 pixels on a
+// side) or an appearance with nothing to draw; kInternal when rendering or signing fails.
+Result<SealedContract> SealContractPdf(const Template& tmpl, const TemplateVersion& version,
+                                       const ContractState& state,
+                                       const std::vector<SignatureAppearance>& appearances,
+                                       const ServiceCertificate& certificate,
+                                       const SealOptions& options);
 
 }  // namespace esign::documents

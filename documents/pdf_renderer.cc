@@ -1,6 +1,5 @@
 #include "documents/pdf_renderer.h"
 
-#include <cairo-pdf.h>
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
@@ -11,31 +10,20 @@
 #include <vector>
 
 #include "documents/cairo_handles.h"
+#include "documents/pdf_canvas.h"
 #include "documents/pdf_layout.h"
 #include "documents/signature_drawing.h"
 
 namespace esign {
 namespace {
 
-// A4 in points.
-constexpr double kPageWidth = 595.276;
-constexpr double kPageHeight = 841.89;
+constexpr double kPageWidth = documents::kA4Width;
+constexpr double kPageHeight = documents::kA4Height;
 constexpr double kFooterHeight = 24.0;
 constexpr double kCellPadding = 4.0;
 
-using documents::CairoPtr;
-using documents::FontDescriptionPtr;
-using documents::FontOptionsPtr;
 using documents::GPtr;
 using documents::PreparedSignature;
-using documents::SurfacePtr;
-
-// Font maps cache fonts and are not safe to share between threads: one per thread, kept for the
-// thread's life because building one costs a fontconfig scan.
-PangoFontMap* ThreadFontMap() {
-  thread_local GPtr<PangoFontMap> font_map(pango_cairo_font_map_new());
-  return font_map.get();
-}
 
 // What the layout pass decides and the drawing pass paints, in page coordinates (top-left).
 struct DrawOp {
@@ -68,24 +56,14 @@ class Document {
   }
 
   PangoLayout* MakeLayout(const std::string& text, double size, bool bold, double width) {
-    GPtr<PangoLayout> layout(pango_layout_new(context_));
-    FontDescriptionPtr desc(pango_font_description_from_string(options_.font_families.c_str()));
-    pango_font_description_set_absolute_size(desc.get(), size * PANGO_SCALE);
-    pango_font_description_set_weight(desc.get(), bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-    pango_layout_set_font_description(layout.get(), desc.get());
-    pango_layout_set_width(layout.get(), static_cast<int>(width * PANGO_SCALE));
-    pango_layout_set_wrap(layout.get(), PANGO_WRAP_WORD_CHAR);
+    GPtr<PangoLayout> layout =
+        documents::NewTextLayout(context_, options_.font_families, size, width, bold);
     pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
     layouts_.push_back(std::move(layout));
     return layouts_.back().get();
   }
 
-  static double HeightOf(PangoLayout* layout) {
-    int w = 0;
-    int h = 0;
-    pango_layout_get_size(layout, &w, &h);
-    return static_cast<double>(h) / PANGO_SCALE;
-  }
+  static double HeightOf(PangoLayout* layout) { return documents::LayoutHeight(layout); }
 
   double Remaining() const { return bottom_ - y_; }
   void NewPage() {
@@ -388,11 +366,6 @@ void Paint(cairo_t* cr, PangoContext* context, const RenderOptions& options, con
   }
 }
 
-cairo_status_t AppendToString(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
 // The prepared signature of every appearance, refusing an appearance nobody can sign with.
 Result<SignatureFills> PrepareFills(
     const ContractState& state, const std::vector<documents::SignatureAppearance>& appearances) {
@@ -421,34 +394,16 @@ Result<SignatureFills> PrepareFills(
 Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
                            const ContractState& state, const SignatureFills& fills,
                            const RenderOptions& options) {
-  std::string bytes;
-  SurfacePtr surface(
-      cairo_pdf_surface_create_for_stream(AppendToString, &bytes, kPageWidth, kPageHeight));
-  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) {
-    return Fail(ErrorCode::kInternal, "cannot create the PDF surface");
-  }
-  // Without these cairo stamps the current time into /CreationDate and /ModDate.
-  const std::string date = PdfMetadataDate(state.created_at);
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATE_DATE, date.c_str());
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_MOD_DATE, date.c_str());
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_TITLE, state.title.c_str());
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_AUTHOR,
-                                 state.organization_id.c_str());
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATOR, "contractd");
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_SUBJECT,
-                                 ("Contract " + state.id).c_str());
-
-  CairoPtr cr(cairo_create(surface.get()));
-  GPtr<PangoContext> context(pango_font_map_create_context(ThreadFontMap()));
-  // Unhinted metrics: line breaks depend on the text and fonts only, never on a device.
-  FontOptionsPtr font_options(cairo_font_options_create());
-  cairo_font_options_set_hint_metrics(font_options.get(), CAIRO_HINT_METRICS_OFF);
-  cairo_font_options_set_hint_style(font_options.get(), CAIRO_HINT_STYLE_NONE);
-  pango_cairo_context_set_font_options(context.get(), font_options.get());
-  pango_cairo_update_context(cr.get(), context.get());
+  auto canvas = documents::PdfCanvas::Create({.date = PdfMetadataDate(state.created_at),
+                                              .title = state.title,
+                                              .author = state.organization_id,
+                                              .subject = "Contract " + state.id});
+  if (!canvas) return std::unexpected(std::move(canvas.error()));
+  cairo_t* cr = (*canvas)->cr();
+  PangoContext* context = (*canvas)->context();
 
   // Layout first, so every footer knows the page count.
-  Document doc(context.get(), options);
+  Document doc(context, options);
   doc.TitleBlock(state.title, "Contract " + state.id + "  \u00b7  " + tmpl.name + " (" +
                                   version.template_version_id + ")");
   for (const auto& block : version.body) {
@@ -476,26 +431,19 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
   auto& pages = doc.pages();
   const size_t total = pages.size();
   for (size_t i = 0; i < total; ++i) {
-    for (const auto& op : pages[i]) Paint(cr.get(), context.get(), options, op);
+    for (const auto& op : pages[i]) Paint(cr, context, options, op);
     PangoLayout* footer =
         doc.MakeLayout("Page " + std::to_string(i + 1) + " of " + std::to_string(total),
                        options.body_font_size * 0.85, false, doc.width());
     pango_layout_set_alignment(footer, PANGO_ALIGN_CENTER);
-    Paint(cr.get(), context.get(), options,
+    Paint(cr, context, options,
           {.kind = DrawOp::Kind::kLayout,
            .layout = footer,
            .x = doc.left(),
            .y = kPageHeight - options.margin - Document::HeightOf(footer)});
-    cairo_show_page(cr.get());
+    cairo_show_page(cr);
   }
-  cr.reset();
-  cairo_surface_finish(surface.get());
-  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) {
-    return Fail(ErrorCode::kInternal,
-                std::string("PDF rendering failed: ") +
-                    cairo_status_to_string(cairo_surface_status(surface.get())));
-  }
-  return bytes;
+  return (*canvas)->Finish();
 }
 
 }  // namespace

@@ -247,6 +247,10 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
     state.signed_pdf_key = StringMemberOrEmpty(d, "signedPdfKey");
     const auto signed_pdf = StringMember(d, "signedPdfSha256");
     state.signed_pdf_sha256 = signed_pdf ? std::optional<std::string>(*signed_pdf) : std::nullopt;
+    // Absent in contracts completed before the completion certificate existed.
+    const auto signed_content = StringMember(d, "signedContentSha256");
+    state.signed_content_sha256 =
+        signed_content ? std::optional<std::string>(*signed_content) : std::nullopt;
     state.completed_at = StringMemberOrEmpty(d, "completedAt");
     state.updated_at = *state.completed_at;
     if (state.signed_pdf_sha256) {

@@ -95,6 +95,9 @@ struct RecordSignerDeclined {
 struct CompleteContract {
   std::string signed_pdf_key;
   std::string signed_pdf_sha256;  // optional; when given, recorded as an artifact revision
+  // Optional: the SHA-256 of the signed contract pages (the signed PDF before its completion
+  // certificate and seal), which the certificate names.
+  std::string signed_content_sha256;
 };
 
 // POST /contracts/{id}/evidence/bundle: an evidence bundle is stored as a new revision.

@@ -28,7 +28,8 @@
 //                      recordedAt
 //   contract.signing_in_progress  at
 //   contract.completed  signedPdfKey, signedPdfSha256 (optional), revision (when sha given),
-//                       completedAt
+//                       signedContentSha256 (optional: the signed contract pages the completion
+//                       certificate names; absent in older contracts), completedAt
 //   signer.declined    participantId, templateRoleId, reason, declinedAt
 //   contract.declined  participantId, reason, declinedAt
 //   contract.evidence_persisted  revision, sha256, persistedAt

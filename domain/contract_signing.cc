@@ -176,6 +176,13 @@ Result<std::vector<DomainEvent>> DecideComplete(const ContractState& state,
     data["signedPdfSha256"] = c.signed_pdf_sha256;
     data["revision"] = state.LatestRevision() + 1;
   }
+  if (!c.signed_content_sha256.empty()) {
+    if (!IsSha256Hex(c.signed_content_sha256)) {
+      return Fail(ErrorCode::kValidationFailed, "invalid completion", "signedContentSha256",
+                  "must be 64 lowercase hexadecimal digits");
+    }
+    data["signedContentSha256"] = c.signed_content_sha256;
+  }
   data["completedAt"] = context.now;
   return std::vector<DomainEvent>{
       DomainEvent{std::string(event_type::kContractCompleted), std::move(data)}};

@@ -60,6 +60,8 @@ struct ContractState {
   std::optional<std::string> rendered_document_sha256;
   std::optional<std::string> signed_pdf_key;
   std::optional<std::string> signed_pdf_sha256;
+  // The signed contract pages, before the completion certificate and the seal (contract.completed).
+  std::optional<std::string> signed_content_sha256;
   std::vector<ArtifactRevision> artifact_revisions;
   std::vector<SigningSession> sessions;  // in creation order
   std::string created_at;

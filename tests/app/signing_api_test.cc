@@ -167,6 +167,39 @@ TEST_F(SigningApiTest, HostedThenIntegratorSignersCompleteWithASignedPdf) {
   EXPECT_NE(text.find("Signed by Ada Lovelace"), std::string::npos) << text;
   EXPECT_NE(text.find("Signed by Grace Hopper"), std::string::npos) << text;
 
+  // The certificate of completion follows the contract's pages, under the same seal: who took
+  // part, every event with its IP address and user agent, both hashes, the ledger's tree head.
+  const auto pages_of = [&](const std::string& file) {
+    const std::string info = RunCommand("pdfinfo " + file);
+    const size_t at = info.find("Pages:");
+    return at == std::string::npos ? 0 : std::stoi(info.substr(at + 6));
+  };
+  const std::string unsigned_path = (data_dir_ / (id + "-unsigned.pdf")).string();
+  std::ofstream(unsigned_path, std::ios::binary) << document.body;
+  EXPECT_GT(pages_of(path), pages_of(unsigned_path));
+  for (const std::string& expected : std::vector<std::string>{
+           "Certificate of completion", "ada@acme.example", "grace@globex.example",
+           "victor@acme.example", "BrowserTest/1.0", "127.0.0.1", "Sent for signing",
+           std::string(page.Json().at("documentSha256").as_string()), "contract-" + id,
+           "contract-ledger verify-bundle"}) {
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
+  }
+  // contract.completed records the hash of the signed contract pages: the sealed file's first
+  // revision, which ends at its first %%EOF.
+  auto bundle = client_.Get("/api/v1/contracts/" + id + "/evidence/bundle", As("a"));
+  ASSERT_EQ(bundle.status, 200);
+  std::string signed_content_sha256;
+  for (const auto& event : bundle.Json().at("ledger").at("events").as_array()) {
+    const auto record = boost::json::parse(event.at("record").as_string()).as_object();
+    if (record.at("type") == "contract.completed") {
+      signed_content_sha256 = record.at("data").at("signedContentSha256").as_string();
+    }
+  }
+  const size_t first_revision = signed_pdf.body.find("%%EOF\n") + 6;
+  EXPECT_EQ(Sha256Hex(signed_pdf.body.substr(0, first_revision)), signed_content_sha256);
+  EXPECT_NE(text.find(signed_content_sha256), std::string::npos) << text;
+  EXPECT_NE(text.find("head -c " + std::to_string(first_revision)), std::string::npos) << text;
+
   // The lifecycle, in order, with completion last.
   auto trail = client_.Get("/api/v1/contracts/" + id + "/evidence/audit-trail", As("a"));
   std::vector<std::string> lifecycle;

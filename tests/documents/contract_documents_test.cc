@@ -30,7 +30,7 @@ class ContractDocumentsTest : public ::testing::Test {
         [this](std::string_view id) -> std::shared_ptr<const Template> {
           return id == tmpl_->template_id ? tmpl_ : nullptr;
         },
-        store_->blobs(), *cert_, clock_);
+        *store_, *cert_, clock_);
   }
 
   std::shared_ptr<const Template> tmpl_ =

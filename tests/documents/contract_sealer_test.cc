@@ -98,7 +98,12 @@ class ContractSealerTest : public ::testing::Test {
 
   Result<std::string> Seal(const ContractState& state,
                            const std::vector<SignatureAppearance>& appearances) {
-    return SealContractPdf(tmpl_, tmpl_.versions.front(), state, appearances, *cert_, Options());
+    auto sealed =
+        SealContractPdf(tmpl_, tmpl_.versions.front(), state, appearances, *cert_, Options());
+    if (!sealed) return std::unexpected(std::move(sealed.error()));
+    EXPECT_EQ(sealed->signed_content_size,
+              RenderSignedContractPdf(tmpl_, tmpl_.versions.front(), state, appearances)->size());
+    return std::move(sealed->pdf);
   }
 
   Template tmpl_ = LoadTemplate("services-agreement.json");

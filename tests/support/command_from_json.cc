@@ -65,7 +65,9 @@ Result<Command> CommandFromJson(std::string_view name, const boost::json::object
     if (!key) return Fail(key.error());
     auto sha = Text(body, "signedPdfSha256");
     if (!sha) return Fail(sha.error());
-    return CompleteContract{*key, *sha};
+    auto content = Text(body, "signedContentSha256");
+    if (!content) return Fail(content.error());
+    return CompleteContract{*key, *sha, *content};
   }
   if (name == "CreateSigningSession") {
     CreateSigningSession c;

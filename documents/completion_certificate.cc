@@ -1,0 +1,287 @@
+#include "documents/completion_certificate.h"
+
+#include <boost/json.hpp>
+
+#include "base/base64.h"
+#include "base/hex.h"
+#include "base/json_read.h"
+#include "base/sha256.h"
+#include "base/time_text.h"
+#include "domain/stream_kinds.h"
+
+namespace esign::documents {
+namespace {
+
+// One event as the certificate reads it, recorded or pending.
+struct EventView {
+  std::optional<uint64_t> position;
+  uint64_t version = 0;
+  std::string time;
+  std::string type;
+  boost::json::object data;
+  const eventstore::Actor* actor = nullptr;
+};
+
+std::string MethodInWords(std::string_view method) {
+  if (method == "signing_link" || method == "none") return "Signing link";
+  if (method == "access_code") return "Access code";
+  if (method == "email_otp") return "E-mail code";
+  if (method == "provider") return "Signing provider";
+  return std::string(method);  // an integrator's or provider's own word, printed as given
+}
+
+std::string RequiredAuthentication(const Participant& p) {
+  if (!p.signs()) return "";
+  switch (p.execution_channel.value_or(ExecutionChannel::kPlatformHosted)) {
+    case ExecutionChannel::kIntegratorManaged:
+      return "By the integrator";
+    case ExecutionChannel::kProviderManaged:
+      return "By the signing provider";
+    case ExecutionChannel::kPlatformHosted:
+      break;
+  }
+  switch (p.authentication) {
+    case SignerAuthentication::kNone:
+      return "Signing link";
+    case SignerAuthentication::kAccessCode:
+      return "Signing link and access code";
+    case SignerAuthentication::kEmailOtp:
+      return "Signing link and e-mail code";
+  }
+  return "";
+}
+
+std::string ChannelInWords(std::string_view channel) {
+  if (channel == "platform_hosted") return "hosted signing page";
+  if (channel == "integrator_managed") return "integrator's application";
+  if (channel == "provider_managed") return "signing provider";
+  return std::string(channel);
+}
+
+// How the signature was given, from signer.completed's evidence.
+std::string SigningMethod(const boost::json::object& evidence) {
+  std::string out = MethodInWords(StringMemberOrEmpty(evidence, "authenticationMethod"));
+  if (const std::string at = StringMemberOrEmpty(evidence, "authenticatedAt"); !at.empty()) {
+    out += ", proven " + CertificateTime(at);
+  }
+  if (const std::string channel = StringMemberOrEmpty(evidence, "channel"); !channel.empty()) {
+    out += (out.empty() ? "" : "; ") + std::string("via the ") + ChannelInWords(channel);
+  }
+  if (const std::string client = StringMemberOrEmpty(evidence, "reportedBy"); !client.empty()) {
+    out += ", reported by client " + client;
+  }
+  if (const std::string provider = StringMemberOrEmpty(evidence, "providerId"); !provider.empty()) {
+    out += " " + provider;
+  }
+  return out;
+}
+
+std::string RoleName(const CertificateSources& sources, const Participant& p) {
+  const RoleBinding* binding = sources.state->BindingOf(p.participant_id);
+  if (binding == nullptr) return "";
+  const RoleDef* role =
+      sources.version != nullptr ? sources.version->FindRole(binding->template_role_id) : nullptr;
+  return role != nullptr ? role->name : binding->template_role_id;
+}
+
+CertificateParticipant ParticipantEntry(const CertificateSources& sources, const Participant& p) {
+  const ContractState& state = *sources.state;
+  CertificateParticipant entry{
+      .name = p.name,
+      .contact =
+          p.email ? *p.email : (p.organization_id ? "Organization " + *p.organization_id : ""),
+      .role = RoleName(sources, p),
+      .required_authentication = RequiredAuthentication(p)};
+  switch (p.action) {
+    case ParticipantAction::kSign:
+      entry.action = "Sign";
+      if (p.signed_at) {
+        entry.outcome = "Signed";
+        entry.when = *p.signed_at;
+        entry.signing_method = SigningMethod(p.signing_evidence);
+        entry.ip = StringMemberOrEmpty(p.signing_evidence, "ipAddress");
+        entry.user_agent = StringMemberOrEmpty(p.signing_evidence, "userAgent");
+      } else if (p.declined_at) {
+        entry.outcome = "Declined";
+        entry.when = *p.declined_at;
+      } else {
+        entry.outcome = "Not signed";
+      }
+      break;
+    case ParticipantAction::kView:
+      entry.action = "View";
+      entry.outcome = "Sent for viewing";
+      entry.when = state.sent_at.value_or("");
+      break;
+    case ParticipantAction::kReceiveCopy:
+      entry.action = "Receive a copy";
+      entry.outcome = "Received a copy";
+      entry.when = sources.completed_at;
+      break;
+  }
+  return entry;
+}
+
+// The participant an event is about: named in its data, or the participant of its session.
+const Participant* Subject(const ContractState& state, const boost::json::object& data) {
+  if (const std::string id = StringMemberOrEmpty(data, "participantId"); !id.empty()) {
+    return state.FindParticipant(id);
+  }
+  const SigningSession* session = state.FindSession(StringMemberOrEmpty(data, "sessionId"));
+  return session != nullptr ? state.FindParticipant(session->participant_id) : nullptr;
+}
+
+std::string Description(std::string_view type, const std::string& who) {
+  static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
+      {event_type::kContractCreated, "Contract created"},
+      {event_type::kDataUpdated, "Contract data updated"},
+      {event_type::kTableDataUpdated, "Table data updated"},
+      {event_type::kParticipantsReplaced, "Participants replaced"},
+      {event_type::kRoleBindingsUpdated, "Roles assigned"},
+      {event_type::kContractPrepared, "Document prepared and frozen"},
+      {event_type::kContractSent, "Sent for signing"},
+      {event_type::kSignerCompleted, "Signed by "},
+      {event_type::kSigningInProgress, "Signing in progress"},
+      {event_type::kContractCompleted, "Completed: signed document sealed"},
+      {event_type::kSignerDeclined, "Declined by "},
+      {event_type::kContractDeclined, "Contract declined"},
+      {event_type::kEvidencePersisted, "Evidence bundle stored"},
+      {event_type::kContractVoided, "Contract voided"},
+      {event_type::kContractExpired, "Contract expired"},
+      {event_type::kParticipantReminded, "Reminder sent to "},
+      {event_type::kSessionCreated, "Signing session opened for "},
+      {event_type::kSessionCancelled, "Signing session cancelled for "},
+      {event_type::kSessionRefreshed, "Signing link renewed for "},
+      {event_type::kSignerCodeSent, "Code mailed to "},
+      {event_type::kSignerAuthenticated, "Identity proven by "},
+      {event_type::kSignerAttemptFailed, "Wrong code entered for "},
+      {event_type::kSignerAuthenticationFailed, "Signing locked after wrong codes for "},
+  };
+  for (const auto& [known, words] : kWords) {
+    if (known != type) continue;
+    if (!words.ends_with(' ')) return std::string(words);
+    return std::string(words) + (who.empty() ? "a participant" : who);
+  }
+  return std::string(type);
+}
+
+std::string ActorOf(const EventView& event, const Participant* subject) {
+  const std::string& client = event.actor->client_id;
+  if (client == "system") return "contractd (scheduled)";
+  if (event.type.starts_with("signer.") && subject != nullptr) {
+    return client.empty() ? subject->name : subject->name + " (reported by client " + client + ")";
+  }
+  if (!client.empty()) return "Client " + client;
+  if (event.data.contains("sessionId")) {
+    return subject != nullptr ? subject->name + " (signing link)" : "Signer (signing link)";
+  }
+  return "contractd";
+}
+
+std::string AuthenticationOf(const EventView& event) {
+  if (event.type == event_type::kSignerCompleted) {
+    const auto* evidence = ObjectMember(event.data, "evidence");
+    if (evidence != nullptr) {
+      if (const std::string method = StringMemberOrEmpty(*evidence, "authenticationMethod");
+          !method.empty()) {
+        return MethodInWords(method);
+      }
+    }
+  }
+  if (const std::string method = StringMemberOrEmpty(event.data, "method"); !method.empty()) {
+    return MethodInWords(method);
+  }
+  const std::string& client = event.actor->client_id;
+  if (client == "system") return "None (the service itself)";
+  if (!client.empty()) return "API client credentials";
+  if (event.data.contains("sessionId")) return "Signing link";
+  return "None (the service itself)";
+}
+
+CertificateEvent EventEntry(const ContractState& state, const EventView& event) {
+  const Participant* subject = Subject(state, event.data);
+  return {.position = event.position,
+          .stream_version = event.version,
+          .time = event.time,
+          .type = event.type,
+          .description = Description(event.type, subject != nullptr ? subject->name : ""),
+          .actor = ActorOf(event, subject),
+          .ip = event.actor->ip,
+          .user_agent = event.actor->user_agent,
+          .authentication = AuthenticationOf(event)};
+}
+
+boost::json::object DataOf(const eventstore::EventRecord& record) {
+  boost::system::error_code ec;
+  boost::json::value value = boost::json::parse(record.data, ec);
+  return !ec && value.is_object() ? std::move(value.as_object()) : boost::json::object{};
+}
+
+}  // namespace
+
+std::string CertificateTime(std::string_view rfc3339) {
+  static constexpr std::string_view kPattern = "dddd-dd-ddTdd:dd:dd";
+  bool utc = rfc3339.size() > kPattern.size() &&
+             (rfc3339.back() == 'Z' || rfc3339.back() == 'z' || rfc3339.ends_with("+00:00"));
+  for (size_t i = 0; utc && i < kPattern.size(); ++i) {
+    utc = kPattern[i] == 'd' ? (rfc3339[i] >= '0' && rfc3339[i] <= '9')
+                             : (rfc3339[i] == kPattern[i] || (i == 10 && rfc3339[i] == 't'));
+  }
+  if (!utc) return std::string(rfc3339);
+  return std::string(rfc3339.substr(0, 10)) + " " + std::string(rfc3339.substr(11, 8)) + " UTC";
+}
+
+std::string KeyFingerprint(std::string_view public_key_pem) {
+  const size_t begin = public_key_pem.find("-----BEGIN PUBLIC KEY-----");
+  const size_t end = public_key_pem.find("-----END PUBLIC KEY-----");
+  if (begin == std::string_view::npos || end == std::string_view::npos || end < begin) return "";
+  std::string body;
+  for (const char c : public_key_pem.substr(begin + 26, end - begin - 26)) {
+    if (c != '\n' && c != '\r' && c != ' ') body += c;
+  }
+  const auto der = Base64Decode(body);
+  return der && !der->empty() ? Sha256Hex(*der) : "";
+}
+
+CompletionCertificate BuildCompletionCertificate(const CertificateSources& sources) {
+  const ContractState& state = *sources.state;
+  CompletionCertificate certificate{
+      .contract_id = state.id,
+      .title = state.title,
+      .organization_id = state.organization_id,
+      .template_name = (sources.tmpl != nullptr ? sources.tmpl->name + " " : std::string()) + "(" +
+                       state.template_version_id + ")",
+      .sent_at = state.sent_at.value_or(""),
+      .completed_at = sources.completed_at,
+      .unsigned_sha256 = state.rendered_document_sha256.value_or(""),
+      .stream_id = ContractStreamId(state.id)};
+  for (const auto& p : state.participants) {
+    certificate.participants.push_back(ParticipantEntry(sources, p));
+  }
+  for (const auto& record : sources.recorded) {
+    certificate.events.push_back(EventEntry(state, {.position = record.position.value(),
+                                                    .version = record.version.value(),
+                                                    .time = FormatTimestamp(record.recorded_at_us),
+                                                    .type = record.type,
+                                                    .data = DataOf(record),
+                                                    .actor = &record.actor}));
+  }
+  const auto pending = [&](const DomainEvent& event) {
+    certificate.events.push_back(EventEntry(state, {.time = sources.completed_at,
+                                                    .type = event.type,
+                                                    .data = event.data,
+                                                    .actor = &sources.pending_actor}));
+  };
+  for (const auto& event : sources.pending) pending(event);
+  pending({std::string(event_type::kContractCompleted), {{"contractId", state.id}}});
+  if (sources.tree_head) {
+    certificate.tree_head =
+        CertificateTreeHead{.size = sources.tree_head->size,
+                            .root_hex = ToHex(std::span<const uint8_t>(sources.tree_head->root)),
+                            .time = FormatTimestamp(sources.tree_head->timestamp_ms * 1000),
+                            .key_fingerprint = KeyFingerprint(sources.ledger_public_key_pem)};
+  }
+  return certificate;
+}
+
+}  // namespace esign::documents

@@ -1,0 +1,79 @@
+#include "documents/pdf_canvas.h"
+
+#include <cairo-pdf.h>
+#include <pango/pangocairo.h>
+
+namespace esign::documents {
+namespace {
+
+// Font maps cache fonts and are not safe to share between threads: one per thread, kept for the
+// thread's life because building one costs a fontconfig scan.
+PangoFontMap* ThreadFontMap() {
+  thread_local GPtr<PangoFontMap> font_map(pango_cairo_font_map_new());
+  return font_map.get();
+}
+
+cairo_status_t AppendToString(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+GPtr<PangoLayout> NewTextLayout(PangoContext* context, const std::string& families, double size,
+                                double width, bool bold) {
+  GPtr<PangoLayout> layout(pango_layout_new(context));
+  FontDescriptionPtr desc(pango_font_description_from_string(families.c_str()));
+  pango_font_description_set_absolute_size(desc.get(), size * PANGO_SCALE);
+  pango_font_description_set_weight(desc.get(), bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description(layout.get(), desc.get());
+  pango_layout_set_width(layout.get(), static_cast<int>(width * PANGO_SCALE));
+  pango_layout_set_wrap(layout.get(), PANGO_WRAP_WORD_CHAR);
+  return layout;
+}
+
+double LayoutHeight(PangoLayout* layout) {
+  int w = 0;
+  int h = 0;
+  pango_layout_get_size(layout, &w, &h);
+  return static_cast<double>(h) / PANGO_SCALE;
+}
+
+Result<std::unique_ptr<PdfCanvas>> PdfCanvas::Create(const PdfMetadata& metadata, double width,
+                                                     double height) {
+  std::unique_ptr<PdfCanvas> canvas(new PdfCanvas());
+  canvas->surface_.reset(
+      cairo_pdf_surface_create_for_stream(AppendToString, &canvas->bytes_, width, height));
+  cairo_surface_t* surface = canvas->surface_.get();
+  if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+    return Fail(ErrorCode::kInternal, "cannot create the PDF surface");
+  }
+  cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, metadata.date.c_str());
+  cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, metadata.date.c_str());
+  cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title.c_str());
+  cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, metadata.author.c_str());
+  cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "contractd");
+  cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, metadata.subject.c_str());
+
+  canvas->cr_.reset(cairo_create(surface));
+  canvas->context_.reset(pango_font_map_create_context(ThreadFontMap()));
+  FontOptionsPtr font_options(cairo_font_options_create());
+  cairo_font_options_set_hint_metrics(font_options.get(), CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style(font_options.get(), CAIRO_HINT_STYLE_NONE);
+  pango_cairo_context_set_font_options(canvas->context_.get(), font_options.get());
+  pango_cairo_update_context(canvas->cr_.get(), canvas->context_.get());
+  return canvas;
+}
+
+Result<std::string> PdfCanvas::Finish() {
+  cr_.reset();
+  cairo_surface_finish(surface_.get());
+  if (cairo_surface_status(surface_.get()) != CAIRO_STATUS_SUCCESS) {
+    return Fail(ErrorCode::kInternal,
+                std::string("PDF rendering failed: ") +
+                    cairo_status_to_string(cairo_surface_status(surface_.get())));
+  }
+  return std::move(bytes_);
+}
+
+}  // namespace esign::documents
