@@ -23,6 +23,10 @@ std::vector<RecordedDocument> RecordedDocuments(const ContractState& state) {
     out.push_back({"rendered_unsigned", *state.rendered_document_sha256, 0});
   }
   for (const auto& r : state.artifact_revisions) out.push_back({r.kind, r.sha256, r.revision});
+  // The signed contract pages before the certificate and the seal: the sealed PDF's first bytes.
+  if (state.signed_content_sha256) {
+    out.push_back({"signed_content", *state.signed_content_sha256, 0});
+  }
   // The signed PDF the downloads serve, unless a revision already lists it.
   if (state.signed_pdf_key && std::none_of(out.begin(), out.end(), [&](const RecordedDocument& d) {
         return d.sha256 == *state.signed_pdf_key;

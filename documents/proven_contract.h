@@ -18,7 +18,7 @@ namespace esign::documents {
 
 // A document of the contract as its events recorded it.
 struct RecordedDocument {
-  std::string kind;  // rendered_unsigned, signed_pdf, evidence_bundle
+  std::string kind;  // rendered_unsigned, signed_content, signed_pdf, evidence_bundle
   std::string sha256;
   int64_t revision = 0;  // 0: not a numbered revision
 
@@ -32,8 +32,9 @@ struct ProvenContract {
   std::vector<RecordedDocument> documents;  // RecordedDocuments(state)
 };
 
-// Every document the state records: the frozen unsigned PDF, each artifact revision, and the
-// signed PDF the downloads serve when no revision lists it.
+// Every document the state records: the frozen unsigned PDF, each artifact revision, the signed
+// contract pages the certificate's hash is of, and the signed PDF the downloads serve when no
+// revision lists it.
 std::vector<RecordedDocument> RecordedDocuments(const ContractState& state);
 
 // The contract of a proof bundle's "events": each record that parses as a canonical record whose

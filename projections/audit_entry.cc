@@ -16,27 +16,17 @@ namespace {
 // signer proved who they are (the session, the method, which code, which try and why it failed;
 // never a code). Signer evidence is copied whole (it is the record of how the signature was
 // given).
-constexpr std::string_view kAuditDetails[] = {"participantId",
-                                              "templateRoleId",
-                                              "reason",
-                                              "renderedDocumentSha256",
-                                              "signedPdfSha256",
-                                              "revision",
-                                              "sha256",
-                                              "evidence",
-                                              "voidedBy",
-                                              "voidedAt",
-                                              "expiresAt",
-                                              "expiredAt",
-                                              "reminderNumber",
-                                              "trigger",
-                                              "channel",
-                                              "sessionId",
-                                              "method",
-                                              "codeNumber",
-                                              "issue",
-                                              "failedAttempts",
-                                              "authenticationNumber"};
+constexpr std::string_view kAuditDetails[] = {"participantId",   "templateRoleId",
+                                              "reason",          "renderedDocumentSha256",
+                                              "signedPdfSha256", "signedContentSha256",
+                                              "revision",        "sha256",
+                                              "evidence",        "voidedBy",
+                                              "voidedAt",        "expiresAt",
+                                              "expiredAt",       "reminderNumber",
+                                              "trigger",         "channel",
+                                              "sessionId",       "method",
+                                              "codeNumber",      "issue",
+                                              "failedAttempts",  "authenticationNumber"};
 
 // Long strings (a signature image, say) become "sha256:<hex>": the trail stays small and still
 // pins the content, which the log holds in full.
