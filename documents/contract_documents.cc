@@ -60,6 +60,7 @@ Result<std::string> ContractDocuments::Seal(const ContractState& all_signed) con
   SealOptions options;
   options.signing_time =
       std::chrono::system_clock::time_point(std::chrono::microseconds(clock_.NowMicros()));
+  options.timestamp_authority = timestamp_authority_;
   auto sealed = SealContractPdf(*source->tmpl, *source->version, all_signed, appearances,
                                 certificate_, options);
   if (!sealed) return std::unexpected(sealed.error());

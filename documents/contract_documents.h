@@ -10,6 +10,7 @@
 #include <string>
 
 #include "documents/service_certificate.h"
+#include "documents/timestamp_authority.h"
 #include "domain/clock.h"
 #include "domain/contract_state.h"
 #include "domain/result.h"
@@ -33,6 +34,11 @@ class ContractDocuments {
   // The signed PDF, stored as a blob; its key (its SHA-256, hex). Each signature as its signer
   // gave it: the typed text, or the image they drew (a blob).
   Result<std::string> Seal(const ContractState& all_signed) const;
+  // Seals from now on carry its timestamps (PAdES B-LT; contract_sealer.h). Call before the
+  // service is shared; `authority` must outlive it.
+  void SetTimestampAuthority(const TimestampAuthority* authority) {
+    timestamp_authority_ = authority;
+  }
 
  private:
   struct Source {
@@ -45,6 +51,7 @@ class ContractDocuments {
   eventstore::BlobStore& blobs_;
   const ServiceCertificate& certificate_;
   const Clock& clock_;
+  const TimestampAuthority* timestamp_authority_ = nullptr;
 };
 
 }  // namespace esign::documents

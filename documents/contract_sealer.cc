@@ -1,5 +1,7 @@
 #include "documents/contract_sealer.h"
 
+#include <iostream>
+
 #include "documents/pdf_renderer.h"
 #include "documents/pdf_signer.h"
 
@@ -12,8 +14,16 @@ Result<std::string> SealContractPdf(const Template& tmpl, const TemplateVersion&
                                     const SealOptions& options) {
   auto pdf = RenderSignedContractPdf(tmpl, version, state, appearances);
   if (!pdf) return pdf;
-  return SignPdf(*pdf, certificate,
-                 {.reason = options.reason, .signing_time = options.signing_time});
+  SignOptions sign{.reason = options.reason, .signing_time = options.signing_time};
+  if (options.timestamp_authority != nullptr) {
+    sign.timestamp_authority = options.timestamp_authority;
+    auto sealed = SignPdf(*pdf, certificate, sign);
+    if (sealed || sealed.error().code != ErrorCode::kUnavailable) return sealed;
+    std::cerr << "contractd: sealed without a timestamp (PAdES B-B): " << sealed.error().message
+              << std::endl;
+    sign.timestamp_authority = nullptr;
+  }
+  return SignPdf(*pdf, certificate, sign);
 }
 
 }  // namespace esign::documents

@@ -26,6 +26,9 @@ struct SealOptions {
   // /M of the service signature (the completion time; passed, never read from the clock inside,
   // so the output is deterministic). Default: the epoch.
   std::chrono::system_clock::time_point signing_time;
+  // PAdES B-LT when set (pdf_signer.h). When the authority gives no token, the seal is made
+  // without one (B-B, no timestamp claimed) and the failure logged: completing never waits on it.
+  const TimestampAuthority* timestamp_authority = nullptr;
 };
 
 // Renders the contract with every appearance drawn inside its signer's placement boxes, then
