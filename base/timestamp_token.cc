@@ -49,9 +49,8 @@ std::optional<int64_t> GenTimeMicros(const ASN1_GENERALIZEDTIME* time) {
   return micros;
 }
 
-// The trust store: the CA given, or else the token's own certificates (PARTIAL_CHAIN lets the
-// signer's certificate itself be the anchor). Certificates are checked as of the token's genTime,
-// so a token stays verifiable after its authority's certificate expires.
+// The trust store: the CA given, or else the token's own certificates. Certificates are checked as
+// of the token's genTime, so a token stays verifiable after its authority's certificate expires.
 std::expected<StorePtr, std::string> TrustStore(std::string_view trusted_ca_pem,
                                                 STACK_OF(X509) * carried, time_t at) {
   StorePtr store(X509_STORE_new());
@@ -70,11 +69,27 @@ std::expected<StorePtr, std::string> TrustStore(std::string_view trusted_ca_pem,
     ERR_clear_error();
     if (added == 0) return std::unexpected("the trusted CA is not a PEM certificate");
   } else {
+    // The roots the token carries are the anchors; each one's own signature is checked too, so
+    // no byte of a carried certificate can change unnoticed. A token carrying only its signer's
+    // certificate has that certificate as its anchor.
+    int roots = 0;
     for (int i = 0; i < sk_X509_num(carried); ++i) {
-      X509_STORE_add_cert(store.get(), sk_X509_value(carried, i));
+      X509* certificate = sk_X509_value(carried, i);
+      if (X509_NAME_cmp(X509_get_subject_name(certificate), X509_get_issuer_name(certificate)) ==
+          0) {
+        X509_STORE_add_cert(store.get(), certificate);
+        ++roots;
+      }
     }
-    X509_STORE_set_flags(store.get(), X509_V_FLAG_PARTIAL_CHAIN);
+    if (roots == 0) {
+      if (sk_X509_num(carried) != 1) {
+        return std::unexpected("the token's certificates lead to no root");
+      }
+      X509_STORE_add_cert(store.get(), sk_X509_value(carried, 0));
+      X509_STORE_set_flags(store.get(), X509_V_FLAG_PARTIAL_CHAIN);
+    }
   }
+  X509_STORE_set_flags(store.get(), X509_V_FLAG_CHECK_SS_SIGNATURE);
   X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(store.get()), at);
   return store;
 }

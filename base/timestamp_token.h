@@ -6,8 +6,9 @@
 // is a time-stamping certificate (extendedKeyUsage timeStamping, critical) and is named by the
 // token's ESS signing-certificate attribute, and that the message imprint is SHA-256 of exactly
 // the expected digest. With a trusted CA (PEM, one or more certificates) the signer's certificate
-// must chain to it; without, the certificates the token carries are taken as given (the token is
-// intact and consistent, but whose authority it is rests with the reader: `anchored` says which).
+// must chain to it; without, it must chain to a root the token carries (whose own signature is
+// checked as well), or be the only certificate carried: the token is then intact and consistent,
+// but whose authority it is rests with the reader (`anchored` says which).
 // Thread safety: pure functions; safe from any thread.
 #pragma once
 

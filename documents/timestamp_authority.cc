@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <utility>
 
 #include "documents/openssl_handles.h"
+#include "eventstore/tree_head_timestamp.h"
 
 namespace esign::documents {
 namespace {
@@ -247,6 +249,16 @@ Result<std::vector<std::string>> TimestampAuthority::Certificates() const {
   std::lock_guard lock(mutex_);
   certificates_ = certificates;
   return certificates;
+}
+
+eventstore::TreeHeadTimestamper TreeHeadTimestamperOn(const TimestampAuthority& authority) {
+  return [&authority](const eventstore::SignedTreeHead& head) {
+    Result<std::string> token = authority.Timestamp(eventstore::TreeHeadTimestampDigest(head));
+    if (token) return std::move(*token);
+    std::cerr << "contractd: tree head of size " << head.size
+              << " kept without a timestamp: " << token.error().message << std::endl;
+    return std::string();
+  };
 }
 
 }  // namespace esign::documents

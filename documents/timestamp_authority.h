@@ -25,6 +25,7 @@
 #include "base/sha256.h"
 #include "base/timestamp_token.h"
 #include "domain/result.h"
+#include "eventstore/tree_head.h"
 
 namespace esign::documents {
 
@@ -60,5 +61,9 @@ class TimestampAuthority {
   mutable std::mutex mutex_;
   mutable std::optional<std::vector<std::string>> certificates_;  // guarded by mutex_
 };
+
+// The ledger's timestamper (eventstore/tree_head_timestamp.h) on `authority`, which must outlive
+// it: a head the authority gives no token is kept without one, and the failure logged.
+eventstore::TreeHeadTimestamper TreeHeadTimestamperOn(const TimestampAuthority& authority);
 
 }  // namespace esign::documents
