@@ -15,6 +15,7 @@
 
 #include "documents/service_certificate.h"
 #include "documents/signature_appearance.h"
+#include "documents/timestamp_authority.h"
 #include "domain/contract_state.h"
 #include "domain/result.h"
 #include "domain/template.h"
