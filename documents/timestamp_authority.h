@@ -32,8 +32,8 @@ namespace esign::documents {
 struct TimestampAuthorityOptions {
   std::string url;      // http:// or https:// URL of the authority; required
   std::string ca_file;  // PEM trust anchor the tokens must chain to; "" = none (see anchored)
-  std::chrono::milliseconds timeout{5000};  // each request, connection included
-  size_t max_response_bytes = 64 * 1024;    // a larger answer is refused
+  std::chrono::milliseconds timeout{5000};        // each request, connection included
+  size_t max_response_bytes = size_t{64} * 1024;  // a larger answer is refused
 };
 
 class TimestampAuthority {
