@@ -123,7 +123,12 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "mail-from", po::value(&serve.mail_from)->default_value(serve.mail_from),
       "sender address of the e-mails")(
       "mail-from-name", po::value(&serve.mail_from_name)->default_value(serve.mail_from_name),
-      "sender name of the e-mails");
+      "sender name of the e-mails")(
+      "tsa-url", po::value(&serve.tsa_url),
+      "RFC 3161 timestamp authority, http(s)://...: seals become PAdES B-LT and tree heads are "
+      "timestamped (default: none, seals are B-B)")(
+      "tsa-ca-file", po::value(&serve.tsa_ca_file),
+      "PEM CA the timestamp authority's tokens must chain to");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -160,6 +165,15 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       !serve.smtp_url.starts_with("smtps://")) {
     return Fail(ErrorCode::kValidationFailed, "--smtp-url must be smtp://HOST[:PORT] or smtps://",
                 "smtp-url", serve.smtp_url);
+  }
+  if (!serve.tsa_url.empty() && !serve.tsa_url.starts_with("http://") &&
+      !serve.tsa_url.starts_with("https://")) {
+    return Fail(ErrorCode::kValidationFailed, "--tsa-url must be an http or https URL", "tsa-url",
+                serve.tsa_url);
+  }
+  if (!serve.tsa_ca_file.empty() && serve.tsa_url.empty()) {
+    return Fail(ErrorCode::kValidationFailed, "--tsa-ca-file needs --tsa-url", "tsa-ca-file",
+                serve.tsa_ca_file);
   }
   if (!IsEmailAddress(serve.mail_from)) {
     return Fail(ErrorCode::kValidationFailed, "--mail-from must be an e-mail address", "mail-from",

@@ -67,6 +67,10 @@ struct ServeConfig {
   // --mail-from / CONTRACTD_MAIL_FROM: the sender address. Default: no-reply@localhost.localdomain.
   std::string mail_from = "no-reply@localhost.localdomain";
   std::string mail_from_name = "Contract signing";  // --mail-from-name
+  // Trusted time (docs/documents.md). --tsa-url / CONTRACTD_TSA_URL: an RFC 3161 authority; seals
+  // become PAdES B-LT and tree heads are timestamped. Empty (the default): seals stay B-B.
+  std::string tsa_url;
+  std::string tsa_ca_file;  // --tsa-ca-file: the PEM CA the authority's tokens must chain to
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

@@ -104,6 +104,7 @@ class Service {
   std::unique_ptr<documents::ServiceCertificate>
       certificate_;  // signs PDFs; its certificate is in evidence
   std::unique_ptr<documents::ContractDocuments> documents_;  // renders, freezes and seals PDFs
+  std::unique_ptr<documents::TimestampAuthority> timestamp_authority_;  // with --tsa-url
   // The key of the secrets mailed to signers (<data-dir>/signer-secrets-key).
   std::unique_ptr<SignerSecrets> signer_secrets_;
   std::unique_ptr<commands::ContractCommandHandler> contract_commands_;

@@ -23,6 +23,14 @@ Status Service::AddSigning(const ServeConfig& config) {
     auto ids = providers_->Ids();
     return ids.size() == 1 ? ids.front() : "";
   };
+  if (!config.tsa_url.empty()) {
+    auto authority = documents::TimestampAuthority::Create(
+        {.url = config.tsa_url, .ca_file = config.tsa_ca_file});
+    if (!authority) return std::unexpected(authority.error());
+    timestamp_authority_ = std::move(*authority);
+    documents_->SetTimestampAuthority(timestamp_authority_.get());
+    store_->ledger().SetTimestamper(documents::TreeHeadTimestamperOn(*timestamp_authority_));
+  }
   contract_commands_->SetSealDocument(
       [this](const ContractState& state, const documents::Completion& completion) {
         return documents_->Seal(state, completion);

@@ -10,6 +10,8 @@
 //   BM_Seal                SealContractPdf: the same, then the service's PAdES signature
 //   BM_SealWithCertificate the same with a two-page completion certificate (2 participants,
 //                          12 events) appended before the signature, as completion seals it
+//   BM_SealTimestamped     the same sealed PAdES B-LT by the RFC 3161 authority at $ESIGN_TSA_URL
+//                          (e.g. tests/support/tsa_server.mjs on loopback); skipped without it
 // Each prints seals/s: documents per second of wall time on one thread.
 #include <benchmark/benchmark.h>
 #include <cairo.h>
@@ -17,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -25,6 +28,7 @@
 
 #include "documents/contract_sealer.h"
 #include "documents/pdf_renderer.h"
+#include "documents/timestamp_authority.h"
 #include "domain/template_importer.h"
 
 namespace esign::documents {
@@ -227,10 +231,38 @@ void BM_SealWithCertificate(benchmark::State& state) {
   Report(state);
 }
 
+void BM_SealTimestamped(benchmark::State& state) {
+  const char* url = std::getenv("ESIGN_TSA_URL");
+  if (url == nullptr) {
+    state.SkipWithError("ESIGN_TSA_URL is not set");
+    return;
+  }
+  auto authority = TimestampAuthority::Create({.url = url});
+  if (!authority) {
+    state.SkipWithError(authority.error().message.c_str());
+    return;
+  }
+  const Contract& c = TheContract();
+  const SealOptions options{
+      .signing_time = std::chrono::sys_days{std::chrono::November / 21 / 2026},
+      .timestamp_authority = authority->get()};
+  for (auto _ : state) {
+    auto pdf = SealContractPdf(c.tmpl, c.tmpl.versions.front(), c.state, c.appearances,
+                               *c.certificate, options);
+    if (!pdf || pdf->pdf.find("/DSS") == std::string::npos) {
+      state.SkipWithError("the seal has no timestamp");
+      return;
+    }
+    benchmark::DoNotOptimize(pdf);
+  }
+  Report(state);
+}
+
 BENCHMARK(BM_RenderUnsigned)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderSigned)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Seal)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SealWithCertificate)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SealTimestamped)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace esign::documents

@@ -99,6 +99,7 @@ Result<SealedDocument> ContractDocuments::Seal(const ContractState& all_signed,
   SealOptions options;
   options.signing_time = std::chrono::system_clock::time_point(std::chrono::microseconds(now));
   options.certificate = std::move(*certificate);
+  options.timestamp_authority = timestamp_authority_;
   auto sealed = SealContractPdf(*source->tmpl, *source->version, all_signed, appearances,
                                 certificate_, options);
   if (!sealed) return std::unexpected(sealed.error());

@@ -12,6 +12,7 @@
 
 #include "documents/completion_certificate.h"
 #include "documents/service_certificate.h"
+#include "documents/timestamp_authority.h"
 #include "domain/clock.h"
 #include "domain/contract_events.h"
 #include "domain/contract_state.h"
@@ -54,6 +55,11 @@ class ContractDocuments {
   // tree head over the log as it stands, which the certificate shows.
   Result<SealedDocument> Seal(const ContractState& all_signed,
                               const Completion& completion = {}) const;
+  // Seals from now on carry its timestamps (PAdES B-LT; contract_sealer.h). Call before the
+  // service is shared; `authority` must outlive it.
+  void SetTimestampAuthority(const TimestampAuthority* authority) {
+    timestamp_authority_ = authority;
+  }
 
  private:
   struct Source {
@@ -69,6 +75,7 @@ class ContractDocuments {
   eventstore::EventStore& store_;
   const ServiceCertificate& certificate_;
   const Clock& clock_;
+  const TimestampAuthority* timestamp_authority_ = nullptr;
 };
 
 }  // namespace esign::documents

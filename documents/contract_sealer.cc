@@ -1,5 +1,7 @@
 #include "documents/contract_sealer.h"
 
+#include <iostream>
+
 #include "base/sha256.h"
 #include "documents/certificate_pages.h"
 #include "documents/pdf_page_append.h"
@@ -28,8 +30,16 @@ Result<SealedContract> SealContractPdf(const Template& tmpl, const TemplateVersi
     if (!appended) return Fail(ErrorCode::kInternal, appended.error().message);
     unsealed = std::move(*appended);
   }
-  auto sealed = SignPdf(unsealed, certificate,
-                        {.reason = options.reason, .signing_time = options.signing_time});
+  SignOptions sign{.reason = options.reason, .signing_time = options.signing_time};
+  sign.timestamp_authority = options.timestamp_authority;
+  auto sealed = SignPdf(unsealed, certificate, sign);
+  if (!sealed && sign.timestamp_authority != nullptr &&
+      sealed.error().code == ErrorCode::kUnavailable) {
+    std::cerr << "contractd: sealed without a timestamp (PAdES B-B): " << sealed.error().message
+              << std::endl;
+    sign.timestamp_authority = nullptr;
+    sealed = SignPdf(unsealed, certificate, sign);
+  }
   if (!sealed) return std::unexpected(std::move(sealed.error()));
   return SealedContract{std::move(*sealed), signed_content_size};
 }

@@ -22,6 +22,7 @@
 #include "documents/completion_certificate.h"
 #include "documents/service_certificate.h"
 #include "documents/signature_appearance.h"
+#include "documents/timestamp_authority.h"
 #include "domain/contract_state.h"
 #include "domain/result.h"
 #include "domain/template.h"
@@ -36,6 +37,9 @@ struct SealOptions {
   // The certificate whose pages follow the contract's, its signed_sha256 and signed_size filled
   // in by the sealer. Default: none (the sealed PDF is the contract's pages alone).
   std::optional<CompletionCertificate> certificate;
+  // PAdES B-LT when set (pdf_signer.h). When the authority gives no token, the seal is made
+  // without one (B-B, no timestamp claimed) and the failure logged: completing never waits on it.
+  const TimestampAuthority* timestamp_authority = nullptr;
 };
 
 struct SealedContract {
@@ -47,7 +51,8 @@ struct SealedContract {
 };
 
 // Renders the contract with every appearance drawn inside its signer's placement boxes, adds the
-// certificate's pages when given, then applies the service's PAdES B-B signature (SignPdf).
+// certificate's pages when given, then applies the service's PAdES signature (SignPdf: B-LT with
+// a timestamp authority that answers, B-B otherwise).
 // kValidationFailed for an appearance whose participant has no prepared role, two appearances of
 // one participant, an image that is not a PNG cairo can read (or larger than 4096 pixels on a
 // side) or an appearance with nothing to draw; kInternal when rendering or signing fails.

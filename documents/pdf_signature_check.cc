@@ -8,6 +8,9 @@
 #include <set>
 #include <utility>
 
+#include "base/openssl_text.h"
+#include "base/time_text.h"
+#include "base/timestamp_token.h"
 #include "documents/openssl_handles.h"
 #include "documents/qpdf_reader.h"
 
@@ -101,25 +104,6 @@ std::optional<std::string> DecodeHexString(std::string_view text) {
   return out;
 }
 
-std::string OpenSslError() {
-  const unsigned long code = ERR_peek_last_error();
-  ERR_clear_error();
-  if (code == 0) return "unknown reason";
-  const char* reason = ERR_reason_error_string(code);
-  return reason != nullptr ? reason : "error " + std::to_string(code);
-}
-
-std::string SubjectOf(X509* certificate) {
-  const BioPtr bio(BIO_new(BIO_s_mem()));
-  if (bio == nullptr ||
-      X509_NAME_print_ex(bio.get(), X509_get_subject_name(certificate), 0, XN_FLAG_RFC2253) < 0) {
-    return "";
-  }
-  char* data = nullptr;
-  const long length = BIO_get_mem_data(bio.get(), &data);
-  return length > 0 ? std::string(data, static_cast<size_t>(length)) : "";
-}
-
 Result<X509Ptr> ParseCertificate(std::string_view pem) {
   const BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
   X509Ptr certificate(bio ? PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr) : nullptr);
@@ -130,10 +114,34 @@ Result<X509Ptr> ParseCertificate(std::string_view pem) {
   return certificate;
 }
 
+// The signature timestamp of a signer info, if it has one: the token must be over the signature
+// value. Fills the timestamp fields of `result`; the failure, if any.
+std::optional<std::string> CheckSignatureTimestamp(CMS_SignerInfo* si, std::string_view tsa_ca_pem,
+                                                   PdfSignatureResult& result) {
+  const int at = CMS_unsigned_get_attr_by_NID(si, NID_id_smime_aa_timeStampToken, -1);
+  if (at < 0) return std::nullopt;
+  X509_ATTRIBUTE* attribute = CMS_unsigned_get_attr(si, at);
+  const ASN1_TYPE* value = X509_ATTRIBUTE_get0_type(attribute, 0);
+  if (X509_ATTRIBUTE_count(attribute) != 1 || value == nullptr || value->type != V_ASN1_SEQUENCE) {
+    return "the signature timestamp attribute does not hold one token";
+  }
+  const ASN1_OCTET_STRING* signature = CMS_SignerInfo_get0_signature(si);
+  const auto token = VerifyTimestampToken(
+      std::string_view(reinterpret_cast<const char*>(ASN1_STRING_get0_data(value->value.sequence)),
+                       static_cast<size_t>(ASN1_STRING_length(value->value.sequence))),
+      Sha256(std::string_view(reinterpret_cast<const char*>(ASN1_STRING_get0_data(signature)),
+                              static_cast<size_t>(ASN1_STRING_length(signature)))),
+      tsa_ca_pem);
+  if (!token) return "the signature timestamp fails: " + token.error();
+  result.timestamp_time = FormatTimestamp(token->gen_time_micros);
+  result.timestamp_authority = token->tsa_subject;
+  return std::nullopt;
+}
+
 // The checks of one signature dictionary; fills `result` and returns the first failure, if any.
 std::optional<std::string> CheckSignature(const QpdfReader& reader, qpdf_oh signature,
                                           std::string_view pdf, X509* trusted,
-                                          PdfSignatureResult& result) {
+                                          std::string_view tsa_ca_pem, PdfSignatureResult& result) {
   qpdf_data q = reader.get();
   const qpdf_oh time = qpdf_oh_get_key(q, signature, "/M");
   if (qpdf_oh_is_string(q, time) != QPDF_FALSE)
@@ -194,7 +202,7 @@ std::optional<std::string> CheckSignature(const QpdfReader& reader, qpdf_oh sign
   CMS_SignerInfo_get0_algs(sk_CMS_SignerInfo_value(signers, 0), nullptr, &signer, nullptr, nullptr);
   ERR_clear_error();
   if (signer == nullptr) return "the CMS SignedData does not carry its signer's certificate";
-  result.signer_subject = SubjectOf(signer);
+  result.signer_subject = SubjectRfc2253(signer);
 
   std::string signed_bytes(pdf.substr(0, static_cast<size_t>(first_length)));
   signed_bytes.append(
@@ -203,18 +211,19 @@ std::optional<std::string> CheckSignature(const QpdfReader& reader, qpdf_oh sign
   constexpr unsigned kFlags = CMS_DETACHED | CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY;
   if (data == nullptr ||
       CMS_verify(cms.get(), nullptr, nullptr, data.get(), nullptr, kFlags) != 1) {
-    return "the CMS signature does not verify over the signed bytes (" + OpenSslError() + ")";
+    return "the CMS signature does not verify over the signed bytes (" + TakeOpenSslError() + ")";
   }
   if (trusted != nullptr && X509_cmp(signer, trusted) != 0) {
     return "signed with a certificate other than the trusted one (" + result.signer_subject + ")";
   }
-  return std::nullopt;
+  return CheckSignatureTimestamp(sk_CMS_SignerInfo_value(signers, 0), tsa_ca_pem, result);
 }
 
 }  // namespace
 
-Result<std::vector<PdfSignatureResult>> CheckPdfSignatures(
-    std::string_view pdf, std::string_view trusted_certificate_pem) {
+Result<std::vector<PdfSignatureResult>> CheckPdfSignatures(std::string_view pdf,
+                                                           std::string_view trusted_certificate_pem,
+                                                           std::string_view trusted_tsa_ca_pem) {
   X509Ptr trusted;
   if (!trusted_certificate_pem.empty()) {
     Result<X509Ptr> parsed = ParseCertificate(trusted_certificate_pem);
@@ -230,7 +239,7 @@ Result<std::vector<PdfSignatureResult>> CheckPdfSignatures(
     PdfSignatureResult result;
     result.field_name = std::move(found.field_name);
     std::optional<std::string> failure =
-        CheckSignature(reader, found.dictionary, pdf, trusted.get(), result);
+        CheckSignature(reader, found.dictionary, pdf, trusted.get(), trusted_tsa_ca_pem, result);
     result.valid = !failure.has_value();
     if (failure) result.error = std::move(*failure);
     results.push_back(std::move(result));

@@ -8,7 +8,10 @@
 //   - /Contents must hold one DER CMS SignedData (adbe.pkcs7.detached or ETSI.CAdES.detached)
 //     followed by zero padding only; the CMS must verify, detached, over the two ranges
 //     (message digest and signature; the signer's certificate chain is not built);
-//   - when a trusted certificate is given, the signer's certificate must be that certificate.
+//   - when a trusted certificate is given, the signer's certificate must be that certificate;
+//   - a signature timestamp (unsigned attribute id-aa-signatureTimeStampToken, PAdES B-T) must be
+//     an RFC 3161 token over SHA-256 of the signature value that verifies (base/timestamp_token.h;
+//     against the trusted TSA CA when one is given); its time and authority are reported.
 // A signature whose ranges end at the end of the file covers the whole document; after an
 // incremental update only the newest one does. The document is unmodified since its last
 // signature when the signature reaching furthest covers the whole document and every signature
@@ -27,9 +30,12 @@
 namespace esign::documents {
 
 struct PdfSignatureResult {
-  std::string field_name;      // the field's full name, e.g. "Signature1"
-  std::string signer_subject;  // RFC 2253, e.g. "CN=Contract Signing Service"; "" when unknown
-  std::string signing_time;    // /M as written, e.g. "D:20261121083000Z"; "" when absent
+  std::string field_name;           // the field's full name, e.g. "Signature1"
+  std::string signer_subject;       // RFC 2253, e.g. "CN=Contract Signing Service"; "" when unknown
+  std::string signing_time;         // /M as written, e.g. "D:20261121083000Z"; "" when absent
+  std::string timestamp_time;       // the timestamp's genTime, e.g. "2026-11-21T08:30:01.000000Z";
+                                    // "" when the signature carries no timestamp
+  std::string timestamp_authority;  // the timestamp signer's subject, RFC 2253
   std::array<int64_t, 4> byte_range{};
   bool covers_whole_document = false;  // the second range ends at the end of the file
   bool valid = false;                  // every check above passed
@@ -39,8 +45,10 @@ struct PdfSignatureResult {
 // The signatures in the order of the bytes they cover (the first revision's first). Empty for a
 // PDF without signatures. kValidationFailed when QPDF cannot read the bytes as a PDF.
 // `trusted_certificate_pem` (optional): the certificate every signer must have used.
+// `trusted_tsa_ca_pem` (optional): the CA every signature timestamp must chain to.
 [[nodiscard]] Result<std::vector<PdfSignatureResult>> CheckPdfSignatures(
-    std::string_view pdf, std::string_view trusted_certificate_pem = {});
+    std::string_view pdf, std::string_view trusted_certificate_pem = {},
+    std::string_view trusted_tsa_ca_pem = {});
 
 // True when there is at least one signature, all are valid, and the last covers the whole file.
 bool UnmodifiedSinceLastSignature(const std::vector<PdfSignatureResult>& signatures);

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/sha256.h"
 #include "documents/openssl_handles.h"
 #include "documents/qpdf_reader.h"
 
@@ -23,14 +24,19 @@ namespace {
 
 // Width of each /ByteRange number in the placeholder; 10 digits cover any PDF below 10 GB.
 constexpr size_t kByteRangeDigits = 10;
+// A timestamp token adds the authority's certificate chain: a few kilobytes with RSA keys.
+constexpr size_t kTimestampedContentsCapacity = 16384;
 
 // What the incremental update needs to know about the original file.
 struct Layout {
-  std::string root_ref;             // "n g R" of the catalog
-  int root_id = 0, root_gen = 0;    // catalog object
-  std::string catalog_body;         // catalog dictionary without /AcroForm
-  std::string acroform_body;        // AcroForm entries except /Fields and /SigFlags
-  std::vector<std::string> fields;  // "n g R" of the existing fields
+  std::string root_ref;                // "n g R" of the catalog
+  int root_id = 0, root_gen = 0;       // catalog object
+  std::string catalog_body;            // catalog dictionary without /AcroForm and /DSS
+  std::string dss_value;               // the catalog's /DSS as written ("" when none)
+  std::string dss_body;                // that store's entries except /Certs
+  std::vector<std::string> dss_certs;  // "n g R" of the certificates it holds
+  std::string acroform_body;           // AcroForm entries except /Fields and /SigFlags
+  std::vector<std::string> fields;     // "n g R" of the existing fields
   std::set<std::string> field_names;
   int page_id = 0, page_gen = 0;
   std::string page_body;            // page 1 dictionary without /Annots
@@ -77,7 +83,13 @@ Result<Layout> ReadLayout(std::string_view pdf) {
   layout.root_id = qpdf_oh_get_object_id(q, root);
   layout.root_gen = qpdf_oh_get_generation(q, root);
   layout.root_ref = reader.RefOf(root);
-  layout.catalog_body = reader.DictEntries(root, {"/AcroForm"});
+  layout.catalog_body = reader.DictEntries(root, {"/AcroForm", "/DSS"});
+  const qpdf_oh dss = qpdf_oh_get_key(q, root, "/DSS");
+  if (qpdf_oh_is_dictionary(q, dss) != QPDF_FALSE) {
+    layout.dss_value = reader.Unparse(dss);
+    layout.dss_body = reader.DictEntries(dss, {"/Certs"});
+    layout.dss_certs = reader.RefsOf(qpdf_oh_get_key(q, dss, "/Certs"));
+  }
   const qpdf_oh acroform = qpdf_oh_get_key(q, root, "/AcroForm");
   if (qpdf_oh_is_dictionary(q, acroform) != QPDF_FALSE) {
     layout.acroform_body = reader.DictEntries(acroform, {"/Fields", "/SigFlags"});
@@ -203,7 +215,7 @@ Result<std::string> SignedAttributesDer(CMS_SignerInfo* si) {
 // CMS SignedData, detached, over `content`: SHA-256, content-type, message-digest and ESS
 // signing-certificate-v2 as signed attributes. OpenSSL always adds signing-time when it signs, and
 // PAdES B-B forbids it, so the attribute is removed afterwards and the signer info signed again.
-Result<std::string> CmsSign(std::string_view content, const ServiceCertificate& cert) {
+Result<CmsPtr> CmsSign(std::string_view content, const ServiceCertificate& cert) {
   auto* pkey = static_cast<EVP_PKEY*>(cert.key());
   auto* x509 = static_cast<X509*>(cert.certificate());
   constexpr unsigned kFlags = CMS_DETACHED | CMS_BINARY | CMS_NOSMIMECAP | CMS_PARTIAL | CMS_CADES;
@@ -238,9 +250,38 @@ Result<std::string> CmsSign(std::string_view content, const ServiceCertificate& 
       return Fail(ErrorCode::kInternal, "cannot sign the CMS attributes");
     }
   }
+  return cms;
+}
+
+// PAdES B-T: the token of an RFC 3161 authority over SHA-256 of the signature value, as the
+// unsigned attribute id-aa-signatureTimeStampToken (RFC 5126 6.1.1; its value is the token's DER).
+Status AddSignatureTimestamp(CMS_ContentInfo* cms, const TimestampAuthority& authority) {
+  CMS_SignerInfo* si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0);
+  const ASN1_OCTET_STRING* value = CMS_SignerInfo_get0_signature(si);
+  Result<std::string> token = authority.Timestamp(
+      Sha256(std::string_view(reinterpret_cast<const char*>(ASN1_STRING_get0_data(value)),
+                              static_cast<size_t>(ASN1_STRING_length(value)))));
+  if (!token) return Fail(std::move(token.error()));
+  if (CMS_unsigned_add1_attr_by_NID(si, NID_id_smime_aa_timeStampToken, V_ASN1_SEQUENCE,
+                                    token->data(), static_cast<int>(token->size())) != 1) {
+    return Fail(ErrorCode::kInternal, "cannot add the signature timestamp");
+  }
+  return {};
+}
+
+Result<std::string> CmsDer(CMS_ContentInfo* cms) {
   unsigned char* der = nullptr;
-  const int length = i2d_CMS_ContentInfo(cms.get(), &der);
+  const int length = i2d_CMS_ContentInfo(cms, &der);
   if (length <= 0) return Fail(ErrorCode::kInternal, "cannot encode the CMS SignedData");
+  std::string out(reinterpret_cast<char*>(der), static_cast<size_t>(length));
+  OPENSSL_free(der);
+  return out;
+}
+
+Result<std::string> CertificateDer(const ServiceCertificate& cert) {
+  unsigned char* der = nullptr;
+  const int length = i2d_X509(static_cast<X509*>(cert.certificate()), &der);
+  if (length <= 0) return Fail(ErrorCode::kInternal, "cannot encode the service certificate");
   std::string out(reinterpret_cast<char*>(der), static_cast<size_t>(length));
   OPENSSL_free(der);
   return out;
@@ -269,10 +310,26 @@ Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert
   for (int n = 1; field_name.empty() || layout.field_names.contains(field_name); ++n) {
     field_name = "Signature" + std::to_string(n);
   }
+  // B-LT: the certificates a validator needs, in a document security store of this update.
+  const TimestampAuthority* authority = options.timestamp_authority;
+  std::vector<std::string> store_certificates;
+  if (authority != nullptr) {
+    Result<std::vector<std::string>> tsa_certificates = authority->Certificates();
+    if (!tsa_certificates) return Fail(std::move(tsa_certificates.error()));
+    Result<std::string> own = CertificateDer(cert);
+    if (!own) return Fail(std::move(own.error()));
+    store_certificates.push_back(std::move(*own));
+    for (std::string& der : *tsa_certificates) store_certificates.push_back(std::move(der));
+  }
+  const size_t capacity = authority != nullptr
+                              ? std::max(options.contents_capacity, kTimestampedContentsCapacity)
+                              : options.contents_capacity;
   const int sig_id = layout.size;
   const int widget_id = layout.size + 1;
   const int acroform_id = layout.size + 2;
-  const int new_size = layout.size + 3;
+  const int dss_id = layout.size + 3;  // then one stream per certificate
+  const int new_size = layout.size + 3 +
+                       (authority != nullptr ? 1 + static_cast<int>(store_certificates.size()) : 0);
 
   std::string out(pdf);
   if (out.back() != '\n' && out.back() != '\r') out += '\n';
@@ -290,7 +347,7 @@ Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert
   out += "0 " + range_placeholder + " " + range_placeholder + " " + range_placeholder + "]";
   out += " /Contents ";
   const size_t contents_at = out.size();
-  out += "<" + std::string(options.contents_capacity * 2, '0') + ">";
+  out += "<" + std::string(capacity * 2, '0') + ">";
   const size_t contents_end = out.size();
   out += " /M (" + PdfDate(options.signing_time) + ") /Reason " + TextString(options.reason) +
          " /Name " + TextString(options.name) + " >>\nendobj\n";
@@ -306,8 +363,25 @@ Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert
   for (const std::string& field : layout.fields) out += field + " ";
   out += Ref(widget_id, 0) + "] /SigFlags 3 >>\nendobj\n";
 
+  std::string dss_entry = layout.dss_value.empty() ? "" : "/DSS " + layout.dss_value + " ";
+  if (authority != nullptr) {
+    std::string certs;
+    for (const std::string& ref : layout.dss_certs) certs += ref + " ";
+    for (size_t i = 0; i < store_certificates.size(); ++i) {
+      const int id = dss_id + 1 + static_cast<int>(i);
+      begin_object(id, 0);
+      out += "<< /Length " + std::to_string(store_certificates[i].size()) + " >>\nstream\n" +
+             store_certificates[i] + "\nendstream\nendobj\n";
+      certs += Ref(id, 0) + " ";
+    }
+    begin_object(dss_id, 0);
+    out += "<< " + layout.dss_body + "/Certs [" + certs + "] >>\nendobj\n";
+    dss_entry = "/DSS " + Ref(dss_id, 0) + " ";
+  }
+
   begin_object(layout.root_id, layout.root_gen);
-  out += "<< " + layout.catalog_body + "/AcroForm " + Ref(acroform_id, 0) + " >>\nendobj\n";
+  out += "<< " + layout.catalog_body + dss_entry + "/AcroForm " + Ref(acroform_id, 0) +
+         " >>\nendobj\n";
 
   begin_object(layout.page_id, layout.page_gen);
   out += "<< " + layout.page_body + "/Annots [";
@@ -338,9 +412,16 @@ Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert
 
   std::string signed_bytes = out.substr(0, contents_at);
   signed_bytes.append(out, contents_end, std::string::npos);
-  Result<std::string> cms = CmsSign(signed_bytes, cert);
+  Result<CmsPtr> signed_cms = CmsSign(signed_bytes, cert);
+  if (!signed_cms) return Fail(std::move(signed_cms.error()));
+  if (authority != nullptr) {
+    if (Status stamped = AddSignatureTimestamp(signed_cms->get(), *authority); !stamped) {
+      return Fail(std::move(stamped.error()));
+    }
+  }
+  Result<std::string> cms = CmsDer(signed_cms->get());
   if (!cms) return Fail(std::move(cms.error()));
-  if (cms->size() > options.contents_capacity) {
+  if (cms->size() > capacity) {
     return Fail(ErrorCode::kInternal, "the CMS signature does not fit the reserved /Contents");
   }
   const std::string hex = Hex(*cms);

@@ -71,6 +71,9 @@ class Ledger {
   // Every stored head, by increasing size.
   virtual Result<std::vector<SignedTreeHead>> TreeHeads() const = 0;
   virtual std::string PublicKeyPem() const = 0;
+  // Heads signed from now on are timestamped by `timestamper` before they are stored (while
+  // SignTreeHead waits); a head it gives no token is stored without one.
+  virtual void SetTimestamper(TreeHeadTimestamper timestamper) = 0;
 };
 
 class BlobStore {

@@ -71,6 +71,7 @@ Result<SignedTreeHead> MerkleLedger::SignTreeHead() {
   // Later heads never carry an earlier timestamp, even if the wall clock steps back.
   if (newest_) timestamp_ms = std::max(timestamp_ms, newest_->timestamp_ms);
   SignedTreeHead head = signer_->Sign(size, root, timestamp_ms);
+  if (timestamper_) head.timestamp_token = timestamper_(head);
   if (Status stored = heads_.Store(head); !stored) return Fail(stored.error());
   newest_ = head;
   return head;
@@ -79,5 +80,10 @@ Result<SignedTreeHead> MerkleLedger::SignTreeHead() {
 Result<std::vector<SignedTreeHead>> MerkleLedger::TreeHeads() const { return heads_.LoadAll(); }
 
 std::string MerkleLedger::PublicKeyPem() const { return signer_->PublicKeyPem(); }
+
+void MerkleLedger::SetTimestamper(TreeHeadTimestamper timestamper) {
+  std::lock_guard lock(sign_mutex_);
+  timestamper_ = std::move(timestamper);
+}
 
 }  // namespace esign::eventstore

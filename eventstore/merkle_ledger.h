@@ -53,6 +53,7 @@ class MerkleLedger final : public Ledger {
   Result<SignedTreeHead> SignTreeHead() override;
   Result<std::vector<SignedTreeHead>> TreeHeads() const override;
   std::string PublicKeyPem() const override;
+  void SetTimestamper(TreeHeadTimestamper timestamper) override;
 
  private:
   MerkleLedger(const LedgerView& view, TreeHeadLog& heads, std::unique_ptr<TreeHeadSigner> signer,
@@ -65,6 +66,7 @@ class MerkleLedger final : public Ledger {
   const Clock& clock_;
   std::mutex sign_mutex_;
   std::optional<SignedTreeHead> newest_;  // guarded by sign_mutex_
+  TreeHeadTimestamper timestamper_;       // guarded by sign_mutex_
 };
 
 }  // namespace esign::eventstore

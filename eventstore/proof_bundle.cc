@@ -11,6 +11,7 @@
 #include "eventstore/event_record.h"
 #include "eventstore/merkle.h"
 #include "eventstore/tree_head.h"
+#include "eventstore/tree_head_timestamp.h"
 
 namespace esign::eventstore {
 namespace json = boost::json;
@@ -201,6 +202,7 @@ Result<json::object> BuildProofBundle(const EventStore& store, std::string_view 
   bundle["streamId"] = stream_id;
   bundle["publicKeyPem"] = ledger.PublicKeyPem();
   bundle["treeHead"] = json::parse(SerializeTreeHead(head));
+  AddTreeHeadTimestamp(head, bundle);
   bundle["events"] = std::move(events);
   return bundle;
 }
@@ -246,6 +248,11 @@ Result<BundleReport> VerifyProofBundle(const json::value& value,
     head = *parsed_head;
     report.Add("treeHead.signature", true,
                "size " + std::to_string(head->size) + ", root " + ToHex(head->root));
+  }
+
+  if (const json::value* stamp = bundle.if_contains(kTreeHeadTimestampMember)) {
+    BundleCheck check = CheckTreeHeadTimestamp(*stamp, head ? &*head : nullptr);
+    report.Add(std::move(check.name), check.ok, std::move(check.detail));
   }
 
   const json::value* events = bundle.if_contains("events");

@@ -7,6 +7,8 @@
 //    "streamId":"<stream>",
 //    "publicKeyPem":"<SubjectPublicKeyInfo PEM>",
 //    "treeHead":{"size":n,"root":"<hex>","timestamp":ms,"signature":"<base64>"},
+//    "treeHeadTimestamp":"<base64 RFC 3161 token>" (only when the head was timestamped:
+//                        tree_head_timestamp.h),
 //    "events":[{"position":p,"version":v,"record":"<canonical record bytes>",
 //               "leafHash":"<hex>","inclusionProof":["<hex>",...]},...]}
 // "record" holds the stored bytes exactly (they are UTF-8 JSON text), so the leaf hash is

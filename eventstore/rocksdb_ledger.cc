@@ -113,8 +113,8 @@ Status RocksTreeHeadLog::Store(const SignedTreeHead& head) {
   rocksdb::WriteOptions write;
   write.sync = true;
   const U64Key key = EncodeU64(head.size);
-  const rocksdb::Status status =
-      db_->Put(write, family_, rocksdb::Slice(key.data(), key.size()), SerializeTreeHead(head));
+  const rocksdb::Status status = db_->Put(write, family_, rocksdb::Slice(key.data(), key.size()),
+                                          SerializeStoredTreeHead(head));
   if (!status.ok()) return FailFromRocks(status, "storing a tree head");
   return {};
 }
@@ -123,7 +123,7 @@ Result<std::vector<SignedTreeHead>> RocksTreeHeadLog::LoadAll() const {
   std::vector<SignedTreeHead> heads;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), family_));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    Result<SignedTreeHead> head = ParseTreeHead(it->value().ToStringView());
+    Result<SignedTreeHead> head = ParseStoredTreeHead(it->value().ToStringView());
     if (!head) return Fail(ErrorCode::kCorruption, "malformed tree head: " + head.error().message);
     heads.push_back(std::move(*head));
   }

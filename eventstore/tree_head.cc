@@ -122,13 +122,12 @@ std::string SerializeTreeHead(const SignedTreeHead& head) {
   return out;
 }
 
-Result<SignedTreeHead> ParseTreeHead(std::string_view text) {
-  boost::system::error_code ec;
-  const json::value parsed = json::parse(json::string_view(text.data(), text.size()), ec);
-  if (ec || !parsed.is_object() || parsed.get_object().size() != 4) {
+namespace {
+
+Result<SignedTreeHead> TreeHeadFromObject(const json::object& object) {
+  if (object.size() != 4) {
     return Fail(ErrorCode::kCorruption, "tree head: not an object of four members");
   }
-  const json::object& object = parsed.get_object();
   const std::optional<uint64_t> size = UnsignedMember(object, "size");
   const std::optional<std::string_view> root_hex = StringMember(object, "root");
   const std::optional<int64_t> timestamp = IntegerMember(object, "timestamp");
@@ -142,7 +141,49 @@ Result<SignedTreeHead> ParseTreeHead(std::string_view text) {
   if (!signature || signature->size() != kSignatureSize) {
     return Fail(ErrorCode::kCorruption, "tree head: signature is not 64 bytes of base64");
   }
-  return SignedTreeHead{*size, *root, *timestamp, std::move(*signature)};
+  return SignedTreeHead{*size, *root, *timestamp, std::move(*signature), ""};
+}
+
+Result<json::object> ParseHeadObject(std::string_view text) {
+  boost::system::error_code ec;
+  json::value parsed = json::parse(json::string_view(text.data(), text.size()), ec);
+  if (ec || !parsed.is_object()) {
+    return Fail(ErrorCode::kCorruption, "tree head: not an object of four members");
+  }
+  return std::move(parsed.get_object());
+}
+
+}  // namespace
+
+Result<SignedTreeHead> ParseTreeHead(std::string_view text) {
+  Result<json::object> object = ParseHeadObject(text);
+  if (!object) return Fail(object.error());
+  return TreeHeadFromObject(*object);
+}
+
+std::string SerializeStoredTreeHead(const SignedTreeHead& head) {
+  std::string out = SerializeTreeHead(head);
+  if (head.timestamp_token.empty()) return out;
+  out.pop_back();
+  return out + ",\"timestampToken\":\"" + Base64Encode(head.timestamp_token) + "\"}";
+}
+
+Result<SignedTreeHead> ParseStoredTreeHead(std::string_view text) {
+  Result<json::object> object = ParseHeadObject(text);
+  if (!object) return Fail(object.error());
+  std::string token;
+  if (const json::value* member = object->if_contains("timestampToken")) {
+    std::optional<std::string> decoded =
+        member->is_string() ? Base64Decode(member->get_string()) : std::nullopt;
+    if (!decoded || decoded->empty()) {
+      return Fail(ErrorCode::kCorruption, "tree head: timestampToken is not base64");
+    }
+    token = std::move(*decoded);
+    object->erase("timestampToken");
+  }
+  Result<SignedTreeHead> head = TreeHeadFromObject(*object);
+  if (head) head->timestamp_token = std::move(token);
+  return head;
 }
 
 TreeHeadSigner::TreeHeadSigner(void* pkey) : pkey_(pkey) {}

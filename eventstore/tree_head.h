@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ struct SignedTreeHead {
   Hash root{};
   int64_t timestamp_ms = 0;
   std::string signature;  // 64 raw bytes
+  // An RFC 3161 token over the head (tree_head_timestamp.h), DER; "" when none. Not signed by
+  // the ledger key and not part of the serialized head: it vouches for the head from outside.
+  std::string timestamp_token;
   friend bool operator==(const SignedTreeHead&, const SignedTreeHead&) = default;
 };
 
@@ -30,6 +34,15 @@ std::string TreeHeadMessage(uint64_t size, const Hash& root, int64_t timestamp_m
 // {"size":n,"root":"<hex>","timestamp":ms,"signature":"<base64>"}.
 std::string SerializeTreeHead(const SignedTreeHead& head);
 Result<SignedTreeHead> ParseTreeHead(std::string_view json);
+// The form a TreeHeadLog stores: the serialized head, with a fifth member "timestampToken"
+// (base64 DER) when the head has one. ParseStoredTreeHead reads both forms.
+std::string SerializeStoredTreeHead(const SignedTreeHead& head);
+Result<SignedTreeHead> ParseStoredTreeHead(std::string_view json);
+
+// Asks an outside authority to timestamp a freshly signed head: its token, or "" when none could
+// be had (the head is kept without one). Set by the application: the event store does no network
+// I/O of its own.
+using TreeHeadTimestamper = std::function<std::string(const SignedTreeHead&)>;
 
 class TreeHeadSigner {
  public:

@@ -144,6 +144,24 @@ TEST(ConfigTest, MailFlagsAreCheckedBeforeAnythingStarts) {
   }
 }
 
+TEST(ConfigTest, TimestampAuthorityFlagsAreCheckedBeforeAnythingStarts) {
+  auto none = Parse({});
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_TRUE(none->serve.tsa_url.empty());
+  auto tsa = Parse({"--tsa-url", "https://tsa.example.com/", "--tsa-ca-file", "/etc/tsa.pem"});
+  ASSERT_TRUE(tsa) << tsa.error().message;
+  EXPECT_EQ(tsa->serve.tsa_url, "https://tsa.example.com/");
+  EXPECT_EQ(tsa->serve.tsa_ca_file, "/etc/tsa.pem");
+  for (const auto& [args, field] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--tsa-url", "ftp://tsa.example.com"}, "tsa-url"},
+           {{"--tsa-ca-file", "/etc/tsa.pem"}, "tsa-ca-file"}}) {
+    auto refused = Parse(args);
+    ASSERT_FALSE(refused) << args[0];
+    EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed) << args[0];
+    EXPECT_EQ(refused.error().details.at(0).field, field) << args[0];
+  }
+}
+
 TEST(ConfigTest, OrganizationsSetNeedsTheOrganizationAndAnAddress) {
   auto set = Parse({"organizations", "set", "--org", "org_a", "--email", ""});
   ASSERT_TRUE(set) << set.error().message;
