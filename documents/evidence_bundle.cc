@@ -39,6 +39,9 @@ void CheckSignedPdf(const std::string& label, std::string_view pdf,
     if (s.valid) {
       detail = "valid, signed by " + s.signer_subject;
       if (!s.signing_time.empty()) detail += " at " + s.signing_time;
+      if (!s.timestamp_time.empty()) {
+        detail += ", timestamped " + s.timestamp_time + " by " + s.timestamp_authority;
+      }
     }
     checks.push_back({label + ".signature[" + s.field_name + "]", s.valid, std::move(detail)});
   }
@@ -263,6 +266,8 @@ std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundl
                       true});
     return checks;
   }
+  std::vector<std::pair<std::string, std::string>> contents;  // signed_content: label, bytes
+  std::vector<std::string> signed_pdfs;
   if (documents && documents->is_array()) {
     const auto& items = documents->as_array();
     for (size_t i = 0; i < items.size(); ++i) {
@@ -287,13 +292,25 @@ std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundl
       }
       checks.push_back({name, actual == expected, std::move(detail)});
       // The signatures are checked on the bytes as stored, so a change is also located.
-      if (items[i].as_object().if_contains("kind") &&
-          items[i].as_object().at("kind") == "signed_pdf") {
+      const auto* kind = items[i].as_object().if_contains("kind");
+      if (kind != nullptr && *kind == "signed_pdf") {
         CheckSignedPdf(label, *bytes, trusted_certificate_pem, checks);
+        signed_pdfs.push_back(std::move(*bytes));
+      } else if (kind != nullptr && *kind == "signed_content") {
+        contents.emplace_back(label, std::move(*bytes));
       }
     }
   } else {
     checks.push_back({"documents", false, "missing"});
+  }
+  // The signed contract pages the certificate hashes are the sealed PDF's first bytes.
+  for (const auto& [label, content] : contents) {
+    const bool prefix = std::any_of(signed_pdfs.begin(), signed_pdfs.end(), [&](const auto& pdf) {
+      return pdf.size() > content.size() && pdf.starts_with(content);
+    });
+    checks.push_back({label + ".prefix", prefix,
+                      prefix ? "the signed PDF's first " + std::to_string(content.size()) + " bytes"
+                             : "no signed PDF begins with these bytes"});
   }
   return checks;
 }

@@ -29,8 +29,8 @@ std::string_view TrimPem(std::string_view pem) {
   return pem;
 }
 
-constexpr std::string_view kBundleMembers[] = {"format", "streamId", "publicKeyPem", "treeHead",
-                                               "events"};
+constexpr std::string_view kBundleMembers[] = {"format",   "streamId", "publicKeyPem",
+                                               "treeHead", "events",   kTreeHeadTimestampMember};
 constexpr std::string_view kEventMembers[] = {"position", "version", "record", "leafHash",
                                               "inclusionProof"};
 

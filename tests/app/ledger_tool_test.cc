@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -705,8 +706,10 @@ TEST_F(StoredDocumentTest, EverySignatureOfTheSignedPdfIsCheckedAndAChangedByteI
   ASSERT_EQ(report.status, 200) << report.body;
   EXPECT_EQ(report.Json().at("valid"), true) << report.body;
   std::string revision;  // "documents.revision[N].signed_pdf"
+  std::set<std::string> names;
   for (const auto& check : report.Json().at("checks").as_array()) {
     const std::string name(check.at("name").as_string());
+    names.insert(name);
     if (name.ends_with(".signed_pdf.signature[Signature1]")) {
       revision = name.substr(0, name.size() - std::string(".signature[Signature1]").size());
       EXPECT_NE(check.at("detail").as_string().find("CN=Contract Signing Service"),
@@ -715,6 +718,10 @@ TEST_F(StoredDocumentTest, EverySignatureOfTheSignedPdfIsCheckedAndAChangedByteI
     }
   }
   ASSERT_TRUE(revision.starts_with("documents.revision[")) << report.body;
+  // The signed contract pages the completion certificate hashes: stored, and the sealed PDF's
+  // first bytes.
+  EXPECT_TRUE(names.contains("documents.signed_content.sha256")) << report.body;
+  EXPECT_TRUE(names.contains("documents.signed_content.prefix")) << report.body;
   Stop();
 
   ChangeStoredDocument(signed_sha, "/Produce");
@@ -726,11 +733,14 @@ TEST_F(StoredDocumentTest, EverySignatureOfTheSignedPdfIsCheckedAndAChangedByteI
             std::string::npos)
       << verified.out;
 
+  // The changed byte lies in the signed contract pages, so the sealed PDF no longer begins with
+  // the stored ones either.
   Start();
-  EXPECT_EQ(Report(id),
-            std::make_pair(false, std::vector<std::string>{revision + ".sha256",
-                                                           revision + ".signature[Signature1]",
-                                                           revision + ".unmodified"}));
+  EXPECT_EQ(
+      Report(id),
+      std::make_pair(false, std::vector<std::string>{
+                                revision + ".sha256", revision + ".signature[Signature1]",
+                                revision + ".unmodified", "documents.signed_content.prefix"}));
   Stop();
 }
 
