@@ -193,8 +193,8 @@ TEST_F(PdfTimestampTest, AnAuthorityDownFailsSignPdfAndTheSealerFallsBackToBb) {
     auto sealed = SealContractPdf(tmpl, tmpl.versions.front(), state, {}, *cert_,
                                   {.timestamp_authority = fresh->get()});
     ASSERT_TRUE(sealed.has_value()) << sealed.error().message;
-    EXPECT_EQ(sealed->find("/DSS"), std::string::npos) << mode;
-    auto results = CheckPdfSignatures(*sealed);
+    EXPECT_EQ(sealed->pdf.find("/DSS"), std::string::npos) << mode;
+    auto results = CheckPdfSignatures(sealed->pdf);
     ASSERT_TRUE(results.has_value());
     ASSERT_EQ(results->size(), 1u);
     EXPECT_TRUE((*results)[0].valid) << (*results)[0].error;
@@ -207,8 +207,8 @@ TEST_F(PdfTimestampTest, AnAuthorityDownFailsSignPdfAndTheSealerFallsBackToBb) {
   auto sealed = SealContractPdf(tmpl, tmpl.versions.front(), state, {}, *cert_,
                                 {.timestamp_authority = authority_.get()});
   ASSERT_TRUE(sealed.has_value()) << sealed.error().message;
-  EXPECT_EQ(sealed->find("/DSS"), std::string::npos);
-  EXPECT_TRUE(TokenOf(LastCms(*sealed)).token.empty());
+  EXPECT_EQ(sealed->pdf.find("/DSS"), std::string::npos);
+  EXPECT_TRUE(TokenOf(LastCms(sealed->pdf)).token.empty());
 }
 
 }  // namespace
