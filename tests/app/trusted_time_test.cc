@@ -7,7 +7,9 @@
 #include <boost/json.hpp>
 #include <fstream>
 #include <string>
+#include <thread>
 
+#include "documents/pdf_signature_check.h"
 #include "tests/app/api_suite.h"
 #include "tests/app/contractd_fixture.h"
 #include "tests/support/shell.h"
@@ -77,6 +79,89 @@ TEST_F(TrustedTimeTest, AnAuthorityDownLeavesHeadsWithoutATimestampAndClaimsNone
   EXPECT_EQ(checked.exit_code, 0) << checked.out;
   EXPECT_EQ(checked.out.find("treeHead.timestamp"), std::string::npos) << checked.out;
   EXPECT_TRUE(server_->WaitForLine("kept without a timestamp", std::chrono::seconds(5)));
+  StopServer(*server_);
+}
+
+// A contract completed through contractd with an authority: its sealed PDF carries the
+// certificate pages, pdfsig validates the whole document, the seal's timestamp verifies against
+// the authority's CA, and the service's verification report names the timestamp.
+TEST_F(TrustedTimeTest, ACompletedContractIsSealedBLtWithItsCertificate) {
+  const TestTsa tsa;
+  const Credentials credentials = ParseCreated(CreateClient("org_a", kAll));
+  server_ = StartServer({"--tsa-url", tsa.Url(), "--tsa-ca-file", tsa.CaFile()});
+  HttpClient client(port_);
+  const std::map<std::string, std::string> auth = {
+      {"Authorization", "Bearer " + TokenFor(credentials)}};
+  auto created = client.Post("/api/v1/contracts", NdaBody("Timed", true, true), auth);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id(created.Json().at("id").as_string());
+  const auto& participants = created.Json().at("participants").as_array();
+  const std::string sessions = "/api/v1/contracts/" + id + "/signing-sessions";
+  auto hosted =
+      client.Post(sessions,
+                  R"({"participantId":")" +
+                      std::string(participants.at(0).at("participantId").as_string()) + "\"}",
+                  auth);
+  ASSERT_EQ(hosted.status, 201) << hosted.body;
+  const std::string url(hosted.Json().at("url").as_string());
+  ASSERT_EQ(client
+                .Post("/api/v1/hosted-signing/" + url.substr(url.rfind('/') + 1) + "/complete",
+                      R"({"signatureText":"Ada Lovelace","consent":true})")
+                .status,
+            200);
+  auto managed =
+      client.Post(sessions,
+                  R"({"participantId":")" +
+                      std::string(participants.at(1).at("participantId").as_string()) + "\"}",
+                  auth);
+  ASSERT_EQ(managed.status, 201) << managed.body;
+  auto signed_b = client.Post(
+      "/api/v1/signing-sessions/" + std::string(managed.Json().at("sessionId").as_string()) +
+          "/complete",
+      R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z","ipAddress":"198.51.100.4",
+"userAgent":"IntegratorApp/2.1","authenticationMethod":"sso","consent":true})",
+      auth);
+  ASSERT_EQ(signed_b.status, 200) << signed_b.body;
+
+  HttpResult pdf;
+  for (int attempt = 0; attempt < 300; ++attempt) {
+    pdf = client.Get("/api/v1/contracts/" + id + "/documents/signed-only", auth);
+    if (pdf.status == 200) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(pdf.status, 200) << pdf.body;
+  const auto path = data_dir_.parent_path() / (data_dir_.filename().string() + "-signed.pdf");
+  std::ofstream(path, std::ios::binary) << pdf.body;
+  const auto pdfsig = RunShell("pdfsig " + path.string());
+  EXPECT_NE(pdfsig.out.find("Signature is Valid"), std::string::npos) << pdfsig.out;
+  EXPECT_NE(pdfsig.out.find("Total document signed"), std::string::npos) << pdfsig.out;
+  const auto text = RunShell("pdftotext " + path.string() + " -");
+  EXPECT_NE(text.out.find("Certificate of completion"), std::string::npos);
+  std::filesystem::remove(path);
+
+  auto signatures = documents::CheckPdfSignatures(pdf.body, {}, tsa.CaPem());
+  ASSERT_TRUE(signatures.has_value()) << signatures.error().message;
+  ASSERT_EQ(signatures->size(), 1u);
+  EXPECT_TRUE(signatures->front().valid) << signatures->front().error;
+  EXPECT_FALSE(signatures->front().timestamp_time.empty());
+  EXPECT_NE(signatures->front().timestamp_authority.find("Test Time Stamping Authority"),
+            std::string::npos);
+
+  auto report = client.Get("/api/v1/contracts/" + id + "/evidence/verification", auth);
+  ASSERT_EQ(report.status, 200) << report.body;
+  EXPECT_EQ(report.Json().at("valid"), true) << report.body;
+  bool timestamped_seal = false;
+  bool timestamped_head = false;
+  for (const auto& check : report.Json().at("checks").as_array()) {
+    const std::string_view name = check.at("name").as_string();
+    const std::string_view detail = check.at("detail").as_string();
+    if (name.ends_with(".signed_pdf.signature[Signature1]")) {
+      timestamped_seal = detail.find(", timestamped ") != std::string_view::npos;
+    }
+    if (name == "ledger.treeHead.timestamp") timestamped_head = check.at("passed").as_bool();
+  }
+  EXPECT_TRUE(timestamped_seal) << report.body;
+  EXPECT_TRUE(timestamped_head) << report.body;
   StopServer(*server_);
 }
 
