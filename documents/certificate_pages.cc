@@ -325,10 +325,10 @@ void EventsSection(Pages& pages, const CompletionCertificate& c) {
   }
   pages.Table({{w * 0.08, "Position"},
                {w * 0.12, "Time"},
-               {w * 0.24, "Event"},
+               {w * 0.27, "Event"},
                {w * 0.16, "Actor"},
-               {w * 0.15, "Authentication"},
-               {w * 0.25, "IP address and user agent"}},
+               {w * 0.14, "Authentication"},
+               {w * 0.23, "IP address and user agent"}},
               rows, 4);
   pages.Space(3);
   pages.Paragraph(Gray("Position: the event's place in the service's log (v: its version in the "
