@@ -218,21 +218,13 @@ class Pages {
 void Paint(cairo_t* cr, const Op& op) {
   switch (op.kind) {
     case Op::Kind::kText:
-      cairo_set_source_rgb(cr, 0, 0, 0);
-      cairo_move_to(cr, op.x, op.y);
-      pango_cairo_show_layout(cr, op.layout);
+      PaintLayout(cr, op.x, op.y, op.layout);
       break;
     case Op::Kind::kRule:
-      cairo_set_source_rgb(cr, op.gray, op.gray, op.gray);
-      cairo_set_line_width(cr, 0.5);
-      cairo_move_to(cr, op.x, op.y);
-      cairo_line_to(cr, op.x + op.width, op.y);
-      cairo_stroke(cr);
+      PaintRule(cr, op.x, op.y, op.width, op.gray, 0.5);
       break;
     case Op::Kind::kFill:
-      cairo_set_source_rgb(cr, op.gray, op.gray, op.gray);
-      cairo_rectangle(cr, op.x, op.y, op.width, op.height);
-      cairo_fill(cr);
+      PaintRect(cr, op.x, op.y, op.width, op.height, op.gray, true);
       break;
   }
 }

@@ -76,4 +76,30 @@ Result<std::string> PdfCanvas::Finish() {
   return std::move(bytes_);
 }
 
+void PaintLayout(cairo_t* cr, double x, double y, PangoLayout* layout) {
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_move_to(cr, x, y);
+  pango_cairo_show_layout(cr, layout);
+}
+
+void PaintRule(cairo_t* cr, double x, double y, double width, double gray, double line_width) {
+  cairo_set_source_rgb(cr, gray, gray, gray);
+  cairo_set_line_width(cr, line_width);
+  cairo_move_to(cr, x, y);
+  cairo_line_to(cr, x + width, y);
+  cairo_stroke(cr);
+}
+
+void PaintRect(cairo_t* cr, double x, double y, double width, double height, double gray, bool fill,
+               double line_width) {
+  cairo_set_source_rgb(cr, gray, gray, gray);
+  cairo_rectangle(cr, x, y, width, height);
+  if (fill) {
+    cairo_fill(cr);
+  } else {
+    cairo_set_line_width(cr, line_width);
+    cairo_stroke(cr);
+  }
+}
+
 }  // namespace esign::documents

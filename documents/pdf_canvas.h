@@ -37,6 +37,13 @@ GPtr<PangoLayout> NewTextLayout(PangoContext* context, const std::string& famili
 // The layout's height in points.
 double LayoutHeight(PangoLayout* layout);
 
+// Drawing primitives both kinds of page use: text in black with its top left at (x, y); a
+// horizontal rule; a rectangle filled or stroked, in a shade of gray (0 black, 1 white).
+void PaintLayout(cairo_t* cr, double x, double y, PangoLayout* layout);
+void PaintRule(cairo_t* cr, double x, double y, double width, double gray, double line_width);
+void PaintRect(cairo_t* cr, double x, double y, double width, double height, double gray, bool fill,
+               double line_width = 0.75);
+
 class PdfCanvas {
  public:
   // kInternal when cairo cannot create the surface.

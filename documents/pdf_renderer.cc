@@ -334,27 +334,16 @@ void Paint(cairo_t* cr, PangoContext* context, const RenderOptions& options, con
       pango_cairo_show_layout_line(cr, pango_layout_get_line_readonly(op.layout, op.line));
       break;
     case DrawOp::Kind::kLayout:
-      cairo_set_source_rgb(cr, 0, 0, 0);
-      cairo_move_to(cr, op.x, op.y);
-      pango_cairo_show_layout(cr, op.layout);
+      documents::PaintLayout(cr, op.x, op.y, op.layout);
       break;
     case DrawOp::Kind::kStrokeRect:
-      cairo_set_source_rgb(cr, op.gray, op.gray, op.gray);
-      cairo_set_line_width(cr, 0.75);
-      cairo_rectangle(cr, op.x, op.y, op.width, op.height);
-      cairo_stroke(cr);
+      documents::PaintRect(cr, op.x, op.y, op.width, op.height, op.gray, false);
       break;
     case DrawOp::Kind::kFillRect:
-      cairo_set_source_rgb(cr, op.gray, op.gray, op.gray);
-      cairo_rectangle(cr, op.x, op.y, op.width, op.height);
-      cairo_fill(cr);
+      documents::PaintRect(cr, op.x, op.y, op.width, op.height, op.gray, true);
       break;
     case DrawOp::Kind::kRule:
-      cairo_set_source_rgb(cr, op.gray, op.gray, op.gray);
-      cairo_set_line_width(cr, 0.75);
-      cairo_move_to(cr, op.x, op.y);
-      cairo_line_to(cr, op.x + op.width, op.y);
-      cairo_stroke(cr);
+      documents::PaintRule(cr, op.x, op.y, op.width, op.gray, 0.75);
       break;
     case DrawOp::Kind::kSignature:
       documents::DrawSignature(cr, context,

@@ -6,9 +6,7 @@
 #include <openssl/x509.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <ctime>
-#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -17,6 +15,7 @@
 
 #include "base/sha256.h"
 #include "documents/openssl_handles.h"
+#include "documents/pdf_incremental_update.h"
 #include "documents/qpdf_reader.h"
 
 namespace esign::documents {
@@ -45,22 +44,6 @@ struct Layout {
   int size = 0;                     // trailer /Size: first free object number
   long long prev_xref = 0;          // offset of the last xref section
 };
-
-// Offset of the last xref section: the number after the last "startxref".
-std::optional<long long> LastStartXref(std::string_view pdf) {
-  const size_t at = pdf.rfind("startxref");
-  if (at == std::string_view::npos) return std::nullopt;
-  size_t i = at + 9;
-  while (i < pdf.size() && (pdf[i] == ' ' || pdf[i] == '\r' || pdf[i] == '\n')) ++i;
-  long long value = 0;
-  bool any = false;
-  while (i < pdf.size() && pdf[i] >= '0' && pdf[i] <= '9') {
-    value = value * 10 + (pdf[i++] - '0');
-    any = true;
-  }
-  if (!any) return std::nullopt;
-  return value;
-}
 
 Result<Layout> ReadLayout(std::string_view pdf) {
   std::optional<long long> prev = LastStartXref(pdf);
@@ -331,13 +314,9 @@ Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert
   const int new_size = layout.size + 3 +
                        (authority != nullptr ? 1 + static_cast<int>(store_certificates.size()) : 0);
 
-  std::string out(pdf);
-  if (out.back() != '\n' && out.back() != '\r') out += '\n';
-  std::map<int, std::pair<size_t, int>> offsets;  // object id -> (offset, generation)
-  auto begin_object = [&](int id, int gen) {
-    offsets[id] = {out.size(), gen};
-    out += std::to_string(id) + " " + std::to_string(gen) + " obj\n";
-  };
+  IncrementalUpdate update(pdf);
+  std::string& out = update.out();
+  auto begin_object = [&](int id, int gen) { update.BeginObject(id, gen); };
 
   // Signature dictionary; /ByteRange and /Contents are filled in once the offsets are known.
   begin_object(sig_id, 0);
@@ -388,30 +367,16 @@ Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert
   for (const std::string& annot : layout.annots) out += annot + " ";
   out += Ref(widget_id, 0) + "] >>\nendobj\n";
 
-  // Classic xref section: one subsection per run of consecutive object numbers.
-  const size_t xref_at = out.size();
-  out += "xref\n";
-  for (auto it = offsets.begin(); it != offsets.end();) {
-    auto run_end = std::next(it);
-    while (run_end != offsets.end() && run_end->first == std::prev(run_end)->first + 1) ++run_end;
-    out += std::to_string(it->first) + " " + std::to_string(std::distance(it, run_end)) + "\n";
-    for (; it != run_end; ++it) {
-      char entry[32];
-      std::snprintf(entry, sizeof entry, "%010zu %05d n \n", it->second.first, it->second.second);
-      out += entry;
-    }
-  }
-  out += "trailer\n<< /Size " + std::to_string(new_size) + " /Root " + layout.root_ref + " " +
-         layout.trailer_extra + "/Prev " + std::to_string(layout.prev_xref) + " >>\nstartxref\n" +
-         std::to_string(xref_at) + "\n%%EOF\n";
+  std::string signed_file = std::move(update).Finish(
+      new_size, "/Root " + layout.root_ref + " " + layout.trailer_extra, layout.prev_xref);
 
   const std::string ranges = Padded(contents_at, kByteRangeDigits) + " " +
                              Padded(contents_end, kByteRangeDigits) + " " +
-                             Padded(out.size() - contents_end, kByteRangeDigits);
-  out.replace(byte_range_at + 2, ranges.size(), ranges);
+                             Padded(signed_file.size() - contents_end, kByteRangeDigits);
+  signed_file.replace(byte_range_at + 2, ranges.size(), ranges);
 
-  std::string signed_bytes = out.substr(0, contents_at);
-  signed_bytes.append(out, contents_end, std::string::npos);
+  std::string signed_bytes = signed_file.substr(0, contents_at);
+  signed_bytes.append(signed_file, contents_end, std::string::npos);
   Result<CmsPtr> signed_cms = CmsSign(signed_bytes, cert);
   if (!signed_cms) return Fail(std::move(signed_cms.error()));
   if (authority != nullptr) {
@@ -425,8 +390,8 @@ Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert
     return Fail(ErrorCode::kInternal, "the CMS signature does not fit the reserved /Contents");
   }
   const std::string hex = Hex(*cms);
-  out.replace(contents_at + 1, hex.size(), hex);
-  return out;
+  signed_file.replace(contents_at + 1, hex.size(), hex);
+  return signed_file;
 }
 
 }  // namespace esign::documents
