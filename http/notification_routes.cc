@@ -6,6 +6,7 @@
 #include "base/time_text.h"
 #include "http/contract_routes.h"
 #include "mail/outgoing_mail.h"
+#include "projections/contract_queries.h"
 
 namespace esign::http {
 namespace {
