@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <rocksdb/db.h>
@@ -412,37 +413,44 @@ int PrintChecks(const std::vector<Check>& checks, std::ostream& out) {
   return kLedgerOk;
 }
 
+// What verify-bundle trusts, each read from its PEM file when given (--public-key,
+// --certificate, --tsa-ca); empty when not.
+struct BundleTrust {
+  std::string public_key;
+  std::string certificate;
+  std::string tsa_ca;
+};
+
 // An evidence bundle (documents/evidence_bundle.h): the checks of the service's verification
 // report, with the same names. The documents are checked only against a data directory's stored
 // ones (--data-dir); the PDF signatures are checked for integrity, and against the service's
 // certificate when --certificate gives it.
 int VerifyEvidence(const LedgerCommand& command, const json::object& bundle,
-                   const std::string& trusted_key, std::ostream& out, std::ostream& err) {
-  std::string trusted_certificate;
-  if (!command.certificate.empty()) {
-    Result<std::string> pem = ReadFile(command.certificate);
-    if (!pem) return IoError(err, "reading the certificate", pem.error());
-    trusted_certificate = std::move(*pem);
-  }
+                   const BundleTrust& trust, std::ostream& out, std::ostream& err) {
   std::unique_ptr<eventstore::RocksEventStore> store;
   if (!command.data_dir.empty()) {
     auto opened = OpenReadOnly(command.data_dir);
     if (!opened) return IoError(err, "opening the event store", opened.error());
     store = std::move(*opened);
   }
-  return PrintChecks(VerifyEvidenceBundle(bundle, store ? &store->blobs() : nullptr, trusted_key,
-                                          trusted_certificate),
+  return PrintChecks(VerifyEvidenceBundle(bundle, store ? &store->blobs() : nullptr,
+                                          trust.public_key, trust.certificate, trust.tsa_ca),
                      out);
 }
 
 int VerifyBundle(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   Result<std::string> text = ReadFile(command.bundle_file);
   if (!text) return IoError(err, "reading the bundle", text.error());
-  std::string trusted_key;
-  if (!command.public_key.empty()) {
-    Result<std::string> key = ReadFile(command.public_key);
-    if (!key) return IoError(err, "reading the public key", key.error());
-    trusted_key = std::move(*key);
+  BundleTrust trust;
+  const std::tuple<const std::string&, std::string&, std::string_view> anchors[] = {
+      {command.public_key, trust.public_key, "reading the public key"},
+      {command.certificate, trust.certificate, "reading the certificate"},
+      {command.tsa_ca, trust.tsa_ca, "reading the timestamp authority's CA"}};
+  for (const auto& [path, pem, what] : anchors) {
+    if (path.empty()) continue;
+    Result<std::string> read = ReadFile(path);
+    if (!read) return IoError(err, what, read.error());
+    pem = std::move(*read);
   }
   boost::system::error_code ec;
   const json::value bundle = json::parse(*text, ec);
@@ -453,9 +461,10 @@ int VerifyBundle(const LedgerCommand& command, std::ostream& out, std::ostream& 
   // An evidence bundle carries its proof bundle under "ledger"; one whose format was changed is
   // still checked as one, and fails "format" by name.
   if (IsEvidenceBundle(bundle) || (bundle.is_object() && bundle.as_object().contains("ledger"))) {
-    return VerifyEvidence(command, bundle.as_object(), trusted_key, out, err);
+    return VerifyEvidence(command, bundle.as_object(), trust, out, err);
   }
-  Result<eventstore::BundleReport> report = eventstore::VerifyProofBundle(bundle, trusted_key);
+  Result<eventstore::BundleReport> report =
+      eventstore::VerifyProofBundle(bundle, trust.public_key, trust.tsa_ca);
   if (!report) {
     out << "FAIL json: " << report.error().message << "\nverify-bundle: FAILED\n";
     return kLedgerVerificationFailed;

@@ -25,7 +25,8 @@ constexpr Subcommand kSubcommands[] = {
     {"export", "export --data-dir DIR [--from N]", "the log as NDJSON on stdout"},
     {"prove", "prove --data-dir DIR CONTRACT_ID",
      "a proof bundle of a contract's events against a stored signed tree head"},
-    {"verify-bundle", "verify-bundle FILE [--public-key PEM] [--certificate PEM] [--data-dir DIR]",
+    {"verify-bundle",
+     "verify-bundle FILE [--public-key PEM] [--certificate PEM] [--tsa-ca PEM] [--data-dir DIR]",
      "check a proof bundle, or an evidence bundle, with the ledger public key alone (with\n"
      "      --data-dir, an evidence bundle's documents against that directory's stored ones)"},
 };
@@ -71,6 +72,9 @@ Result<LedgerCommand> ParseLedgerCommand(const std::vector<std::string>& args) {
         "certificate", po::value(&command.certificate),
         "evidence bundles: PEM file of the service's signing certificate; the bundle's must "
         "equal it, and it must have made every PDF signature")(
+        "tsa-ca", po::value(&command.tsa_ca),
+        "PEM file of the timestamp authority's CA: every timestamp (the tree head's, each seal's) "
+        "must chain to it")(
         "data-dir", po::value(&command.data_dir),
         "evidence bundles: check the documents against this data directory's stored ones");
     positional.add("file", 1);

@@ -29,6 +29,7 @@ struct LedgerCommand {
   std::string bundle_file;  // verify-bundle
   std::string public_key;   // verify-bundle: a PEM file the bundle's key must match; optional
   std::string certificate;  // verify-bundle: the service's signing certificate (PEM); optional
+  std::string tsa_ca;       // verify-bundle: the CA timestamps must chain to (PEM); optional
   std::string usage;
 };
 

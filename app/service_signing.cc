@@ -29,6 +29,7 @@ Status Service::AddSigning(const ServeConfig& config) {
     if (!authority) return std::unexpected(authority.error());
     timestamp_authority_ = std::move(*authority);
     documents_->SetTimestampAuthority(timestamp_authority_.get());
+    evidence_commands_->SetTrustedTimestampCa(timestamp_authority_->trusted_ca_pem());
     store_->ledger().SetTimestamper(documents::TreeHeadTimestamperOn(*timestamp_authority_));
   }
   contract_commands_->SetSealDocument(

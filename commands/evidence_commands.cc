@@ -34,7 +34,7 @@ Result<boost::json::object> EvidenceCommands::Verify(const ContractState& state)
   auto bundle = Bundle(state);
   if (!bundle) return std::unexpected(bundle.error());
   const auto checks = VerifyEvidenceBundle(*bundle, &store_.blobs(), store_.ledger().PublicKeyPem(),
-                                           certificate_pem_);
+                                           certificate_pem_, trusted_tsa_ca_pem_);
   return VerificationReport(state.id, checks, bundle->at("unproven").at("generatedAt").as_string());
 }
 

@@ -27,12 +27,17 @@ class EvidenceCommands {
   // A bundle, stored as a blob; its SHA-256 (hex), which contract.evidence_persisted records.
   Result<std::string> Store(const ContractState& state);
   // The verification report of a bundle generated now: every check recomputed against the
-  // stored documents, the ledger's key and the service's certificate.
+  // stored documents, the ledger's key, the service's certificate and, when set, the CA of the
+  // timestamp authority.
   Result<boost::json::object> Verify(const ContractState& state);
+  // The CA every timestamp must chain to in reports from now on (--tsa-ca-file). Call before the
+  // service is shared.
+  void SetTrustedTimestampCa(std::string pem) { trusted_tsa_ca_pem_ = std::move(pem); }
 
  private:
   eventstore::EventStore& store_;
   const std::string certificate_pem_;
+  std::string trusted_tsa_ca_pem_;
   const Clock& clock_;
 };
 

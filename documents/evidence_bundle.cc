@@ -28,8 +28,9 @@ std::string DocumentLabel(const boost::json::value& item, size_t index) {
 
 // One check per PDF signature, then whether the last one covers the whole document.
 void CheckSignedPdf(const std::string& label, std::string_view pdf,
-                    std::string_view trusted_certificate_pem, std::vector<EvidenceCheck>& checks) {
-  auto signatures = documents::CheckPdfSignatures(pdf, trusted_certificate_pem);
+                    std::string_view trusted_certificate_pem, std::string_view trusted_tsa_ca_pem,
+                    std::vector<EvidenceCheck>& checks) {
+  auto signatures = documents::CheckPdfSignatures(pdf, trusted_certificate_pem, trusted_tsa_ca_pem);
   if (!signatures) {
     checks.push_back({label + ".signatures", false, signatures.error().message});
     return;
@@ -212,7 +213,8 @@ bool IsEvidenceBundle(const boost::json::value& value) {
 std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundle,
                                                 const eventstore::BlobStore* blobs,
                                                 std::string_view trusted_public_key_pem,
-                                                std::string_view trusted_certificate_pem) {
+                                                std::string_view trusted_certificate_pem,
+                                                std::string_view trusted_tsa_ca_pem) {
   std::vector<EvidenceCheck> checks;
   const auto* format = bundle.if_contains("format");
   checks.push_back({"format", IsEvidenceBundle(bundle),
@@ -228,7 +230,8 @@ std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundl
   if (!ledger) {
     checks.push_back({"ledger", false, "missing"});
   } else {
-    auto report = eventstore::VerifyProofBundle(*ledger, trusted_public_key_pem);
+    auto report =
+        eventstore::VerifyProofBundle(*ledger, trusted_public_key_pem, trusted_tsa_ca_pem);
     if (!report) {
       checks.push_back({"ledger", false, report.error().message});
     } else {
@@ -237,11 +240,12 @@ std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundl
   }
   // The contract the records are of: the proof bundle's stream.
   const std::optional<std::string_view> contract_id = StringMember(bundle, "contractId");
-  const std::optional<std::string_view> stream_id =
-      ledger && ledger->is_object() ? StringMember(ledger->get_object(), "streamId") : std::nullopt;
-  checks.push_back({"contractId",
-                    contract_id && stream_id && ContractStreamId(*contract_id) == *stream_id,
-                    "the records are of stream " + std::string(stream_id.value_or("(none)"))});
+  std::string stream_id = "(none)";
+  if (ledger != nullptr && ledger->is_object()) {
+    if (const auto id = StringMember(ledger->get_object(), "streamId")) stream_id = *id;
+  }
+  checks.push_back({"contractId", contract_id && ContractStreamId(*contract_id) == stream_id,
+                    "the records are of stream " + stream_id});
   static const boost::json::value kNoRecords;
   CheckShownParts(bundle, documents::ReadProvenContract(ledger ? *ledger : kNoRecords), checks);
   const auto* pem = bundle.if_contains("serviceCertificatePem");
@@ -294,7 +298,7 @@ std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundl
       // The signatures are checked on the bytes as stored, so a change is also located.
       const auto* kind = items[i].as_object().if_contains("kind");
       if (kind != nullptr && *kind == "signed_pdf") {
-        CheckSignedPdf(label, *bytes, trusted_certificate_pem, checks);
+        CheckSignedPdf(label, *bytes, trusted_certificate_pem, trusted_tsa_ca_pem, checks);
         signed_pdfs.push_back(std::move(*bytes));
       } else if (kind != nullptr && *kind == "signed_content") {
         contents.emplace_back(label, std::move(*bytes));

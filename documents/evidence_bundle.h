@@ -59,10 +59,13 @@ struct EvidenceCheck {
 // bundle's (empty: the bundle's own key is used). `trusted_certificate_pem` (the service's signing
 // certificate), when given, must equal the bundle's and be the signer of every PDF signature.
 // `blobs` null: the documents are not checked (an auditor holding the bundle alone).
+// `trusted_tsa_ca_pem`, when given, is the CA every timestamp (the tree head's, each PDF
+// signature's) must chain to.
 std::vector<EvidenceCheck> VerifyEvidenceBundle(const boost::json::object& bundle,
                                                 const eventstore::BlobStore* blobs,
                                                 std::string_view trusted_public_key_pem,
-                                                std::string_view trusted_certificate_pem = {});
+                                                std::string_view trusted_certificate_pem = {},
+                                                std::string_view trusted_tsa_ca_pem = {});
 
 // {"contractId","verifiedAt"?,"valid":bool,"verdict":"pass"|"fail",
 //  "checks":[{"name","passed":bool,"result":"pass"|"fail","detail"}],

@@ -208,7 +208,8 @@ Result<json::object> BuildProofBundle(const EventStore& store, std::string_view 
 }
 
 Result<BundleReport> VerifyProofBundle(const json::value& value,
-                                       std::string_view trusted_public_key_pem) {
+                                       std::string_view trusted_public_key_pem,
+                                       std::string_view trusted_tsa_ca_pem) {
   if (!value.is_object()) return Fail(ErrorCode::kValidationFailed, "a bundle is a JSON object");
   const json::object& bundle = value.get_object();
   ReportBuilder report;
@@ -251,7 +252,7 @@ Result<BundleReport> VerifyProofBundle(const json::value& value,
   }
 
   if (const json::value* stamp = bundle.if_contains(kTreeHeadTimestampMember)) {
-    BundleCheck check = CheckTreeHeadTimestamp(*stamp, head ? &*head : nullptr);
+    BundleCheck check = CheckTreeHeadTimestamp(*stamp, head ? &*head : nullptr, trusted_tsa_ca_pem);
     report.Add(std::move(check.name), check.ok, std::move(check.detail));
   }
 

@@ -54,7 +54,9 @@ struct BundleReport {
 // that stream, position and version, that its leaf hash is the hash of its bytes and that its
 // inclusion proof leads to the head's root. Every finding is a check in the report; an Error only
 // when `bundle` is not a JSON object at all.
+// `trusted_tsa_ca_pem` (optional): the CA the tree head's timestamp must chain to.
 Result<BundleReport> VerifyProofBundle(const boost::json::value& bundle,
-                                       std::string_view trusted_public_key_pem = {});
+                                       std::string_view trusted_public_key_pem = {},
+                                       std::string_view trusted_tsa_ca_pem = {});
 
 }  // namespace esign::eventstore

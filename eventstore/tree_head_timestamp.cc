@@ -16,7 +16,8 @@ void AddTreeHeadTimestamp(const SignedTreeHead& head, boost::json::object& bundl
   }
 }
 
-BundleCheck CheckTreeHeadTimestamp(const boost::json::value& member, const SignedTreeHead* head) {
+BundleCheck CheckTreeHeadTimestamp(const boost::json::value& member, const SignedTreeHead* head,
+                                   std::string_view trusted_ca_pem) {
   BundleCheck check{.name = "treeHead.timestamp"};
   const std::optional<std::string> token =
       member.is_string() ? Base64Decode(member.get_string()) : std::nullopt;
@@ -24,12 +25,15 @@ BundleCheck CheckTreeHeadTimestamp(const boost::json::value& member, const Signe
     check.detail = std::string(kTreeHeadTimestampMember) + " is not base64";
   } else if (head == nullptr) {
     check.detail = "no valid tree head to hold the timestamp against";
-  } else if (auto info = VerifyTimestampToken(*token, TreeHeadTimestampDigest(*head)); !info) {
+  } else if (auto info =
+                 VerifyTimestampToken(*token, TreeHeadTimestampDigest(*head), trusted_ca_pem);
+             !info) {
     check.detail = info.error();
   } else {
     check.ok = true;
     check.detail = "tree head of size " + std::to_string(head->size) + " existed at " +
-                   FormatTimestamp(info->gen_time_micros) + " (" + info->tsa_subject + ")";
+                   FormatTimestamp(info->gen_time_micros) + " (" + info->tsa_subject +
+                   (info->anchored ? ", anchored to the trusted CA)" : ")");
   }
   return check;
 }

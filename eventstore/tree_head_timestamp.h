@@ -23,8 +23,10 @@ Sha256Digest TreeHeadTimestampDigest(const SignedTreeHead& head);
 void AddTreeHeadTimestamp(const SignedTreeHead& head, boost::json::object& bundle);
 
 // The check of a bundle's "treeHeadTimestamp" member against its head (nullptr when the head
-// failed its own check): base64 of a token that verifies (base/timestamp_token.h, against the
-// certificates it carries) over that head. The detail names the time and the authority.
-BundleCheck CheckTreeHeadTimestamp(const boost::json::value& member, const SignedTreeHead* head);
+// failed its own check): base64 of a token that verifies (base/timestamp_token.h) over that head,
+// its signer chaining to `trusted_ca_pem` when given (else to the certificates it carries). The
+// detail names the time and the authority, and whether it was anchored to the trusted CA.
+BundleCheck CheckTreeHeadTimestamp(const boost::json::value& member, const SignedTreeHead* head,
+                                   std::string_view trusted_ca_pem = {});
 
 }  // namespace esign::eventstore

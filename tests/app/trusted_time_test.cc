@@ -37,10 +37,11 @@ class TrustedTimeTest : public ContractdFixture {
     return bundle.status == 200 ? bundle.Json().as_object() : boost::json::object{};
   }
 
-  ShellResult VerifyOffline(const boost::json::object& bundle) {
+  ShellResult VerifyOffline(const boost::json::object& bundle, const std::string& flags = "") {
     const auto path = data_dir_.parent_path() / (data_dir_.filename().string() + "-bundle.json");
     std::ofstream(path) << boost::json::serialize(bundle);
-    auto result = RunShell(std::string(LEDGER_BINARY) + " verify-bundle " + path.string());
+    auto result =
+        RunShell(std::string(LEDGER_BINARY) + " verify-bundle " + path.string() + " " + flags);
     std::filesystem::remove(path);
     return result;
   }
@@ -60,6 +61,15 @@ TEST_F(TrustedTimeTest, TreeHeadsAreTimestampedAndTheAuditorsToolChecksTheToken)
   EXPECT_EQ(checked.exit_code, 0) << checked.out;
   EXPECT_NE(checked.out.find("pass ledger.treeHead.timestamp"), std::string::npos) << checked.out;
   EXPECT_NE(checked.out.find("Test Time Stamping Authority"), std::string::npos) << checked.out;
+
+  // Anchored to the authority's CA, and refused against a CA that did not issue it.
+  const auto anchored = VerifyOffline(bundle, "--tsa-ca " + tsa.CaFile());
+  EXPECT_EQ(anchored.exit_code, 0) << anchored.out;
+  EXPECT_NE(anchored.out.find("anchored to the trusted CA"), std::string::npos) << anchored.out;
+  const TestTsa other;
+  const auto foreign = VerifyOffline(bundle, "--tsa-ca " + other.CaFile());
+  EXPECT_EQ(foreign.exit_code, 1) << foreign.out;
+  EXPECT_NE(foreign.out.find("FAIL ledger.treeHead.timestamp"), std::string::npos) << foreign.out;
 
   boost::json::object changed = bundle;
   std::string token(changed["ledger"].as_object()["treeHeadTimestamp"].as_string());
@@ -158,7 +168,11 @@ TEST_F(TrustedTimeTest, ACompletedContractIsSealedBLtWithItsCertificate) {
     if (name.ends_with(".signed_pdf.signature[Signature1]")) {
       timestamped_seal = detail.find(", timestamped ") != std::string_view::npos;
     }
-    if (name == "ledger.treeHead.timestamp") timestamped_head = check.at("passed").as_bool();
+    // The service anchors its report to --tsa-ca-file.
+    if (name == "ledger.treeHead.timestamp") {
+      timestamped_head = check.at("passed").as_bool() &&
+                         detail.find("anchored to the trusted CA") != std::string_view::npos;
+    }
   }
   EXPECT_TRUE(timestamped_seal) << report.body;
   EXPECT_TRUE(timestamped_head) << report.body;
