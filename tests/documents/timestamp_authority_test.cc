@@ -112,6 +112,7 @@ TEST(TimestampAuthorityTest, AnAuthorityDownOrAnsweringGarbageOrRejectingGivesNo
 
   tsa.SetMode("ok");
   auto small = MakeAuthority({.url = tsa.Url(), .max_response_bytes = 100});
+  ASSERT_NE(small, nullptr);
   auto too_large = small->Timestamp(digest);
   ASSERT_FALSE(too_large.has_value());
   EXPECT_NE(too_large.error().message.find("exceeds 100 bytes"), std::string::npos)
@@ -122,6 +123,7 @@ TEST(TimestampAuthorityTest, AnAuthorityDownOrAnsweringGarbageOrRejectingGivesNo
 TEST(TimestampAuthorityTest, ASilentAuthorityTimesOut) {
   const TestTsa tsa("slow");
   auto authority = MakeAuthority({.url = tsa.Url(), .timeout = std::chrono::milliseconds(300)});
+  ASSERT_NE(authority, nullptr);
   const auto started = std::chrono::steady_clock::now();
   auto token = authority->Timestamp(Sha256("x"));
   ASSERT_FALSE(token.has_value());
@@ -132,6 +134,7 @@ TEST(TimestampAuthorityTest, ASilentAuthorityTimesOut) {
 TEST(TimestampAuthorityTest, CertificatesAreLearntOnceFromAProbe) {
   const TestTsa tsa;
   auto authority = MakeAuthority({.url = tsa.Url(), .ca_file = tsa.CaFile()});
+  ASSERT_NE(authority, nullptr);
   auto first = authority->Certificates();
   ASSERT_TRUE(first.has_value()) << first.error().message;
   EXPECT_EQ(first->size(), 2u);  // the CA is carried by the token and not added twice
