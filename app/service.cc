@@ -9,6 +9,8 @@
 #include "base/time_text.h"
 #include "commands/template_commands.h"
 #include "documents/service_certificate.h"
+#include "domain/stream_kinds.h"
+#include "eventstore/start_check.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
 #include "http/openapi_routes.h"
@@ -24,6 +26,9 @@ namespace {
 constexpr auto kReadYourWritesTimeout = std::chrono::seconds(10);
 // The most one clock.advance moves the rehearsal clock: a year and a day.
 constexpr int64_t kMaxClockAdvanceSeconds = int64_t{366} * 24 * 3600;
+// The key of the secrets mailed to signers: the log keeps what it derives (access code hashes,
+// link token hashes), so a new key would lock out every signer of a pending contract.
+constexpr char kSignerSecretsKeyFile[] = "signer-secrets-key";
 
 }  // namespace
 
@@ -62,6 +67,7 @@ Status Service::OpenStore(const ServeConfig& config) {
     return Fail(ErrorCode::kStorage,
                 "cannot create data directory " + config.data_dir + ": " + ec.message());
   }
+  if (Status checked = CheckDataDirectory(config); !checked) return checked;
   eventstore::RocksStoreOptions store_options;
   store_options.data_dir = config.data_dir;
   // A command line may hold the store for a moment (cli_runner.h): wait for it, not fail.
@@ -78,6 +84,33 @@ Status Service::OpenStore(const ServeConfig& config) {
     std::cerr << "contractd: template " << t.template_id << " from " << t.file
               << (t.changed ? " imported" : " unchanged") << std::endl;
   }
+  return {};
+}
+
+Status Service::CheckDataDirectory(const ServeConfig& config) {
+  // Before the store is opened for writing, which replays its WAL into new files: a damaged
+  // directory is refused exactly as it was found. The token and cursor keys are not required:
+  // losing them only ends access tokens and list cursors, which clients simply ask for again.
+  const std::string contracts(StreamPrefix(StreamKind::kContract));
+  eventstore::StartCheckOptions options{
+      .required_files = {{kSignerSecretsKeyFile, contracts},
+                         {documents::kServiceCertificateFileName, contracts}}};
+  auto checked = eventstore::CheckDataDirectory(config.data_dir, options);
+  if (!checked) {
+    if (checked.error().code != ErrorCode::kCorruption) return std::unexpected(checked.error());
+    return Fail(ErrorCode::kCorruption,
+                checked.error().message + "; run contract-ledger verify --data-dir " +
+                    config.data_dir + " for a full report; nothing was changed");
+  }
+  if (!checked->torn_wal) return {};
+  // What the recovery drops was never acknowledged (an append is answered only after its WAL
+  // sync), but the bytes are kept for whoever wants to look at them.
+  const std::string name = "wal-tail-" + std::to_string(SystemClock::Instance().NowMicros() / 1000);
+  auto kept = eventstore::KeepWalFiles(config.data_dir, name);
+  if (!kept) return std::unexpected(kept.error());
+  std::cerr << "contractd: warning: the write-ahead log ends in a torn record ("
+            << *checked->torn_wal << "); the log is recovered up to it; the WAL files as found are "
+            << "in " << *kept << std::endl;
   return {};
 }
 
@@ -120,7 +153,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
       },
       RandomIdGenerator::Instance(), clock_);
   auto signer_key =
-      http::LoadOrCreateTokenKey(std::filesystem::path(config.data_dir) / "signer-secrets-key");
+      http::LoadOrCreateTokenKey(std::filesystem::path(config.data_dir) / kSignerSecretsKeyFile);
   if (!signer_key) return std::unexpected(signer_key.error());
   signer_secrets_ = std::make_unique<SignerSecrets>(*signer_key);
   contract_commands_->SetSignerSecrets(signer_secrets_.get());

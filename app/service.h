@@ -56,6 +56,8 @@ class Service {
   Service() = default;
   // Start-up steps, in order.
   Status OpenStore(const ServeConfig& config);
+  // Refuses a damaged data directory (eventstore/start_check.h) without changing it.
+  Status CheckDataDirectory(const ServeConfig& config);
   Status StartReadSide();
   Status AddRoutes(const ServeConfig& config);
   Status AddWebhookRoutes(const ServeConfig& config, const std::string& cursor_key);

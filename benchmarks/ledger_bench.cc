@@ -13,7 +13,10 @@
 //   prove                  inclusion proofs of random leaves of the full tree, --prove_threads
 //   verify                 VerifyLog over the whole log (what `contract-ledger verify` runs): each
 //                          event read, parsed and hashed, the tree recomputed, the heads checked
-// read_all, prove and verify first fill the log to --num events if it holds fewer (not timed).
+//   start_check            CheckDataDirectory (what contractd checks before it opens the store),
+//                          five runs on the full log with a signed head over it
+// read_all, prove, verify and start_check first fill the log to --num events if it holds fewer (not
+// timed).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -32,6 +35,7 @@
 #include <rocksdb/db.h>
 
 #include "eventstore/rocksdb_event_store.h"
+#include "eventstore/start_check.h"
 #include "eventstore/verify_log.h"
 
 namespace esign::eventstore {
@@ -45,6 +49,7 @@ struct Flags {
   uint64_t seq_num = 20'000;       // append_seq appends
   uint64_t ceiling_num = 200'000;  // rocksdb_put_64threads puts
   uint64_t proofs = 400'000;
+  uint64_t recent_records = StartCheckOptions().recent_records;  // start_check
   int threads = 64;
   int prove_threads = 2;
   size_t batch = 1000;      // read_all batch
@@ -73,6 +78,7 @@ void Usage() {
       "  --use_existing_db=0|1    keep the store in --db (%d)\n"
       "  --ledger_cache_min_level=N   RocksStoreOptions::ledger_cache_min_level\n"
       "  --write_buffer_mb=N      RocksStoreOptions::write_buffer_bytes in MiB\n"
+      "  --recent_records=N       start_check: StartCheckOptions::recent_records\n"
       "  --db=DIR                 store directory (%s)\n",
       d.benchmarks.c_str(), static_cast<unsigned long long>(d.num),
       static_cast<unsigned long long>(d.seq_num), static_cast<unsigned long long>(d.ceiling_num),
@@ -101,6 +107,8 @@ bool ParseFlags(int argc, char** argv, Flags& flags) {
       flags.ceiling_num = number();
     else if (name == "proofs")
       flags.proofs = number();
+    else if (name == "recent_records")
+      flags.recent_records = number();
     else if (name == "threads")
       flags.threads = static_cast<int>(number());
     else if (name == "prove_threads")
@@ -190,6 +198,7 @@ class Bench {
     if (name == "read_all") return ReadAll();
     if (name == "prove") return Prove();
     if (name == "verify") return Verify();
+    if (name == "start_check") return CheckOnStart();
     std::fprintf(stderr, "unknown benchmark %.*s\n", static_cast<int>(name.size()), name.data());
     std::exit(1);
   }
@@ -383,6 +392,31 @@ class Bench {
     Report("verify", verified->size, seconds, none,
            std::to_string(verified->size) + " events, " + std::to_string(verified->heads_checked) +
                " heads, one thread");
+  }
+
+  void CheckOnStart() {
+    FillTo(flags_.num);
+    if (Result<SignedTreeHead> head = store_->ledger().SignTreeHead(); !head) {
+      Die("sign tree head", head.error());
+    }
+    constexpr int kRuns = 5;
+    std::vector<float> runs;
+    uint64_t checked = 0;
+    const Clock::time_point start = Clock::now();
+    for (int i = 0; i < kRuns; ++i) {
+      const Clock::time_point one = Clock::now();
+      Result<StartCheck> check = CheckDataDirectory(
+          flags_.db + "/store", StartCheckOptions{.recent_records = flags_.recent_records});
+      if (!check) Die("start check", check.error());
+      runs.push_back(MicrosSince(one));
+      checked = check->records_checked;
+    }
+    const double seconds = SecondsSince(start);
+    Latencies latencies;
+    latencies.Merge(runs);
+    Report("start_check", kRuns, seconds, latencies,
+           "log of " + std::to_string(store_->Size()) + " events, the newest " +
+               std::to_string(checked) + " hashed again");
   }
 
   const Flags flags_;

@@ -21,7 +21,7 @@
 namespace esign::documents {
 namespace {
 
-constexpr char kFileName[] = "service-signing.pem";
+constexpr const char* kFileName = kServiceCertificateFileName;
 constexpr char kCommonName[] = "Contract Signing Service";
 constexpr long kValiditySeconds = 10L * 365 * 24 * 60 * 60 + 3L * 24 * 60 * 60;  // leap days
 

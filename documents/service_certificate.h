@@ -15,6 +15,8 @@
 
 namespace esign::documents {
 
+inline constexpr char kServiceCertificateFileName[] = "service-signing.pem";
+
 class ServiceCertificate {
  public:
   ~ServiceCertificate();

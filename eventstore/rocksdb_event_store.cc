@@ -92,7 +92,11 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
   store->blobs_ = std::make_unique<RocksBlobStore>(db, store->Family(family::kBlobs), options.sync);
   if (Status recovered = store->Recover(); !recovered) return Fail(recovered.error());
 
-  Result<std::unique_ptr<TreeHeadSigner>> signer = TreeHeadSigner::OpenOrCreate(options.data_dir);
+  // A new key only for an empty log: the heads already stored were signed with the lost one.
+  Result<bool> has_heads = store->HasTreeHeads();
+  if (!has_heads) return Fail(has_heads.error());
+  Result<std::unique_ptr<TreeHeadSigner>> signer =
+      TreeHeadSigner::OpenOrCreate(options.data_dir, store->Size() == 0 && !*has_heads);
   if (!signer) return Fail(signer.error());
   Result<std::unique_ptr<MerkleLedger>> ledger =
       MerkleLedger::Open(*store, *store->head_log_, std::move(*signer), store->clock_);
@@ -140,6 +144,14 @@ Status RocksEventStore::Recover() {
   written_size_ = size;
   size_.store(size, std::memory_order_release);
   return {};
+}
+
+Result<bool> RocksEventStore::HasTreeHeads() const {
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->NewIterator(rocksdb::ReadOptions(), Family(family::kTreeHeads)));
+  it->SeekToFirst();
+  if (!it->status().ok()) return FailFromRocks(it->status(), "reading tree heads");
+  return it->Valid();
 }
 
 void RocksEventStore::Close() {

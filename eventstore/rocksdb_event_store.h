@@ -7,7 +7,8 @@
 //   tree_heads    big-endian u64 size -> serialized signed tree head
 //   blobs         SHA-256 lower-case hex -> bytes
 //   projections, checkpoints   written by the layers above, through db() and Family()
-// The Ed25519 ledger key is <data_dir>/ledger-key.pem.
+// The Ed25519 ledger key is <data_dir>/ledger-key.pem, created with the log: once the log holds
+// events or heads, a missing key fails Open (kCorruption) instead of being replaced.
 //
 // Appends go through one appender thread (group commit): it takes every waiting append, decides
 // them together (AppendPlanner), and writes their records, index entries and ledger nodes in one
@@ -85,6 +86,9 @@ struct RocksStoreOptions {
   // key must exist), and sees the log as it was at the open. Appends fail with kStorage, and
   // signing a new tree head fails. Default: false.
   bool read_only = false;
+  // Fails the open (kCorruption) when the WAL does not read to its end, instead of recovering the
+  // log up to its first damaged record. Default: false.
+  bool strict_wal = false;
 };
 
 class RocksEventStore final : public EventStore, private LedgerView {
@@ -124,6 +128,7 @@ class RocksEventStore final : public EventStore, private LedgerView {
 
   explicit RocksEventStore(const RocksStoreOptions& options);
   Status Recover();
+  Result<bool> HasTreeHeads() const;
 
   // LedgerView.
   uint64_t LeafCount() const override { return Size(); }

@@ -71,6 +71,7 @@ rocksdb::DBOptions StoreDBOptions(const RocksStoreOptions& options) {
   db.allow_concurrent_memtable_write = false;
   // Families written rarely (tree heads, checkpoints) must not pin old WAL files forever.
   db.max_total_wal_size = 4 * options.write_buffer_bytes;
+  if (options.strict_wal) db.wal_recovery_mode = rocksdb::WALRecoveryMode::kAbsoluteConsistency;
   return db;
 }
 

@@ -190,7 +190,8 @@ TreeHeadSigner::TreeHeadSigner(void* pkey) : pkey_(pkey) {}
 
 TreeHeadSigner::~TreeHeadSigner() { EVP_PKEY_free(static_cast<EVP_PKEY*>(pkey_)); }
 
-Result<std::unique_ptr<TreeHeadSigner>> TreeHeadSigner::OpenOrCreate(const std::string& dir) {
+Result<std::unique_ptr<TreeHeadSigner>> TreeHeadSigner::OpenOrCreate(const std::string& dir,
+                                                                     bool may_create) {
   std::error_code fs_error;
   std::filesystem::create_directories(dir, fs_error);
   if (fs_error) {
@@ -206,6 +207,10 @@ Result<std::unique_ptr<TreeHeadSigner>> TreeHeadSigner::OpenOrCreate(const std::
       Result<PkeyPtr> pkey = PrivateKeyFromPem(**existing, path);
       if (!pkey) return Fail(std::move(pkey.error()));
       return std::unique_ptr<TreeHeadSigner>(new TreeHeadSigner(pkey->release()));
+    }
+    if (!may_create) {
+      return Fail(ErrorCode::kCorruption,
+                  path + " is missing but the log already holds events or signed tree heads");
     }
     Result<PkeyPtr> pkey = GenerateKey();
     if (!pkey) return Fail(std::move(pkey.error()));

@@ -49,8 +49,10 @@ class TreeHeadSigner {
   ~TreeHeadSigner();
   TreeHeadSigner(const TreeHeadSigner&) = delete;  // owns the key
   TreeHeadSigner& operator=(const TreeHeadSigner&) = delete;
-  // Loads "<dir>/ledger-key.pem", creating it (mode 0600) with a fresh Ed25519 key when absent.
-  static Result<std::unique_ptr<TreeHeadSigner>> OpenOrCreate(const std::string& dir);
+  // Loads "<dir>/ledger-key.pem", creating it (mode 0600) with a fresh Ed25519 key when absent
+  // and `may_create`; otherwise a missing key is kCorruption (naming the file).
+  static Result<std::unique_ptr<TreeHeadSigner>> OpenOrCreate(const std::string& dir,
+                                                              bool may_create = true);
   // A fresh key held only in memory (tests, in-memory store).
   static Result<std::unique_ptr<TreeHeadSigner>> CreateEphemeral();
 

@@ -163,6 +163,17 @@ class ContractdFixture : public ::testing::Test {
     return std::string(response.Json().at("accessToken").as_string());
   }
 
+  // The data directory's store, read-only: it works beside a running server and, unlike an open
+  // for writing, leaves the WAL as it is.
+  std::unique_ptr<eventstore::RocksEventStore> OpenReadOnlyStore() {
+    eventstore::RocksStoreOptions options;
+    options.data_dir = data_dir_.string();
+    options.read_only = true;
+    auto store = eventstore::RocksEventStore::Open(options);
+    EXPECT_TRUE(store) << store.error().message;
+    return store ? std::move(*store) : nullptr;
+  }
+
   // Every event of the data directory's log; the server must be stopped.
   std::vector<eventstore::EventRecord> StoredEvents() {
     eventstore::RocksStoreOptions options;

@@ -21,6 +21,7 @@
 #include "eventstore/store_keys.h"
 #include "eventstore/tree_head.h"
 #include "tests/app/contractd_fixture.h"
+#include "tests/app/raw_db.h"
 #include "tests/support/shell.h"
 
 namespace esign::testing {
@@ -40,28 +41,6 @@ void WriteText(const std::filesystem::path& path, const std::string& text) {
 }
 
 size_t Lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
-
-// Runs `change` on the database of `data_dir` opened directly, with the family `name`.
-void WithRawDb(const std::filesystem::path& data_dir, const std::string& name,
-               const std::function<void(rocksdb::DB&, rocksdb::ColumnFamilyHandle*)>& change) {
-  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (const std::string& family : eventstore::RocksEventStore::FamilyNames()) {
-    descriptors.emplace_back(family, rocksdb::ColumnFamilyOptions());
-  }
-  std::vector<rocksdb::ColumnFamilyHandle*> families;
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(), (data_dir / "db").string(), descriptors,
-                                &families, &raw)
-                  .ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
-  rocksdb::ColumnFamilyHandle* wanted = nullptr;
-  for (size_t i = 0; i < families.size(); ++i) {
-    if (descriptors[i].name == name) wanted = families[i];
-  }
-  if (wanted != nullptr) change(*db, wanted);
-  EXPECT_NE(wanted, nullptr) << name;
-  for (auto* family : families) EXPECT_TRUE(db->DestroyColumnFamilyHandle(family).ok());
-}
 
 // Runs contract-ledger with `args`; stdout captured, stderr through the file `err`.
 CommandResult RunLedger(const std::vector<std::string>& args, const std::filesystem::path& err) {
@@ -219,16 +198,13 @@ TEST_F(LedgerToolTest, AChangedStoredEventFailsVerifyNamingItsPosition) {
   const std::filesystem::path copy = CopyData("tampered");
   const uint64_t position = size_ - 1;
   // The database opened directly, as someone with access to the disk could.
-  WithRawDb(copy, "events", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* events) {
-    const auto key = eventstore::EncodeU64(position);
-    const rocksdb::Slice key_slice(key.data(), key.size());
-    std::string value;
-    ASSERT_TRUE(db.Get(rocksdb::ReadOptions(), events, key_slice, &value).ok());
-    const size_t at = value.find("Ledger second purpose");
-    ASSERT_NE(at, std::string::npos) << value;
-    value[at] = 'l';
-    ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), events, key_slice, value).ok());
-  });
+  const auto key = eventstore::EncodeU64(position);
+  ChangeStoredValue(copy, "events", std::string_view(key.data(), key.size()),
+                    [](std::string& value) {
+                      const size_t at = value.find("Ledger second purpose");
+                      ASSERT_NE(at, std::string::npos) << value;
+                      value[at] = 'l';
+                    });
   auto verified = Run({"verify", "--data-dir", copy.string()});
   EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
   EXPECT_NE(verified.out.find("first bad position: " + std::to_string(position)), std::string::npos)
@@ -238,14 +214,9 @@ TEST_F(LedgerToolTest, AChangedStoredEventFailsVerifyNamingItsPosition) {
 TEST_F(LedgerToolTest, AMalformedStoredLeafFailsVerifyAtItsPositionOnly) {
   ASSERT_GE(size_, 3u);
   const std::filesystem::path copy = CopyData("bad-leaf");
-  WithRawDb(copy, "ledger_nodes", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* nodes) {
-    const auto key = eventstore::EncodeNodeKey({0, 1});
-    const rocksdb::Slice key_slice(key.data(), key.size());
-    std::string value;
-    ASSERT_TRUE(db.Get(rocksdb::ReadOptions(), nodes, key_slice, &value).ok());
-    value.pop_back();
-    ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), nodes, key_slice, value).ok());
-  });
+  const auto key = eventstore::EncodeNodeKey({0, 1});
+  ChangeStoredValue(copy, "ledger_nodes", std::string_view(key.data(), key.size()),
+                    [](std::string& value) { value.pop_back(); });
   auto verified = Run({"verify", "--data-dir", copy.string()});
   EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
   EXPECT_NE(verified.out.find("problem: position 1: no leaf in the ledger: a stored leaf is not 32 "

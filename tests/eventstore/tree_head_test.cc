@@ -136,6 +136,17 @@ TEST(TreeHeadSignerTest, CreatesMissingDirectory) {
   EXPECT_TRUE(fs::exists(nested + "/ledger-key.pem"));
 }
 
+TEST(TreeHeadSignerTest, AMissingKeyIsNotCreatedWhenCreatingIsNotAllowed) {
+  const TempDir dir;
+  Result<std::unique_ptr<TreeHeadSigner>> signer = TreeHeadSigner::OpenOrCreate(dir.path(), false);
+  ASSERT_FALSE(signer);
+  EXPECT_EQ(signer.error().code, ErrorCode::kCorruption);
+  EXPECT_NE(signer.error().message.find(dir.path() + "/ledger-key.pem is missing"),
+            std::string::npos)
+      << signer.error().message;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
 TEST(TreeHeadSignerTest, DamagedKeyFileIsCorruption) {
   const TempDir dir;
   std::ofstream(dir.path() + "/ledger-key.pem") << "not a key";
