@@ -1,8 +1,12 @@
 #include "app/backup.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <system_error>
@@ -48,6 +52,13 @@ bool LooksLikeRocksDb(const fs::path& dir) {
   return fs::is_regular_file(dir / "CURRENT", ec) && fs::is_regular_file(dir / "IDENTITY", ec);
 }
 
+Status MakePrivateDirectory(const fs::path& dir) {
+  if (::mkdir(dir.c_str(), 0700) != 0) {
+    return Fail(ErrorCode::kStorage, "cannot create " + dir.string() + ": " + std::strerror(errno));
+  }
+  return {};
+}
+
 // Copies the tree under `from` into `to` (which exists): files with their permission bits,
 // directories with theirs, symbolic links as links. `skip` names top-level entries copied
 // otherwise (the databases). Counts the files copied into `files`.
@@ -70,17 +81,20 @@ Status CopyTree(const fs::path& from, const fs::path& to, const std::vector<std:
                     "the data directory holds a database the backup does not know: " +
                         source.string() + " (a file-by-file copy would not be consistent)");
       }
-      if (!fs::create_directory(target, ec)) return FsError("cannot create", target, ec);
+      // Owner-only until filled: the final mode may let others list what is being copied.
+      if (Status made = MakePrivateDirectory(target); !made) return made;
       if (Status copied = CopyTree(source, target, {}, files); !copied) return copied;
       fs::permissions(target, status.permissions(), ec);
       if (ec) return FsError("cannot set the mode of", target, ec);
-      if (Status synced = eventstore::SyncDirectory(target.string()); !synced) return synced;
     } else if (fs::is_regular_file(status)) {
       auto bytes = eventstore::ReadFileIfPresent(source.string());
       if (!bytes) return Fail(bytes.error());
       if (!*bytes) continue;  // removed meanwhile
+      // Synced all at once at the end (SyncFilesystem): one fsync per file costs minutes for
+      // an outbox of many .eml files.
       if (Status written = eventstore::WriteNewFile(target.string(), **bytes,
-                                                    static_cast<unsigned>(status.permissions()));
+                                                    static_cast<unsigned>(status.permissions()),
+                                                    eventstore::FileSync::kByCaller);
           !written) {
         return written;
       }
@@ -89,6 +103,18 @@ Status CopyTree(const fs::path& from, const fs::path& to, const std::vector<std:
     // Sockets (admin.sock) and other special files are no data.
   }
   if (ec) return FsError("cannot list", from, ec);
+  return {};
+}
+
+// Writes out every file and directory of the filesystem `dir` lies on (syncfs(2)).
+Status SyncFilesystem(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::syncfs(fd) != 0) {
+    const std::string error = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return Fail(ErrorCode::kStorage, "cannot sync " + dir.string() + ": " + error);
+  }
+  ::close(fd);
   return {};
 }
 
@@ -189,8 +215,7 @@ Result<BackupSummary> BackUp(const BackupSources& sources, const fs::path& given
   // Beside the target, so that the final rename stays on one filesystem.
   Staging staging(parent / ("." + target.filename().string() + ".incomplete-" +
                             RandomIdGenerator::Instance().Next("").substr(10)));
-  if (!fs::create_directory(staging.path(), ec))
-    return FsError("cannot create", staging.path(), ec);
+  if (Status made = MakePrivateDirectory(staging.path()); !made) return Fail(made.error());
 
   // The records first: the log copied after them covers every position they name.
   std::vector<std::string> databases;
@@ -220,11 +245,13 @@ Result<BackupSummary> BackUp(const BackupSources& sources, const fs::path& given
   }
   fs::permissions(staging.path(), fs::status(sources.data_dir, ec).permissions(), ec);
   if (ec) return FsError("cannot set the mode of", staging.path(), ec);
-  if (Status synced = eventstore::SyncDirectory(staging.path().string()); !synced) {
-    return Fail(synced.error());
-  }
+  if (Status synced = SyncFilesystem(staging.path()); !synced) return Fail(synced.error());
   // rename(2) replaces an empty directory, and only an empty one.
   fs::rename(staging.path(), target, ec);
+  if (ec == std::errc::device_or_resource_busy || ec == std::errc::cross_device_link) {
+    return Fail(ErrorCode::kStorage, "cannot move the copy to " + target.string() +
+                                         ", which is a mount point: name a directory below it");
+  }
   if (ec) return FsError("cannot move the copy to", target, ec);
   staging.Release();
   if (Status synced = eventstore::SyncDirectory(parent.string()); !synced) {

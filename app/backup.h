@@ -12,13 +12,15 @@
 //                        lacks; a restored outbox then sends again, at worst, what the source sent
 //                        between the two checkpoints
 //   every other file     keys, the service certificate, secrets, provider files, the .eml outbox:
-//                        copied with their permission bits (0600 stays 0600), synced
+//                        copied with their permission bits (0600 stays 0600), synced together at
+//                        the end (syncfs)
 // Left out: the admin socket and hidden files (a secret being written under a temporary name).
 // Another RocksDB database found in the directory is refused rather than copied file by file,
 // which would not be consistent.
 //
 // The copy is assembled beside the target under a hidden name and renamed into place at the end,
-// so the target holds either nothing or a complete copy; nothing is ever written to the source.
+// so the target holds either nothing or a complete copy (and cannot be a mount point); nothing is
+// ever written to the source's data.
 //
 // Thread safety: one backup at a time per data directory; the databases may be in use meanwhile.
 #pragma once

@@ -40,14 +40,15 @@ Result<std::optional<std::string>> ReadFileIfPresent(const std::string& path) {
 
 namespace {
 
-Status WriteAllAndSync(int fd, std::string_view bytes, const std::string& path) {
+Status WriteAllAndSync(int fd, std::string_view bytes, const std::string& path,
+                       FileSync sync = FileSync::kNow) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return StorageError("cannot write", path);
     bytes.remove_prefix(static_cast<size_t>(n));
   }
-  if (::fsync(fd) != 0) return StorageError("cannot sync", path);
+  if (sync == FileSync::kNow && ::fsync(fd) != 0) return StorageError("cannot sync", path);
   return {};
 }
 
@@ -62,13 +63,13 @@ Status SyncDirectory(const std::string& dir) {
   return {};
 }
 
-Status WriteNewFile(const std::string& path, std::string_view bytes, unsigned mode) {
+Status WriteNewFile(const std::string& path, std::string_view bytes, unsigned mode, FileSync sync) {
   // Created with no permission for others, then given `mode`: a secret is never readable by
   // more than its final mode allows, not even for a moment.
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) return StorageError("cannot create", path);
   Status written = ::fchmod(fd, static_cast<mode_t>(mode & 07777)) == 0
-                       ? WriteAllAndSync(fd, bytes, path)
+                       ? WriteAllAndSync(fd, bytes, path, sync)
                        : StorageError("cannot set the mode of", path);
   ::close(fd);
   if (!written) ::unlink(path.c_str());

@@ -102,6 +102,8 @@ class BackupTest : public RestartedServerFixture {
       EXPECT_EQ(ModeOf(copy_ / name), 0600u) << name;
       EXPECT_EQ(ModeOf(source_ / name), 0600u) << name;
     }
+    EXPECT_EQ(ModeOf(copy_ / "webhook-secrets"), 0700u);
+    EXPECT_EQ(ModeOf(copy_), ModeOf(source_));
   }
 
   // The summary line a successful backup prints.
