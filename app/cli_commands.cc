@@ -38,9 +38,10 @@ Result<boost::json::object> AdminCommands::Run(const boost::json::object& reques
   if (*command == "clients.create") return CreateClient(request);
   if (*command == "templates.import") return ImportTemplate(request);
   if (*command == "organizations.set") return SetOrganization(request);
+  if (*command == "backup") return BackUp(request);
   if (*command == "ping") return boost::json::object{};
   return Fail(ErrorCode::kValidationFailed, "unknown admin command '" + *command + "'", "command",
-              "one of: clients.create, templates.import, organizations.set, ping");
+              "one of: clients.create, templates.import, organizations.set, backup, ping");
 }
 
 std::string AdminCommands::HandleLine(std::string_view line) {
@@ -93,6 +94,13 @@ Result<boost::json::object> AdminCommands::ImportTemplate(const boost::json::obj
       {"file", imported->file},
       {"changed", imported->changed},
   };
+}
+
+Result<boost::json::object> AdminCommands::BackUp(const boost::json::object& request) {
+  auto target = StringField(request, "to");
+  if (!target) return Fail(target.error());
+  if (!backup_) return Fail(ErrorCode::kNotImplemented, "no backup here");
+  return backup_(*target);
 }
 
 std::string EncodeAdminResponse(const Result<boost::json::object>& result) {

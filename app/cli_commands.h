@@ -9,6 +9,9 @@
 //       -> {"templateId","file","changed"}
 //   {"command":"organizations.set","organizationId":"...","email":"...","name":"..."}
 //       -> the same fields (the organization's notification address; "" removes it)
+//   {"command":"backup","to":"<absolute path>"}
+//       -> {"backup","events","lastPosition","treeHeadSize","databases","files","durationMs"}
+//       (app/backup.h); the data directory is the store's
 //   {"command":"ping"} -> {}
 // Responses: {"ok":true,"result":{...}} or {"ok":false,"error":{"code","message","details"}}.
 //
@@ -35,12 +38,18 @@ class AdminCommands {
   // True once the service's projections have applied the log up to a size; null for the command
   // line's own store, which has no projections running.
   using WaitApplied = std::function<bool(uint64_t size)>;
+  // Copies the data directory to an absolute path (app/backup.h), by whoever holds its databases:
+  // the service, or the command line. Null: "backup" is refused.
+  using Backup = std::function<Result<boost::json::object>(const std::string& target)>;
 
   // `store` and `clients` (the client command handler on the same store) must outlive the
   // commands.
   AdminCommands(eventstore::EventStore& store, commands::ClientCommandHandler& clients,
-                WaitApplied wait_applied = nullptr)
-      : store_(store), clients_(clients), wait_applied_(std::move(wait_applied)) {}
+                WaitApplied wait_applied = nullptr, Backup backup = nullptr)
+      : store_(store),
+        clients_(clients),
+        wait_applied_(std::move(wait_applied)),
+        backup_(std::move(backup)) {}
 
   Result<boost::json::object> Run(const boost::json::object& request);
   // Parses a request line, runs it and encodes the response line.
@@ -50,10 +59,12 @@ class AdminCommands {
   Result<boost::json::object> CreateClient(const boost::json::object& request);
   Result<boost::json::object> ImportTemplate(const boost::json::object& request);
   Result<boost::json::object> SetOrganization(const boost::json::object& request);
+  Result<boost::json::object> BackUp(const boost::json::object& request);
 
   eventstore::EventStore& store_;
   commands::ClientCommandHandler& clients_;
   WaitApplied wait_applied_;
+  Backup backup_;
 };
 
 std::string EncodeAdminResponse(const Result<boost::json::object>& result);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/admin_socket.h"
+#include "app/backup.h"
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
 #include "app/provider_registry.h"
@@ -36,6 +37,21 @@ Result<std::vector<boost::json::object>> BuildRequests(const Command& command) {
         {"organizationId", command.clients_create.organization_id},
         {"name", command.clients_create.name},
         {"permissions", std::move(permissions)},
+    });
+    return requests;
+  }
+  if (command.name == "backup") {
+    // Checked here too, so that a mistake is reported before a server is asked or the store
+    // opened (which would create a missing data directory).
+    const std::filesystem::path data_dir = command.data_dir;
+    if (Status source = CheckIsDataDirectory(data_dir); !source) return Fail(source.error());
+    if (Status target = CheckBackupTarget(data_dir, command.backup.target); !target) {
+      return Fail(target.error());
+    }
+    // The server may run in another working directory.
+    requests.push_back(boost::json::object{
+        {"command", "backup"},
+        {"to", std::filesystem::absolute(command.backup.target).string()},
     });
     return requests;
   }
@@ -92,13 +108,15 @@ int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err
   std::unique_ptr<commands::ClientCommandHandler> local_clients;
   std::unique_ptr<AdminCommands> local;
   int status = 0;
+  const auto answer_wait =
+      command.name == "backup" ? options.backup_answer_wait : options.answer_wait;
 
   for (const auto& request : *requests) {
     const std::string line = boost::json::serialize(request);
     Result<boost::json::object> result;
     while (true) {
       if (!local) {
-        auto answer = AdminRequest(socket, line, options.answer_wait);
+        auto answer = AdminRequest(socket, line, answer_wait);
         if (!answer) return Report(answer.error(), err);
         if (*answer) {
           result = DecodeAdminResponse(**answer);
@@ -128,7 +146,13 @@ int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err
         // No read side runs here: nothing waits for the directory.
         local_clients = std::make_unique<commands::ClientCommandHandler>(
             *store, nullptr, RandomIdGenerator::Instance(), SystemClock::Instance());
-        local = std::make_unique<AdminCommands>(*store, *local_clients);
+        local = std::make_unique<AdminCommands>(
+            *store, *local_clients, nullptr,
+            [&](const std::string& target) -> Result<boost::json::object> {
+              auto summary = BackUpStopped(data_dir, *store, target);
+              if (!summary) return Fail(summary.error());
+              return BackupSummaryJson(*summary);
+            });
       }
       result = local->Run(request);
       break;

@@ -1,4 +1,5 @@
-// The administrative command line: `contractd clients create` and `contractd templates import`.
+// The administrative command line: `contractd clients create`, `templates import`,
+// `organizations set` and `backup`.
 // A command works whether or not a service runs on the data directory: it first hands its
 // request to a running service through <data-dir>/admin.sock; when no server answers there (no
 // socket, or a stale one), it opens the store itself, runs the same command code
@@ -22,6 +23,8 @@ struct CliOptions {
   std::chrono::milliseconds lock_wait{30'000};
   // How long to wait for a server's answer on the admin socket. Default: 120 s.
   std::chrono::milliseconds answer_wait{120'000};
+  // The same for `backup`, which copies the whole data directory. Default: 1 h.
+  std::chrono::milliseconds backup_answer_wait{3'600'000};
 };
 
 // `providers add`: installs the provider's file (no server involved); prints {providerId,

@@ -265,6 +265,21 @@ Status ParseProvidersAdd(const std::vector<std::string>& args, Command& command)
   return {};
 }
 
+Status ParseBackup(const std::vector<std::string>& args, Command& command) {
+  po::options_description options("contractd backup");
+  options.add_options()("help,h", "show this help")(
+      "data-dir", po::value(&command.data_dir)->default_value("./data"), "data directory")(
+      "to", po::value(&command.backup.target),
+      "where the copy goes: a new or empty directory outside the data directory");
+  po::variables_map vm;
+  auto help =
+      ParseOptions(args, options, nullptr, "contractd backup --data-dir DIR --to DIR", vm, command);
+  if (!help) return Fail(help.error());
+  if (*help) return {};
+  if (command.backup.target.empty()) return Missing("to");
+  return {};
+}
+
 Status ParseDispatcher(const std::vector<std::string>& args, Command& command) {
   DispatcherConfig& config = command.dispatcher;
   po::options_description options("contractd dispatcher");
@@ -355,12 +370,12 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
                     "unknown command '" + first + (second.empty() ? "" : " " + second) + "'",
                     "command", known);
       }
-    } else if (first == "dispatcher") {
+    } else if (first == "dispatcher" || first == "backup") {
       command.name = first;
     } else if (first != "serve") {
       return Fail(ErrorCode::kValidationFailed, "unknown command '" + first + "'", "command",
                   "one of: serve, clients create, templates import, providers add, organizations "
-                  "set, dispatcher");
+                  "set, backup, dispatcher");
     }
   }
   Status parsed = command.name == "serve"               ? ParseServe(args, command)
@@ -368,6 +383,7 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
                   : command.name == "providers add"     ? ParseProvidersAdd(args, command)
                   : command.name == "organizations set" ? ParseOrganizationsSet(args, command)
                   : command.name == "dispatcher"        ? ParseDispatcher(args, command)
+                  : command.name == "backup"            ? ParseBackup(args, command)
                                                         : ParseTemplatesImport(args, command);
   if (!parsed) return Fail(parsed.error());
   return command;

@@ -106,6 +106,11 @@ struct DispatcherConfig {
   bool webhook_allow_loopback = false;
 };
 
+// `backup`: a consistent copy of the data directory (app/backup.h).
+struct BackupConfig {
+  std::string target;  // --to: absent or an empty directory, outside the data directory (required)
+};
+
 // `templates import`: imports template files into the log.
 struct TemplatesImportConfig {
   std::vector<std::string> files;  // positional
@@ -113,7 +118,7 @@ struct TemplatesImportConfig {
 
 struct Command {
   // "serve", "clients create", "templates import", "providers add", "organizations set",
-  // "dispatcher", "help"
+  // "backup", "dispatcher", "help"
   std::string name;
   ServeConfig serve;
   DispatcherConfig dispatcher;
@@ -122,6 +127,7 @@ struct Command {
   TemplatesImportConfig templates_import;
   ProvidersAddConfig providers_add;
   OrganizationsSetConfig organizations_set;
+  BackupConfig backup;
   std::string usage;  // set for "help"
 };
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/backup.h"
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
 #include "base/json_read.h"
@@ -373,13 +374,35 @@ Status Service::StartAdmin(const ServeConfig& config) {
   }
   admin_commands_ = std::make_unique<AdminCommands>(
       *store_, auth_->clients(),
-      [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); });
+      [this](uint64_t size) { return projector_->WaitFor(size, kReadYourWritesTimeout); },
+      [this, data_dir = config.data_dir](const std::string& target) {
+        return BackUp(data_dir, target);
+      });
   auto socket = AdminSocketServer::Start(
       std::filesystem::path(config.data_dir) / kAdminSocketName,
       [this, config](std::string_view line) { return HandleAdminLine(config, line); });
   if (!socket) return std::unexpected(socket.error());
   admin_socket_ = std::move(*socket);
   return {};
+}
+
+Result<boost::json::object> Service::BackUp(const std::string& data_dir,
+                                            const std::string& target_dir) {
+  if (Status target = CheckBackupTarget(data_dir, target_dir); !target) return Fail(target.error());
+  // A head over everything acknowledged so far, so that the copy proves all of it offline.
+  if (auto head = store_->ledger().SignTreeHead(); !head) {
+    std::cerr << "contractd: signing a tree head for the backup failed: " << head.error().message
+              << std::endl;
+  }
+  auto summary = app::BackUp(BackupSources{.data_dir = data_dir,
+                                           .store = store_.get(),
+                                           .webhook_deliveries = deliveries_.get(),
+                                           .mail_records = mail_records_.get()},
+                             target_dir);
+  if (!summary) return Fail(summary.error());
+  std::cerr << "contractd: backup to " << target_dir << ": " << summary->events << " events"
+            << std::endl;
+  return BackupSummaryJson(*summary);
 }
 
 // Expiry and reminders -------------------------------------------------------------------------

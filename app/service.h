@@ -73,6 +73,8 @@ class Service {
   // The admin socket's requests: the command line's (cli_commands.h), and clock.advance
   // {"command":"clock.advance","seconds":N} when the service runs with --clock-offset.
   std::string HandleAdminLine(const ServeConfig& config, std::string_view line);
+  // The admin socket's "backup" (app/backup.h), with a fresh tree head first.
+  Result<boost::json::object> BackUp(const std::string& data_dir, const std::string& target_dir);
   // The Kafka relay, to --kafka-brokers or to the embedded cluster it starts first.
   Status StartKafka(const ServeConfig& config);
   // Webhook delivery (webhooks/webhook_delivery.h): the dispatcher, a consumer of the topic the

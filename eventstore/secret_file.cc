@@ -40,16 +40,19 @@ Result<std::optional<std::string>> ReadFileIfPresent(const std::string& path) {
 
 namespace {
 
-Status WriteAllAndSync(int fd, std::string_view bytes, const std::string& path) {
+Status WriteAllAndSync(int fd, std::string_view bytes, const std::string& path,
+                       FileSync sync = FileSync::kNow) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return StorageError("cannot write", path);
     bytes.remove_prefix(static_cast<size_t>(n));
   }
-  if (::fsync(fd) != 0) return StorageError("cannot sync", path);
+  if (sync == FileSync::kNow && ::fsync(fd) != 0) return StorageError("cannot sync", path);
   return {};
 }
+
+}  // namespace
 
 Status SyncDirectory(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -60,7 +63,18 @@ Status SyncDirectory(const std::string& dir) {
   return {};
 }
 
-}  // namespace
+Status WriteNewFile(const std::string& path, std::string_view bytes, unsigned mode, FileSync sync) {
+  // Created with no permission for others, then given `mode`: a secret is never readable by
+  // more than its final mode allows, not even for a moment.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return StorageError("cannot create", path);
+  Status written = ::fchmod(fd, static_cast<mode_t>(mode & 07777)) == 0
+                       ? WriteAllAndSync(fd, bytes, path, sync)
+                       : StorageError("cannot set the mode of", path);
+  ::close(fd);
+  if (!written) ::unlink(path.c_str());
+  return written;
+}
 
 Result<bool> PublishSecretFile(const std::string& dir, const std::string& name,
                                std::string_view pem) {

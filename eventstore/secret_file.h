@@ -21,4 +21,15 @@ Result<std::optional<std::string>> ReadFileIfPresent(const std::string& path);
 Result<bool> PublishSecretFile(const std::string& dir, const std::string& name,
                                std::string_view bytes);
 
+// Whether WriteNewFile syncs the file itself, or the caller syncs many at once (syncfs) later.
+enum class FileSync { kNow, kByCaller };
+
+// Creates `path` (it must not exist) with `bytes` and permission bits `mode`; a copy of a secret
+// keeps the original's mode. kStorage on I/O errors, with the file removed.
+Status WriteNewFile(const std::string& path, std::string_view bytes, unsigned mode,
+                    FileSync sync = FileSync::kNow);
+
+// Syncs a directory, so that the names just linked or renamed into it survive a crash.
+Status SyncDirectory(const std::string& dir);
+
 }  // namespace esign::eventstore

@@ -7,6 +7,7 @@
 
 #include <rocksdb/write_batch.h>
 
+#include "eventstore/rocksdb_checkpoint.h"
 #include "eventstore/rocksdb_status.h"
 #include "eventstore/store_keys.h"
 
@@ -133,6 +134,10 @@ Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& da
 }
 
 DeliveryStore::~DeliveryStore() = default;
+
+Status DeliveryStore::CopyTo(const std::string& target_dir) const {
+  return eventstore::CheckpointDatabase(*db_, target_dir);
+}
 
 Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliveries) {
   std::vector<Delivery> pending;

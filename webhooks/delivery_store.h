@@ -88,6 +88,10 @@ class DeliveryStore {
   Result<std::optional<uint64_t>> Checkpoint() const;
   Status SetCheckpoint(uint64_t position);
 
+  // A consistent copy of the records in `target_dir`, which must not exist
+  // (eventstore/rocksdb_checkpoint.h), for backups.
+  Status CopyTo(const std::string& target_dir) const;
+
  private:
   DeliveryStore(std::unique_ptr<rocksdb::DB> db, bool outbox)
       : db_(std::move(db)), outbox_(outbox) {}

@@ -19,6 +19,7 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eventstore/rocksdb_event_store.h"
@@ -29,15 +30,28 @@ extern char** environ;
 
 namespace esign::testing {
 
+// A contract to create and send at once: a mutual NDA that Ada signs on the hosted page and
+// Grace through the integrator.
+inline constexpr std::string_view kSentNdaBody =
+    R"({"title":"Frozen","templateId":"tpl_mutual_nda","sendNow":true,"data":{"parties":{
+"partyAName":"Acme GmbH","partyAAddress":"Hauptstrasse 1, Berlin","partyBName":"Globex Ltd",
+"partyBAddress":"1 High Street, London"},"terms":{"effectiveDate":"2026-12-01",
+"purpose":"Evaluating a joint venture","termMonths":24,"confidentialityYears":5,
+"governingLaw":"England and Wales"}},"participants":[{"action":"sign",
+"recipientType":"individual","executionChannel":"platform_hosted","name":"Ada Lovelace",
+"email":"ada@acme.example","templateRoleId":"party_a_signatory"},{"action":"sign",
+"recipientType":"individual","executionChannel":"integrator_managed","name":"Grace Hopper",
+"email":"grace@globex.example","templateRoleId":"party_b_signatory"}]})";
+
 struct CommandResult {
   int exit_code = -1;
   std::string out;
   std::string err;
 };
 
-// Runs contractd with `args` to completion (at most `timeout`), capturing stdout and stderr.
-inline CommandResult RunContractd(const std::vector<std::string>& args,
-                                  std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+// Runs `binary` with `args` to completion (at most `timeout`), capturing stdout and stderr.
+inline CommandResult RunProgram(const std::string& binary, const std::vector<std::string>& args,
+                                std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
   CommandResult result;
   int out_pipe[2];
   int err_pipe[2];
@@ -48,7 +62,7 @@ inline CommandResult RunContractd(const std::vector<std::string>& args,
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
   posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
   posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
-  std::vector<std::string> argv{CONTRACTD_BINARY};
+  std::vector<std::string> argv{binary};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> raw;
   for (auto& a : argv) raw.push_back(a.data());
@@ -90,6 +104,12 @@ inline CommandResult RunContractd(const std::vector<std::string>& args,
   waitpid(pid, &status, 0);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+// Runs contractd with `args` to completion (at most `timeout`), capturing stdout and stderr.
+inline CommandResult RunContractd(const std::vector<std::string>& args,
+                                  std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+  return RunProgram(CONTRACTD_BINARY, args, timeout);
 }
 
 class ContractdFixture : public ::testing::Test {

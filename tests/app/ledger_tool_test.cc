@@ -466,17 +466,7 @@ class StoredDocumentTest : public ContractdFixture {
 
   // A sent NDA: Ada signs on the hosted page, Grace through the integrator.
   boost::json::object SendNda() {
-    const std::string body =
-        R"({"title":"Frozen","templateId":"tpl_mutual_nda","sendNow":true,"data":{"parties":{
-"partyAName":"Acme GmbH","partyAAddress":"Hauptstrasse 1, Berlin","partyBName":"Globex Ltd",
-"partyBAddress":"1 High Street, London"},"terms":{"effectiveDate":"2026-12-01",
-"purpose":"Evaluating a joint venture","termMonths":24,"confidentialityYears":5,
-"governingLaw":"England and Wales"}},"participants":[{"action":"sign",
-"recipientType":"individual","executionChannel":"platform_hosted","name":"Ada Lovelace",
-"email":"ada@acme.example","templateRoleId":"party_a_signatory"},{"action":"sign",
-"recipientType":"individual","executionChannel":"integrator_managed","name":"Grace Hopper",
-"email":"grace@globex.example","templateRoleId":"party_b_signatory"}]})";
-    auto created = client_->Post("/api/v1/contracts", body, auth_);
+    auto created = client_->Post("/api/v1/contracts", std::string(kSentNdaBody), auth_);
     EXPECT_EQ(created.status, 201) << created.body;
     return created.Json().is_object() ? created.Json().as_object() : boost::json::object{};
   }
