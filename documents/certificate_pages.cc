@@ -131,9 +131,7 @@ class Pages {
       return row;
     };
     const auto height_of = [](const std::vector<PangoLayout*>& row) {
-      double height = 0;
-      for (auto* cell : row) height = std::max(height, HeightOf(cell));
-      return height + 2 * kCellInset;
+      return TallestLayout(row) + 2 * kCellInset;
     };
     const auto place = [&](const std::vector<PangoLayout*>& row, double height, bool header) {
       if (header) {

@@ -1,7 +1,9 @@
 #include "documents/pdf_canvas.h"
 
 #include <cairo-pdf.h>
+
 #include <pango/pangocairo.h>
+#include <algorithm>
 
 namespace esign::documents {
 namespace {
@@ -74,6 +76,12 @@ Result<std::string> PdfCanvas::Finish() {
                     cairo_status_to_string(cairo_surface_status(surface_.get())));
   }
   return std::move(bytes_);
+}
+
+double TallestLayout(const std::vector<PangoLayout*>& row) {
+  double height = 0;
+  for (PangoLayout* cell : row) height = std::max(height, LayoutHeight(cell));
+  return height;
 }
 
 void PaintLayout(cairo_t* cr, double x, double y, PangoLayout* layout) {

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "documents/cairo_handles.h"
 #include "domain/result.h"
@@ -36,6 +37,8 @@ GPtr<PangoLayout> NewTextLayout(PangoContext* context, const std::string& famili
                                 double width, bool bold = false);
 // The layout's height in points.
 double LayoutHeight(PangoLayout* layout);
+// The height of a table row: its tallest cell.
+double TallestLayout(const std::vector<PangoLayout*>& row);
 
 // Drawing primitives both kinds of page use: text in black with its top left at (x, y); a
 // horizontal rule; a rectangle filled or stroked, in a shade of gray (0 black, 1 white).

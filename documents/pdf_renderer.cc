@@ -148,9 +148,7 @@ class Document {
       return row;
     };
     const auto row_height = [](const std::vector<PangoLayout*>& row) {
-      double height = 0;
-      for (auto* cell : row) height = std::max(height, HeightOf(cell));
-      return height + 2 * kCellPadding;
+      return documents::TallestLayout(row) + 2 * kCellPadding;
     };
     const auto place_row = [&](const std::vector<PangoLayout*>& row, double height, bool shaded) {
       auto& page = pages_.back();
