@@ -43,6 +43,37 @@ inline constexpr std::string_view kSentNdaBody =
 "recipientType":"individual","executionChannel":"integrator_managed","name":"Grace Hopper",
 "email":"grace@globex.example","templateRoleId":"party_b_signatory"}]})";
 
+// Both signatures of a sent NDA (kSentNdaBody, or api_suite.h's NdaBody with roles): Ada on her
+// hosted page, Grace through an integrator-managed session. `contract` is the created contract.
+inline void SignSentNda(HttpClient& client, const std::map<std::string, std::string>& auth,
+                        const boost::json::object& contract) {
+  const auto& participants = contract.at("participants").as_array();
+  const std::string sessions =
+      "/api/v1/contracts/" + std::string(contract.at("id").as_string()) + "/signing-sessions";
+  auto session_of = [&](size_t i) {
+    return client.Post(sessions,
+                       R"({"participantId":")" +
+                           std::string(participants.at(i).at("participantId").as_string()) + "\"}",
+                       auth);
+  };
+  auto hosted = session_of(0);
+  ASSERT_EQ(hosted.status, 201) << hosted.body;
+  const std::string url(hosted.Json().at("url").as_string());
+  auto signed_a =
+      client.Post("/api/v1/hosted-signing/" + url.substr(url.rfind('/') + 1) + "/complete",
+                  R"({"signatureText":"Ada Lovelace","consent":true})");
+  ASSERT_EQ(signed_a.status, 200) << signed_a.body;
+  auto managed = session_of(1);
+  ASSERT_EQ(managed.status, 201) << managed.body;
+  auto signed_b = client.Post(
+      "/api/v1/signing-sessions/" + std::string(managed.Json().at("sessionId").as_string()) +
+          "/complete",
+      R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z","ipAddress":"198.51.100.4",
+"userAgent":"IntegratorApp/2.1","authenticationMethod":"sso","consent":true})",
+      auth);
+  ASSERT_EQ(signed_b.status, 200) << signed_b.body;
+}
+
 struct CommandResult {
   int exit_code = -1;
   std::string out;

@@ -627,30 +627,10 @@ TEST_F(StoredDocumentTest, AnEvidenceBundleWithAChangedShownPartFailsTheToolByNa
 TEST_F(StoredDocumentTest, EverySignatureOfTheSignedPdfIsCheckedAndAChangedByteIsNamed) {
   const boost::json::object contract = SendNda();
   const std::string id(contract.at("id").as_string());
-  const auto& participants = contract.at("participants").as_array();
-  const std::string ada(participants.at(0).at("participantId").as_string());
-  const std::string grace(participants.at(1).at("participantId").as_string());
-  const std::string sessions = "/api/v1/contracts/" + id + "/signing-sessions";
 
   // Ada signs on the hosted page, Grace through the integrator: the contract completes with a
   // sealed PDF stored as a signed_pdf revision.
-  auto hosted = client_->Post(sessions, R"({"participantId":")" + ada + "\"}", auth_);
-  ASSERT_EQ(hosted.status, 201) << hosted.body;
-  const std::string url(hosted.Json().at("url").as_string());
-  auto signed_a =
-      client_->Post("/api/v1/hosted-signing/" + url.substr(url.rfind('/') + 1) + "/complete",
-                    R"({"signatureText":"Ada Lovelace","consent":true})");
-  ASSERT_EQ(signed_a.status, 200) << signed_a.body;
-  auto integrated = client_->Post(sessions, R"({"participantId":")" + grace + "\"}", auth_);
-  ASSERT_EQ(integrated.status, 201) << integrated.body;
-  auto signed_b =
-      client_->Post("/api/v1/signing-sessions/" +
-                        std::string(integrated.Json().at("sessionId").as_string()) + "/complete",
-                    R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
-"ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1","authenticationMethod":"sso",
-"consent":true})",
-                    auth_);
-  ASSERT_EQ(signed_b.status, 200) << signed_b.body;
+  ASSERT_NO_FATAL_FAILURE(SignSentNda(*client_, auth_, contract));
   std::string signed_sha;
   for (int attempt = 0; attempt < 200 && signed_sha.empty(); ++attempt) {
     auto got = client_->Get("/api/v1/contracts/" + id, auth_);

@@ -105,33 +105,7 @@ TEST_F(TrustedTimeTest, ACompletedContractIsSealedBLtWithItsCertificate) {
   auto created = client.Post("/api/v1/contracts", NdaBody("Timed", true, true), auth);
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string id(created.Json().at("id").as_string());
-  const auto& participants = created.Json().at("participants").as_array();
-  const std::string sessions = "/api/v1/contracts/" + id + "/signing-sessions";
-  auto hosted =
-      client.Post(sessions,
-                  R"({"participantId":")" +
-                      std::string(participants.at(0).at("participantId").as_string()) + "\"}",
-                  auth);
-  ASSERT_EQ(hosted.status, 201) << hosted.body;
-  const std::string url(hosted.Json().at("url").as_string());
-  ASSERT_EQ(client
-                .Post("/api/v1/hosted-signing/" + url.substr(url.rfind('/') + 1) + "/complete",
-                      R"({"signatureText":"Ada Lovelace","consent":true})")
-                .status,
-            200);
-  auto managed =
-      client.Post(sessions,
-                  R"({"participantId":")" +
-                      std::string(participants.at(1).at("participantId").as_string()) + "\"}",
-                  auth);
-  ASSERT_EQ(managed.status, 201) << managed.body;
-  auto signed_b = client.Post(
-      "/api/v1/signing-sessions/" + std::string(managed.Json().at("sessionId").as_string()) +
-          "/complete",
-      R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z","ipAddress":"198.51.100.4",
-"userAgent":"IntegratorApp/2.1","authenticationMethod":"sso","consent":true})",
-      auth);
-  ASSERT_EQ(signed_b.status, 200) << signed_b.body;
+  ASSERT_NO_FATAL_FAILURE(SignSentNda(client, auth, created.Json().as_object()));
 
   HttpResult pdf;
   for (int attempt = 0; attempt < 300; ++attempt) {
