@@ -13,13 +13,14 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build/release}
 RUNTIME_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-program-options1.81-dev
-  librocksdb-dev librdkafka-dev libssl-dev libcairo2-dev libpango1.0-dev libqpdf-dev libjemalloc-dev libcurl4-openssl-dev
+  librocksdb-dev librdkafka-dev libssl-dev libcairo2-dev libpango1.0-dev libqpdf-dev libpoppler-glib-dev libjemalloc-dev libcurl4-openssl-dev
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk
 )
 # What the tests and benchmarks need besides.
 TEST_PACKAGES=(
   googletest libgtest-dev libbenchmark-dev clang-format clang-tidy-16
   poppler-utils qpdf kcat wrk jq chromium openssl
+  clang-16 libclang-rt-16-dev
 )
 
 as_root() {
@@ -131,6 +132,8 @@ case "$cmd" in
     echo "== tests"
     cd "$BUILD_DIR"
     ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@"
+    # After the tests, whose failures matter first: a short run of every libFuzzer target.
+    "$ROOT/scripts/fuzz.sh" short
     ;;
   *)
     echo "usage: scripts/dev.sh start [contractd flags] | test [ctest flags]" >&2
