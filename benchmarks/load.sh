@@ -75,6 +75,11 @@ run "create" create.lua
 collect_ids
 export IDS="$WORK/ids"
 echo "drafts: $(wc -l <"$IDS")" >&2
+# A real status answer, for a reference server that returns the same bytes (benchmarks/compare.sh).
+if [ -n "${STATUS_SAMPLE:-}" ]; then
+  curl -sf "http://127.0.0.1:$PORT/api/v1/contracts/$(head -1 "$IDS")/status" \
+    -H "Authorization: Bearer $TOKEN" >"$STATUS_SAMPLE"
+fi
 run "get status" status.lua
 run "list filtered" list.lua
 run "send" send.lua
@@ -104,3 +109,5 @@ echo "completed $ID: $(api GET "/contracts/$ID/status" | jq -r .status), $EVENTS
 echo "$ID" >"$WORK/completed"
 IDS="$WORK/completed" run "completed live" status.lua
 IDS="$WORK/completed" QUERY="?asOf=$POSITION" run "completed asOf" status.lua
+# The server's peak resident memory over every workload above (VmHWM).
+awk '/^VmHWM/ {printf "contractd peak memory: %.0f MiB\n", $2 / 1024}' "/proc/$SERVER_PID/status"

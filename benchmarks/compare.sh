@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Every workload of the service beside the reference a user would weigh it against, in one sitting
+# on one machine, as ratios: absolute figures differ from machine to machine, ratios are what we
+# compare (DESIGN 19).
+#
+#   benchmarks/compare.sh [seconds per HTTP workload, default 10] [connections, default 64]
+#
+# References: nginx answering the service's own status JSON (the HTTP ceiling), PostgreSQL storing
+# an event of the same size from 64 clients with synchronous commit (the usual event store), plain
+# RocksDB synced puts from 64 threads, and `openssl speed sha256` on 512-byte blocks (the hashing
+# ceiling of verification). Installs what it needs from Debian and builds what is missing (Release).
+# Environment: VERIFY_EVENTS (default 1000000), BUILD_DIR (default build/release).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build/release}
+DURATION=${1:-10}
+CONNECTIONS=${2:-64}
+VERIFY_EVENTS=${VERIFY_EVENTS:-1000000}
+NGINX_PORT=${NGINX_PORT:-18081}
+PG_PORT=${PG_PORT:-15432}
+WORK=$(mktemp -d /tmp/contract-compare.XXXXXX)
+chmod 755 "$WORK"
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_missing() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "== installing: ${missing[*]}" >&2
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "${missing[@]}" >&2
+  fi
+}
+
+build_missing() {
+  local targets=(contractd contract-ledger ledger_bench webhook_bench) need=0
+  for binary in app/contractd app/contract-ledger benchmarks/ledger_bench benchmarks/webhook_bench; do
+    [ -x "$BUILD_DIR/$binary" ] || need=1
+  done
+  [ $need = 0 ] && return 0
+  echo "== building ${targets[*]} in $BUILD_DIR (Release)" >&2
+  install_missing build-essential cmake ninja-build ccache pkg-config libboost1.81-dev \
+    libboost-json1.81-dev libboost-url1.81-dev libboost-program-options1.81-dev librocksdb-dev \
+    librdkafka-dev libssl-dev libcairo2-dev libpango1.0-dev libqpdf-dev libjemalloc-dev \
+    libcurl4-openssl-dev libbenchmark-dev fonts-dejavu-core fonts-noto-core
+  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
+    -DBUILD_TESTING=OFF -DBUILD_BENCHMARKS=ON >/dev/null
+  ninja -C "$BUILD_DIR" "${targets[@]}" >&2
+}
+
+NGINX_STARTED=0
+PG_STARTED=0
+PG_BIN=""
+cleanup() {
+  [ $NGINX_STARTED = 1 ] && nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -s stop 2>/dev/null
+  [ $PG_STARTED = 1 ] && runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$WORK/pg" -m fast stop \
+    >/dev/null 2>&1
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# wrk's requests/s against one URL, keep-alive, the same connections and thread as load.sh.
+wrk_rps() {
+  wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$1" | awk '/Requests\/sec/ {printf "%.0f", $2}'
+}
+
+nginx_reference() {
+  mkdir -p "$WORK/nginx/logs"
+  # The body is the service's own status answer, captured by load.sh; single quotes escaped for
+  # nginx's string syntax.
+  local body
+  body=$(sed "s/'/\\\\'/g" "$WORK/status.json")
+  cat >"$WORK/nginx/nginx.conf" <<CONF
+$([ "$(id -u)" = 0 ] && echo "user root;")
+worker_processes auto;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path $WORK/nginx/body;
+  proxy_temp_path $WORK/nginx/proxy;
+  fastcgi_temp_path $WORK/nginx/fastcgi;
+  uwsgi_temp_path $WORK/nginx/uwsgi;
+  scgi_temp_path $WORK/nginx/scgi;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location / { default_type application/json; return 200 '$body'; }
+  }
+}
+CONF
+  nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf"
+  NGINX_STARTED=1
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && break; sleep 0.1; done
+  wrk_rps "http://127.0.0.1:$NGINX_PORT/api/v1/contracts/ctr_1/status"
+}
+
+# Events of the size of a created contract's, inserted by 64 pgbench clients, each insert its own
+# synchronously committed transaction into a table with the keys an event store needs.
+postgres_reference() {
+  PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  mkdir -p "$WORK/pg" "$WORK/pgsock"
+  chown postgres "$WORK/pg" "$WORK/pgsock"
+  runuser -u postgres -- "$PG_BIN/initdb" -D "$WORK/pg" -A trust >/dev/null
+  runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg/server.log" -w \
+    -o "-p $PG_PORT -k $WORK/pgsock -c listen_addresses='' -c max_connections=100 \
+        -c synchronous_commit=on -c fsync=on" start >/dev/null
+  PG_STARTED=1
+  local psql=(runuser -u postgres -- "$PG_BIN/psql" -q -h "$WORK/pgsock" -p "$PG_PORT" postgres)
+  "${psql[@]}" -c "CREATE TABLE events (
+      position bigserial PRIMARY KEY, stream_id text NOT NULL, stream_version int NOT NULL,
+      event_id uuid NOT NULL UNIQUE, type text NOT NULL, data jsonb NOT NULL,
+      recorded_at timestamptz NOT NULL DEFAULT now(), UNIQUE (stream_id, stream_version))"
+  local payload
+  payload=$(tr -d '\n' <"$ROOT/examples/requests/create-nda.json" | sed "s/'/''/g")
+  cat >"$WORK/insert.sql" <<SQL
+INSERT INTO events (stream_id, stream_version, event_id, type, data) VALUES ('ctr_' || gen_random_uuid(), 1, gen_random_uuid(), 'contract.created', '$payload'::jsonb);
+SQL
+  chmod 644 "$WORK/insert.sql"
+  runuser -u postgres -- "$PG_BIN/pgbench" -n -h "$WORK/pgsock" -p "$PG_PORT" -c 64 -j 2 \
+    -T "$DURATION" -M prepared -f "$WORK/insert.sql" postgres 2>/dev/null |
+    awk '/^tps = / {printf "%.0f", $3}'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+row() {  # workload, figure, its unit text, reference name, reference figure, target
+  printf '%-34s %12s %-14s %-44s %12s %6s   %s\n' "$1" "$2" "$3" "$4" "$5" "$(ratio "$2" "$5")" "$6"
+}
+
+install_missing nginx-light postgresql postgresql-contrib wrk jq curl openssl
+build_missing
+
+echo "== contractd over HTTP (benchmarks/load.sh $DURATION $CONNECTIONS)" >&2
+STATUS_SAMPLE="$WORK/status.json" "$ROOT/benchmarks/load.sh" "$DURATION" "$CONNECTIONS" \
+  | tee "$WORK/load.out" >&2
+field() { awk -v name="$1" -v col="$2" '$0 ~ "^"name" " {print $col}' "$WORK/load.out"; }
+CREATE=$(field create 2 | cut -d. -f1)
+CREATE_P99=$(awk '/^create / {print $7}' "$WORK/load.out")
+STATUS=$(awk '/^get status / {print $3}' "$WORK/load.out" | cut -d. -f1)
+LIST=$(awk '/^list filtered / {print $3}' "$WORK/load.out" | cut -d. -f1)
+SEND=$(field send 2 | cut -d. -f1)
+SEND_P99=$(awk '/^send / {print $7}' "$WORK/load.out")
+PEAK=$(sed -n 's/^contractd peak memory: //p' "$WORK/load.out")
+
+echo "== nginx, the status answer, keep-alive" >&2
+NGINX=$(nginx_reference)
+echo "== PostgreSQL, 64 clients inserting events, synchronous commit" >&2
+POSTGRES=$(postgres_reference)
+
+echo "== ledger_bench: append_concurrent beside plain RocksDB synced puts (64 threads)" >&2
+"$BUILD_DIR/benchmarks/ledger_bench" --benchmarks=append_concurrent,rocksdb_put_64threads \
+  --num=200000 --db="$WORK/ledger_bench" | tee "$WORK/ledger.out" >&2
+APPEND=$(awk '/^append_concurrent/ {print $3}' "$WORK/ledger.out" | cut -d. -f1)
+PUTS=$(awk '/^rocksdb_put_64threads/ {print $3}' "$WORK/ledger.out" | cut -d. -f1)
+
+echo "== contract-ledger verify over $VERIFY_EVENTS events" >&2
+"$ROOT/benchmarks/ledger_verify.sh" --build "$BUILD_DIR" --dir "$WORK/verify" \
+  --num "$VERIFY_EVENTS" --runs 2 | tee "$WORK/verify.out" >&2
+VERIFY=$(sed -n 's/^best: \([0-9]*\) events\/s/\1/p' "$WORK/verify.out")
+SHA_KBS=$(openssl speed -bytes 512 -seconds 3 sha256 2>/dev/null | awk '$1 == "sha256" {print $2}')
+SHA_BLOCKS=$(awk -v k="${SHA_KBS%k}" 'BEGIN { printf "%.0f", k * 1000 / 512 }')
+
+echo "== webhook deliveries to 10 endpoints (webhook_bench)" >&2
+"$BUILD_DIR/benchmarks/webhook_bench" --endpoints 10 --seconds 2 | tee "$WORK/webhook.out" >&2
+WEBHOOKS=$(awk '/^throughput/ {for (i = 1; i <= NF; ++i) if ($i == "=") {print $(i + 1); exit}}' \
+  "$WORK/webhook.out" | cut -d. -f1)
+
+echo
+echo "compare: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)," \
+  "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), ${DURATION}s per HTTP workload," \
+  "$CONNECTIONS connections"
+printf '%-34s %12s %-14s %-44s %12s %6s   %s\n' workload figure unit reference "ref figure" ratio \
+  target
+row "create contract, durable" "$CREATE" "req/s" "PostgreSQL event insert, 64 clients, synced" \
+  "$POSTGRES" ">= 2"
+row "get status" "$STATUS" "req/s" "nginx, the same JSON, keep-alive" "$NGINX" ">= 0.6"
+row "list, filtered" "$LIST" "req/s" "nginx, the same JSON, keep-alive" "$NGINX" ">= 0.2"
+row "send (renders the PDF)" "$SEND" "req/s" "create, same run" "$CREATE" ">= 0.25"
+row "ledger append_concurrent" "$APPEND" "appends/s" "plain RocksDB synced puts, 64 threads" \
+  "$PUTS" ">= 3"
+row "contract-ledger verify" "$VERIFY" "events/s" "openssl speed sha256, 512-byte blocks" \
+  "$SHA_BLOCKS" ">= 0.35"
+row "webhook deliveries, 10 endpoints" "$WEBHOOKS" "deliveries/s" "nginx, the same JSON, keep-alive" \
+  "$NGINX" ">= 0.15"
+echo "create p99 $CREATE_P99, send p99 $SEND_P99 (target < 150ms); contractd peak memory $PEAK"
