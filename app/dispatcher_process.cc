@@ -65,8 +65,10 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, 
   err << "contractd dispatcher: " << (signal == SIGINT ? "SIGINT" : "SIGTERM")
       << " received, stopping" << std::endl;
   running.store(nullptr);
-  (*delivery)->Stop();
+  // The feed first: an intake waiting for it to catch up (up to kDirectoryWait) gives up at once.
+  // Each part stops within a bounded time whatever the cluster does (docs/operations.md).
   (*feed)->Stop();
+  (*delivery)->Stop();
   err << "contractd dispatcher: stopped" << std::endl;
   return 0;
 }

@@ -1,5 +1,8 @@
 #include "app/service.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <filesystem>
 #include <iostream>
 
@@ -31,6 +34,27 @@ constexpr int64_t kMaxClockAdvanceSeconds = int64_t{366} * 24 * 3600;
 // link token hashes), so a new key would lock out every signer of a pending contract.
 constexpr char kSignerSecretsKeyFile[] = "signer-secrets-key";
 
+// A data directory the service cannot write to is refused before anything opens it, naming the
+// directory: RocksDB would only fail later, about a LOCK file. access() sees a read-only mount
+// even for root, whom file modes do not stop.
+Status CheckWritable(const std::string& data_dir) {
+  std::error_code ec;
+  if (!std::filesystem::exists(data_dir, ec)) {
+    std::filesystem::create_directories(data_dir, ec);
+    if (ec) {
+      return Fail(ErrorCode::kStorage,
+                  "cannot create the data directory " + data_dir + ": " + ec.message());
+    }
+    return {};
+  }
+  if (::access(data_dir.c_str(), W_OK) != 0) {
+    const std::error_code denied(errno, std::generic_category());
+    return Fail(ErrorCode::kStorage, "the data directory " + data_dir + " is not writable (" +
+                                         denied.message() + "); nothing was changed");
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
@@ -48,6 +72,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (config.access_log) handler_options.access_log = http::StderrAccessLog();
   handler_options.worker_threads = config.workers;
   handler_options.rate_limit.requests_per_second = config.rate_limit;
+  handler_options.storage_writable = [store = service->store_.get()] { return store->writable(); };
   service->handler_ = std::make_unique<http::ApiHandler>(
       service->routes_, &service->auth_->authenticator(), std::move(handler_options));
   service->AddGauges();
@@ -62,15 +87,13 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
 }
 
 Status Service::OpenStore(const ServeConfig& config) {
-  std::error_code ec;
-  std::filesystem::create_directories(config.data_dir, ec);
-  if (ec) {
-    return Fail(ErrorCode::kStorage,
-                "cannot create data directory " + config.data_dir + ": " + ec.message());
-  }
+  if (Status writable = CheckWritable(config.data_dir); !writable) return writable;
   if (Status checked = CheckDataDirectory(config); !checked) return checked;
   eventstore::RocksStoreOptions store_options;
   store_options.data_dir = config.data_dir;
+  store_options.storage_log = [](const std::string& line) {
+    std::cerr << "contractd: storage: " << line << std::endl;
+  };
   // A command line may hold the store for a moment (cli_runner.h): wait for it, not fail.
   auto store = OpenStoreWaitingForLock(store_options, std::chrono::seconds(30));
   if (!store) return std::unexpected(store.error());
@@ -254,6 +277,9 @@ void Service::Stop() {
   if (timers_) timers_->Stop();
   if (mail_outbox_) mail_outbox_->Stop();
   if (projector_) projector_->Stop();
+  // Every Kafka client goes before the embedded cluster: a client that outlived it would log its
+  // brokers as down at every normal stop (the retry writer of webhook_delivery_ among them).
+  webhook_delivery_.reset();
   if (relay_) relay_->Stop();
   embedded_kafka_.reset();
   if (tree_head_signer_.joinable()) {

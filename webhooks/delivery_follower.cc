@@ -30,7 +30,7 @@ void DeliveryFollower::Stop() {
     thread_.join();
   }
   if (consumer_) {
-    rd_kafka_consumer_close(consumer_.get());
+    CloseKafkaConsumer(consumer_.get());  // commits the offsets of the records applied
     consumer_.reset();
   }
 }

@@ -95,8 +95,9 @@ void Dispatcher::Stop() {
   }
   lanes_->Stop();
   if (consumer_) {
+    // What is settled is committed as the partitions are given up; the rest is the next owner's.
     StoreCommittableOffsets();
-    rd_kafka_consumer_close(consumer_.get());  // commits the offsets stored so far
+    CloseKafkaConsumer(consumer_.get());
     consumer_.reset();
   }
 }

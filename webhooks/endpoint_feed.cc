@@ -101,10 +101,16 @@ EndpointFeed::~EndpointFeed() { Stop(); }
 
 void EndpointFeed::Stop() {
   std::lock_guard stop_lock(stop_mutex_);
+  {
+    std::lock_guard lock(mutex_);
+    stopping_.store(true);
+    applied_changed_.notify_all();
+  }
   if (!thread_.joinable()) return;
   thread_.request_stop();
   thread_.join();
-  rd_kafka_consumer_close(consumer_.get());
+  // The handle stays, for a CatchUp racing with Stop; it is destroyed with the feed.
+  CloseKafkaConsumer(consumer_.get());
 }
 
 void EndpointFeed::Run(const std::stop_token& stop) {
@@ -191,7 +197,7 @@ void EndpointFeed::Apply(const rd_kafka_message_t& message) {
 bool EndpointFeed::CatchUp(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   Result<int32_t> count = 0;
-  while (true) {
+  while (!stopping_.load()) {
     count = PartitionCount(consumer_.get(), options_.topic,
                            std::min<std::chrono::milliseconds>(
                                kMetadataTimeout, std::chrono::milliseconds(TimeoutMs(deadline))));
@@ -199,24 +205,30 @@ bool EndpointFeed::CatchUp(std::chrono::milliseconds timeout) {
     if (std::chrono::steady_clock::now() + kMetadataRetryPause >= deadline) return false;
     std::this_thread::sleep_for(kMetadataRetryPause);
   }
+  if (stopping_.load()) return false;
   if (*count == 0) return true;  // no topic yet: nothing in it
   std::vector<int64_t> targets(*count, 0);
   for (int32_t p = 0; p < *count; ++p) {
     int64_t low = 0;
     int64_t high = 0;
+    // A second at most per call, so a Stop meanwhile is noticed soon.
+    const int timeout_ms =
+        std::min(TimeoutMs(deadline), static_cast<int>(kMetadataTimeout.count()));
     const rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
-        consumer_.get(), options_.topic.c_str(), p, &low, &high, TimeoutMs(deadline));
-    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return false;
+        consumer_.get(), options_.topic.c_str(), p, &low, &high, timeout_ms);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR || stopping_.load()) return false;
     targets[p] = high > low ? high : 0;  // an empty partition is reached at once
   }
   std::unique_lock lock(mutex_);
   wanted_partitions_ = std::max(wanted_partitions_, *count);
-  return applied_changed_.wait_until(lock, deadline, [&] {
+  const bool reached = applied_changed_.wait_until(lock, deadline, [&] {
+    if (stopping_.load()) return true;
     for (size_t p = 0; p < targets.size(); ++p) {
       if (targets[p] > 0 && (p >= applied_.size() || applied_[p] < targets[p])) return false;
     }
     return true;
   });
+  return reached && !stopping_.load();
 }
 
 }  // namespace esign::webhooks

@@ -18,6 +18,7 @@
 // what is committed.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -64,7 +65,9 @@ class EndpointFeed {
   // exist counts as empty. False when the timeout passed first (or the cluster did not answer).
   bool CatchUp(std::chrono::milliseconds timeout);
 
-  // Ends the thread and closes the consumer; the directory keeps what was applied. Idempotent.
+  // Ends the thread and closes the consumer (within kKafkaCloseTimeout and a poll); the directory
+  // keeps what was applied. A CatchUp under way, or called later, returns false at once.
+  // Idempotent.
   void Stop();
 
  private:
@@ -82,6 +85,7 @@ class EndpointFeed {
   KafkaHandle consumer_;
   std::jthread thread_;
   std::mutex stop_mutex_;
+  std::atomic<bool> stopping_{false};
 
   std::mutex mutex_;
   std::condition_variable applied_changed_;

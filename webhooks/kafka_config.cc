@@ -1,8 +1,125 @@
 #include "webhooks/kafka_config.h"
 
+#include <algorithm>
 #include <array>
+#include <mutex>
+#include <string_view>
+#include <unordered_set>
+
+#include "webhooks/log_line.h"
 
 namespace esign::webhooks {
+namespace {
+
+// The handles being closed on purpose: their brokers going away is the close itself, not news.
+class ClosingHandles {
+ public:
+  static ClosingHandles& Instance() {
+    static ClosingHandles handles;
+    return handles;
+  }
+  void Add(const rd_kafka_t* handle) {
+    std::lock_guard lock(mutex_);
+    handles_.insert(handle);
+  }
+  void Remove(const rd_kafka_t* handle) {
+    std::lock_guard lock(mutex_);
+    handles_.erase(handle);
+  }
+  bool Contains(const rd_kafka_t* handle) const {
+    std::lock_guard lock(mutex_);
+    return handles_.contains(handle);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_set<const rd_kafka_t*> handles_;  // guarded by mutex_
+};
+
+// Syslog's levels, which librdkafka uses.
+std::string_view LevelName(int level) {
+  constexpr std::array<std::string_view, 8> kNames = {"emergency", "alert",  "critical", "error",
+                                                      "warning",   "notice", "info",     "debug"};
+  return kNames.at(static_cast<size_t>(std::clamp(level, 0, 7)));
+}
+
+std::string PartOf(const rd_kafka_t* handle) {
+  return "kafka " + std::string(rd_kafka_name(handle));
+}
+
+// Called on librdkafka's own threads: it only writes a line.
+void OnLog(const rd_kafka_t* handle, int level, const char* facility, const char* line) {
+  // "FAIL" is a broker connection that went down (or could not be made).
+  if (std::string_view(facility) == "FAIL" && ClosingHandles::Instance().Contains(handle)) return;
+  LogLine(PartOf(handle), std::string(LevelName(level)) + " [" + facility + "] " + line);
+}
+
+// Served by the application's polls (rd_kafka_poll, rd_kafka_consumer_poll, flush).
+void OnError(rd_kafka_t* handle, int error, const char* reason, void* /*opaque*/) {
+  const auto code = static_cast<rd_kafka_resp_err_t>(error);
+  const bool connection = code == RD_KAFKA_RESP_ERR__TRANSPORT ||
+                          code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN ||
+                          code == RD_KAFKA_RESP_ERR__DESTROY;
+  if (connection && ClosingHandles::Instance().Contains(handle)) return;
+  LogLine(PartOf(handle), std::string("error [") + rd_kafka_err2name(code) + "] " + reason);
+}
+
+int MillisecondsUntil(std::chrono::steady_clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  return static_cast<int>(std::max<int64_t>(left.count(), 0));
+}
+
+}  // namespace
+
+// What consumer_close does, with a deadline: rebalance events are answered here by giving the
+// partitions up (eager or cooperative), which commits their stored offsets.
+void CloseKafkaConsumer(rd_kafka_t* handle, std::chrono::milliseconds timeout) {
+  ClosingHandles::Instance().Add(handle);
+  if (rd_kafka_consumer_closed(handle) != 0) return;
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(handle);
+  if (rd_kafka_error_t* error = rd_kafka_consumer_close_queue(handle, queue)) {
+    LogLine(PartOf(handle),
+            std::string("warning: closing failed: ") + rd_kafka_error_string(error));
+    rd_kafka_error_destroy(error);
+    rd_kafka_queue_destroy(queue);
+    return;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (rd_kafka_consumer_closed(handle) == 0) {
+    const int left = MillisecondsUntil(deadline);
+    if (left == 0) {
+      LogLine(PartOf(handle), "warning: the cluster did not answer within " +
+                                  std::to_string(timeout.count()) +
+                                  " ms of closing: offsets not committed are read again by the "
+                                  "partitions' next owner");
+      break;
+    }
+    rd_kafka_event_t* event = rd_kafka_queue_poll(queue, std::min(left, 100));
+    if (event == nullptr) continue;
+    if (rd_kafka_event_type(event) == RD_KAFKA_EVENT_REBALANCE) {
+      if (std::string_view(rd_kafka_rebalance_protocol(handle)) == "COOPERATIVE") {
+        if (rd_kafka_error_t* error =
+                rd_kafka_incremental_unassign(handle, rd_kafka_event_topic_partition_list(event))) {
+          rd_kafka_error_destroy(error);
+        }
+      } else {
+        rd_kafka_assign(handle, nullptr);
+      }
+    }
+    rd_kafka_event_destroy(event);
+  }
+  rd_kafka_queue_destroy(queue);
+}
+
+void DestroyKafkaHandle(rd_kafka_t* handle) {
+  if (handle == nullptr) return;
+  ClosingHandles::Instance().Add(handle);
+  if (rd_kafka_type(handle) == RD_KAFKA_CONSUMER) CloseKafkaConsumer(handle);
+  // Closed above, or given up on: destroying must not try again without a bound.
+  rd_kafka_destroy_flags(handle, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+  ClosingHandles::Instance().Remove(handle);
+}
 
 Result<KafkaConf> MakeKafkaConf(const KafkaSettings& settings) {
   KafkaConf conf(rd_kafka_conf_new());
@@ -19,6 +136,8 @@ Result<KafkaConf> MakeKafkaConf(const KafkaSettings& settings) {
 }
 
 Result<KafkaHandle> MakeKafkaHandle(rd_kafka_type_t type, KafkaConf conf) {
+  rd_kafka_conf_set_log_cb(conf.get(), &OnLog);
+  rd_kafka_conf_set_error_cb(conf.get(), &OnError);
   std::array<char, 512> error{};
   rd_kafka_t* handle = rd_kafka_new(type, conf.get(), error.data(), error.size());
   if (handle == nullptr) {

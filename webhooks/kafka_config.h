@@ -1,8 +1,13 @@
-// Small helpers around librdkafka's C configuration: a handle type that destroys itself, and a
-// configuration built from name/value pairs with every refusal turned into an Error.
-// Thread safety: the functions are pure; a handle is as thread-safe as librdkafka's rd_kafka_t.
+// Small helpers around librdkafka's C configuration: a handle type that closes and destroys itself
+// within a bounded time, and a configuration built from name/value pairs with every refusal turned
+// into an Error. Every handle made here logs through our own log (log_line.h): librdkafka's log
+// lines and error events become "contractd: kafka <client>: <level> ...", and a client being
+// closed on purpose does not report the brokers it leaves as down.
+// Thread safety: the functions may be called from any thread; a handle is as thread-safe as
+// librdkafka's rd_kafka_t.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -15,8 +20,24 @@
 
 namespace esign::webhooks {
 
+// The longest a consumer's close waits for its cluster (commit, leave the group). Past it the
+// consumer goes without: its partitions pass to the next owner after the session timeout, as a
+// crashed member's would, and what was not committed is read again there.
+inline constexpr std::chrono::milliseconds kKafkaCloseTimeout{3000};
+
+// Closes a consumer within about `timeout`, whatever its cluster does: it gives its assignment up
+// (the application's rebalance callback is not called: store what is settled before), commits the
+// offsets stored (enable.auto.commit) and leaves its group while the cluster answers in time. From
+// here on the handle does not log its brokers going away. Nothing when closed already.
+void CloseKafkaConsumer(rd_kafka_t* handle, std::chrono::milliseconds timeout = kKafkaCloseTimeout);
+
+// Destroys a client within a bounded time: a consumer is closed first (CloseKafkaConsumer) unless
+// it was; a producer's messages not yet acknowledged are dropped (flush first, with a bound of
+// your own). Its brokers going away is not logged.
+void DestroyKafkaHandle(rd_kafka_t* handle);
+
 struct KafkaHandleDeleter {
-  void operator()(rd_kafka_t* handle) const { rd_kafka_destroy(handle); }
+  void operator()(rd_kafka_t* handle) const { DestroyKafkaHandle(handle); }
 };
 using KafkaHandle = std::unique_ptr<rd_kafka_t, KafkaHandleDeleter>;
 
@@ -30,7 +51,8 @@ using KafkaSettings = std::vector<std::pair<std::string, std::string>>;
 // A configuration with every setting applied; kValidationFailed naming the refused one.
 Result<KafkaConf> MakeKafkaConf(const KafkaSettings& settings);
 
-// Creates a client of `type` from `conf` (which it takes over, also on failure).
+// Creates a client of `type` from `conf` (which it takes over, also on failure), logging through
+// LogLine (log and error callbacks set here: do not set them on `conf`).
 Result<KafkaHandle> MakeKafkaHandle(rd_kafka_type_t type, KafkaConf conf);
 
 // What the service's consumer group members share: offsets stored by hand once a message's work
