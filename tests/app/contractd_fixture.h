@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,8 +24,6 @@
 #include "eventstore/rocksdb_event_store.h"
 #include "tests/support/child_process.h"
 #include "tests/support/http_client.h"
-
-extern char** environ;
 
 namespace esign::testing {
 
@@ -87,23 +84,13 @@ inline CommandResult RunProgram(const std::string& binary, const std::vector<std
   int out_pipe[2];
   int err_pipe[2];
   if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return result;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
-  posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
   std::vector<std::string> argv{binary};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> raw;
-  for (auto& a : argv) raw.push_back(a.data());
-  raw.push_back(nullptr);
-  pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  // Dies with the test (child_process.h), like every child of the tests.
+  const pid_t pid = SpawnChild(argv, out_pipe[1], err_pipe[1]);
   close(out_pipe[1]);
   close(err_pipe[1]);
-  if (spawned != 0) {
+  if (pid < 0) {
     close(out_pipe[0]);
     close(err_pipe[0]);
     return result;

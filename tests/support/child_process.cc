@@ -3,25 +3,35 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace esign::testing {
 
+pid_t SpawnChild(const std::vector<std::string>& argv, int stdout_fd, int stderr_fd) {
+  // Everything the child needs is made before fork: after it, only async-signal-safe calls.
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The parent may have died before prctl: the child was adopted already and no signal comes.
+  if (getppid() != parent) _exit(127);
+  if (stdout_fd >= 0) dup2(stdout_fd, STDOUT_FILENO);
+  if (stderr_fd >= 0) dup2(stderr_fd, STDERR_FILENO);
+  // Other children's pipes stay out: a child holding one would keep that pipe from ending.
+  close_range(3, ~0U, 0);
+  execv(args[0], args.data());
+  _exit(127);
+}
+
 ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   int fds[2];
-  if (pipe(fds) != 0) return;
-  pid_ = fork();
-  if (pid_ == 0) {
-    dup2(fds[1], STDERR_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
+  if (pipe2(fds, O_CLOEXEC) != 0) return;
+  pid_ = SpawnChild(argv, -1, fds[1]);
   close(fds[1]);
   reader_ =
       std::jthread([this, fd = fds[0]](const std::stop_token& stop) { ReadUntilEnd(fd, stop); });

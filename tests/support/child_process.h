@@ -2,6 +2,12 @@
 // so a test can wait for what it prints, and it can be signalled and reaped.
 // A thread of its own keeps reading stderr, so a child that logs a lot (an access-log line per
 // request) never blocks on a full pipe while the test is not looking.
+//
+// No orphans: every child started here (SpawnChild, so ChildProcess and the fixtures' RunProgram
+// too) is SIGKILLed by the kernel when the test dies, whatever kills it (a timeout, a crash, a
+// SIGKILL), through PR_SET_PDEATHSIG. The kernel sends it when the *thread* that started the child
+// ends, not the process: start children from the test's main thread or from a thread that outlives
+// them, never from a short-lived worker thread, or they are killed with it.
 #pragma once
 
 #include <sys/types.h>
@@ -16,6 +22,11 @@
 #include <vector>
 
 namespace esign::testing {
+
+// Starts `argv[0]` with `argv` in a child that dies with the calling thread (above), its stdout and
+// stderr sent to `stdout_fd` and `stderr_fd` (-1: inherited) and no other descriptor of this
+// process open. The child's pid, or -1 when fork failed. The caller reaps it.
+pid_t SpawnChild(const std::vector<std::string>& argv, int stdout_fd, int stderr_fd);
 
 class ChildProcess {
  public:
