@@ -16,6 +16,7 @@
 #include "commands/endpoint_commands.h"
 #include "commands/evidence_commands.h"
 #include "documents/contract_documents.h"
+#include "documents/page_images.h"
 #include "documents/service_certificate.h"
 #include "domain/result.h"
 #include "domain/signer_secrets.h"
@@ -109,6 +110,7 @@ class Service {
       certificate_;  // signs PDFs; its certificate is in evidence
   std::unique_ptr<documents::ContractDocuments> documents_;  // renders, freezes and seals PDFs
   std::unique_ptr<documents::TimestampAuthority> timestamp_authority_;  // with --tsa-url
+  std::unique_ptr<documents::PageImages> page_images_;  // the hosted page's page images
   // The key of the secrets mailed to signers (<data-dir>/signer-secrets-key).
   std::unique_ptr<SignerSecrets> signer_secrets_;
   std::unique_ptr<commands::ContractCommandHandler> contract_commands_;

@@ -44,6 +44,7 @@ Status Service::AddSigning(const ServeConfig& config) {
       [this](const ContractState& state, const SigningSession& session) {
         provider_starter_->Cancel(state, session);
       });
+  page_images_ = std::make_unique<documents::PageImages>(store_->blobs());
   http::SigningRoutesDeps deps{
       .commands = *contract_commands_,
       .sessions = *session_index_,
@@ -54,7 +55,8 @@ Status Service::AddSigning(const ServeConfig& config) {
       .clock = clock_,
       .resolve_provider = resolve_provider,
       .public_origin = [this, config] { return PublicOrigin(config); },
-      .signer_secrets = signer_secrets_.get()};
+      .signer_secrets = signer_secrets_.get(),
+      .page_images = page_images_.get()};
   http::AddSigningRoutes(routes_, deps);
   http::AddProviderCallbackRoutes(routes_,
                                   {deps,

@@ -1,4 +1,5 @@
-// Operations 9-12: the hosted signing page's own API, and how a signer proves who they are on it
+// Operations 9-12: the hosted signing page's own API (with the document's pages as images,
+// hosted_document_pages.h), and how a signer proves who they are on it
 // (DESIGN section 15). The link's token in the path is the credential; a signer whose participant
 // has an authentication method other than none also sends the proof (header Signer-Proof) that
 // typing the right code earned. Every answer about a dead link says why it is dead (expired,
@@ -8,6 +9,7 @@
 #include "domain/signer_authentication.h"
 #include "domain/signing_settings.h"
 #include "http/contract_routes.h"
+#include "http/hosted_document_pages.h"
 #include "http/signing_access.h"
 #include "http/signing_request.h"
 #include "http/signing_routes.h"
@@ -147,14 +149,34 @@ ApiResult GetHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
   return ApiResponse::Json(200, body).WithHeader("Cache-Control", "no-store");
 }
 
-ApiResult HostedDocument(const SigningRoutesDeps& deps, const ApiRequest& request) {
+// A session whose document the signer may see: readable, unlocked, and proven when asked. The
+// PDF and its page images are guarded by this one check.
+Result<LoadedSession> DocumentReader(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = Readable(deps, request);
-  if (!loaded) return std::unexpected(loaded.error());
+  if (!loaded) return loaded;
   if (auto ok = RequireUnlocked(*loaded); !ok) return std::unexpected(ok.error());
   if (auto proof = RequireProof(deps, request, *loaded); !proof) {
     return std::unexpected(proof.error());
   }
+  return loaded;
+}
+
+ApiResult HostedDocument(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = DocumentReader(deps, request);
+  if (!loaded) return std::unexpected(loaded.error());
   return DocumentToSign(deps, request, *loaded);
+}
+
+ApiResult HostedPages(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = DocumentReader(deps, request);
+  if (!loaded) return std::unexpected(loaded.error());
+  return HostedDocumentPages(deps, *loaded);
+}
+
+ApiResult HostedPageImage(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = DocumentReader(deps, request);
+  if (!loaded) return std::unexpected(loaded.error());
+  return HostedDocumentPageImage(deps, request, *loaded);
 }
 
 ApiResponse Outcome(const commands::CommandOutcome& outcome, const LoadedSession& loaded,
@@ -330,6 +352,10 @@ void AddHostedSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps) {
   routes.Add(verb::get, base, ByToken("getHostedSigningSession", deps, GetHosted));
   routes.Add(verb::get, base + "/document",
              ByToken("downloadHostedSigningDocument", deps, HostedDocument));
+  routes.Add(verb::get, base + "/document/pages",
+             ByToken("getHostedSigningDocumentPages", deps, HostedPages));
+  routes.Add(verb::get, base + "/document/pages/{page}",
+             ByToken("getHostedSigningDocumentPageImage", deps, HostedPageImage));
   routes.Add(verb::post, base + "/complete",
              ByToken("completeHostedSigning", deps, CompleteHosted));
   routes.Add(verb::post, base + "/decline", ByToken("declineHostedSigning", deps, DeclineHosted));

@@ -40,12 +40,13 @@ std::string HashSource(std::string_view text) {
 
 const std::string& SigningPageContentSecurityPolicy() {
   // form-action 'none': the page submits through fetch, so a form must never navigate (which
-  // would put the typed name into a URL) even if the script did not run.
+  // would put the typed name into a URL) even if the script did not run. img-src blob: only: the
+  // page images are fetched with the signer's proof header and shown from local copies.
   static const std::string policy =
       "default-src 'none'; script-src " + HashSource(ElementText(SigningPageHtml(), "script")) +
       "; style-src " + HashSource(ElementText(SigningPageHtml(), "style")) +
-      "; connect-src 'self'; frame-src 'self' blob:; base-uri 'none'; form-action "
-      "'none'; frame-ancestors 'none'";
+      "; connect-src 'self'; img-src blob:; base-uri 'none'; form-action 'none'; "
+      "frame-ancestors 'none'";
   return policy;
 }
 

@@ -18,6 +18,9 @@
 namespace esign::projections {
 class SigningSessionIndex;
 }
+namespace esign::documents {
+class PageImages;
+}
 
 namespace esign::http {
 
@@ -38,6 +41,9 @@ struct SigningRoutesDeps {
   // Checks the codes and proofs of signers who must prove who they are (hosted page); without
   // it such signers cannot sign through the page.
   const SignerSecrets* signer_secrets = nullptr;
+  // Draws the document's pages for the hosted page (documents/page_images.h); without it the
+  // page routes answer 503 UNAVAILABLE.
+  const documents::PageImages* page_images = nullptr;
 };
 
 void AddSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);

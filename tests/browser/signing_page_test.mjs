@@ -1,11 +1,14 @@
 // The hosted signing page in a real browser against a real contractd: a signer signs on a
 // phone-sized screen, another declines, and cancelled, replaced, dead, expired, unknown and
 // withdrawn (voided contract) and lapsed (expired contract) links each show their message. Every outcome is checked through the API too.
+// The document shows as page images (no PDF viewer needed) at phone and desktop widths, with the
+// signer's signature places marked.
 //
 // Usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
 // Environment: CHROMIUM (default /usr/bin/chromium).
 // Exits 0 only when every check passed; a screenshot of the phone page before signing is saved
-// as ARTIFACT_DIR/signing-page.png (and one of the page that was open when a check failed).
+// as ARTIFACT_DIR/signing-page.png, one at desktop width as signing-page-desktop.png (and one of
+// the page that was open when a check failed).
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -64,6 +67,63 @@ async function expectNotice(page, kind, titlePattern, what) {
   ok(`${what}: "${notice.title}"`);
 }
 
+// What a person sees of the document: the page images loaded, on screen, with ink on them (read
+// back through a canvas), full width on a phone and readable on a desktop, and the signer's
+// signature box drawn over the page the pages route names, at the place it names.
+async function checkPageImages(page, what, minWidth) {
+  await page.locator('.page-sheet[data-page="1"][data-state="loaded"]').waitFor({ timeout: 20_000 });
+  const first = await page.evaluate(() => {
+    const img = document.querySelector('.page-sheet[data-page="1"] img');
+    const rect = img.getBoundingClientRect();
+    const canvas = document.createElement("canvas");
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const context = canvas.getContext("2d");
+    context.drawImage(img, 0, 0);
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    let ink = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+      if (pixels[i] + pixels[i + 1] + pixels[i + 2] < 600) ink++;
+    }
+    return { naturalWidth: img.naturalWidth, naturalHeight: img.naturalHeight, width: rect.width,
+      height: rect.height, left: rect.left, right: rect.right, viewport: window.innerWidth,
+      ink: ink / (canvas.width * canvas.height), pages: document.querySelectorAll(".page-sheet").length,
+      visible: getComputedStyle(img).visibility === "visible" && rect.width > 0 };
+  });
+  check(first.naturalWidth > 0 && first.naturalHeight > 0, `${what}: page 1 has no pixels`);
+  check(first.visible, `${what}: page 1 is not visible`);
+  check(first.left >= 0 && first.right <= first.viewport, `${what}: page 1 sticks out of the screen`);
+  check(first.width >= minWidth, `${what}: page 1 is ${first.width}px wide, less than ${minWidth}`);
+  check(Math.abs(first.height / first.width - first.naturalHeight / first.naturalWidth) < 0.01,
+    `${what}: page 1 is distorted`);
+  check(first.ink > 0.003 && first.ink < 0.5, `${what}: page 1 looks blank (ink ${first.ink})`);
+
+  const info = await page.evaluate(async () => {
+    const token = window.location.pathname.split("/").pop();
+    return (await fetch(`/api/v1/hosted-signing/${token}/document/pages`)).json();
+  });
+  checkEqual(first.pages, info.pageCount, `${what}: pages drawn`);
+  check(info.signatureBoxes.length > 0, `${what}: the signer has no signature box`);
+  const box = info.signatureBoxes[0];
+  const mark = page.locator(`.page-sheet[data-page="${box.page}"] .sig-box`).first();
+  await mark.scrollIntoViewIfNeeded();
+  await page.locator(`.page-sheet[data-page="${box.page}"][data-state="loaded"]`).waitFor({ timeout: 20_000 });
+  const placed = await page.evaluate((n) => {
+    const sheet = document.querySelector(`.page-sheet[data-page="${n}"]`).getBoundingClientRect();
+    const mark = document.querySelector(`.page-sheet[data-page="${n}"] .sig-box`).getBoundingClientRect();
+    return { left: (mark.left - sheet.left) / sheet.width, top: (mark.top - sheet.top) / sheet.height,
+      width: mark.width / sheet.width, height: mark.height / sheet.height,
+      onScreen: mark.top >= 0 && mark.bottom <= window.innerHeight };
+  }, box.page);
+  check(await mark.isVisible() && placed.onScreen, `${what}: the signature box is not on screen`);
+  for (const side of ["left", "top", "width", "height"]) {
+    check(Math.abs(placed[side] - box[side]) < 0.01,
+      `${what}: signature box ${side} ${placed[side]} instead of ${box[side]}`);
+  }
+  ok(`${what}: ${info.pageCount} page images at ${first.naturalWidth} px shown ${Math.round(first.width)} px wide ` +
+    `(ink ${(first.ink * 100).toFixed(1)}%), signature box on page ${box.page}`);
+}
+
 async function main() {
   mkdirSync(artifactDir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), "signing-page-"));
@@ -117,12 +177,15 @@ async function main() {
     // The document the page links to is the one the fingerprint names.
     const downloadHref = await page.locator("#doc-download").getAttribute("href");
     const documentUrl = new URL(downloadHref, session.url).href;
-    checkEqual(await page.locator("#doc-frame").getAttribute("src"), downloadHref, "document frame source");
+    checkEqual(await page.locator("#doc-open").getAttribute("href"), downloadHref, "open link");
     const pdf = Buffer.from(await (await fetch(documentUrl)).arrayBuffer());
     checkEqual(pdf.subarray(0, 5).toString("latin1"), "%PDF-", "downloaded document");
     checkEqual(createHash("sha256").update(pdf).digest("hex"), session.documentSha256, "downloaded document hash");
     await page.locator("#doc-check.ok").waitFor({ timeout: 15_000 });
     ok("download link serves the PDF with that fingerprint; the page checked it too");
+    // Full width on a phone: the card's inner width, less the grey margin around the pages.
+    await checkPageImages(page, "phone", 320);
+    await page.evaluate(() => window.scrollTo(0, 0));
 
     const signature = page.getByLabel("Type your full name as your signature");
     const consent = page.getByRole("checkbox", { name: /I agree to sign electronically/ });
@@ -174,6 +237,10 @@ async function main() {
     await currentPage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
     checkEqual(await currentPage.locator("#signer-name").textContent(), "Grace Hopper", "refreshed link signer");
     ok("the refreshed link opens the signing form");
+    await currentPage.setViewportSize({ width: 1280, height: 800 });
+    await checkPageImages(currentPage, "desktop", 760);
+    await currentPage.screenshot({ path: join(artifactDir, "signing-page-desktop.png") });
+    ok(`desktop screenshot saved to ${join(artifactDir, "signing-page-desktop.png")}`);
 
     currentPage = (await openPage(desktop, `${base}/sign/tok_this_link_does_not_exist`, problems)).page;
     await expectNotice(currentPage, "SIGNING_SESSION_NOT_FOUND", /not valid/, "an unknown link");
@@ -236,6 +303,8 @@ async function main() {
     await guardedPage.getByRole("button", { name: "Continue" }).click();
     await guardedPage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
     await guardedPage.locator("#doc-check.ok").waitFor({ timeout: 15_000 });
+    await guardedPage.locator('.page-sheet[data-page="1"][data-state="loaded"]').waitFor({ timeout: 20_000 });
+    ok("the page images load with the signer's proof");
     await guardedPage.getByLabel("Type your full name as your signature").fill("Ada Lovelace");
     await guardedPage.getByRole("checkbox", { name: /I agree to sign electronically/ }).check();
     await guardedPage.getByRole("button", { name: "Sign", exact: true }).click();

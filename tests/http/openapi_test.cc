@@ -157,6 +157,8 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "declineSigningSession",
       "getHostedSigningSession",
       "downloadHostedSigningDocument",
+      "getHostedSigningDocumentPages",
+      "getHostedSigningDocumentPageImage",
       "completeHostedSigning",
       "declineHostedSigning",
       "authenticateHostedSigner",
@@ -216,6 +218,8 @@ TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
                                            "getSigningPage",
                                            "getHostedSigningSession",
                                            "downloadHostedSigningDocument",
+                                           "getHostedSigningDocumentPages",
+                                           "getHostedSigningDocumentPageImage",
                                            "completeHostedSigning",
                                            "declineHostedSigning",
                                            "authenticateHostedSigner",
@@ -246,9 +250,11 @@ TEST(OpenApiDocumentTest, HeadersAndQueryParametersWhereTheConventionsPutThem) {
   const std::set<std::string> downloads = {"downloadArtifactRevision",
                                            "getRenderedUnsignedDocument", "getSignedLatestDocument",
                                            "getSignedOnlyDocument"};
-  // The exact PDF a signer signs: cacheable by its hash, always inline.
+  // The exact PDF a signer signs: cacheable by its hash, always inline;
+  // and its pages as images, cacheable by the document's hash, page and width.
   const std::set<std::string> documents_to_sign = {"downloadSigningSessionDocument",
-                                                   "downloadHostedSigningDocument"};
+                                                   "downloadHostedSigningDocument",
+                                                   "getHostedSigningDocumentPageImage"};
   for (const auto& op : Operations()) {
     SCOPED_TRACE(Name(op));
     const std::string id(op.body->at("operationId").as_string());

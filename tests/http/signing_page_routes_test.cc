@@ -90,7 +90,7 @@ TEST(SigningPageRoutesTest, SendsTheSecurityHeaders) {
   const std::string csp = Header(response, "Content-Security-Policy");
   EXPECT_EQ(csp, SigningPageContentSecurityPolicy());
   for (const char* directive :
-       {"default-src 'none'", "connect-src 'self'", "frame-src 'self'", "base-uri 'none'",
+       {"default-src 'none'", "connect-src 'self'", "img-src blob:", "base-uri 'none'",
         "form-action 'none'", "frame-ancestors 'none'"}) {
     EXPECT_NE(csp.find(directive), std::string::npos) << directive << " in " << csp;
   }
