@@ -193,6 +193,28 @@ TEST_F(PageImagesTest, ConcurrentRequestsForOnePageGetTheSameBytes) {
   EXPECT_EQ(images.Stats().renders, 1U);
 }
 
+// Two pages drawn at once (the default) give the bytes each gives drawn alone.
+TEST_F(PageImagesTest, PagesDrawnInParallelMatchPagesDrawnAlone) {
+  PageImages alone(store_->blobs(), {.max_concurrent_renders = 1});
+  PageImages parallel(store_->blobs(), {.max_concurrent_renders = 2});
+  const std::vector<std::pair<int, int>> jobs = {{1, 400}, {2, 400}, {1, 800}, {2, 800}};
+  std::vector<std::string> results(jobs.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    threads.emplace_back([&, i] {
+      auto png = parallel.Png(sha256_, jobs[i].first, jobs[i].second);
+      if (png) results[i] = *png;
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    auto expected = alone.Png(sha256_, jobs[i].first, jobs[i].second);
+    ASSERT_TRUE(expected);
+    EXPECT_EQ(results[i], *expected) << "page " << jobs[i].first << " at " << jobs[i].second;
+  }
+  EXPECT_EQ(parallel.Stats().renders, jobs.size());
+}
+
 TEST_F(PageImagesTest, PagesOutsideTheDocumentAreNotFound) {
   PageImages images(store_->blobs());
   auto pages = images.Pages(sha256_);
