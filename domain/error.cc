@@ -94,6 +94,8 @@ std::string_view ToString(ErrorCode code) {
       return "RATE_LIMITED";
     case ErrorCode::kUnavailable:
       return "UNAVAILABLE";
+    case ErrorCode::kStorageUnavailable:
+      return "STORAGE_UNAVAILABLE";
     case ErrorCode::kNotImplemented:
       return "NOT_IMPLEMENTED";
     case ErrorCode::kStorage:

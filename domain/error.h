@@ -60,7 +60,8 @@ enum class ErrorCode {
   kUnsupportedMediaType,
   kRateLimited,
   kUnavailable,
-  kNotImplemented,  // 501: an operation whose capability is not built yet
+  kStorageUnavailable,  // 503: the disk is full; nothing was stored, retry later
+  kNotImplemented,      // 501: an operation whose capability is not built yet
   // Our own faults (500).
   kStorage,
   kCorruption,

@@ -66,6 +66,7 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kRateLimited:
       return S::too_many_requests;
     case ErrorCode::kUnavailable:
+    case ErrorCode::kStorageUnavailable:
       return S::service_unavailable;
     case ErrorCode::kNotImplemented:
       return S::not_implemented;
@@ -83,6 +84,12 @@ namespace {
 // at a character boundary, so an answer never grows with what a client sends.
 constexpr size_t kMaxMessageBytes = 512;
 constexpr size_t kMaxDetailTextBytes = 256;
+constexpr std::string_view kStorageUnavailableMessage =
+    "the service cannot store anything now (its storage is full); nothing of this request was "
+    "stored; retry later";
+// How long a client waits before retrying a write refused for a full disk: the store tries to
+// resume about once a second, an operator needs longer to free space.
+constexpr std::string_view kStorageRetryAfterSeconds = "5";
 
 std::string Bounded(std::string_view text, size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
@@ -107,13 +114,17 @@ std::string ErrorBody(const Error& error, std::string_view request_id) {
     details.push_back(boost::json::object{
         {"field", ""}, {"issue", Details::MoreProblems(error.details.size() - shown)}});
   }
-  // Our own faults never leak internals: the message is replaced by a generic one.
+  // Our own faults never leak internals: the message is replaced by a generic one. So is a full
+  // disk's, whose storage message names files of the data directory.
   const bool internal = StatusOf(error.code) == beast_http::status::internal_server_error;
+  const bool storage = error.code == ErrorCode::kStorageUnavailable;
+  std::string message = internal  ? std::string("internal error")
+                        : storage ? std::string(kStorageUnavailableMessage)
+                                  : Bounded(error.message, kMaxMessageBytes);
   boost::json::object body{
       {"code", ToString(error.code)},
-      {"message",
-       internal ? std::string("internal error") : Bounded(error.message, kMaxMessageBytes)},
-      {"details", internal ? boost::json::array{} : std::move(details)},
+      {"message", std::move(message)},
+      {"details", internal || storage ? boost::json::array{} : std::move(details)},
       {"requestId", request_id},
   };
   return boost::json::serialize(boost::json::object{{"error", std::move(body)}});
@@ -125,6 +136,9 @@ Response ErrorResponse(const Error& error, std::string_view request_id, unsigned
   response.set(beast_http::field::content_type, "application/json");
   response.keep_alive(keep_alive);
   response.body() = ErrorBody(error, request_id);
+  if (error.code == ErrorCode::kStorageUnavailable) {
+    response.set(beast_http::field::retry_after, kStorageRetryAfterSeconds);
+  }
   response.prepare_payload();
   return response;
 }

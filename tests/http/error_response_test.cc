@@ -28,6 +28,21 @@ TEST(ErrorResponseTest, InternalErrorsLeakNothing) {
   EXPECT_EQ(StatusOf(ErrorCode::kStorage), beast_http::status::internal_server_error);
 }
 
+// A full disk: 503 with Retry-After, and a generic message instead of the store's, which names
+// files of the data directory.
+TEST(ErrorResponseTest, AFullDiskIsServiceUnavailableWithRetryAfterAndNoPaths) {
+  Error error =
+      Error::Of(ErrorCode::kStorageUnavailable,
+                "appending to the log: IO error: No space left on device: /data/db/9.log");
+  Response response = ErrorResponse(error, "req_4", 11, true);
+  EXPECT_EQ(response.result(), beast_http::status::service_unavailable);
+  EXPECT_EQ(response[beast_http::field::retry_after], "5");
+  auto body = boost::json::parse(response.body()).as_object();
+  EXPECT_EQ(body.at("error").at("code"), "STORAGE_UNAVAILABLE");
+  EXPECT_EQ(response.body().find("/data/db"), std::string::npos) << response.body();
+  EXPECT_TRUE(body.at("error").at("details").as_array().empty());
+}
+
 // However an error was made, its body stays bounded: at most 50 details and a count, every text
 // cut at a character boundary.
 TEST(ErrorResponseTest, BodiesAreBoundedWhateverTheError) {
