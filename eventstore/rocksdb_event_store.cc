@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <system_error>
 #include <utility>
+
+#include <rocksdb/listener.h>
 
 #include "eventstore/rocksdb_append_index.h"
 #include "eventstore/rocksdb_blob_store.h"
@@ -32,6 +35,27 @@ Result<EventRecord> ParseStored(std::string_view bytes, uint64_t position) {
   }
   return record;
 }
+
+// RocksDB's own recovery from a full disk (its SstFileManager) waits for free space of a whole
+// write buffer (64 MiB by default) before it tries, and while it waits a manual Resume() is
+// refused (Busy). The store recovers by hand instead (rocksdb_appender.cc), which needs only the
+// space the flush of what is in the memtables takes; this listener turns the automatic one off
+// and tells the store that the disk is full, whoever's write found it so.
+class FullDiskListener final : public rocksdb::EventListener {
+ public:
+  explicit FullDiskListener(std::atomic<bool>& out_of_space) : out_of_space_(out_of_space) {}
+  void OnErrorRecoveryBegin(rocksdb::BackgroundErrorReason /*reason*/, rocksdb::Status bg_error,
+                            bool* auto_recovery) override {
+    if (IsNoSpace(bg_error)) {
+      *auto_recovery = false;
+      out_of_space_.store(true, std::memory_order_release);
+    }
+    bg_error.PermitUncheckedError();
+  }
+
+ private:
+  std::atomic<bool>& out_of_space_;
+};
 
 }  // namespace
 
@@ -74,11 +98,15 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
 
   std::unique_ptr<RocksEventStore> store(new RocksEventStore(options));
   rocksdb::DB* db = nullptr;
+  rocksdb::DBOptions db_options = StoreDBOptions(options);
+  if (!options.read_only) {
+    db_options.listeners.push_back(std::make_shared<FullDiskListener>(store->out_of_space_));
+  }
   const rocksdb::Status opened =
       options.read_only
-          ? rocksdb::DB::OpenForReadOnly(StoreDBOptions(options), db_dir.string(),
-                                         StoreFamilies(options), &store->families_, &db)
-          : rocksdb::DB::Open(StoreDBOptions(options), db_dir.string(), StoreFamilies(options),
+          ? rocksdb::DB::OpenForReadOnly(db_options, db_dir.string(), StoreFamilies(options),
+                                         &store->families_, &db)
+          : rocksdb::DB::Open(db_options, db_dir.string(), StoreFamilies(options),
                               &store->families_, &db);
   if (!opened.ok()) return FailFromRocks(opened, "opening " + db_dir.string());
   store->db_.reset(db);

@@ -17,19 +17,23 @@
 // the callers; while it waits for the disk, the appender already writes the next batch. Nothing
 // is acknowledged, and nothing is visible to readers (Size, reads, CurrentVersion, proofs) before
 // its sync.
-// When a write fails, its appends fail with kStorage; when a sync fails, every append not yet
-// answered fails with kStorage and the store refuses appends until reopened. Such an append may
-// or may not be found after reopening (its bytes may have reached the disk): retrying it with the
-// same event ids settles which.
+// When a write fails, its appends fail with kStorage, or kStorageUnavailable for a full disk:
+// nothing of them was stored, and appends resume by themselves once space returns (see
+// rocksdb_appender.cc). When a sync fails, every append not yet answered fails with kStorage and
+// the store refuses appends until reopened: a failed fsync leaves unknown what reached the disk,
+// so such an append may or may not be found after reopening, and retrying it with the same event
+// ids settles which.
 //
 // Thread safety: every method may be called from any thread. Close() must precede destruction of
 // anything the store was given (the clock); the destructor calls it.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -89,6 +93,9 @@ struct RocksStoreOptions {
   // Fails the open (kCorruption) when the WAL does not read to its end, instead of recovering the
   // log up to its first damaged record. Default: false.
   bool strict_wal = false;
+  // Told one line, on the appender's thread, when appends start failing for a full disk and when
+  // they resume: for the operator's log. Default: none.
+  std::function<void(const std::string& line)> storage_log;
 };
 
 class RocksEventStore final : public EventStore, private LedgerView {
@@ -115,6 +122,13 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // Lets the appender finish every append already queued, then stops it; later appends fail with
   // kStorage. Reads keep working until destruction. Idempotent.
   void Close() override;
+
+  // False from a write refused for a full disk (an append, a view commit, a blob) until the next
+  // append is stored: what /readyz reports.
+  bool writable() const {
+    return !out_of_space_.load(std::memory_order_acquire) &&
+           !failed_.load(std::memory_order_acquire);
+  }
 
   // For the layers that keep their own families (projections, checkpoints) in this database.
   rocksdb::DB* db() const { return db_.get(); }
@@ -147,6 +161,9 @@ class RocksEventStore final : public EventStore, private LedgerView {
   void WriteBatchOf(std::vector<PendingAppend*>& batch);
   void RunSyncer();
   void SyncAndAnswer(std::vector<WrittenBatch>& written);
+  // After a write refused for a full disk: asks RocksDB to recover, at most once per interval.
+  void ResumeAfterFullDisk();
+  void Log(const std::string& line) const;
 
   const RocksStoreOptions options_;
   const Clock& clock_;
@@ -172,6 +189,9 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // Set for good when a WAL sync fails: what was written since can no longer be trusted to be
   // durable, so no append is accepted until the store is reopened.
   std::atomic<bool> failed_{false};
+  // Set when any write to the database fails for a full disk (FullDiskListener) or an append does;
+  // cleared by the next stored append.
+  std::atomic<bool> out_of_space_{false};
 
   std::mutex close_mutex_;  // serializes Close
 
@@ -199,6 +219,8 @@ class RocksEventStore final : public EventStore, private LedgerView {
   rocksdb::WriteBatch batch_;
   std::vector<NewNode> fresh_nodes_;
   std::vector<AppendInput> inputs_;
+  std::chrono::steady_clock::time_point last_resume_;  // of ResumeAfterFullDisk
+  bool refusing_logged_ = false;  // "appends refused" was logged, "appends resume" not yet
 };
 
 }  // namespace esign::eventstore

@@ -139,6 +139,16 @@ void CatchUpSubscription::Run() {
                                                      std::to_string(next) + " but returns none"));
     }
     auto handled = Handle(*batch);
+    if (!handled && handled.error().code == ErrorCode::kStorageUnavailable) {
+      // A full disk refused what the handler writes: the same events again after a pause, from
+      // the first one not handled, until space returns.
+      std::mutex mutex;
+      std::unique_lock lock(mutex);
+      std::condition_variable_any().wait_for(lock, stop, kStorageRetryInterval,
+                                             [] { return false; });
+      next = next_.load();
+      continue;
+    }
     if (!handled) return Finish(Fail(handled.error()));
     next = *handled;
     {

@@ -9,7 +9,9 @@
 // all of it, within it when it handled only the first events (the rest is read again), or before
 // it to go back (the relay publishing again from its checkpoint); it gets the stop token, so a
 // wait of its own ends with Stop. When a handler returns an error, or a read fails, the
-// subscription ends and keeps that error (status()).
+// subscription ends and keeps that error (status()); except kStorageUnavailable from a handler (a
+// full disk refused its writes), after which the same events are delivered again every
+// kStorageRetryInterval until the handler takes them.
 //
 // A closed store: the subscription handles what is stored, then waits for Stop without reading
 // (running() stays true, status() success). A closed store is the middle of a shutdown whose Stop
@@ -45,6 +47,8 @@ struct SubscriptionOptions {
 
 class CatchUpSubscription {
  public:
+  static constexpr std::chrono::seconds kStorageRetryInterval{1};
+
   using Handler = std::function<Status(const EventRecord&)>;
   using BatchHandler = std::function<Result<GlobalPosition>(const std::vector<EventRecord>& batch,
                                                             const std::stop_token& stop)>;

@@ -177,8 +177,13 @@ bool ApiHandler::HandleOperational(Exchange& exchange) {
   }
   if (path == "/readyz") {
     exchange.route_pattern = "/readyz";
-    Finish(exchange, ready_ ? ApiResponse::Json(200, {{"status", "ready"}})
-                            : ApiResponse::Json(503, {{"status", "starting"}}));
+    if (!ready_) {
+      Finish(exchange, ApiResponse::Json(503, {{"status", "starting"}}));
+    } else if (options_.storage_writable && !options_.storage_writable()) {
+      Finish(exchange, ApiResponse::Json(503, {{"status", "storage_unavailable"}}));
+    } else {
+      Finish(exchange, ApiResponse::Json(200, {{"status", "ready"}}));
+    }
     return true;
   }
   if (path == "/metrics") {

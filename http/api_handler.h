@@ -26,6 +26,9 @@ struct ApiHandlerOptions {
   std::function<void(std::string_view line)> access_log;
   // Per-client limits on authenticated requests. Default: none.
   RateLimitOptions rate_limit;
+  // Whether storage takes writes now (false while the disk is full); /readyz answers 503
+  // {"status":"storage_unavailable"} while it says false. Called per /readyz. Default: none.
+  std::function<bool()> storage_writable;
 };
 
 class ApiHandler final : public RequestHandler {
@@ -38,7 +41,8 @@ class ApiHandler final : public RequestHandler {
 
   void Handle(Request request, const RequestContext& context, Respond respond) override;
 
-  // /readyz answers 200 only once the service has finished starting.
+  // /readyz answers 200 only once the service has finished starting (and while storage takes
+  // writes, see ApiHandlerOptions::storage_writable).
   void SetReady(bool ready) { ready_ = ready; }
   Metrics& metrics() { return metrics_; }
   // Waits for running route handlers to finish; later requests answer 503.

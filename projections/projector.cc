@@ -39,8 +39,14 @@ void Projector::Stop() {
 }
 
 Result<GlobalPosition> Projector::Apply(const std::vector<eventstore::EventRecord>& events) {
-  if (Status applied = runner_.Apply(events); !applied) return std::unexpected(applied.error());
-  return GlobalPosition(runner_.position());
+  Status applied = runner_.Apply(events);
+  if (applied) return GlobalPosition(runner_.position());
+  // A full disk refused the commit and nothing of the batch was written: the projections reload
+  // what is committed, and the subscription delivers the batch again after a pause.
+  if (applied.error().code == ErrorCode::kStorageUnavailable) {
+    if (Status loaded = runner_.Load(); !loaded) return std::unexpected(loaded.error());
+  }
+  return std::unexpected(applied.error());
 }
 
 bool Projector::WaitFor(uint64_t size, std::chrono::milliseconds timeout) const {

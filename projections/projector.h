@@ -10,7 +10,10 @@
 // before that position.
 //
 // Failure: an error from a projection, the log or the view store stops the projector and is kept
-// (health()); no event is ever skipped. Waiters are released with false.
+// (health()); no event is ever skipped. Waiters are released with false. A commit refused for a
+// full disk (kStorageUnavailable) is the exception: the projector reloads its projections from
+// what is committed and the subscription delivers the batch again a second later, so the views
+// catch up once space returns, and a checkpoint never gets ahead of its rows.
 //
 // Thread safety: every method may be called from any thread. The store, the view store and the
 // projections must outlive the projector. Stop it before closing the store; if the store closes

@@ -18,8 +18,11 @@
 namespace esign::webhooks {
 namespace {
 
+// A full disk is kStorageUnavailable, as for the log: nothing was stored, retry later.
 std::unexpected<Error> IoFail(const std::string& what) {
-  return Fail(ErrorCode::kStorage, what + ": " + std::strerror(errno));
+  const ErrorCode code =
+      errno == ENOSPC || errno == EDQUOT ? ErrorCode::kStorageUnavailable : ErrorCode::kStorage;
+  return Fail(code, what + ": " + std::strerror(errno));
 }
 
 // Server-generated ids only: nothing that could leave the directory.

@@ -262,9 +262,12 @@ void KafkaRelay::SaveCheckpoint() {
   std::lock_guard lock(save_mutex_);
   if (position == saved_) return;
   if (auto stored = checkpoint_.Store(options_.cluster, position); !stored) {
-    LogLine("kafka relay", stored.error().message);
+    // Once per run of failures: a full disk fails every save until space returns.
+    if (!save_failing_) LogLine("kafka relay", stored.error().message);
+    save_failing_ = true;
     return;
   }
+  save_failing_ = false;
   saved_ = position;
 }
 

@@ -69,8 +69,9 @@ struct KafkaRelayOptions {
   size_t max_in_flight = 100000;
   // Events read from the log per ReadAll. Default: 512.
   size_t read_batch = 512;
-  // How long Stop waits for in-flight messages to be acknowledged. Default: 5 s.
-  std::chrono::milliseconds stop_flush{5000};
+  // How long Stop waits for in-flight messages to be acknowledged (the rest is published again
+  // from the checkpoint at the next start). Default: 3 s.
+  std::chrono::milliseconds stop_flush{3000};
   // More librdkafka producer settings, applied last (tests). Default: none.
   KafkaSettings settings;
 };
@@ -138,7 +139,8 @@ class KafkaRelay {
   OwningOrganizations owners_;  // the producer thread's
 
   std::mutex save_mutex_;
-  uint64_t saved_ = 0;  // guarded by save_mutex_
+  uint64_t saved_ = 0;         // guarded by save_mutex_
+  bool save_failing_ = false;  // guarded by save_mutex_: the last save failed
 };
 
 }  // namespace esign::webhooks
