@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <string_view>
+#include <thread>
 #include <unordered_set>
 
 #include "webhooks/log_line.h"
@@ -15,8 +18,9 @@ namespace {
 class ClosingHandles {
  public:
   static ClosingHandles& Instance() {
-    static ClosingHandles handles;
-    return handles;
+    // Never destroyed: a client abandoned at a stop may still log while the process exits.
+    static auto* handles = new ClosingHandles();
+    return *handles;
   }
   void Add(const rd_kafka_t* handle) {
     std::lock_guard lock(mutex_);
@@ -116,9 +120,21 @@ void DestroyKafkaHandle(rd_kafka_t* handle) {
   if (handle == nullptr) return;
   ClosingHandles::Instance().Add(handle);
   if (rd_kafka_type(handle) == RD_KAFKA_CONSUMER) CloseKafkaConsumer(handle);
-  // Closed above, or given up on: destroying must not try again without a bound.
-  rd_kafka_destroy_flags(handle, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
-  ClosingHandles::Instance().Remove(handle);
+  // Closed above, or given up on: destroying must not close again. Even so, a consumer whose
+  // commit or leave is still waiting for a cluster that is gone blocks in destroy until that
+  // request times out (measured: 10 s); such a client is left to finish on a thread of its own.
+  auto destroyed = std::make_shared<std::promise<void>>();
+  std::future<void> done = destroyed->get_future();
+  std::thread([handle, destroyed] {
+    rd_kafka_destroy_flags(handle, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+    ClosingHandles::Instance().Remove(handle);
+    destroyed->set_value();
+  }).detach();
+  if (done.wait_for(kKafkaDestroyTimeout) == std::future_status::timeout) {
+    LogLine("kafka",
+            "warning: a client still waiting for its cluster is left to end with the "
+            "process");
+  }
 }
 
 Result<KafkaConf> MakeKafkaConf(const KafkaSettings& settings) {

@@ -23,7 +23,10 @@ namespace esign::webhooks {
 // The longest a consumer's close waits for its cluster (commit, leave the group). Past it the
 // consumer goes without: its partitions pass to the next owner after the session timeout, as a
 // crashed member's would, and what was not committed is read again there.
-inline constexpr std::chrono::milliseconds kKafkaCloseTimeout{3000};
+inline constexpr std::chrono::milliseconds kKafkaCloseTimeout{2000};
+// The longest DestroyKafkaHandle waits for librdkafka's threads to end; past it they end on their
+// own (no callback of the application is called any more).
+inline constexpr std::chrono::milliseconds kKafkaDestroyTimeout{1000};
 
 // Closes a consumer within about `timeout`, whatever its cluster does: it gives its assignment up
 // (the application's rebalance callback is not called: store what is settled before), commits the
@@ -31,9 +34,9 @@ inline constexpr std::chrono::milliseconds kKafkaCloseTimeout{3000};
 // here on the handle does not log its brokers going away. Nothing when closed already.
 void CloseKafkaConsumer(rd_kafka_t* handle, std::chrono::milliseconds timeout = kKafkaCloseTimeout);
 
-// Destroys a client within a bounded time: a consumer is closed first (CloseKafkaConsumer) unless
-// it was; a producer's messages not yet acknowledged are dropped (flush first, with a bound of
-// your own). Its brokers going away is not logged.
+// Destroys a client within kKafkaCloseTimeout + kKafkaDestroyTimeout: a consumer is closed first
+// (CloseKafkaConsumer) unless it was; a producer's messages not yet acknowledged are dropped (flush
+// first, with a bound of your own). Its brokers going away is not logged.
 void DestroyKafkaHandle(rd_kafka_t* handle);
 
 struct KafkaHandleDeleter {

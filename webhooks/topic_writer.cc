@@ -1,10 +1,14 @@
 #include "webhooks/topic_writer.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
 namespace esign::webhooks {
 namespace {
+
+// How often a waiting Write looks whether a stop has cut its wait short.
+constexpr auto kStopCheck = std::chrono::milliseconds(100);
 
 // One Write call's messages, told apart from other calls' by the message opaque.
 struct PendingBatch {
@@ -49,7 +53,13 @@ TopicWriter::TopicWriter(KafkaHandle producer, MessageAuth auth)
 TopicWriter::~TopicWriter() {
   poller_.request_stop();
   poller_.join();
-  rd_kafka_flush(producer_.get(), 5000);
+  // Every Write has returned: nothing is left unless a report is still on its way.
+  rd_kafka_flush(producer_.get(), 2000);
+}
+
+void TopicWriter::StopWithin(std::chrono::milliseconds grace) {
+  const auto give_up = std::chrono::steady_clock::now() + grace;
+  give_up_at_.store(std::min(give_up_at_.load(), give_up.time_since_epoch().count()));
 }
 
 void TopicWriter::OnDelivery(rd_kafka_t* /*handle*/, const rd_kafka_message_t* message,
@@ -80,9 +90,18 @@ Status TopicWriter::Write(const std::vector<TopicMessage>& messages) {
       break;
     }
   }
-  // Every produced message reports, at the latest when message.timeout.ms passes; the batch must
-  // outlive those reports, so this waits for all of them.
-  batch.done.wait(lock, [&batch] { return batch.remaining == 0; });
+  // Every produced message reports, at the latest when message.timeout.ms passes or once purged;
+  // the batch must outlive those reports, so this waits for all of them.
+  bool purged = false;
+  while (!batch.done.wait_for(lock, kStopCheck, [&batch] { return batch.remaining == 0; })) {
+    const std::chrono::steady_clock::time_point give_up{
+        std::chrono::steady_clock::duration(give_up_at_.load())};
+    if (!purged && std::chrono::steady_clock::now() >= give_up) {
+      // Reports of purged messages follow at once, through the poller.
+      rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+      purged = true;
+    }
+  }
   if (!batch.first_error.empty()) {
     return Fail(ErrorCode::kUnavailable, "Kafka did not take the message: " + batch.first_error);
   }

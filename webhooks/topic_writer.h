@@ -7,6 +7,7 @@
 // Thread safety: Write may be called from any thread; a poller thread serves delivery reports.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -43,8 +44,13 @@ class TopicWriter {
 
   // Produces the messages and returns once every one is acknowledged; kUnavailable when one is
   // refused or not acknowledged within the timeout (some may have been written: writers of this
-  // class only write what may be written twice).
+  // class only write what may be written twice), or once StopWithin's grace has passed.
   Status Write(const std::vector<TopicMessage>& messages);
+
+  // Stopping: Writes under way (and later ones) get `grace` from now to be acknowledged; then
+  // what the cluster has not acknowledged is dropped and they fail, so a stop does not wait
+  // for the timeout of a cluster that is gone. Any thread.
+  void StopWithin(std::chrono::milliseconds grace);
 
  private:
   TopicWriter(KafkaHandle producer, MessageAuth auth);
@@ -52,6 +58,9 @@ class TopicWriter {
 
   KafkaHandle producer_;
   const MessageAuth auth_;
+  // Steady-clock ticks after which Writes give up; max while not stopping.
+  std::atomic<std::chrono::steady_clock::rep> give_up_at_{
+      std::chrono::steady_clock::time_point::max().time_since_epoch().count()};
   std::jthread poller_;
 };
 

@@ -65,6 +65,9 @@ WebhookDelivery::~WebhookDelivery() { Stop(); }
 
 void WebhookDelivery::Stop() {
   stopped_.store(true);
+  // An attempt's record still being written gets this long; past it the attempt stays unsettled
+  // and its message goes to the next owner (a stop is bounded, docs/operations.md).
+  if (writer_) writer_->StopWithin(std::chrono::seconds(2));
   if (dispatcher_) dispatcher_->Stop();
   if (follower_) follower_->Stop();
 }

@@ -3,6 +3,7 @@
 // event arrives once per webhook-id, also when one dispatcher is killed in a burst; what the
 // dispatchers record is listed by contractd, and a 410 and a retry work through it.
 #include <filesystem>
+#include <iostream>
 #include <regex>
 
 #include "tests/support/temp_dir.h"
@@ -201,6 +202,38 @@ TEST_F(ExternalDispatcherTest, ADispatcherWithoutTheMessageKeyRefusesToStart) {
                             "/kafka-message-key"),
             std::string::npos)
       << result.err;
+}
+
+// An attempt made after the cluster went away cannot be recorded (the record waits up to 30 s for
+// the cluster); a SIGTERM still stops the dispatcher within the bound of docs/operations.md,
+// leaving that delivery to the partition's next owner.
+TEST_F(ExternalDispatcherTest, StopsWithinTheBoundWhileAnAttemptWaitsForTheGoneCluster) {
+  Receiver receiver;
+  receiver.Behave(R"({"status":500,"count":-1})");  // every attempt fails: retried after 5 s
+  const std::string endpoint = AddEndpoint(receiver);
+  ChildProcess& dispatcher = StartDispatcher();
+  CreateAndSend();
+  receiver.WaitUntil([](const boost::json::array& received) { return !received.empty(); });
+  const size_t before_outage = receiver.Received().size();
+  kafka_.reset();
+  // The retry 5 s later is made, and its record waits for the cluster.
+  receiver.WaitUntil(
+      [&](const boost::json::array& received) { return received.size() > before_outage; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+
+  const auto start = std::chrono::steady_clock::now();
+  dispatcher.Signal(SIGTERM);
+  const auto status = dispatcher.Wait(std::chrono::seconds(60));
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start);
+  std::cout << "contractd dispatcher stopped " << took.count()
+            << " ms after SIGTERM, an attempt's record waiting for the gone cluster" << std::endl;
+  ASSERT_TRUE(status.has_value()) << dispatcher.output();
+  EXPECT_EQ(*status, 0) << dispatcher.output();
+  EXPECT_LT(took, std::chrono::seconds(10)) << dispatcher.output();
+  dispatchers_.clear();
+  StopServer(*server_);
+  server_.reset();
 }
 
 }  // namespace
