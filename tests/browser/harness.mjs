@@ -47,6 +47,12 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // Every child started here, so that a timeout can still end them.
 const children = new Set();
 
+// Starts a child that the kernel kills when this test process dies, however it dies (a timeout's
+// SIGKILL runs no handler of ours): util-linux's setpriv sets PR_SET_PDEATHSIG and then execs.
+export function spawnTied(command, args, options) {
+  return track(spawn("setpriv", ["--pdeathsig", "KILL", "--", command, ...args], options));
+}
+
 export function track(child) {
   children.add(child);
   child.on("exit", () => children.delete(child));
@@ -56,9 +62,9 @@ export function track(child) {
 // contractd on a fresh data directory and a free loopback port, with its demo client;
 // `extraArgs` are more flags of `contractd serve`.
 export async function startContractd(binary, dataDir, extraArgs = []) {
-  const child = track(spawn(binary, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0",
+  const child = spawnTied(binary, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0",
     "--demo-client", "true", "--templates", join(sourceDir, "examples", "templates"), ...extraArgs],
-  { stdio: ["ignore", "pipe", "pipe"] }));
+  { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => { output += chunk; });
   const started = new Promise((resolve, reject) => {

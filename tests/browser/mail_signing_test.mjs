@@ -9,7 +9,6 @@
 // Environment: CHROMIUM (default /usr/bin/chromium).
 // Exits 0 only when every check passed; a screenshot of the page that was open when a check
 // failed is saved as ARTIFACT_DIR/mail-signing-failure.png.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +16,7 @@ import { join } from "node:path";
 
 import {
   check, checkEqual, closeBrowserAndContractd, demoApi, DESKTOP, launchChromium, ok, openPage,
-  PHONE, reportFailure, runTest, sleep, sourceDir, startContractd, stopChild, testArguments, track,
+  PHONE, reportFailure, runTest, sleep, sourceDir, spawnTied, startContractd, stopChild, testArguments,
 } from "./harness.mjs";
 
 const { contractdBinary, artifactDir } = testArguments("mail_signing_test.mjs");
@@ -34,8 +33,8 @@ const TITLE = "Mutual NDA: signed from the mail";
 // The SMTP server of tests/mail, run from there so that it finds its node_modules.
 async function startSmtpServer(outDir) {
   const mailDir = join(sourceDir, "tests", "mail");
-  const child = track(spawn(process.execPath, ["smtp_server.mjs", "--out", outDir],
-    { cwd: mailDir, stdio: ["ignore", "pipe", "pipe"] }));
+  const child = spawnTied(process.execPath, ["smtp_server.mjs", "--out", outDir],
+    { cwd: mailDir, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`smtp server did not start:\n${output}`)), 15_000);
@@ -146,8 +145,8 @@ async function main() {
     const api = await demoApi(server);
 
     // The owner's address, set through the admin socket of the running service.
-    const setOwner = track(spawn(contractdBinary, ["organizations", "set", "--data-dir", dataDir,
-      "--org", "org_demo", "--email", OWNER.email, "--name", OWNER.name], { stdio: ["ignore", "pipe", "pipe"] }));
+    const setOwner = spawnTied(contractdBinary, ["organizations", "set", "--data-dir", dataDir,
+      "--org", "org_demo", "--email", OWNER.email, "--name", OWNER.name], { stdio: ["ignore", "pipe", "pipe"] });
     let setOutput = "";
     setOwner.stdout.on("data", (chunk) => { setOutput += chunk; });
     setOwner.stderr.on("data", (chunk) => { setOutput += chunk; });
