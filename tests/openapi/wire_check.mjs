@@ -203,9 +203,9 @@ try {
   await call("GET", `/api/v1/hosted-signing/${managedSession.url.split("/sign/")[1]}`,
              { expect: 410 });
 
-  // Provider callbacks: an unknown provider.
+  // Provider callbacks: unsigned (the signature is checked before the provider is looked up).
   await call("POST", "/api/v1/provider-callbacks/unknown", { json: { sessionId: "ses_X" },
-                                                             expect: 404 });
+                                                             expect: 401 });
 
   // Deliveries: every attempt to port 9 fails and is recorded; a retry is accepted.
   let deliveries;
