@@ -5,7 +5,8 @@
 #                                    on its corpus (what `scripts/dev.sh test` runs)
 #   scripts/fuzz.sh long [N|Ns]      run every target, one after another, for N executions or N
 #                                    seconds (default 1000000 executions); FUZZ_FORK=2 runs two
-#                                    processes per target (time mode only)
+#                                    processes per target (time mode only); FUZZ_TARGETS="a b"
+#                                    runs only those
 #   scripts/fuzz.sh TARGET [libFuzzer flags]   run one target on its corpus, e.g. to reproduce a
 #                                    crash: scripts/fuzz.sh fuzz_http_request crash-<sha1>
 # The repository's corpora are read, never written: new inputs go to a temporary directory,
@@ -17,6 +18,8 @@ FUZZ_DIR=${FUZZ_DIR:-$ROOT/build/fuzz}
 CORPORA=$ROOT/tests/fuzz/corpus
 TARGETS=(fuzz_http_request fuzz_json_bodies fuzz_template_importer fuzz_cursor_token
   fuzz_verify_bundle fuzz_provider_callback)
+# FUZZ_TARGETS="a b" runs only those.
+if [ -n "${FUZZ_TARGETS:-}" ]; then read -ra TARGETS <<<"$FUZZ_TARGETS"; fi
 # Executions per target in `short`: the whole step stays within about three minutes on two cores
 # (the slowest target, fuzz_http_request, makes about a thousand a second).
 SHORT_RUNS=${SHORT_RUNS:-20000}

@@ -4,7 +4,10 @@
 //   0  the provider, rightly: the rest is the body, signed at the service's time
 //   1  the input: the rest is "<timestamp>\n<signature>\n<body>"
 //   2  the provider's secret, but for another provider id
-// A callback is answered 200, 400, 401, 404 or 409, never with a crash or a 500.
+// "$SESSION" in the body stands for the open provider session of fuzz_service.h, so that seeds
+// reach the signing commands (the first callback that completes or declines it finishes the
+// contract; later ones are duplicates). A callback is answered 200, 400, 401, 404 or 409, never
+// with a crash or a 500.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,7 +32,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace beast_http = boost::beast::http;
   using esign::fuzz::FuzzService;
   if (size == 0) return 0;
-  std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
+  std::string_view rest(input);
+  FuzzService& service = FuzzService::Instance();
+  std::string body_text;
+  for (size_t at = 0;;) {  // "$SESSION" replaced
+    const size_t found = input.find("$SESSION", at);
+    body_text.append(input, at, found == std::string::npos ? std::string::npos : found - at);
+    if (found == std::string::npos) break;
+    body_text += service.provider_session_id();
+    at = found + 8;
+  }
+  rest = body_text;
   std::string provider = FuzzService::kProviderId;
   std::string timestamp = std::to_string(FuzzService::kNowSeconds);
   std::string signature;
@@ -58,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   request.set("X-Provider-Signature", signature);
   request.body() = std::string(rest);
   request.prepare_payload();
-  const esign::http::Response response = FuzzService::Instance().Handle(std::move(request));
+  const esign::http::Response response = service.Handle(std::move(request));
   if (response.result_int() >= 500) __builtin_trap();
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <iostream>
 #include <mutex>
 
 #include "commands/contract_commands.h"
@@ -11,6 +12,7 @@
 #include "commands/template_commands.h"
 #include "documents/contract_documents.h"
 #include "documents/service_certificate.h"
+#include "domain/json_parse.h"
 #include "domain/signer_secrets.h"
 #include "eventstore/memory_event_store.h"
 #include "http/api_handler.h"
@@ -54,6 +56,36 @@ T Must(Result<T> result) {
   return std::move(*result);
 }
 
+// The answer to `request`, once the read side has applied what it wrote.
+http::Response Exchange(http::ApiHandler& handler, const projections::Projector& projector,
+                        const eventstore::EventStore& store, http::Request request) {
+  std::promise<http::Response> answered;
+  handler.Handle(std::move(request), http::RequestContext{"127.0.0.1"},
+                 [&](http::Response r) { answered.set_value(std::move(r)); });
+  http::Response response = answered.get_future().get();
+  if (!projector.WaitFor(store.Size(), kWait)) __builtin_trap();
+  return response;
+}
+
+// A services agreement sent at once: the client signs through the integrator, the provider
+// company through provider "prv_fuzz" (as in tests/app/provider_signing_test.cc).
+constexpr char kProviderContract[] = R"({"title":"Services with a provider",
+"templateId":"tpl_services_agreement","sendNow":true,
+"data":{"parties":{"clientName":"Client AG","clientAddress":"Bahnhofstrasse 1, Zurich",
+"providerName":"Provider BV","providerRegistrationNumber":"NL-123",
+"billingEmail":"billing@provider.example"},
+"engagement":{"effectiveDate":"2026-12-01","scopeOfServices":"Cloud migration of the billing system.",
+"currency":"EUR","totalFee":"1200.00","paymentTermsDays":30,"governingLaw":"Netherlands",
+"paymentMilestones":[{"description":"All","dueDate":"2027-01-31","amount":"1200.00"}]}},
+"participants":[
+{"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
+ "name":"Clara Client","email":"clara@client.example","templateRoleId":"client_signatory"},
+{"action":"sign","recipientType":"organization","executionChannel":"provider_managed",
+ "name":"Provider BV","organizationId":"org_provider","templateRoleId":"provider_company",
+ "providerConfigRef":"prv_fuzz"},
+{"action":"view","recipientType":"individual","name":"Otto Observer",
+ "email":"otto@client.example","templateRoleId":"project_observer"}]})";
+
 }  // namespace
 
 struct FuzzService::Parts {
@@ -78,6 +110,7 @@ struct FuzzService::Parts {
   http::ApiRoutes routes;
   std::unique_ptr<http::ApiHandler> handler;
   std::string access_token;
+  std::string provider_session_id;
 
   Parts() {
     // The token key and the service certificate are files of a data directory.
@@ -105,6 +138,7 @@ struct FuzzService::Parts {
                                                  http::ApiHandlerOptions{.worker_threads = 1});
     handler->SetReady(true);
     CreateClient();
+    OpenProviderSession();
   }
 
   ~Parts() {
@@ -176,6 +210,10 @@ struct FuzzService::Parts {
     http::AddSigningPageRoutes(routes);
   }
 
+  boost::json::object Call(boost::beast::http::verb method, const std::string& target,
+                           const std::string& body, unsigned expected);
+  void OpenProviderSession();
+
   void CreateClient() {
     commands::NewClient client{.organization_id = "org_fuzz", .name = "Fuzz client"};
     for (const auto permission : commands::kPermissions)
@@ -188,6 +226,47 @@ struct FuzzService::Parts {
   }
 };
 
+// The answer's JSON; traps unless the status is `expected`.
+boost::json::object FuzzService::Parts::Call(boost::beast::http::verb method,
+                                             const std::string& target, const std::string& body,
+                                             unsigned expected) {
+  http::Request request{method, target, 11};
+  request.set(boost::beast::http::field::authorization, "Bearer " + access_token);
+  request.set(boost::beast::http::field::content_type, "application/json");
+  request.body() = body;
+  request.prepare_payload();
+  const http::Response response = Exchange(*handler, *projector, *store, std::move(request));
+  if (response.result_int() != expected) {
+    std::cerr << "fuzz service setup: " << target << " answered " << response.result_int() << ": "
+              << response.body() << std::endl;
+    __builtin_trap();
+  }
+  return Must(ParseJson(response.body())).as_object();
+}
+
+void FuzzService::Parts::OpenProviderSession() {
+  using boost::beast::http::verb;
+  const auto contract = Call(verb::post, "/api/v1/contracts", kProviderContract, 201);
+  const std::string id(contract.at("id").as_string());
+  const std::string client(
+      contract.at("participants").as_array().at(0).at("participantId").as_string());
+  const auto session = Call(verb::post, "/api/v1/contracts/" + id + "/signing-sessions",
+                            R"({"participantId":")" + client + R"("})", 201);
+  Call(verb::post,
+       "/api/v1/signing-sessions/" + std::string(session.at("sessionId").as_string()) + "/complete",
+       R"({"signerName":"Clara Client","signedAt":"2026-11-18T11:00:00Z","ipAddress":"192.0.2.1",
+"userAgent":"Integrator/1","authenticationMethod":"password","consent":true})",
+       200);
+  // The client's signature brought the provider company's turn: its session started by itself.
+  const auto sessions = Call(verb::get, "/api/v1/contracts/" + id + "/signing-sessions", "", 200);
+  for (const auto& s : sessions.at("data").as_array()) {
+    if (s.at("channel") == "provider_managed") {
+      provider_session_id = std::string(s.at("sessionId").as_string());
+    }
+  }
+  if (provider_session_id.empty()) __builtin_trap();
+}
+
 FuzzService& FuzzService::Instance() {
   static FuzzService service;
   return service;
@@ -197,15 +276,10 @@ FuzzService::FuzzService() : parts_(std::make_unique<Parts>()) {}
 FuzzService::~FuzzService() = default;
 
 const std::string& FuzzService::access_token() const { return parts_->access_token; }
+const std::string& FuzzService::provider_session_id() const { return parts_->provider_session_id; }
 
 http::Response FuzzService::Handle(http::Request request) {
-  std::promise<http::Response> answered;
-  parts_->handler->Handle(std::move(request), http::RequestContext{"127.0.0.1"},
-                          [&](http::Response r) { answered.set_value(std::move(r)); });
-  http::Response response = answered.get_future().get();
-  // What this request wrote is applied before the next one arrives.
-  if (!parts_->projector->WaitFor(parts_->store->Size(), kWait)) __builtin_trap();
-  return response;
+  return Exchange(*parts_->handler, *parts_->projector, *parts_->store, std::move(request));
 }
 
 }  // namespace esign::fuzz

@@ -3,7 +3,8 @@
 // once per process as app/service.cc assembles contractd, without sockets, Kafka, e-mail or
 // webhook delivery: a request goes to ApiHandler::Handle and its answer is waited for. The
 // templates of examples/templates are imported, one client with every permission exists and its
-// access token is at hand, and provider "prv_fuzz" has a known callback secret.
+// access token is at hand, and provider "prv_fuzz" has a known callback secret and an open
+// session, of a services agreement whose other signer has signed.
 // Thread safety: one caller at a time (libFuzzer's thread). The handler runs routes on one
 // worker thread and the projector has its own; the caller waits for both after every request,
 // so a request sees everything the ones before it wrote.
@@ -26,6 +27,8 @@ class FuzzService {
   http::Response Handle(http::Request request);
 
   const std::string& access_token() const;
+  // The provider_managed session of prv_fuzz that a callback can complete or decline.
+  const std::string& provider_session_id() const;
   static constexpr const char* kProviderId = "prv_fuzz";
   static constexpr const char* kProviderSecret = "fuzz-provider-secret";
   // The seconds since the epoch of every clock of the service (it stands still).
