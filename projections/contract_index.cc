@@ -7,7 +7,9 @@
 
 #include "base/json_read.h"
 #include "base/time_text.h"
+#include "domain/template.h"
 #include "projections/key_codec.h"
+#include "projections/text_fold.h"
 
 namespace esign::projections {
 namespace {
@@ -37,7 +39,7 @@ std::string SearchText(const ContractState& state, std::string_view contract_id)
   }
   text.push_back('\n');
   text.append(contract_id);
-  return AsciiLower(text);
+  return FoldText(text);
 }
 
 }  // namespace
@@ -188,11 +190,57 @@ std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
   return entries;
 }
 
-std::string GrantPrefix(std::string_view organization_id) {
-  std::string key = "g/";
+namespace {
+
+constexpr std::string_view kPostingTags[] = {"g/", "gs/", "go/", "gc/", "ga/", "gr/", "gb/", "gt/"};
+constexpr DateField kIndexedDates[] = {
+    DateField::kCreatedAt,  DateField::kUpdatedAt, DateField::kSentAt,    DateField::kCompletedAt,
+    DateField::kDeclinedAt, DateField::kVoidedAt,  DateField::kExpiredAt, DateField::kExpiresAt};
+
+// Calls `key` with every secondary index key of one organization's entry.
+template <class F>
+void ForEachSecondaryKey(const std::string& org, const IndexEntry& entry, F&& key) {
+  const std::string& id = entry.contract_id;
+  const auto posting = [&](PostingIndex index, std::string_view value) {
+    std::string k = PostingPrefix(index, org, value);
+    AppendKeyPart(k, id);
+    key(std::move(k));
+  };
+  posting(PostingIndex::kStatus, ToString(entry.status));
+  posting(PostingIndex::kController, entry.controller);
+  for (const std::string& other : entry.counterparties) posting(PostingIndex::kCounterparty, other);
+  for (const ParticipantAction action :
+       {ParticipantAction::kSign, ParticipantAction::kView, ParticipantAction::kReceiveCopy}) {
+    if (entry.Has(action)) posting(PostingIndex::kAction, ToString(action));
+  }
+  for (const AccessRole role : entry.Roles()) posting(PostingIndex::kRole, ToString(role));
+  if (entry.Has(AccessRole::kController)) posting(PostingIndex::kCreator, entry.created_by);
+  for (const std::string& trigram : Trigrams(entry.text)) {
+    posting(PostingIndex::kTrigram, trigram);
+  }
+  for (const DateField field : kIndexedDates) {
+    if (const std::optional<int64_t> date = entry.Date(field)) {
+      key(DateIndexKey(org, field, *date, id));
+    }
+  }
+}
+
+}  // namespace
+
+std::string PostingPrefix(PostingIndex index, std::string_view organization_id,
+                          std::string_view value) {
+  std::string key(kPostingTags[static_cast<size_t>(index)]);
   AppendKeyPart(key, organization_id);
   key.push_back('/');
+  if (index != PostingIndex::kGrant) {
+    AppendKeyPart(key, value);
+    key.push_back('/');
+  }
   return key;
+}
+
+std::string GrantPrefix(std::string_view organization_id) {
+  return PostingPrefix(PostingIndex::kGrant, organization_id, "");
 }
 
 std::string GrantKey(std::string_view organization_id, std::string_view contract_id) {
@@ -202,12 +250,7 @@ std::string GrantKey(std::string_view organization_id, std::string_view contract
 }
 
 std::string StatusIndexPrefix(std::string_view organization_id, ContractStatus status) {
-  std::string key = "gs/";
-  AppendKeyPart(key, organization_id);
-  key.push_back('/');
-  key.append(ToString(status));
-  key.push_back('/');
-  return key;
+  return PostingPrefix(PostingIndex::kStatus, organization_id, ToString(status));
 }
 
 std::string StatusIndexKey(std::string_view organization_id, ContractStatus status,
@@ -217,14 +260,53 @@ std::string StatusIndexKey(std::string_view organization_id, ContractStatus stat
   return key;
 }
 
+std::string DateIndexPrefix(std::string_view organization_id, DateField field) {
+  std::string key = "gd/";
+  AppendKeyPart(key, organization_id);
+  key.push_back('/');
+  key.append(ToString(field));
+  key.push_back('/');
+  return key;
+}
+
+std::string DateIndexTime(int64_t micros) {
+  // Flipping the sign bit maps signed order onto unsigned order.
+  return HexU64(static_cast<uint64_t>(micros) ^ (uint64_t{1} << 63));
+}
+
+std::optional<int64_t> ParseDateIndexTime(std::string_view digits) {
+  const std::optional<uint64_t> biased = ParseHexU64(digits);
+  if (!biased) return std::nullopt;
+  return static_cast<int64_t>(*biased ^ (uint64_t{1} << 63));
+}
+
+std::string DateIndexKey(std::string_view organization_id, DateField field, int64_t micros,
+                         std::string_view contract_id) {
+  std::string key = DateIndexPrefix(organization_id, field);
+  key.append(DateIndexTime(micros));
+  key.push_back('/');
+  AppendKeyPart(key, contract_id);
+  return key;
+}
+
 std::vector<std::string> IndexKeysOf(const std::map<std::string, IndexEntry>& entries) {
   std::vector<std::string> keys;
-  keys.reserve(entries.size() * 2);
   for (const auto& [org, entry] : entries) {
     keys.push_back(GrantKey(org, entry.contract_id));
-    keys.push_back(StatusIndexKey(org, entry.status, entry.contract_id));
+    ForEachSecondaryKey(org, entry, [&](std::string key) { keys.push_back(std::move(key)); });
   }
   return keys;
+}
+
+std::vector<std::pair<std::string, std::string>> IndexRowsOf(
+    const std::map<std::string, IndexEntry>& entries) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const auto& [org, entry] : entries) {
+    rows.emplace_back(GrantKey(org, entry.contract_id), EncodeIndexEntry(entry));
+    ForEachSecondaryKey(org, entry,
+                        [&](std::string key) { rows.emplace_back(std::move(key), std::string()); });
+  }
+  return rows;
 }
 
 }  // namespace esign::projections

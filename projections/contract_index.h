@@ -8,18 +8,31 @@
 // viewer for an organization `view` participant's. Individual participants have an e-mail, not an
 // organization, and grant no API principal; `receive_copy` grants nothing.
 //
-// Keys (under "contracts/"), with each organization id escaped by EscapeKeyPart:
-//   g/<org>/<contractId>              the grant and index entry (every readable contract)
-//   gs/<org>/<status>/<contractId>    the same entry, by status
-// Contract ids are time-ordered, so a reverse scan lists newest first.
+// Keys (under "contracts/"), with each organization id and value escaped by EscapeKeyPart:
+//   g/<org>/<contractId>                   the grant and index entry (every readable contract)
+// and the secondary indexes of the list filters, whose values are empty (the entry is read
+// from the grant key):
+//   gs/<org>/<status>/<contractId>         by status
+//   go/<org>/<controller>/<contractId>     by controlling organization (organizationId)
+//   gc/<org>/<counterparty>/<contractId>   by each counterparty organization
+//   ga/<org>/<action>/<contractId>         by each participant action of <org>
+//   gr/<org>/<role>/<contractId>           by each access role of <org>
+//   gb/<org>/<clientId>/<contractId>       by creating client, when <org> controls (scope owned)
+//   gt/<org>/<trigram>/<contractId>        by each trigram of the folded search text
+//   gd/<org>/<dateField>/<time>/<contractId>  by each date the contract has; <time> is 16 hex
+//                                          digits of the microseconds with the sign bit flipped,
+//                                          so key order is time order
+// Contract ids are time-ordered, so a reverse scan of an id-ordered index lists newest first.
 // Pure functions; safe from any thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "domain/contract_state.h"
@@ -46,7 +59,7 @@ struct IndexEntry {
   std::vector<std::string> counterparties;  // other organizations involved, sorted
   uint8_t roles = 0;                        // bit per AccessRole of this organization
   uint8_t actions = 0;                      // bit per ParticipantAction of this organization
-  std::string text;  // lower-cased title, participant names and e-mails, and the id
+  std::string text;  // folded (FoldText) title, participant names and e-mails, and the id
 
   bool Has(AccessRole role) const { return (roles & Bit(role)) != 0; }
   bool Has(ParticipantAction action) const { return (actions & Bit(action)) != 0; }
@@ -72,7 +85,33 @@ std::string StatusIndexKey(std::string_view organization_id, ContractStatus stat
                            std::string_view contract_id);
 std::string StatusIndexPrefix(std::string_view organization_id, ContractStatus status);
 
-// Every index key of the entries (grant and status keys).
+// The id-ordered indexes of one organization; the keys of each end in the contract id.
+enum class PostingIndex {
+  kGrant,         // g/<org>/ (the value is ignored)
+  kStatus,        // gs/<org>/<status>/
+  kController,    // go/<org>/<organization>/
+  kCounterparty,  // gc/<org>/<organization>/
+  kAction,        // ga/<org>/<action>/
+  kRole,          // gr/<org>/<role>/
+  kCreator,       // gb/<org>/<clientId>/
+  kTrigram,       // gt/<org>/<trigram>/
+};
+std::string PostingPrefix(PostingIndex index, std::string_view organization_id,
+                          std::string_view value);
+
+// gd/<org>/<dateField>/ and its keys; DateKeyTime is the <time> part of a key's time onwards.
+std::string DateIndexPrefix(std::string_view organization_id, DateField field);
+inline constexpr size_t kDateIndexTimeDigits = 16;
+std::string DateIndexTime(int64_t micros);
+std::optional<int64_t> ParseDateIndexTime(std::string_view digits);
+std::string DateIndexKey(std::string_view organization_id, DateField field, int64_t micros,
+                         std::string_view contract_id);
+
+// Every index key of the entries: the grant key first for each organization, then its
+// secondary keys. IndexRowsOf gives them with their values (the encoded entry for a grant key,
+// empty for the others).
 std::vector<std::string> IndexKeysOf(const std::map<std::string, IndexEntry>& entries);
+std::vector<std::pair<std::string, std::string>> IndexRowsOf(
+    const std::map<std::string, IndexEntry>& entries);
 
 }  // namespace esign::projections

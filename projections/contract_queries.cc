@@ -7,52 +7,17 @@
 #include "projections/contract_index.h"
 #include "projections/contract_views.h"
 #include "projections/key_codec.h"
+#include "projections/list_position.h"
+#include "projections/list_scan.h"
 #include "projections/view_batch.h"
 
 namespace esign::projections {
-namespace {
 
-bool InScope(const IndexEntry& entry, const QueryActor& actor, ListScope scope) {
-  switch (scope) {
-    case ListScope::kReadable:
-      return entry.roles != 0;
-    case ListScope::kOwned:
-      return entry.Has(AccessRole::kController) && entry.created_by == actor.client_id;
-    case ListScope::kOrganization:
-      return entry.Has(AccessRole::kController);
-    case ListScope::kSharedWithMe:
-      return entry.Has(AccessRole::kViewer);
-  }
-  return false;
-}
-
-bool Matches(const IndexEntry& entry, const QueryActor& actor, const ListQuery& query) {
-  if (query.status && entry.status != *query.status) return false;
-  if (query.from_us || query.to_us) {
-    const std::optional<int64_t> date = entry.Date(query.date_field);
-    if (!date) return false;
-    if (query.from_us && *date < *query.from_us) return false;
-    if (query.to_us && *date >= *query.to_us) return false;
-  }
-  if (query.organization_id && entry.controller != *query.organization_id) return false;
-  if (query.counterparty_organization_id) {
-    bool found = false;
-    for (const auto& org : entry.counterparties) {
-      found = found || org == *query.counterparty_organization_id;
-    }
-    if (!found) return false;
-  }
-  if (query.participant_action && !entry.Has(*query.participant_action)) return false;
-  if (query.access_role && !entry.Has(*query.access_role)) return false;
-  if (query.q && entry.text.find(*query.q) == std::string::npos) return false;
-  // Last, the grant: whatever the filters selected, only what the actor may read remains.
-  return InScope(entry, actor, query.scope);
-}
-
-}  // namespace
-
-ContractQueries::ContractQueries(const ViewStore& views, std::string cursor_key)
-    : views_(views), has_cursor_key_(!cursor_key.empty()), cursors_(std::move(cursor_key)) {}
+ContractQueries::ContractQueries(const ViewStore& views, std::string cursor_key, size_t scan_budget)
+    : views_(views),
+      has_cursor_key_(!cursor_key.empty()),
+      cursors_(std::move(cursor_key)),
+      scan_budget_(scan_budget) {}
 
 Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::string_view contract_id,
                                              bool status) const {
@@ -117,42 +82,34 @@ Result<ContractPage> ContractQueries::List(const QueryActor& actor, const ListQu
                 "must be an integer from 1 to " + std::to_string(kMaxListLimit));
   }
   const std::string fingerprint = QueryFingerprint(actor.client_id, actor.organization_id, query);
-  std::optional<std::string> after;
+  std::optional<ListPosition> after;
   if (query.cursor) {
     Result<std::string> position = cursors_.Decode(*query.cursor, fingerprint);
     if (!position) return Fail(position.error());
-    after = std::move(*position);
+    Result<ListPosition> decoded = DecodeListPosition(*position, IsDatedListing(query));
+    if (!decoded) return Fail(decoded.error());
+    after = std::move(*decoded);
   }
   ContractPage page;
   if (actor.organization_id.empty()) return page;
 
   const std::unique_ptr<const RowReader> snapshot = views_.Snapshot();
   const PrefixedReader rows(*snapshot, kContractViewsName);
-  // The status index when the status is fixed, else every grant of the organization; both end
-  // in the contract id, so scanning backwards lists newest first.
-  const std::string prefix = query.status ? StatusIndexPrefix(actor.organization_id, *query.status)
-                                          : GrantPrefix(actor.organization_id);
-  const std::string start = after ? prefix + EscapeKeyPart(*after) : std::string();
-
-  std::vector<IndexEntry> matches;
-  esign::Status failure;
-  esign::Status scanned =
-      rows.Scan(prefix, start, true, [&](std::string_view key, std::string_view value) {
-        if (after && key == start) return true;  // the last item of the previous page
-        Result<IndexEntry> entry = DecodeIndexEntry(value);
-        if (!entry) {
-          failure = Fail(entry.error());
-          return false;
-        }
-        if (Matches(*entry, actor, query)) matches.push_back(std::move(*entry));
-        // One more than a page tells whether another page follows.
-        return matches.size() <= query.limit;
-      });
-  if (!scanned) return Fail(scanned.error());
-  if (!failure) return Fail(failure.error());
+  Result<ListScanResult> scan =
+      ScanList(rows, actor.client_id, actor.organization_id, query, after, scan_budget_);
+  if (!scan) return Fail(scan.error());
+  std::vector<IndexEntry>& matches = scan->matches;
   if (matches.size() > query.limit) {
     matches.resize(query.limit);
-    page.next_cursor = cursors_.Encode(matches.back().contract_id, fingerprint);
+    const IndexEntry& last = matches.back();
+    page.next_cursor =
+        cursors_.Encode(EncodeListPosition(ListPosition{
+                            IsDatedListing(query) ? last.Date(query.date_field) : std::nullopt,
+                            last.contract_id, false}),
+                        fingerprint);
+  } else if (scan->stopped) {
+    // The budget ran out first: the next page goes on from where this scan stopped.
+    page.next_cursor = cursors_.Encode(EncodeListPosition(*scan->stopped), fingerprint);
   }
 
   page.items.reserve(matches.size());

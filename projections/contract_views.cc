@@ -105,20 +105,26 @@ Status ContractViews::Flush(ViewBatch& batch) {
   for (auto& [contract_id, changed] : changed_) {
     const ContractState& state = changed.state;
     const std::map<std::string, IndexEntry> entries = IndexEntriesOf(state, contract_id);
-    std::vector<std::string> keys = IndexKeysOf(entries);
+    std::vector<std::pair<std::string, std::string>> index_rows = IndexRowsOf(entries);
+    std::vector<std::string> keys;
+    keys.reserve(index_rows.size());
+    for (const auto& [key, value] : index_rows) keys.push_back(key);
     // An entry whose key is unchanged is overwritten below; the others no longer hold.
     std::sort(keys.begin(), keys.end());
-    for (const std::string& old_key : changed.old_index_keys) {
+    std::vector<std::string>& old_keys = changed.old_index_keys;
+    for (const std::string& old_key : old_keys) {
       if (!std::binary_search(keys.begin(), keys.end(), old_key)) batch.Delete(old_key);
     }
+    std::sort(old_keys.begin(), old_keys.end());
     if (state.exists()) {
       batch.Put(ContractRowKey(contract_id), boost::json::serialize(ContractToJson(state)));
       batch.Put(StatusRowKey(contract_id), boost::json::serialize(ContractStatusToJson(state)));
     }
-    for (const auto& [org, entry] : entries) {
-      std::string value = EncodeIndexEntry(entry);
-      batch.Put(GrantKey(org, contract_id), std::string_view(value));
-      batch.Put(StatusIndexKey(org, entry.status, contract_id), std::move(value));
+    for (auto& [key, value] : index_rows) {
+      // A secondary key's value is empty: one already committed needs no write (most of them,
+      // the trigrams, stay as they are while the contract moves on).
+      if (value.empty() && std::binary_search(old_keys.begin(), old_keys.end(), key)) continue;
+      batch.Put(key, std::move(value));
     }
     if (const std::optional<std::string> due = DueTimerKey(state, contract_id);
         due != changed.old_due_key) {

@@ -5,6 +5,7 @@
 #include "base/time_text.h"
 #include "domain/json_util.h"
 #include "projections/key_codec.h"
+#include "projections/text_fold.h"
 
 namespace esign::projections {
 namespace {
@@ -225,7 +226,7 @@ Result<ListQuery> ParseListQuery(const QueryParams& params) {
       AddDetail(details, "q",
                 "must be at most " + std::to_string(kMaxSearchLength) + " printable characters");
     } else {
-      query.q = AsciiLower(*text);
+      query.q = FoldText(*text);
     }
   }
   if (const auto text = value_of("limit")) {

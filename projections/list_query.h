@@ -62,7 +62,7 @@ struct ListQuery {
   std::optional<std::string> counterparty_organization_id;  // another organization involved
   std::optional<ParticipantAction> participant_action;      // the actor organization's own
   std::optional<AccessRole> access_role;                    // the actor organization's relation
-  std::optional<std::string> q;  // lower-cased; a substring of the contract's search text
+  std::optional<std::string> q;  // folded (text_fold.h); a substring of the folded search text
   size_t limit = kDefaultListLimit;
   std::optional<std::string> cursor;  // opaque, checked by ContractQueries::List
 };

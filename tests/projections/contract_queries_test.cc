@@ -553,8 +553,9 @@ TEST(ContractQueriesNewWorldTest, VoidAndExpiryAreStatusesAndDates) {
   EXPECT_EQ(page({{"dateField", "expiredAt"}, {"from", "2000-01-01"}}), (Ids{expired}));
   // expiresAt is the deadline fixed at send, kept when the contract ends; drafts have none.
   EXPECT_EQ(page({{"dateField", "expiresAt"}, {"from", "2026-02-02"}}), (Ids{sent}));
+  // A listing with a range is ordered by the range's date, latest first.
   EXPECT_EQ(page({{"dateField", "expiresAt"}, {"to", "2026-02-01T10:00:00.000001Z"}}),
-            (Ids{expired, voided}));
+            (Ids{voided, expired}));
   EXPECT_EQ(page({{"status", "voided"}, {"dateField", "expiresAt"}, {"from", "2000-01-01"}}),
             (Ids{voided}));
 }

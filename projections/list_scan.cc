@@ -1,0 +1,292 @@
+#include "projections/list_scan.h"
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "domain/template.h"
+#include "projections/index_cursor.h"
+#include "projections/key_codec.h"
+#include "projections/text_fold.h"
+
+namespace esign::projections {
+namespace {
+
+constexpr size_t kMaxTrigramLists = 8;
+
+bool InScope(const IndexEntry& entry, std::string_view client_id, ListScope scope) {
+  switch (scope) {
+    case ListScope::kReadable:
+      return entry.roles != 0;
+    case ListScope::kOwned:
+      return entry.Has(AccessRole::kController) && entry.created_by == client_id;
+    case ListScope::kOrganization:
+      return entry.Has(AccessRole::kController);
+    case ListScope::kSharedWithMe:
+      return entry.Has(AccessRole::kViewer);
+  }
+  return false;
+}
+
+// The id-ordered index prefixes the filters select; empty when no filter has one.
+std::vector<std::string> FilterLists(std::string_view org, std::string_view client_id,
+                                     const ListQuery& query) {
+  std::vector<std::string> lists;
+  if (query.status)
+    lists.push_back(PostingPrefix(PostingIndex::kStatus, org, ToString(*query.status)));
+  if (query.organization_id) {
+    lists.push_back(PostingPrefix(PostingIndex::kController, org, *query.organization_id));
+  }
+  if (query.counterparty_organization_id) {
+    lists.push_back(
+        PostingPrefix(PostingIndex::kCounterparty, org, *query.counterparty_organization_id));
+  }
+  if (query.participant_action) {
+    lists.push_back(PostingPrefix(PostingIndex::kAction, org, ToString(*query.participant_action)));
+  }
+  if (query.access_role) {
+    lists.push_back(PostingPrefix(PostingIndex::kRole, org, ToString(*query.access_role)));
+  }
+  switch (query.scope) {
+    case ListScope::kReadable:
+      break;
+    case ListScope::kOwned:
+      lists.push_back(PostingPrefix(PostingIndex::kCreator, org, client_id));
+      break;
+    case ListScope::kOrganization:
+      lists.push_back(PostingPrefix(PostingIndex::kRole, org, ToString(AccessRole::kController)));
+      break;
+    case ListScope::kSharedWithMe:
+      lists.push_back(PostingPrefix(PostingIndex::kRole, org, ToString(AccessRole::kViewer)));
+      break;
+  }
+  if (query.q) {
+    const std::vector<std::string> trigrams = Trigrams(*query.q);
+    // A long q has many trigrams; a spread of them narrows as well, and the entry decides.
+    const size_t n = trigrams.size();
+    const size_t take = std::min(n, kMaxTrigramLists);
+    for (size_t i = 0; i < take; ++i) {
+      const size_t at = take == 1 ? 0 : i * (n - 1) / (take - 1);
+      lists.push_back(PostingPrefix(PostingIndex::kTrigram, org, trigrams[at]));
+    }
+  }
+  std::sort(lists.begin(), lists.end());
+  lists.erase(std::unique(lists.begin(), lists.end()), lists.end());
+  return lists;
+}
+
+// Reads and checks the entry of one candidate; nullopt when it does not match.
+Result<std::optional<IndexEntry>> Candidate(const ViewReader& rows, std::string_view org,
+                                            std::string_view escaped_id, std::string_view client_id,
+                                            const ListQuery& query) {
+  Result<std::optional<std::string>> row = rows.Get(GrantPrefix(org) + std::string(escaped_id));
+  if (!row) return Fail(row.error());
+  if (!*row) {
+    return Fail(ErrorCode::kCorruption,
+                "contract " + UnescapeKeyPart(escaped_id) + " is indexed without a grant");
+  }
+  Result<IndexEntry> entry = DecodeIndexEntry(**row);
+  if (!entry) return Fail(entry.error());
+  if (!MatchesListQuery(*entry, client_id, query)) return std::optional<IndexEntry>();
+  return std::optional<IndexEntry>(std::move(*entry));
+}
+
+struct Outcome {
+  std::vector<IndexEntry> matches;
+  bool complete = false;                // every match below the start was found
+  std::optional<ListPosition> stopped;  // the budget ran out here
+};
+
+// The zig-zag join of `lists`, newest first from `from`, until `want` matches (0: all).
+Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_view client_id,
+                     const ListQuery& query, const std::vector<std::string>& lists,
+                     const std::optional<ListPosition>& from, size_t want, ScanBudget& budget) {
+  std::vector<IndexCursor> cursors;
+  cursors.reserve(lists.size());
+  for (const std::string& prefix : lists) cursors.emplace_back(rows, prefix, budget);
+  std::optional<std::string> bound;
+  bool inclusive = true;
+  if (from) {
+    bound = EscapeKeyPart(from->contract_id);
+    inclusive = from->inclusive;
+  }
+  Outcome out;
+  const auto stop_at = [&](const std::optional<std::string>& at, bool at_inclusive) {
+    if (at) out.stopped = ListPosition{std::nullopt, UnescapeKeyPart(*at), at_inclusive};
+    return out;
+  };
+  while (true) {
+    Result<IndexCursor::Step> step = cursors[0].Seek(bound, inclusive);
+    if (!step) return Fail(step.error());
+    if (step->outcome == IndexCursor::Outcome::kOutOfBudget) return stop_at(bound, inclusive);
+    if (step->outcome == IndexCursor::Outcome::kEnd) break;
+    std::string candidate = std::move(step->suffix);
+    // Every id above the candidate is out of some list; find one that is in all.
+    size_t agree = 1;
+    for (size_t i = 1 % cursors.size(); agree < cursors.size(); i = (i + 1) % cursors.size()) {
+      step = cursors[i].Seek(candidate, true);
+      if (!step) return Fail(step.error());
+      if (step->outcome == IndexCursor::Outcome::kOutOfBudget) return stop_at(candidate, true);
+      if (step->outcome == IndexCursor::Outcome::kEnd) {
+        out.complete = true;
+        return out;
+      }
+      if (step->suffix == candidate) {
+        ++agree;
+      } else {
+        candidate = std::move(step->suffix);
+        agree = 1;
+      }
+    }
+    if (!budget.Take()) return stop_at(candidate, true);
+    Result<std::optional<IndexEntry>> entry = Candidate(rows, org, candidate, client_id, query);
+    if (!entry) return Fail(entry.error());
+    if (*entry) {
+      out.matches.push_back(std::move(**entry));
+      if (want != 0 && out.matches.size() >= want) return out;
+    }
+    bound = std::move(candidate);
+    inclusive = false;
+  }
+  out.complete = true;
+  return out;
+}
+
+// The position of a date index key's suffix "<time>/<escaped id>" (checked by the caller).
+std::optional<ListPosition> DatedPosition(std::string_view suffix, bool inclusive) {
+  const std::optional<int64_t> date = ParseDateIndexTime(suffix.substr(0, kDateIndexTimeDigits));
+  if (!date) return std::nullopt;
+  return ListPosition{*date, UnescapeKeyPart(suffix.substr(kDateIndexTimeDigits + 1)), inclusive};
+}
+
+// The date index of the range's field, from `to` (or `from`, the position) down to `from`.
+Result<Outcome> DateScan(const ViewReader& rows, std::string_view org, std::string_view client_id,
+                         const ListQuery& query, const std::optional<ListPosition>& from,
+                         size_t want, ScanBudget& budget) {
+  IndexCursor cursor(rows, DateIndexPrefix(org, query.date_field), budget);
+  std::optional<std::string> bound;
+  bool inclusive = true;
+  if (from && from->date) {
+    bound = DateIndexTime(*from->date) + "/" + EscapeKeyPart(from->contract_id);
+    inclusive = from->inclusive;
+  } else if (query.to_us) {
+    bound = DateIndexTime(*query.to_us);  // below every key of that time: `to` is exclusive
+    inclusive = false;
+  }
+  const std::optional<std::string> low =
+      query.from_us ? std::optional<std::string>(DateIndexTime(*query.from_us)) : std::nullopt;
+  Outcome out;
+  while (true) {
+    Result<IndexCursor::Step> step = cursor.Seek(bound, inclusive);
+    if (!step) return Fail(step.error());
+    if (step->outcome == IndexCursor::Outcome::kEnd) break;
+    if (step->outcome == IndexCursor::Outcome::kOutOfBudget) {
+      if (bound && bound->size() > kDateIndexTimeDigits + 1)
+        out.stopped = DatedPosition(*bound, inclusive);
+      return out;
+    }
+    std::string suffix = std::move(step->suffix);
+    if (low && suffix < *low) break;
+    if (suffix.size() <= kDateIndexTimeDigits + 1 || suffix[kDateIndexTimeDigits] != '/') {
+      return Fail(ErrorCode::kCorruption, "malformed date index key");
+    }
+    if (!budget.Take()) {
+      out.stopped = DatedPosition(suffix, true);
+      return out;
+    }
+    Result<std::optional<IndexEntry>> entry = Candidate(
+        rows, org, std::string_view(suffix).substr(kDateIndexTimeDigits + 1), client_id, query);
+    if (!entry) return Fail(entry.error());
+    if (*entry) {
+      out.matches.push_back(std::move(**entry));
+      if (want != 0 && out.matches.size() >= want) return out;
+    }
+    bound = std::move(suffix);
+    inclusive = false;
+  }
+  out.complete = true;
+  return out;
+}
+
+// Listing order of a dated listing: the date descending, then the id descending.
+std::tuple<int64_t, std::string> DatedKey(const IndexEntry& entry, DateField field) {
+  return {entry.Date(field).value_or(0), EscapeKeyPart(entry.contract_id)};
+}
+
+}  // namespace
+
+bool MatchesListQuery(const IndexEntry& entry, std::string_view client_id, const ListQuery& query) {
+  if (query.status && entry.status != *query.status) return false;
+  if (query.from_us || query.to_us) {
+    const std::optional<int64_t> date = entry.Date(query.date_field);
+    if (!date) return false;
+    if (query.from_us && *date < *query.from_us) return false;
+    if (query.to_us && *date >= *query.to_us) return false;
+  }
+  if (query.organization_id && entry.controller != *query.organization_id) return false;
+  if (query.counterparty_organization_id &&
+      std::find(entry.counterparties.begin(), entry.counterparties.end(),
+                *query.counterparty_organization_id) == entry.counterparties.end()) {
+    return false;
+  }
+  if (query.participant_action && !entry.Has(*query.participant_action)) return false;
+  if (query.access_role && !entry.Has(*query.access_role)) return false;
+  if (query.q && entry.text.find(*query.q) == std::string::npos) return false;
+  // Last, the grant: whatever the filters selected, only what the actor may read remains.
+  return InScope(entry, client_id, query.scope);
+}
+
+Result<ListScanResult> ScanList(const ViewReader& rows, std::string_view client_id,
+                                std::string_view organization_id, const ListQuery& query,
+                                const std::optional<ListPosition>& from, size_t budget) {
+  const size_t want = query.limit + 1;  // one more than a page tells whether another follows
+  std::vector<std::string> lists = FilterLists(organization_id, client_id, query);
+  ListScanResult result;
+  if (!IsDatedListing(query)) {
+    if (lists.empty()) lists.push_back(GrantPrefix(organization_id));
+    ScanBudget rows_left(budget);
+    Result<Outcome> out =
+        Join(rows, organization_id, client_id, query, lists, from, want, rows_left);
+    if (!out) return Fail(out.error());
+    result.matches = std::move(out->matches);
+    result.stopped = std::move(out->stopped);
+    return result;
+  }
+
+  size_t left = budget;
+  if (!lists.empty()) {
+    // Few enough matches of the other filters: all of them, sorted by the date.
+    const size_t probe_rows = std::min(kListProbeRows, budget);
+    ScanBudget probe(probe_rows);
+    Result<Outcome> out =
+        Join(rows, organization_id, client_id, query, lists, std::nullopt, 0, probe);
+    if (!out) return Fail(out.error());
+    if (out->complete) {
+      const DateField field = query.date_field;
+      std::vector<IndexEntry>& all = out->matches;
+      std::sort(all.begin(), all.end(), [&](const IndexEntry& a, const IndexEntry& b) {
+        return DatedKey(a, field) > DatedKey(b, field);
+      });
+      for (IndexEntry& entry : all) {
+        if (from && from->date) {
+          const auto key = DatedKey(entry, field);
+          const auto at = std::make_tuple(*from->date, EscapeKeyPart(from->contract_id));
+          if (from->inclusive ? key > at : key >= at) continue;
+        }
+        result.matches.push_back(std::move(entry));
+        if (result.matches.size() >= want) break;
+      }
+      return result;
+    }
+    left -= probe_rows;
+  }
+  ScanBudget rows_left(left);
+  Result<Outcome> out = DateScan(rows, organization_id, client_id, query, from, want, rows_left);
+  if (!out) return Fail(out.error());
+  result.matches = std::move(out->matches);
+  result.stopped = std::move(out->stopped);
+  return result;
+}
+
+}  // namespace esign::projections
