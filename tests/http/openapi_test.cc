@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "domain/error.h"
+#include "webhooks/endpoint.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -303,6 +306,48 @@ TEST(OpenApiDocumentTest, ListContractsTakesEveryFilterOfTheSpecification) {
   EXPECT_EQ(limit.at("minimum").as_int64(), 1);
   EXPECT_EQ(limit.at("maximum").as_int64(), 200);
   EXPECT_EQ(limit.at("default").as_int64(), 50);
+}
+
+// Every code of domain/error.h (kValidationFailed first, kInternal last) is in the document's
+// ErrorCode enum and nothing else is, so a new code cannot be left out of the document.
+TEST(OpenApiDocumentTest, ErrorCodeEnumIsEveryCodeOfTheService) {
+  std::set<std::string> service;
+  for (int i = static_cast<int>(ErrorCode::kValidationFailed);
+       i <= static_cast<int>(ErrorCode::kInternal); ++i) {
+    service.insert(std::string(ToString(static_cast<ErrorCode>(i))));
+  }
+  std::set<std::string> documented;
+  for (const auto& code : Document().at_pointer("/components/schemas/ErrorCode/enum").as_array()) {
+    EXPECT_TRUE(documented.insert(std::string(code.as_string())).second) << code;
+  }
+  EXPECT_EQ(documented, service);
+  const auto& code =
+      Document().at_pointer("/components/schemas/Error/properties/error/properties/code");
+  EXPECT_EQ(code.at("anyOf").at(0).at("$ref").as_string(), "#/components/schemas/ErrorCode");
+}
+
+// The webhooks object describes exactly the event types an endpoint can subscribe to.
+TEST(OpenApiDocumentTest, WebhooksDescribeEveryDeliveredEventType) {
+  std::set<std::string> delivered(webhooks::kWebhookEventTypes.begin(),
+                                  webhooks::kWebhookEventTypes.end());
+  std::set<std::string> described;
+  for (const auto& [type, item] : Document().at("webhooks").as_object()) {
+    described.insert(std::string(type));
+    SCOPED_TRACE(std::string(type));
+    std::set<std::string> headers;
+    for (const auto& p : item.at("post").at("parameters").as_array()) {
+      headers.insert(std::string(Deref(p).at("name").as_string()));
+    }
+    EXPECT_EQ(headers,
+              (std::set<std::string>{"webhook-id", "webhook-timestamp", "webhook-signature"}));
+  }
+  EXPECT_EQ(described, delivered);
+  std::set<std::string> subscribable;
+  for (const auto& t :
+       Document().at_pointer("/components/schemas/WebhookEventType/enum").as_array()) {
+    subscribable.insert(std::string(t.as_string()));
+  }
+  EXPECT_EQ(subscribable, delivered);
 }
 
 TEST(OpenApiRoutesTest, ServesTheEmbeddedDocumentWithoutAuthentication) {
