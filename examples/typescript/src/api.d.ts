@@ -2325,74 +2325,74 @@ export interface components {
             };
         } & ({
             /** @constant */
-            type?: "contract.prepared";
+            type: "contract.prepared";
             details?: components["schemas"]["AuditDetailsPrepared"];
         } | {
             /** @constant */
-            type?: "contract.sent";
+            type: "contract.sent";
             details?: components["schemas"]["AuditDetailsSent"];
         } | {
             /** @constant */
-            type?: "signer.completed";
+            type: "signer.completed";
             details?: components["schemas"]["AuditDetailsSignerCompleted"];
         } | {
             /** @constant */
-            type?: "contract.completed";
+            type: "contract.completed";
             details?: components["schemas"]["AuditDetailsCompleted"];
         } | {
             /** @constant */
-            type?: "signer.declined";
+            type: "signer.declined";
             details?: components["schemas"]["AuditDetailsSignerDeclined"];
         } | {
             /** @constant */
-            type?: "contract.declined";
+            type: "contract.declined";
             details?: components["schemas"]["AuditDetailsDeclined"];
         } | {
             /** @constant */
-            type?: "contract.evidence_persisted";
+            type: "contract.evidence_persisted";
             details?: components["schemas"]["AuditDetailsEvidencePersisted"];
         } | {
             /** @constant */
-            type?: "contract.voided";
+            type: "contract.voided";
             details?: components["schemas"]["AuditDetailsVoided"];
         } | {
             /** @constant */
-            type?: "contract.expired";
+            type: "contract.expired";
             details?: components["schemas"]["AuditDetailsExpired"];
         } | {
             /** @constant */
-            type?: "participant.reminded";
+            type: "participant.reminded";
             details?: components["schemas"]["AuditDetailsReminded"];
         } | {
             /** @constant */
-            type?: "signing_session.created";
+            type: "signing_session.created";
             details?: components["schemas"]["AuditDetailsSessionCreated"];
         } | {
             /** @constant */
-            type?: "signing_session.cancelled";
+            type: "signing_session.cancelled";
             details?: components["schemas"]["AuditDetailsSessionCancelled"];
         } | {
             /** @constant */
-            type?: "signing_session.refreshed";
+            type: "signing_session.refreshed";
             details?: components["schemas"]["AuditDetailsSessionRefreshed"];
         } | {
             /** @constant */
-            type?: "signer.authentication_code_sent";
+            type: "signer.authentication_code_sent";
             details?: components["schemas"]["AuditDetailsSignerCodeSent"];
         } | {
             /** @constant */
-            type?: "signer.authenticated";
+            type: "signer.authenticated";
             details?: components["schemas"]["AuditDetailsSignerAuthenticated"];
         } | {
             /** @constant */
-            type?: "signer.authentication_attempt_failed";
+            type: "signer.authentication_attempt_failed";
             details?: components["schemas"]["AuditDetailsSignerAttemptFailed"];
         } | {
             /** @constant */
-            type?: "signer.authentication_failed";
+            type: "signer.authentication_failed";
             details?: components["schemas"]["AuditDetailsSignerAuthenticationFailed"];
         } | {
-            type?: unknown;
+            type: unknown;
         });
         AuditDetailsPrepared: {
             renderedDocumentSha256?: string;
