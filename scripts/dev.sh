@@ -48,13 +48,15 @@ install_node() {
 }
 
 # The npm packages the tests run, exactly as each package-lock.json pins them: the OpenAPI
-# validator (tests/openapi), kafkajs, an independent Kafka consumer (tests/kafka),
+# validator, linters (Redocly, Spectral), Ajv and a second client generator (tests/openapi), the
+# typed TypeScript client of the quickstart (examples/typescript), kafkajs, an independent Kafka
+# consumer (tests/kafka),
 # standardwebhooks, which verifies the signatures of deliveries (tests/webhooks/receiver),
 # playwright-core, which drives Debian's chromium (tests/browser), and smtp-server with
 # mailparser, a real SMTP server and MIME parser for the mail tests (tests/mail).
 install_npm_packages() {
   local dir
-  for dir in tests/openapi tests/kafka tests/webhooks/receiver tests/browser tests/mail; do
+  for dir in tests/openapi tests/kafka tests/webhooks/receiver tests/browser tests/mail examples/typescript; do
     echo "== npm ci in $dir"
     (cd "$ROOT/$dir" && npm ci --no-audit --no-fund)
   done
