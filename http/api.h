@@ -87,6 +87,12 @@ enum class Execution {
   kInline,  // on the I/O thread: short reads of committed rows or memory, which never wait
 };
 
+// The media types a route's request body may have; others answer 415.
+enum class BodyTypes {
+  kJson,        // application/json
+  kJsonOrForm,  // also application/x-www-form-urlencoded (the OAuth 2.0 token request)
+};
+
 struct RouteSpec {
   std::string operation_id;  // as in the OpenAPI document, e.g. "getContractStatus"
   Auth auth = Auth::kBearer;
@@ -95,6 +101,7 @@ struct RouteSpec {
   // For kInline: when set and false for a request, that request goes to the worker pool instead
   // (for example a read that first has to wait for the caller's own write to become visible).
   std::function<bool(const ApiRequest&)> inline_when;
+  BodyTypes body_types = BodyTypes::kJson;
 };
 
 // Collects the routes of every API family at start; read-only afterwards.

@@ -22,7 +22,10 @@ struct ApiHandler::Exchange {
   Respond respond;
   const RouteSpec* route = nullptr;
   std::string route_pattern = "unmatched";
-  int64_t retry_after_seconds = 0;  // set when rate limited
+  Admission admission;         // the caller's rate limit, on authenticated routes
+  bool token_refused = false;  // a bearer token was presented and refused
+  bool head = false;           // HEAD: answered as GET, without the body
+  std::vector<std::pair<std::string, std::string>> headers;  // added to any answer
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
   Exchange(Request request, Respond r)
@@ -31,13 +34,40 @@ struct ApiHandler::Exchange {
 
 namespace {
 
-bool IsJsonContentType(std::string_view value) {
+// The media type of a Content-Type value, lower-cased, without parameters.
+std::string MediaType(std::string_view value) {
   const auto semicolon = value.find(';');
   std::string_view type = value.substr(0, semicolon);
   while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
   std::string lower(type);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower == "application/json";
+  return lower;
+}
+
+bool Accepts(BodyTypes types, std::string_view content_type) {
+  const std::string type = MediaType(content_type);
+  if (type == "application/json") return true;
+  return types == BodyTypes::kJsonOrForm && type == "application/x-www-form-urlencoded";
+}
+
+// The paths answered before routing (HandleOperational), GET only.
+bool IsOperationalPath(std::string_view path) {
+  return path == "/healthz" || path == "/readyz" || path == "/metrics";
+}
+
+// The Allow header of a path served by `methods`: HEAD wherever GET is, OPTIONS everywhere.
+std::string AllowHeader(const std::vector<beast_http::verb>& methods) {
+  std::string allow;
+  auto add = [&](beast_http::verb method) {
+    if (!allow.empty()) allow += ", ";
+    allow += beast_http::to_string(method);
+  };
+  for (auto method : methods) {
+    add(method);
+    if (method == beast_http::verb::get) add(beast_http::verb::head);
+  }
+  add(beast_http::verb::options);
+  return allow;
 }
 
 std::string_view BearerToken(std::string_view authorization) {
@@ -87,17 +117,17 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
   auto exchange = std::make_shared<Exchange>(std::move(request), std::move(respond));
   ApiRequest& api = exchange->api;
   api.remote_ip = context.remote_ip;
-  if (auto given = api.Header("X-Request-Id"); !given.empty() && given.size() <= 128) {
-    api.request_id = std::string(given);
-  } else {
-    api.request_id = NewRequestId();
-  }
+  api.request_id = RequestIdFor(api.Header("X-Request-Id"));
   // A method Beast does not know is answered before anything about it is kept: its name could
   // be any string up to the header limit.
   if (exchange->http.method() == beast_http::verb::unknown) {
     return Finish(*exchange, Fail(ErrorCode::kNotImplemented, "unknown request method"));
   }
-  if (HandleOperational(*exchange)) return;
+  // HEAD is GET without the body (RFC 9110 section 9.3.2): routed, authenticated and answered
+  // as GET; Finish drops the body and keeps its Content-Length.
+  exchange->head = exchange->http.method() == beast_http::verb::head;
+  const beast_http::verb method = exchange->head ? beast_http::verb::get : exchange->http.method();
+  if (HandleOperational(*exchange, method)) return;
 
   auto target = boost::urls::parse_origin_form(exchange->http.target());
   if (!target) {
@@ -105,9 +135,21 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
   }
   for (const auto& param : target->params()) api.query.emplace_back(param.key, param.value);
 
-  auto match = routes_.router().Find(exchange->http.method(), target->encoded_path());
+  // OPTIONS needs no credentials: it tells only what the public OpenAPI document does.
+  if (method == beast_http::verb::options) {
+    const auto methods = routes_.router().MethodsOf(target->encoded_path());
+    if (methods.empty()) {
+      return Finish(*exchange,
+                    Fail(ErrorCode::kNotFound, "no route for " + std::string(target->path())));
+    }
+    exchange->route_pattern = "options";
+    return Finish(*exchange, ApiResponse{204, "", "", {{"Allow", AllowHeader(methods)}}});
+  }
+  auto match = routes_.router().Find(method, target->encoded_path());
   if (!match.target) {
     if (match.miss == Router<RouteSpec>::Miss::kWrongMethod) {
+      exchange->headers.emplace_back(
+          "Allow", AllowHeader(routes_.router().MethodsOf(target->encoded_path())));
       return Finish(*exchange, Fail(ErrorCode::kMethodNotAllowed,
                                     "method not allowed on " + std::string(target->path())));
     }
@@ -117,10 +159,14 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
   exchange->route = match.target;
   api.params = std::move(match.params);
 
-  if (!exchange->http.body().empty() && !IsJsonContentType(api.Header("Content-Type"))) {
-    return Finish(*exchange,
-                  Fail(ErrorCode::kUnsupportedMediaType, "request bodies must be application/json",
-                       "Content-Type", std::string(api.Header("Content-Type"))));
+  if (!exchange->http.body().empty() &&
+      !Accepts(exchange->route->body_types, api.Header("Content-Type"))) {
+    const bool form = exchange->route->body_types == BodyTypes::kJsonOrForm;
+    return Finish(*exchange, Fail(ErrorCode::kUnsupportedMediaType,
+                                  form ? "request bodies must be application/json or "
+                                         "application/x-www-form-urlencoded"
+                                       : "request bodies must be application/json",
+                                  "Content-Type", std::string(api.Header("Content-Type"))));
   }
   if (exchange->route->auth == Auth::kBearer) {
     const std::string_view token = BearerToken(api.Header("Authorization"));
@@ -130,10 +176,13 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
                          "Authorization", "missing or not of the form 'Bearer <token>'"));
     }
     auto principal = authenticator_->Authenticate(token);
-    if (!principal) return Finish(*exchange, std::unexpected(principal.error()));
+    if (!principal) {
+      exchange->token_refused = true;
+      return Finish(*exchange, std::unexpected(principal.error()));
+    }
     api.principal = std::move(*principal);
-    if (auto wait = rate_limiter_.Admit(api.principal->client_id, exchange->started)) {
-      exchange->retry_after_seconds = (wait->count() + 999) / 1000;
+    exchange->admission = rate_limiter_.Admit(api.principal->client_id, exchange->started);
+    if (!exchange->admission.admitted) {
       return Finish(*exchange, Fail(ErrorCode::kRateLimited,
                                     "too many requests from this client; retry later"));
     }
@@ -166,10 +215,22 @@ void ApiHandler::Dispatch(std::shared_ptr<Exchange> exchange) {
   });
 }
 
-bool ApiHandler::HandleOperational(Exchange& exchange) {
+bool ApiHandler::HandleOperational(Exchange& exchange, beast_http::verb method) {
   const std::string_view target = exchange.http.target();
   const std::string_view path = target.substr(0, target.find('?'));
-  if (exchange.http.method() != beast_http::verb::get) return false;
+  if (!IsOperationalPath(path)) return false;
+  if (method != beast_http::verb::get) {
+    exchange.route_pattern = std::string(path);
+    const std::string allow = AllowHeader({beast_http::verb::get});
+    if (method == beast_http::verb::options) {
+      Finish(exchange, ApiResponse{204, "", "", {{"Allow", allow}}});
+    } else {
+      exchange.headers.emplace_back("Allow", allow);
+      Finish(exchange,
+             Fail(ErrorCode::kMethodNotAllowed, "method not allowed on " + std::string(path)));
+    }
+    return true;
+  }
   if (path == "/healthz") {
     exchange.route_pattern = "/healthz";
     Finish(exchange, ApiResponse::Json(200, {{"status", "ok"}}));
@@ -201,24 +262,38 @@ void ApiHandler::Finish(Exchange& exchange, ApiResult result) {
   if (result) {
     response.result(result->status);
     response.version(request.version());
-    response.set(beast_http::field::content_type, result->content_type);
+    if (!result->content_type.empty()) {
+      response.set(beast_http::field::content_type, result->content_type);
+    }
     for (auto& [name, value] : result->headers) response.set(name, value);
     response.body() = std::move(result->body);
     response.keep_alive(request.keep_alive());
     response.prepare_payload();
   } else {
+    // ErrorResponse sets each 401's challenge; a refused bearer token gets RFC 6750's detail.
     response = ErrorResponse(result.error(), exchange.api.request_id, request.version(),
                              request.keep_alive());
-    if (result.error().code == ErrorCode::kUnauthenticated ||
-        result.error().code == ErrorCode::kInvalidClient) {
-      response.set(beast_http::field::www_authenticate, "Bearer");
+    if (result.error().code == ErrorCode::kUnauthenticated && exchange.token_refused) {
+      response.set(beast_http::field::www_authenticate, kInvalidTokenChallenge);
     }
     if (result.error().code == ErrorCode::kRateLimited) {
-      response.set(beast_http::field::retry_after,
-                   std::to_string(std::max<int64_t>(1, exchange.retry_after_seconds)));
+      const int64_t seconds = (exchange.admission.retry_after.count() + 999) / 1000;
+      response.set(beast_http::field::retry_after, std::to_string(std::max<int64_t>(1, seconds)));
     }
   }
+  for (const auto& [name, value] : exchange.headers) response.set(name, value);
+  if (exchange.admission.limited) {
+    response.set("RateLimit-Limit", std::to_string(exchange.admission.limit));
+    response.set("RateLimit-Remaining", std::to_string(exchange.admission.remaining));
+    response.set("RateLimit-Reset", std::to_string(exchange.admission.reset_seconds));
+  }
   response.set("X-Request-Id", exchange.api.request_id);
+  if (exchange.head) {
+    // The GET answer's headers, its Content-Length included, without its body.
+    const auto length = response.body().size();
+    response.body().clear();
+    response.content_length(length);
+  }
 
   const auto latency = std::chrono::steady_clock::now() - exchange.started;
   const unsigned status = response.result_int();

@@ -1,7 +1,9 @@
 // The service's request handler. For every request: assigns or echoes X-Request-Id, routes it
-// (404 / 405), checks the body's content type (415) and the bearer token (401), runs the route on
-// the worker pool (inline only for the operational routes), turns an error into the one error
-// body, writes a JSON access-log line and records metrics.
+// (404 / 405 with Allow; OPTIONS answers 204 with Allow; HEAD is GET without the body), checks
+// the body's content type (415) and the bearer token (401 with WWW-Authenticate), applies the
+// client's rate limit (RateLimit-* headers, 429), runs the route on the worker pool (inline only
+// for the operational routes), turns an error into the one error body, writes a JSON access-log
+// line and records metrics.
 // Thread safety: Handle may be called concurrently from every I/O thread.
 #pragma once
 
@@ -52,7 +54,7 @@ class ApiHandler final : public RequestHandler {
   struct Exchange;
   void Dispatch(std::shared_ptr<Exchange> exchange);
   void Finish(Exchange& exchange, ApiResult result);
-  bool HandleOperational(Exchange& exchange);
+  bool HandleOperational(Exchange& exchange, boost::beast::http::verb method);
 
   const ApiRoutes& routes_;
   const Authenticator* authenticator_;

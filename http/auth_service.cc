@@ -1,5 +1,7 @@
 #include "http/auth_service.h"
 
+#include <algorithm>
+
 #include "base/time_text.h"
 
 namespace esign::http {
@@ -32,7 +34,8 @@ AuthService::AuthService(commands::ClientCommandHandler& clients,
 }
 
 Result<IssuedToken> AuthService::IssueToken(std::string_view client_id,
-                                            std::string_view client_secret) const {
+                                            std::string_view client_secret,
+                                            const std::vector<std::string>* scope) const {
   const bool plausible =
       client_id.size() <= kMaxCredentialLength && client_secret.size() <= kMaxCredentialLength;
   const auto client = plausible ? directory_.FindClient(client_id) : nullptr;
@@ -40,13 +43,22 @@ Result<IssuedToken> AuthService::IssueToken(std::string_view client_id,
   const bool verified =
       commands::VerifySecret(client_secret, client ? client->secret_hash : dummy_hash_);
   if (!client || !verified) return InvalidClient();
+  if (scope) {
+    for (const auto& permission : *scope) {
+      if (std::find(client->permissions.begin(), client->permissions.end(), permission) ==
+          client->permissions.end()) {
+        return Fail(ErrorCode::kPermissionDenied,
+                    "the requested scope is not granted to this client", "scope", permission);
+      }
+    }
+  }
 
   const int64_t now = clock_.NowMicros() / kMicrosPerSecond;
   TokenClaims claims{
       .token_id = ids_.Next("tok_"),
       .client_id = client->client_id,
       .organization_id = client->organization_id,
-      .scope = client->permissions,
+      .scope = scope ? *scope : client->permissions,
       .issued_at = now,
       .expires_at = now + options_.token_lifetime_seconds,
   };

@@ -53,8 +53,11 @@ class AuthService {
               const Clock& clock = SystemClock::Instance(),
               IdGenerator& ids = RandomIdGenerator::Instance());
 
-  // kInvalidClient for an unknown client or a wrong secret, alike.
-  Result<IssuedToken> IssueToken(std::string_view client_id, std::string_view client_secret) const;
+  // kInvalidClient for an unknown client or a wrong secret, alike. With `scope`, the token
+  // carries only those permissions: kPermissionDenied (after the credentials are checked) when
+  // the client does not hold each of them. Without, every permission of the client.
+  Result<IssuedToken> IssueToken(std::string_view client_id, std::string_view client_secret,
+                                 const std::vector<std::string>* scope = nullptr) const;
   // {"active":true, clientId, organizationId, scope, exp, iat, tokenType} for an active token of
   // the caller's organization; {"active":false} for anything else.
   boost::json::object Introspect(const Principal& caller, std::string_view token) const;

@@ -100,6 +100,22 @@ std::string Bounded(std::string_view text, size_t max_bytes) {
 
 }  // namespace
 
+std::string_view AuthenticationChallenge(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kUnauthenticated:
+      return R"(Bearer realm="contract-api")";
+    case ErrorCode::kInvalidClient:
+      return R"(Basic realm="contract-api")";
+    case ErrorCode::kProviderSignatureInvalid:
+      return R"(ProviderSignature realm="provider-callbacks")";
+    case ErrorCode::kSignerAuthenticationRequired:
+    case ErrorCode::kSignerAuthenticationFailed:
+      return R"(SignerProof realm="hosted-signing")";
+    default:
+      return {};
+  }
+}
+
 std::string ErrorBody(const Error& error, std::string_view request_id) {
   boost::json::array details;
   // A list made by Details is at most kMaxKept plus its own count; a longer one is cut here.
@@ -138,6 +154,9 @@ Response ErrorResponse(const Error& error, std::string_view request_id, unsigned
   response.body() = ErrorBody(error, request_id);
   if (error.code == ErrorCode::kStorageUnavailable) {
     response.set(beast_http::field::retry_after, kStorageRetryAfterSeconds);
+  }
+  if (auto challenge = AuthenticationChallenge(error.code); !challenge.empty()) {
+    response.set(beast_http::field::www_authenticate, challenge);
   }
   response.prepare_payload();
   return response;

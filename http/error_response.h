@@ -16,7 +16,19 @@ boost::beast::http::status StatusOf(ErrorCode code);
 
 std::string ErrorBody(const Error& error, std::string_view request_id);
 
-// A complete response for `error`: status from the table, JSON body, content type.
+// The WWW-Authenticate challenge of a 401 code (RFC 9110 section 11.6.1), naming the scheme the
+// caller must use there: Bearer for access tokens, Basic for the token endpoint's client
+// credentials, ProviderSignature for provider callbacks, SignerProof for the hosted signer's
+// proof. Empty for a code that is not a 401.
+std::string_view AuthenticationChallenge(ErrorCode code);
+
+// The challenge of a bearer token that was presented and refused (RFC 6750 section 3.1).
+inline constexpr std::string_view kInvalidTokenChallenge =
+    R"(Bearer realm="contract-api", error="invalid_token", )"
+    R"(error_description="the access token is invalid, expired or revoked")";
+
+// A complete response for `error`: status from the table, JSON body, content type, and the
+// headers the code calls for (WWW-Authenticate on a 401, Retry-After on STORAGE_UNAVAILABLE).
 Response ErrorResponse(const Error& error, std::string_view request_id, unsigned http_version,
                        bool keep_alive);
 

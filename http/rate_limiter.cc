@@ -9,9 +9,10 @@ RateLimiter::RateLimiter(RateLimitOptions options)
     : rate_(options.requests_per_second),
       burst_(options.burst > 0 ? options.burst : 2 * options.requests_per_second) {}
 
-std::optional<std::chrono::milliseconds> RateLimiter::Admit(
-    std::string_view client_id, std::chrono::steady_clock::time_point now) {
-  if (rate_ <= 0) return std::nullopt;
+Admission RateLimiter::Admit(std::string_view client_id,
+                             std::chrono::steady_clock::time_point now) {
+  Admission admission;
+  if (rate_ <= 0) return admission;
   std::lock_guard lock(mutex_);
   auto [it, inserted] = buckets_.try_emplace(std::string(client_id), Bucket{burst_, now});
   Bucket& bucket = it->second;
@@ -20,10 +21,17 @@ std::optional<std::chrono::milliseconds> RateLimiter::Admit(
   bucket.refilled = now;
   if (bucket.tokens >= 1) {
     bucket.tokens -= 1;
-    return std::nullopt;
+  } else {
+    admission.admitted = false;
+    const double wait_seconds = (1 - bucket.tokens) / rate_;
+    admission.retry_after =
+        std::chrono::milliseconds(static_cast<int64_t>(std::ceil(wait_seconds * 1000)));
   }
-  const double wait_seconds = (1 - bucket.tokens) / rate_;
-  return std::chrono::milliseconds(static_cast<int64_t>(std::ceil(wait_seconds * 1000)));
+  admission.limited = true;
+  admission.limit = static_cast<int64_t>(std::floor(burst_));
+  admission.remaining = static_cast<int64_t>(std::floor(bucket.tokens));
+  admission.reset_seconds = static_cast<int64_t>(std::ceil((burst_ - bucket.tokens) / rate_));
+  return admission;
 }
 
 }  // namespace esign::http

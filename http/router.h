@@ -3,6 +3,7 @@
 // Built once at start, then only read: safe to share between threads.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -65,6 +66,20 @@ class Router {
       return result;
     }
     return result;
+  }
+
+  // The methods registered for `path`, in registration order; empty for an unknown path.
+  std::vector<boost::beast::http::verb> MethodsOf(std::string_view path) const {
+    std::vector<boost::beast::http::verb> out;
+    const auto segments = Split(path);
+    for (const auto& route : routes_) {
+      PathParams params;
+      if (!Matches(route.segments, segments, params)) continue;
+      if (std::find(out.begin(), out.end(), route.method) == out.end()) {
+        out.push_back(route.method);
+      }
+    }
+    return out;
   }
 
   std::vector<RouteInfo> Routes() const {

@@ -92,16 +92,54 @@ TEST_F(ApiHandlerTest, UnknownPathIs404AndWrongMethod405) {
   auto wrong = Call(beast_http::verb::delete_, "/api/v1/things/t_1");
   EXPECT_EQ(wrong.result_int(), 405u);
   EXPECT_EQ(Code(wrong), "METHOD_NOT_ALLOWED");
+  EXPECT_EQ(wrong["Allow"], "GET, HEAD, OPTIONS");
+  auto post_only = Call(beast_http::verb::get, "/api/v1/things");
+  EXPECT_EQ(post_only.result_int(), 405u);
+  EXPECT_EQ(post_only["Allow"], "POST, OPTIONS");
+  auto operational = Call(beast_http::verb::post, "/healthz");
+  EXPECT_EQ(operational.result_int(), 405u);
+  EXPECT_EQ(operational["Allow"], "GET, HEAD, OPTIONS");
+}
+
+TEST_F(ApiHandlerTest, OptionsAnswersAllowWithoutCredentials) {
+  auto known = Call(beast_http::verb::options, "/api/v1/things/t_1");
+  EXPECT_EQ(known.result_int(), 204u);
+  EXPECT_EQ(known["Allow"], "GET, HEAD, OPTIONS");
+  EXPECT_TRUE(known.body().empty());
+  EXPECT_FALSE(known["X-Request-Id"].empty());
+  EXPECT_EQ(Call(beast_http::verb::options, "/metrics")["Allow"], "GET, HEAD, OPTIONS");
+  auto unknown = Call(beast_http::verb::options, "/api/v1/nothing");
+  EXPECT_EQ(unknown.result_int(), 404u);
+  EXPECT_EQ(Code(unknown), "NOT_FOUND");
+}
+
+TEST_F(ApiHandlerTest, HeadIsGetWithoutTheBody) {
+  const std::map<std::string, std::string> auth{{"Authorization", "Bearer good"}};
+  auto get = Call(beast_http::verb::get, "/api/v1/things/t_1", "", auth);
+  auto head = Call(beast_http::verb::head, "/api/v1/things/t_1", "", auth);
+  EXPECT_EQ(head.result_int(), 200u);
+  EXPECT_TRUE(head.body().empty());
+  EXPECT_EQ(head[beast_http::field::content_length], std::to_string(get.body().size()));
+  EXPECT_EQ(head[beast_http::field::content_type], get[beast_http::field::content_type]);
+  // HEAD needs what GET needs.
+  auto anonymous = Call(beast_http::verb::head, "/api/v1/things/t_1");
+  EXPECT_EQ(anonymous.result_int(), 401u);
+  EXPECT_TRUE(anonymous.body().empty());
+  EXPECT_EQ(Call(beast_http::verb::head, "/healthz").result_int(), 200u);
+  EXPECT_EQ(Call(beast_http::verb::head, "/api/v1/things").result_int(), 405u);
 }
 
 TEST_F(ApiHandlerTest, MissingOrBadTokenIs401WithChallenge) {
   auto missing = Call(beast_http::verb::get, "/api/v1/things/t_1");
   EXPECT_EQ(missing.result_int(), 401u);
   EXPECT_EQ(Code(missing), "UNAUTHENTICATED");
-  EXPECT_EQ(missing[beast_http::field::www_authenticate], "Bearer");
-  EXPECT_EQ(Code(Call(beast_http::verb::get, "/api/v1/things/t_1", "",
-                      {{"Authorization", "Bearer bad"}})),
-            "UNAUTHENTICATED");
+  EXPECT_EQ(missing[beast_http::field::www_authenticate], R"(Bearer realm="contract-api")");
+  auto refused =
+      Call(beast_http::verb::get, "/api/v1/things/t_1", "", {{"Authorization", "Bearer bad"}});
+  EXPECT_EQ(Code(refused), "UNAUTHENTICATED");
+  EXPECT_TRUE(refused[beast_http::field::www_authenticate].starts_with(
+      R"(Bearer realm="contract-api", error="invalid_token")"))
+      << refused[beast_http::field::www_authenticate];
   EXPECT_EQ(Code(Call(beast_http::verb::get, "/api/v1/things/t_1", "",
                       {{"Authorization", "Basic good"}})),
             "UNAUTHENTICATED");
@@ -135,6 +173,40 @@ TEST_F(ApiHandlerTest, OperationalRoutesAndMetrics) {
             std::string::npos)
       << metrics;
   EXPECT_NE(metrics.find("contractd_http_request_duration_seconds_bucket"), std::string::npos);
+}
+
+TEST(ApiHandlerRateLimitTest, AuthenticatedAnswersCarryRateLimitHeaders) {
+  ApiRoutes routes;
+  routes.Add(beast_http::verb::get, "/api/v1/things/{id}",
+             {"getThing", Auth::kBearer,
+              [](const ApiRequest&) -> ApiResult { return ApiResponse::Json(200, {}); }});
+  routes.Add(beast_http::verb::get, "/api/v1/open",
+             {"open", Auth::kNone,
+              [](const ApiRequest&) -> ApiResult { return ApiResponse::Json(200, {}); }});
+  FixedAuthenticator authenticator;
+  ApiHandler handler(routes, &authenticator,
+                     {.worker_threads = 1, .rate_limit = {.requests_per_second = 0.5, .burst = 2}});
+  auto call = [&](const std::string& target) {
+    Request request{beast_http::verb::get, target, 11};
+    request.set("Authorization", "Bearer good");
+    std::promise<Response> answered;
+    handler.Handle(std::move(request), RequestContext{"127.0.0.1"},
+                   [&](Response r) { answered.set_value(std::move(r)); });
+    return answered.get_future().get();
+  };
+  auto first = call("/api/v1/things/t_1");
+  EXPECT_EQ(first["RateLimit-Limit"], "2");
+  EXPECT_EQ(first["RateLimit-Remaining"], "1");
+  EXPECT_EQ(first["RateLimit-Reset"], "2");
+  EXPECT_EQ(call("/api/v1/things/t_1")["RateLimit-Remaining"], "0");
+  auto limited = call("/api/v1/things/t_1");
+  EXPECT_EQ(limited.result_int(), 429u);
+  EXPECT_EQ(limited["RateLimit-Remaining"], "0");
+  EXPECT_EQ(limited["RateLimit-Limit"], "2");
+  EXPECT_FALSE(limited["RateLimit-Reset"].empty());
+  EXPECT_FALSE(limited[beast_http::field::retry_after].empty());
+  // Open routes are not counted against a client, so they report no limit.
+  EXPECT_TRUE(call("/api/v1/open")["RateLimit-Limit"].empty());
 }
 
 TEST_F(ApiHandlerTest, AfterDrainRequestsAnswer503) {
