@@ -259,7 +259,7 @@ void FuzzService::Parts::OpenProviderSession() {
        200);
   // The client's signature brought the provider company's turn: its session started by itself.
   const auto sessions = Call(verb::get, "/api/v1/contracts/" + id + "/signing-sessions", "", 200);
-  for (const auto& s : sessions.at("data").as_array()) {
+  for (const auto& s : sessions.at("items").as_array()) {
     if (s.at("channel") == "provider_managed") {
       provider_session_id = std::string(s.at("sessionId").as_string());
     }
