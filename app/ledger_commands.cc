@@ -70,7 +70,8 @@ rocksdb::ReadOptions ScanOnce() {
 // eventstore::VerifyLog's checks with the database read in order: the events family and the
 // ledger's leaves (level 0 of ledger_nodes) scanned side by side with two iterators, instead of
 // two lookups per position. A position missing from either family is reported as VerifyLog
-// reports it.
+// reports it. This thread only reads; the chunks it reads are hashed and parsed on the other
+// cores (eventstore::ChunkedLogVerifier) while it reads the next ones.
 Result<eventstore::LogVerification> VerifyByScanning(eventstore::RocksEventStore& store,
                                                      LedgerProgress& progress) {
   Result<std::vector<eventstore::SignedTreeHead>> heads = store.ledger().TreeHeads();
@@ -80,7 +81,7 @@ Result<eventstore::LogVerification> VerifyByScanning(eventstore::RocksEventStore
   options.heads = std::move(*heads);
   options.ledger = &store.ledger();
   const uint64_t size = store.Size();
-  eventstore::LogVerifier verifier(options, size);
+  eventstore::ChunkedLogVerifier verifier(options, size);
 
   rocksdb::ReadOptions read = ScanOnce();
   const eventstore::U64Key events_end = eventstore::EncodeU64(size);
@@ -97,12 +98,8 @@ Result<eventstore::LogVerification> VerifyByScanning(eventstore::RocksEventStore
   const eventstore::NodeKey first_leaf = eventstore::EncodeNodeKey({0, 0});
   leaves->Seek(rocksdb::Slice(first_leaf.data(), first_leaf.size()));
 
+  eventstore::VerifyChunk chunk;
   for (uint64_t position = 0; position < size; ++position) {
-    Result<std::string_view> raw =
-        Fail(ErrorCode::kNotFound, "no event at position " + std::to_string(position));
-    if (events->Valid() && eventstore::DecodeU64(events->key().ToStringView()) == position) {
-      raw = events->value().ToStringView();
-    }
     Result<eventstore::Hash> leaf = Fail(ErrorCode::kNotFound, "no stored leaf");
     const bool leaf_here =
         leaves->Valid() &&
@@ -115,13 +112,26 @@ Result<eventstore::LogVerification> VerifyByScanning(eventstore::RocksEventStore
         leaf = Fail(ErrorCode::kCorruption, "a stored leaf is not 32 bytes");
       }
     }
-    verifier.Add(position, raw, leaf);
+    const bool event_here =
+        events->Valid() && eventstore::DecodeU64(events->key().ToStringView()) == position;
+    if (event_here) {
+      chunk.AddBytes(events->value().ToStringView(), std::move(leaf));
+    } else {
+      chunk.AddUnreadable(
+          Error::Of(ErrorCode::kNotFound, "no event at position " + std::to_string(position)),
+          std::move(leaf));
+    }
     // An iterator moves on only past the position it held (even when its value is malformed), so
     // a gap or a bad value is reported once.
-    if (raw) events->Next();
+    if (event_here) events->Next();
     if (leaf_here) leaves->Next();
+    if (chunk.entries.size() == eventstore::kVerifyChunkPositions) {
+      verifier.Add(std::move(chunk));
+      chunk = eventstore::VerifyChunk{.first = position + 1};
+    }
     progress.Add(1);
   }
+  if (!chunk.entries.empty()) verifier.Add(std::move(chunk));
   if (!events->status().ok()) return Fail(ErrorCode::kStorage, events->status().ToString());
   if (!leaves->status().ok()) return Fail(ErrorCode::kStorage, leaves->status().ToString());
   return std::move(verifier).Finish();

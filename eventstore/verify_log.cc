@@ -1,6 +1,7 @@
 #include "eventstore/verify_log.h"
 
 #include <algorithm>
+#include <thread>
 #include <utility>
 
 #include "eventstore/stored_record.h"
@@ -52,28 +53,39 @@ void LogVerifier::CheckHeadsAt(uint64_t size) {
   }
 }
 
-void LogVerifier::Add(uint64_t position, const Result<std::string_view>& raw,
-                      const Result<Hash>& stored_leaf) {
-  const Hash leaf = raw ? LeafHash(*raw) : Hash{};
+LogVerifier::PositionCheck LogVerifier::Check(const VerifyOptions& options, uint64_t position,
+                                              const Result<std::string_view>& raw,
+                                              const Result<Hash>& stored_leaf) {
+  PositionCheck check;
+  if (raw) check.leaf = LeafHash(*raw);
   if (!raw) {
-    BadPosition(result_, position, raw.error().message);
+    check.problem = raw.error().message;
   } else if (Result<EventRecord> record =
-                 options_.ledger != nullptr ? ParseStoredRecord(*raw) : ParseRecord(*raw);
+                 options.ledger != nullptr ? ParseStoredRecord(*raw) : ParseRecord(*raw);
              !record) {
-    BadPosition(result_, position, "not a record: " + record.error().message);
+    check.problem = "not a record: " + record.error().message;
   } else if (record->position.value() != position) {
-    BadPosition(result_, position,
-                "holds the record of position " + std::to_string(record->position.value()));
-  } else if (options_.ledger != nullptr) {
+    check.problem = "holds the record of position " + std::to_string(record->position.value());
+  } else if (options.ledger != nullptr) {
     if (!stored_leaf) {
-      BadPosition(result_, position, "no leaf in the ledger: " + stored_leaf.error().message);
-    } else if (*stored_leaf != leaf) {
-      BadPosition(result_, position, "the stored bytes no longer hash to the ledger's leaf");
+      check.problem = "no leaf in the ledger: " + stored_leaf.error().message;
+    } else if (*stored_leaf != check.leaf) {
+      check.problem = "the stored bytes no longer hash to the ledger's leaf";
     }
   }
+  return check;
+}
+
+void LogVerifier::Fold(uint64_t position, PositionCheck check) {
+  if (!check.problem.empty()) BadPosition(result_, position, std::move(check.problem));
   scratch_.clear();
-  frontier_.Append(leaf, scratch_);
+  frontier_.Append(check.leaf, scratch_);
   CheckHeadsAt(position + 1);
+}
+
+void LogVerifier::Add(uint64_t position, const Result<std::string_view>& raw,
+                      const Result<Hash>& stored_leaf) {
+  Fold(position, Check(options_, position, raw, stored_leaf));
 }
 
 LogVerification LogVerifier::Finish() && {
@@ -95,18 +107,89 @@ LogVerification LogVerifier::Finish() && {
   return std::move(result_);
 }
 
+void VerifyChunk::AddBytes(std::string_view raw, Result<Hash> stored_leaf) {
+  entries.push_back({.offset = bytes.size(),
+                     .length = raw.size(),
+                     .unreadable = std::nullopt,
+                     .stored_leaf = std::move(stored_leaf)});
+  bytes.append(raw);
+}
+
+void VerifyChunk::AddUnreadable(Error error, Result<Hash> stored_leaf) {
+  entries.push_back({.offset = bytes.size(),
+                     .length = 0,
+                     .unreadable = std::move(error),
+                     .stored_leaf = std::move(stored_leaf)});
+}
+
+struct ChunkedLogVerifier::Checked {
+  uint64_t first = 0;
+  std::vector<LogVerifier::PositionCheck> checks;
+};
+
+ChunkedLogVerifier::ChunkedLogVerifier(const VerifyOptions& options, uint64_t size, size_t threads)
+    : options_(options),
+      verifier_(options, size),
+      threads_(threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
+
+// A chunk still being checked reads only its own bytes and the options, which outlive it.
+ChunkedLogVerifier::~ChunkedLogVerifier() {
+  for (auto& checked : in_flight_) checked.wait();
+}
+
+void ChunkedLogVerifier::Add(VerifyChunk chunk) {
+  if (in_flight_.size() >= threads_) FoldOldest();
+  in_flight_.push_back(std::async(std::launch::async, [&options = options_,
+                                                       chunk = std::move(chunk)] {
+    auto checked = std::make_unique<Checked>();
+    checked->first = chunk.first;
+    checked->checks.reserve(chunk.entries.size());
+    for (size_t i = 0; i < chunk.entries.size(); ++i) {
+      const VerifyChunk::Entry& entry = chunk.entries[i];
+      const Result<std::string_view> raw =
+          entry.unreadable ? Result<std::string_view>(std::unexpected(*entry.unreadable))
+                           : Result<std::string_view>(
+                                 std::string_view(chunk.bytes).substr(entry.offset, entry.length));
+      checked->checks.push_back(
+          LogVerifier::Check(options, chunk.first + i, raw, entry.stored_leaf));
+    }
+    return checked;
+  }));
+}
+
+void ChunkedLogVerifier::FoldOldest() {
+  std::unique_ptr<Checked> checked = in_flight_.front().get();
+  in_flight_.pop_front();
+  for (size_t i = 0; i < checked->checks.size(); ++i) {
+    verifier_.Fold(checked->first + i, std::move(checked->checks[i]));
+  }
+}
+
+LogVerification ChunkedLogVerifier::Finish() && {
+  while (!in_flight_.empty()) FoldOldest();
+  return std::move(verifier_).Finish();
+}
+
 Result<LogVerification> VerifyLog(const EventStore& store, const VerifyOptions& options) {
   const uint64_t size = store.Size();
-  LogVerifier verifier(options, size);
+  ChunkedLogVerifier verifier(options, size);
+  VerifyChunk chunk;
   for (uint64_t position = 0; position < size; ++position) {
     Result<std::string> raw = store.ReadRaw(GlobalPosition(position));
     if (!raw && raw.error().code == ErrorCode::kStorage) return Fail(raw.error());
-    const Result<std::string_view> bytes =
-        raw ? Result<std::string_view>(*raw) : std::unexpected(raw.error());
-    verifier.Add(
-        position, bytes,
-        options.ledger != nullptr ? options.ledger->LeafHashAt(position) : Result<Hash>(Hash{}));
+    Result<Hash> leaf =
+        options.ledger != nullptr ? options.ledger->LeafHashAt(position) : Result<Hash>(Hash{});
+    if (raw) {
+      chunk.AddBytes(*raw, std::move(leaf));
+    } else {
+      chunk.AddUnreadable(std::move(raw.error()), std::move(leaf));
+    }
+    if (chunk.entries.size() == kVerifyChunkPositions) {
+      verifier.Add(std::move(chunk));
+      chunk = VerifyChunk{.first = position + 1};
+    }
   }
+  if (!chunk.entries.empty()) verifier.Add(std::move(chunk));
   return std::move(verifier).Finish();
 }
 

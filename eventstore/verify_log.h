@@ -7,6 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +63,17 @@ class LogVerifier {
   // Checks the consistency proofs between successive heads (with options.ledger).
   LogVerification Finish() &&;
 
+  // Add in two halves, so that the costly half (hashing and parsing one position) can run on
+  // other threads while the tree is still folded in order: Add(p, raw, leaf) is
+  // Fold(p, Check(options, p, raw, leaf)).
+  struct PositionCheck {
+    Hash leaf{};          // the recomputed leaf hash
+    std::string problem;  // empty when the position is sound
+  };
+  static PositionCheck Check(const VerifyOptions& options, uint64_t position,
+                             const Result<std::string_view>& raw, const Result<Hash>& stored_leaf);
+  void Fold(uint64_t position, PositionCheck check);
+
  private:
   void CheckHeadsAt(uint64_t size);
 
@@ -69,6 +83,52 @@ class LogVerifier {
   MerkleFrontier frontier_;
   std::vector<NewNode> scratch_;
   LogVerification result_;
+};
+
+// Positions per chunk: large enough that starting a thread per chunk costs nothing measurable,
+// small enough that the chunks in flight hold a few megabytes.
+inline constexpr size_t kVerifyChunkPositions = 4096;
+
+// Consecutive positions read ahead: their stored bytes back to back and their stored leaves.
+struct VerifyChunk {
+  struct Entry {
+    size_t offset = 0;  // into bytes
+    size_t length = 0;
+    std::optional<Error> unreadable;  // why the bytes are missing, else they are in `bytes`
+    Result<Hash> stored_leaf = Hash{};
+  };
+  uint64_t first = 0;  // the position of entries[0]
+  std::string bytes;
+  std::vector<Entry> entries;
+
+  void AddBytes(std::string_view raw, Result<Hash> stored_leaf);
+  void AddUnreadable(Error error, Result<Hash> stored_leaf);
+};
+
+// A LogVerifier fed whole chunks: each chunk's positions are checked on a thread of its own (up
+// to `threads` chunks at once, so the caller can read the next ones meanwhile), and folded into
+// the tree in order on the caller's thread. The findings are exactly LogVerifier's.
+class ChunkedLogVerifier {
+ public:
+  // `threads`: 0 means one per core.
+  ChunkedLogVerifier(const VerifyOptions& options, uint64_t size, size_t threads = 0);
+  ~ChunkedLogVerifier();
+  ChunkedLogVerifier(const ChunkedLogVerifier&) = delete;
+  ChunkedLogVerifier& operator=(const ChunkedLogVerifier&) = delete;
+
+  // Chunks must come in order of position, without gaps. Blocks while `threads` chunks are
+  // being checked.
+  void Add(VerifyChunk chunk);
+  LogVerification Finish() &&;
+
+ private:
+  struct Checked;
+  void FoldOldest();
+
+  const VerifyOptions& options_;
+  LogVerifier verifier_;
+  size_t threads_;
+  std::deque<std::future<std::unique_ptr<Checked>>> in_flight_;
 };
 
 // Verifies a store against its own key, heads and ledger.
