@@ -10,14 +10,11 @@
 //
 // A full disk fails a write with NoSpace before anything of it is applied: its appends are answered
 // kStorageUnavailable, the planner and frontier stay as they were, and RocksDB stops taking writes
-// (a background error) until a recovery flushes the memtables to new files. RocksDB's automatic
-// recovery is off (it would wait for a whole write buffer of free space, see
-// rocksdb_event_store.cc); the appender asks for one (DB::Resume), at most once per
-// kResumeInterval and only once kResumeMinFreeBytes are free, when an append arrives while the
-// disk is full, so writes resume with the first append after space returns. A failed WAL sync is
+// (a background error) until a recovery flushes the memtables to new files. The appender asks for
+// one (full_disk_recovery.h) when an append arrives while the disk is full, so writes resume with
+// the first append after space returns. A failed WAL sync is
 // different: it latches failed_ (see rocksdb_event_store.h).
 #include <pthread.h>
-#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <chrono>
@@ -36,20 +33,6 @@ namespace {
 std::unexpected<Error> Refused() {
   return Fail(ErrorCode::kStorage,
               "the event store refuses appends: a WAL sync failed; reopen the store");
-}
-
-constexpr auto kResumeInterval = std::chrono::seconds(1);
-// Free space a recovery waits for. A recovery whose flush runs out of space again leaves the old
-// WAL's writer in error, and RocksDB 7.8 as Debian builds it (with assertions) aborts when that
-// writer is synced next (WritableFileWriter, sync_without_flush_called_): seen with a full
-// tmpfs. The memtables' contents are small next to this (each append is synced to the WAL, and
-// the flush writes what the memtables hold, compressed).
-constexpr uint64_t kResumeMinFreeBytes = uint64_t{2} << 20;
-
-bool HasFreeSpaceToResume(const std::string& db_dir) {
-  struct statvfs fs {};
-  if (::statvfs(db_dir.c_str(), &fs) != 0) return false;
-  return static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize >= kResumeMinFreeBytes;
 }
 
 }  // namespace
@@ -119,7 +102,7 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
   } else {
     inputs_.clear();
     for (const PendingAppend* pending : batch) inputs_.push_back(pending->input);
-    if (out_of_space_.load(std::memory_order_acquire)) ResumeAfterFullDisk();
+    full_disk_.BeforeWrite(*db_);
     planner_->Plan(inputs_, written_size_, clock_.NowMicros(), plan_);
 
     batch_.Clear();
@@ -156,7 +139,7 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
     }
     if (written.ok()) {
       if (!plan_.records.empty()) {
-        out_of_space_.store(false, std::memory_order_release);
+        full_disk_.AfterWrite(written);
         if (std::exchange(refusing_logged_, false)) Log("appends resume: the disk has space again");
       }
       if (!plan_.records.empty()) {
@@ -176,7 +159,7 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
     } else {
       const Error error = FailFromRocks(written, "appending to the log").error();
       if (error.code == ErrorCode::kStorageUnavailable) {
-        out_of_space_.store(true, std::memory_order_release);
+        full_disk_.AfterWrite(written);
         if (!std::exchange(refusing_logged_, true)) {
           Log("appends refused until space returns: " + error.message);
         }
@@ -193,16 +176,6 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
     syncer_idle_ = false;
     written_ready_.notify_one();
   }
-}
-
-void RocksEventStore::ResumeAfterFullDisk() {
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_resume_ < kResumeInterval) return;
-  last_resume_ = now;
-  if (!HasFreeSpaceToResume(options_.data_dir + "/db")) return;
-  // NoSpace if the flush still finds no room: the write that follows tells, and fails fast while
-  // RocksDB still refuses writes.
-  db_->Resume().PermitUncheckedError();
 }
 
 void RocksEventStore::Log(const std::string& line) const {

@@ -9,8 +9,6 @@
 #include <system_error>
 #include <utility>
 
-#include <rocksdb/listener.h>
-
 #include "eventstore/rocksdb_append_index.h"
 #include "eventstore/rocksdb_blob_store.h"
 #include "eventstore/rocksdb_ledger.h"
@@ -36,33 +34,13 @@ Result<EventRecord> ParseStored(std::string_view bytes, uint64_t position) {
   return record;
 }
 
-// RocksDB's own recovery from a full disk (its SstFileManager) waits for free space of a whole
-// write buffer (64 MiB by default) before it tries, and while it waits a manual Resume() is
-// refused (Busy). The store recovers by hand instead (rocksdb_appender.cc), which needs only the
-// space the flush of what is in the memtables takes; this listener turns the automatic one off
-// and tells the store that the disk is full, whoever's write found it so.
-class FullDiskListener final : public rocksdb::EventListener {
- public:
-  explicit FullDiskListener(std::atomic<bool>& out_of_space) : out_of_space_(out_of_space) {}
-  void OnErrorRecoveryBegin(rocksdb::BackgroundErrorReason /*reason*/, rocksdb::Status bg_error,
-                            bool* auto_recovery) override {
-    if (IsNoSpace(bg_error)) {
-      *auto_recovery = false;
-      out_of_space_.store(true, std::memory_order_release);
-    }
-    bg_error.PermitUncheckedError();
-  }
-
- private:
-  std::atomic<bool>& out_of_space_;
-};
-
 }  // namespace
 
 RocksEventStore::RocksEventStore(const RocksStoreOptions& options)
     : options_(options),
       clock_(options.clock != nullptr ? *options.clock : SystemClock::Instance()),
-      node_cache_(options.ledger_cache_min_level) {}
+      node_cache_(options.ledger_cache_min_level),
+      full_disk_(options.data_dir + "/db") {}
 
 RocksEventStore::~RocksEventStore() {
   Close();
@@ -100,7 +78,7 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
   rocksdb::DB* db = nullptr;
   rocksdb::DBOptions db_options = StoreDBOptions(options);
   if (!options.read_only) {
-    db_options.listeners.push_back(std::make_shared<FullDiskListener>(store->out_of_space_));
+    db_options.listeners.push_back(store->full_disk_.MakeListener());
   }
   const rocksdb::Status opened =
       options.read_only

@@ -47,6 +47,7 @@
 #include "domain/clock.h"
 #include "eventstore/append_planner.h"
 #include "eventstore/event_store.h"
+#include "eventstore/full_disk_recovery.h"
 #include "eventstore/merkle_ledger.h"
 #include "eventstore/node_cache.h"
 
@@ -126,8 +127,7 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // False from a write refused for a full disk (an append, a view commit, a blob) until the next
   // append is stored: what /readyz reports.
   bool writable() const {
-    return !out_of_space_.load(std::memory_order_acquire) &&
-           !failed_.load(std::memory_order_acquire);
+    return !full_disk_.out_of_space() && !failed_.load(std::memory_order_acquire);
   }
 
   // For the layers that keep their own families (projections, checkpoints) in this database.
@@ -162,7 +162,6 @@ class RocksEventStore final : public EventStore, private LedgerView {
   void RunSyncer();
   void SyncAndAnswer(std::vector<WrittenBatch>& written);
   // After a write refused for a full disk: asks RocksDB to recover, at most once per interval.
-  void ResumeAfterFullDisk();
   void Log(const std::string& line) const;
 
   const RocksStoreOptions options_;
@@ -189,9 +188,9 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // Set for good when a WAL sync fails: what was written since can no longer be trusted to be
   // durable, so no append is accepted until the store is reopened.
   std::atomic<bool> failed_{false};
-  // Set when any write to the database fails for a full disk (FullDiskListener) or an append does;
+  // Marked when any write to the database fails for a full disk (its listener) or an append does;
   // cleared by the next stored append.
-  std::atomic<bool> out_of_space_{false};
+  FullDiskRecovery full_disk_;
 
   std::mutex close_mutex_;  // serializes Close
 
@@ -219,7 +218,6 @@ class RocksEventStore final : public EventStore, private LedgerView {
   rocksdb::WriteBatch batch_;
   std::vector<NewNode> fresh_nodes_;
   std::vector<AppendInput> inputs_;
-  std::chrono::steady_clock::time_point last_resume_;  // of ResumeAfterFullDisk
   bool refusing_logged_ = false;  // "appends refused" was logged, "appends resume" not yet
 };
 

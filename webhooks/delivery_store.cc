@@ -123,14 +123,24 @@ Result<Delivery> ParseDelivery(std::string_view json) {
 
 Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& data_dir,
                                                            std::string_view name, bool outbox) {
+  const std::string path = (std::filesystem::path(data_dir) / name).string();
+  auto full_disk = std::make_unique<eventstore::FullDiskRecovery>(path);
   rocksdb::Options options;
   options.create_if_missing = true;
+  options.listeners.push_back(full_disk->MakeListener());
   rocksdb::DB* db = nullptr;
-  const std::string path = (std::filesystem::path(data_dir) / name).string();
   const rocksdb::Status status = rocksdb::DB::Open(options, path, &db);
   if (!status.ok()) return eventstore::FailFromRocks(status, "opening " + path);
   return std::unique_ptr<DeliveryStore>(
-      new DeliveryStore(std::unique_ptr<rocksdb::DB>(db), outbox));
+      new DeliveryStore(std::move(full_disk), std::unique_ptr<rocksdb::DB>(db), outbox));
+}
+
+rocksdb::Status DeliveryStore::Write(const rocksdb::WriteOptions& options,
+                                     rocksdb::WriteBatch& batch) {
+  full_disk_->BeforeWrite(*db_);
+  rocksdb::Status status = db_->Write(options, &batch);
+  full_disk_->AfterWrite(status);
+  return status;
 }
 
 DeliveryStore::~DeliveryStore() = default;
@@ -157,7 +167,7 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
     pending.push_back(std::move(d));
   }
   if (batch.Count() == 0) return pending;
-  const rocksdb::Status status = db_->Write(Synced(), &batch);
+  const rocksdb::Status status = Write(Synced(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "storing deliveries");
   return pending;
 }
@@ -167,7 +177,7 @@ Status DeliveryStore::Update(const Delivery& delivery) {
   PutRecord(batch, delivery, outbox_);
   // Not synced: an outcome lost with the machine (the process's writes survive its own crash)
   // only means the delivery is sent again, with the same webhook-id.
-  const rocksdb::Status status = db_->Write(rocksdb::WriteOptions(), &batch);
+  const rocksdb::Status status = Write(rocksdb::WriteOptions(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "updating a delivery");
   return {};
 }
@@ -248,8 +258,9 @@ Result<std::optional<uint64_t>> DeliveryStore::Checkpoint() const {
 
 Status DeliveryStore::SetCheckpoint(uint64_t position) {
   const eventstore::U64Key encoded = eventstore::EncodeU64(position);
-  const rocksdb::Status status =
-      db_->Put(Synced(), kCheckpointKey, rocksdb::Slice(encoded.data(), encoded.size()));
+  rocksdb::WriteBatch batch;
+  batch.Put(kCheckpointKey, rocksdb::Slice(encoded.data(), encoded.size())).PermitUncheckedError();
+  const rocksdb::Status status = Write(Synced(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "storing the checkpoint");
   return {};
 }

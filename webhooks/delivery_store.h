@@ -20,8 +20,10 @@
 #include <vector>
 
 #include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
 
 #include "domain/result.h"
+#include "eventstore/full_disk_recovery.h"
 
 namespace esign::webhooks {
 
@@ -93,8 +95,13 @@ class DeliveryStore {
   Status CopyTo(const std::string& target_dir) const;
 
  private:
-  DeliveryStore(std::unique_ptr<rocksdb::DB> db, bool outbox)
-      : db_(std::move(db)), outbox_(outbox) {}
+  DeliveryStore(std::unique_ptr<eventstore::FullDiskRecovery> full_disk,
+                std::unique_ptr<rocksdb::DB> db, bool outbox)
+      : full_disk_(std::move(full_disk)), db_(std::move(db)), outbox_(outbox) {}
+  // Writes through here, so that writes resume by themselves once a full disk has space again.
+  rocksdb::Status Write(const rocksdb::WriteOptions& options, rocksdb::WriteBatch& batch);
+
+  std::unique_ptr<eventstore::FullDiskRecovery> full_disk_;  // before db_: its listener outlives it
   std::unique_ptr<rocksdb::DB> db_;
   const bool outbox_;
 };
