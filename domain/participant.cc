@@ -115,8 +115,9 @@ std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
     AddDetail(validation, JoinPath(path, "recipientType"), "must be individual or organization");
   }
 
+  // An organization is named by its id when no name is given (DESIGN 18); a person needs one.
   auto name = ReadText(object, path, "name", 200, validation);
-  if (!name && Member(object, "name") == nullptr) {
+  if (!name && Member(object, "name") == nullptr && parsed_type != RecipientType::kOrganization) {
     AddDetail(validation, JoinPath(path, "name"), "required");
   }
   auto email = ReadText(object, path, "email", 254, validation);
@@ -188,6 +189,7 @@ std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
     }
   }
 
+  if (!name && Member(object, "name") == nullptr && organization_id) name = *organization_id;
   if (validation.size() + routing.size() != problems || !parsed_action || !parsed_type || !name) {
     return std::nullopt;
   }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <boost/url/parse.hpp>
 #include <chrono>
@@ -55,18 +56,21 @@ bool IsOperationalPath(std::string_view path) {
   return path == "/healthz" || path == "/readyz" || path == "/metrics";
 }
 
-// The Allow header of a path served by `methods`: HEAD wherever GET is, OPTIONS everywhere.
+// The Allow header of a path served by `methods`, in one fixed order: HEAD wherever GET is,
+// OPTIONS everywhere.
 std::string AllowHeader(const std::vector<beast_http::verb>& methods) {
+  using V = beast_http::verb;
+  auto served = [&](V method) {
+    if (method == V::options) return true;
+    if (method == V::head) method = V::get;
+    return std::find(methods.begin(), methods.end(), method) != methods.end();
+  };
   std::string allow;
-  auto add = [&](beast_http::verb method) {
+  for (V method : {V::get, V::head, V::post, V::put, V::patch, V::delete_, V::options}) {
+    if (!served(method)) continue;
     if (!allow.empty()) allow += ", ";
     allow += beast_http::to_string(method);
-  };
-  for (auto method : methods) {
-    add(method);
-    if (method == beast_http::verb::get) add(beast_http::verb::head);
   }
-  add(beast_http::verb::options);
   return allow;
 }
 

@@ -164,11 +164,14 @@ ApiResult PersistEvidenceBundle(const ContractRoutesDeps& deps, const ApiRequest
   const auto& created = outcome->state.artifact_revisions.back();
   auto bytes = deps.blobs.Get(created.sha256);
   if (!bytes) return std::unexpected(bytes.error());
+  // The stored bundle is an artifact revision: Location is where its bytes are fetched again.
   return ApiResponse::Json(201, {{"revision", created.revision},
                                  {"kind", created.kind},
                                  {"sha256", created.sha256},
                                  {"size", bytes->size()},
-                                 {"createdAt", created.created_at}});
+                                 {"createdAt", created.created_at}})
+      .WithHeader("Location", "/api/v1/contracts/" + state->id + "/documents/artifact-revisions/" +
+                                  std::to_string(created.revision) + "/download");
 }
 
 ApiResult VerifyEvidence(const ContractRoutesDeps& deps, const ApiRequest& request) {

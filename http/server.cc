@@ -126,9 +126,10 @@ class Session : public std::enable_shared_from_this<Session> {
       reading_allowed_ = false;
       linger_ = true;
       ++in_flight_;
-      // The caller's X-Request-Id is echoed when its header block was read whole.
-      const std::string request_id =
-          RequestIdFor(parser_->is_header_done() ? parser_->get()["X-Request-Id"] : "");
+      // The caller's X-Request-Id is echoed when it was among the header fields read so far (a
+      // too large body is refused as soon as its Content-Length is read, before the header
+      // block is complete).
+      const std::string request_id = RequestIdFor(parser_->get()["X-Request-Id"]);
       Response response = ErrorResponse(error, request_id, 11, false);
       response.set("X-Request-Id", request_id);
       Enqueue(next_sequence_++, std::move(response));

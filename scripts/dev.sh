@@ -53,10 +53,12 @@ install_node() {
 # consumer (tests/kafka),
 # standardwebhooks, which verifies the signatures of deliveries (tests/webhooks/receiver),
 # playwright-core, which drives Debian's chromium (tests/browser), and smtp-server with
-# mailparser, a real SMTP server and MIME parser for the mail tests (tests/mail).
+# mailparser, a real SMTP server and MIME parser for the mail tests (tests/mail), and
+# openid-client, a standard OAuth 2.0 client used unchanged (tests/oauth).
 install_npm_packages() {
   local dir
-  for dir in tests/openapi tests/kafka tests/webhooks/receiver tests/browser tests/mail examples/typescript; do
+  for dir in tests/openapi tests/kafka tests/webhooks/receiver tests/browser tests/mail examples/typescript \
+    tests/oauth; do
     echo "== npm ci in $dir"
     (cd "$ROOT/$dir" && npm ci --no-audit --no-fund)
   done
