@@ -19,7 +19,13 @@ constexpr size_t kReadBatch = 1000;
 ContractDocuments::ContractDocuments(projections::TemplateLookup templates,
                                      eventstore::EventStore& store,
                                      const ServiceCertificate& certificate, const Clock& clock)
-    : templates_(std::move(templates)), store_(store), certificate_(certificate), clock_(clock) {}
+    : templates_(std::move(templates)),
+      store_(store),
+      certificate_(certificate),
+      clock_(clock),
+      render_pool_(std::make_unique<RenderPool>()) {}
+
+ContractDocuments::~ContractDocuments() = default;
 
 Result<ContractDocuments::Source> ContractDocuments::SourceOf(const ContractState& state) const {
   Source source{templates_(state.template_id)};
@@ -34,7 +40,8 @@ Result<ContractDocuments::Source> ContractDocuments::SourceOf(const ContractStat
 Result<std::string> ContractDocuments::Render(const ContractState& state) const {
   auto source = SourceOf(state);
   if (!source) return std::unexpected(source.error());
-  return RenderContractPdf(*source->tmpl, *source->version, state);
+  return render_pool_->Run(
+      [&] { return RenderContractPdf(*source->tmpl, *source->version, state); });
 }
 
 Result<std::string> ContractDocuments::Freeze(const ContractState& prepared) const {

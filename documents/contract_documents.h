@@ -4,13 +4,17 @@
 // completion certificate appended, the service's seal applied: contract_sealer.h) and stores it.
 // A template version the look-up does not know is kTemplateVersionNotFound.
 // Thread safety: every method may be called from any thread (as the look-up and the store
-// allow). Rendering and sealing are CPU-bound: callers keep them off the I/O threads.
+// allow). Rendering and sealing are CPU-bound: callers keep them off the I/O threads. Render and
+// Freeze lay the PDF out on the service's own render pool (render_pool.h, one thread per core):
+// a burst of sends queues there instead of rendering all at once; the caller waits.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "documents/completion_certificate.h"
+#include "documents/render_pool.h"
 #include "documents/service_certificate.h"
 #include "documents/timestamp_authority.h"
 #include "domain/clock.h"
@@ -45,6 +49,7 @@ class ContractDocuments {
   ContractDocuments(projections::TemplateLookup templates, eventstore::EventStore& store,
                     const ServiceCertificate& certificate,
                     const Clock& clock = SystemClock::Instance());
+  ~ContractDocuments();
 
   // The unsigned PDF of the contract as it stands.
   Result<std::string> Render(const ContractState& state) const;
@@ -76,6 +81,7 @@ class ContractDocuments {
   const ServiceCertificate& certificate_;
   const Clock& clock_;
   const TimestampAuthority* timestamp_authority_ = nullptr;
+  std::unique_ptr<RenderPool> render_pool_;
 };
 
 }  // namespace esign::documents

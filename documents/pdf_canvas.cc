@@ -4,15 +4,48 @@
 
 #include <pango/pangocairo.h>
 #include <algorithm>
+#include <string>
+#include <unordered_map>
 
 namespace esign::documents {
 namespace {
 
 // Font maps cache fonts and are not safe to share between threads: one per thread, kept for the
-// thread's life because building one costs a fontconfig scan.
-PangoFontMap* ThreadFontMap() {
-  thread_local GPtr<PangoFontMap> font_map(pango_cairo_font_map_new());
-  return font_map.get();
+// thread's life because building one costs a fontconfig scan. The context on it is kept too: the
+// layouts shaped on it stay valid as long as its font options and matrix (the identity) do not
+// change, which every canvas of the thread keeps so.
+struct ThreadText {
+  GPtr<PangoFontMap> font_map{pango_cairo_font_map_new()};
+  GPtr<PangoContext> context{NewContext(font_map.get())};
+  std::unordered_map<std::string, GPtr<PangoLayout>> shared_layouts;  // by SharedLayoutKey
+
+  static PangoContext* NewContext(PangoFontMap* font_map) {
+    PangoContext* context = pango_font_map_create_context(font_map);
+    FontOptionsPtr font_options(cairo_font_options_create());
+    cairo_font_options_set_hint_metrics(font_options.get(), CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(font_options.get(), CAIRO_HINT_STYLE_NONE);
+    pango_cairo_context_set_font_options(context, font_options.get());
+    return context;
+  }
+};
+
+ThreadText& ThisThreadText() {
+  thread_local ThreadText text;
+  return text;
+}
+
+std::string SharedLayoutKey(const std::string& families, double size, double width, bool bold,
+                            PangoAlignment alignment, const std::string& text) {
+  std::string key = families;
+  key += '\0';
+  key += std::to_string(size);
+  key += '\0';
+  key += std::to_string(width);
+  key += bold ? "\0b\0" : "\0r\0";
+  key += std::to_string(static_cast<int>(alignment));
+  key += '\0';
+  key += text;
+  return key;
 }
 
 cairo_status_t AppendToString(void* closure, const unsigned char* data, unsigned int length) {
@@ -32,6 +65,27 @@ GPtr<PangoLayout> NewTextLayout(PangoContext* context, const std::string& famili
   pango_layout_set_width(layout.get(), static_cast<int>(width * PANGO_SCALE));
   pango_layout_set_wrap(layout.get(), PANGO_WRAP_WORD_CHAR);
   return layout;
+}
+
+GPtr<PangoLayout> SharedTextLayout(PangoContext* context, const std::string& families, double size,
+                                   double width, bool bold, PangoAlignment alignment,
+                                   const std::string& text) {
+  ThreadText& thread = ThisThreadText();
+  const auto make = [&] {
+    GPtr<PangoLayout> layout = NewTextLayout(context, families, size, width, bold);
+    pango_layout_set_alignment(layout.get(), alignment);
+    pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
+    return layout;
+  };
+  // Only layouts of this thread's context may be shared.
+  if (context != thread.context.get()) return make();
+  std::string key = SharedLayoutKey(families, size, width, bold, alignment, text);
+  auto found = thread.shared_layouts.find(key);
+  if (found == thread.shared_layouts.end()) {
+    if (thread.shared_layouts.size() >= kSharedLayoutsPerThread) thread.shared_layouts.clear();
+    found = thread.shared_layouts.emplace(std::move(key), make()).first;
+  }
+  return GPtr<PangoLayout>(PANGO_LAYOUT(g_object_ref(found->second.get())));
 }
 
 double LayoutHeight(PangoLayout* layout) {
@@ -58,12 +112,10 @@ Result<std::unique_ptr<PdfCanvas>> PdfCanvas::Create(const PdfMetadata& metadata
   cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, metadata.subject.c_str());
 
   canvas->cr_.reset(cairo_create(surface));
-  canvas->context_.reset(pango_font_map_create_context(ThreadFontMap()));
-  FontOptionsPtr font_options(cairo_font_options_create());
-  cairo_font_options_set_hint_metrics(font_options.get(), CAIRO_HINT_METRICS_OFF);
-  cairo_font_options_set_hint_style(font_options.get(), CAIRO_HINT_STYLE_NONE);
-  pango_cairo_context_set_font_options(canvas->context_.get(), font_options.get());
-  pango_cairo_update_context(canvas->cr_.get(), canvas->context_.get());
+  canvas->context_ = ThisThreadText().context.get();
+  // Every canvas has the identity matrix and the same surface type, so this changes nothing after
+  // the thread's first canvas and the shared layouts stay valid.
+  pango_cairo_update_context(canvas->cr_.get(), canvas->context_);
   return canvas;
 }
 

@@ -1,7 +1,7 @@
 // A cairo PDF surface that writes into a string, with a pango context for text on it. Shared by
 // the contract's pages (pdf_renderer.cc) and the completion certificate (certificate_pages.cc) so
-// both shape text the same way: one pango font map per thread, unhinted metrics (line breaks
-// depend on the text and fonts only, never on a device), and PDF dates fixed by the caller
+// both shape text the same way: one pango font map and context per thread, unhinted metrics (line
+// breaks depend on the text and fonts only, never on a device), and PDF dates fixed by the caller
 // (cairo would otherwise stamp the clock into /CreationDate and /ModDate).
 // Internal to documents/ (includes cairo and pango).
 // Thread safety: a canvas is used by one thread; canvases on different threads share nothing
@@ -11,6 +11,7 @@
 #include <cairo.h>
 #include <pango/pango.h>
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,17 @@ struct PdfMetadata {
 // by word, else by character; its text is set by the caller.
 GPtr<PangoLayout> NewTextLayout(PangoContext* context, const std::string& families, double size,
                                 double width, bool bold = false);
+// The same as NewTextLayout with `text` set and aligned, shared by every document this thread
+// lays out on a PdfCanvas's context: the first call shapes the text, later calls with the same
+// arguments return the same laid-out layout (shaping and line breaking are about a third of a
+// render). For text that recurs across documents (a template's headings and fixed paragraphs,
+// footers), never for a contract's own values, which would only churn the cache. The caller must
+// not change the layout. Holds at most kSharedLayoutsPerThread layouts per thread, then starts
+// afresh; layouts handed out stay valid (each holder has its own reference).
+inline constexpr size_t kSharedLayoutsPerThread = 512;
+GPtr<PangoLayout> SharedTextLayout(PangoContext* context, const std::string& families, double size,
+                                   double width, bool bold, PangoAlignment alignment,
+                                   const std::string& text);
 // The layout's height in points.
 double LayoutHeight(PangoLayout* layout);
 // The height of a table row: its tallest cell.
@@ -57,7 +69,9 @@ class PdfCanvas {
   PdfCanvas& operator=(const PdfCanvas&) = delete;
 
   cairo_t* cr() const { return cr_.get(); }
-  PangoContext* context() const { return context_.get(); }
+  // The thread's pango context (one per thread, shared by its canvases so that shaped text can be
+  // reused): use it on this thread only, and only while the canvas lives.
+  PangoContext* context() const { return context_; }
   // Ends the document: the PDF bytes, or kInternal when cairo failed on the way.
   Result<std::string> Finish();
 
@@ -66,7 +80,7 @@ class PdfCanvas {
   std::string bytes_;
   SurfacePtr surface_;
   CairoPtr cr_;
-  GPtr<PangoContext> context_;
+  PangoContext* context_ = nullptr;
 };
 
 }  // namespace esign::documents

@@ -39,6 +39,11 @@ struct DrawOp {
   const PreparedSignature* signature = nullptr;  // kSignature: drawn in the box x, y, width, height
 };
 
+// Where a text comes from. Template text (headings, fixed paragraphs, table captions and header
+// rows, footers) recurs in every contract of the template and is shaped once per render thread
+// (documents::SharedTextLayout); a contract's own values are shaped per document.
+enum class TextSource { kTemplate, kContract };
+
 // The prepared signature of each participant who has one, by participant id.
 using SignatureFills = std::map<std::string, PreparedSignature, std::less<>>;
 
@@ -55,10 +60,17 @@ class Document {
     y_ = options.margin;
   }
 
-  PangoLayout* MakeLayout(const std::string& text, double size, bool bold, double width) {
-    GPtr<PangoLayout> layout =
-        documents::NewTextLayout(context_, options_.font_families, size, width, bold);
-    pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
+  PangoLayout* MakeLayout(const std::string& text, double size, bool bold, double width,
+                          TextSource source, PangoAlignment alignment = PANGO_ALIGN_LEFT) {
+    GPtr<PangoLayout> layout;
+    if (source == TextSource::kTemplate) {
+      layout = documents::SharedTextLayout(context_, options_.font_families, size, width, bold,
+                                           alignment, text);
+    } else {
+      layout = documents::NewTextLayout(context_, options_.font_families, size, width, bold);
+      pango_layout_set_alignment(layout.get(), alignment);
+      pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
+    }
     layouts_.push_back(std::move(layout));
     return layouts_.back().get();
   }
@@ -73,8 +85,9 @@ class Document {
   void Space(double points) { y_ = std::min(y_ + points, bottom_); }
 
   // Flows a wrapped text line by line, so a long paragraph continues on the next page.
-  void Flow(const std::string& text, double size, bool bold, double space_after) {
-    PangoLayout* layout = MakeLayout(text, size, bold, width_);
+  void Flow(const std::string& text, TextSource source, double size, bool bold,
+            double space_after) {
+    PangoLayout* layout = MakeLayout(text, size, bold, width_, source);
     PangoLayoutIter* iter = pango_layout_get_iter(layout);
     int index = 0;
     do {
@@ -100,8 +113,9 @@ class Document {
   }
 
   void TitleBlock(const std::string& title, const std::string& subtitle) {
-    Flow(title.empty() ? std::string(kMissingValue) : title, options_.body_font_size * 2, true, 4);
-    Flow(subtitle, options_.body_font_size * 0.9, false, 6);
+    Flow(title.empty() ? std::string(kMissingValue) : title, TextSource::kContract,
+         options_.body_font_size * 2, true, 4);
+    Flow(subtitle, TextSource::kContract, options_.body_font_size * 0.9, false, 6);
     pages_.back().push_back(
         {.kind = DrawOp::Kind::kRule, .x = left_, .y = y_, .width = width_, .gray = 0.5});
     Space(options_.body_font_size * 1.5);
@@ -110,7 +124,7 @@ class Document {
   void Heading(const std::string& text, int64_t level) {
     const double scale = level <= 1 ? 1.6 : (level == 2 ? 1.3 : 1.1);
     const double size = options_.body_font_size * scale;
-    PangoLayout* layout = MakeLayout(text, size, true, width_);
+    PangoLayout* layout = MakeLayout(text, size, true, width_, TextSource::kTemplate);
     // A heading keeps with the start of what follows: never alone at the foot of a page.
     const double needed = HeightOf(layout) + 3 * options_.body_font_size * 1.4;
     if (y_ > options_.margin && needed > Remaining()) NewPage();
@@ -120,14 +134,15 @@ class Document {
     Space(size * 0.4);
   }
 
-  void Paragraph(const std::string& text) {
-    Flow(text, options_.body_font_size, false, options_.body_font_size * 0.8);
+  void Paragraph(const std::string& text, TextSource source) {
+    Flow(text, source, options_.body_font_size, false, options_.body_font_size * 0.8);
   }
 
   // A table from tableData: the header row opens the table and every page it continues on.
   void Table(const TableDef& table, const boost::json::array* rows) {
     if (!table.label.empty()) {
-      PangoLayout* caption = MakeLayout(table.label, options_.body_font_size, true, width_);
+      PangoLayout* caption =
+          MakeLayout(table.label, options_.body_font_size, true, width_, TextSource::kTemplate);
       if (HeightOf(caption) + 3 * options_.body_font_size * 2 > Remaining()) NewPage();
       pages_.back().push_back(
           {.kind = DrawOp::Kind::kLayout, .layout = caption, .x = left_, .y = y_});
@@ -138,12 +153,12 @@ class Document {
     std::vector<std::string> header;
     header.reserve(table.columns.size());
     for (const auto& column : table.columns) header.push_back(column.label);
-    const auto make_row = [&](const std::vector<std::string>& cells, bool bold) {
+    const auto make_row = [&](const std::vector<std::string>& cells, bool bold, TextSource source) {
       std::vector<PangoLayout*> row;
       row.reserve(cells.size());
       for (const auto& cell : cells) {
         row.push_back(MakeLayout(cell, options_.body_font_size * 0.95, bold,
-                                 column_width - 2 * kCellPadding));
+                                 column_width - 2 * kCellPadding, source));
       }
       return row;
     };
@@ -176,7 +191,7 @@ class Document {
       y_ += height;
     };
     const auto place_header = [&] {
-      const auto row = make_row(header, true);
+      const auto row = make_row(header, true, TextSource::kTemplate);
       place_row(row, row_height(row), true);
     };
     place_header();
@@ -189,7 +204,7 @@ class Document {
           const auto* value = object != nullptr ? object->if_contains(column.key) : nullptr;
           cells.push_back(value != nullptr ? DisplayValue(*value) : std::string(kMissingValue));
         }
-        const auto row = make_row(cells, false);
+        const auto row = make_row(cells, false, TextSource::kContract);
         const double height = row_height(row);
         if (height > Remaining()) {
           NewPage();
@@ -217,8 +232,9 @@ class Document {
                    .width = width,
                    .height = height,
                    .gray = 0.3});
-    PangoLayout* layout = MakeLayout(label, options_.body_font_size * 0.8, false,
-                                     std::max(width - 2 * kCellPadding, 1.0));
+    PangoLayout* layout =
+        MakeLayout(label, options_.body_font_size * 0.8, false,
+                   std::max(width - 2 * kCellPadding, 1.0), TextSource::kContract);
     ops.push_back(
         {.kind = DrawOp::Kind::kLayout, .layout = layout, .x = x + kCellPadding, .y = y + 2});
   }
@@ -276,7 +292,8 @@ void SignaturesBlock(Document& doc, const TemplateVersion& version, const Contra
     for (const auto& role : roles) {
       if (role.action != ParticipantAction::kSign) continue;
       doc.Paragraph(
-          RoleLabel(version, role.template_role_id, ParticipantName(state, role.participant_id)));
+          RoleLabel(version, role.template_role_id, ParticipantName(state, role.participant_id)),
+          TextSource::kContract);
     }
     return;
   }
@@ -288,7 +305,8 @@ void SignaturesBlock(Document& doc, const TemplateVersion& version, const Contra
         name = ParticipantName(state, binding.participant_id);
       }
     }
-    doc.Paragraph(RoleLabel(version, role.template_role_id, name));
+    doc.Paragraph(RoleLabel(version, role.template_role_id, name),
+                  name != nullptr ? TextSource::kContract : TextSource::kTemplate);
   }
 }
 
@@ -398,9 +416,13 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
       case BlockType::kHeading:
         doc.Heading(block.text, block.level);
         break;
-      case BlockType::kParagraph:
-        doc.Paragraph(SubstitutePlaceholders(block.text, state.data.field_values));
+      case BlockType::kParagraph: {
+        std::string text = SubstitutePlaceholders(block.text, state.data.field_values);
+        const TextSource source =
+            text == block.text ? TextSource::kTemplate : TextSource::kContract;
+        doc.Paragraph(text, source);
         break;
+      }
       case BlockType::kTable: {
         const TableDef* table = version.FindTable(block.table_key);
         if (table == nullptr) break;  // the importer guarantees the key; a hand-built one may not
@@ -421,8 +443,8 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
     for (const auto& op : pages[i]) Paint(cr, context, options, op);
     PangoLayout* footer =
         doc.MakeLayout("Page " + std::to_string(i + 1) + " of " + std::to_string(total),
-                       options.body_font_size * 0.85, false, doc.width());
-    pango_layout_set_alignment(footer, PANGO_ALIGN_CENTER);
+                       options.body_font_size * 0.85, false, doc.width(), TextSource::kTemplate,
+                       PANGO_ALIGN_CENTER);
     Paint(cr, context, options,
           {.kind = DrawOp::Kind::kLayout,
            .layout = footer,

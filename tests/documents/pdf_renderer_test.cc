@@ -165,6 +165,20 @@ TEST(PdfRendererTest, SameInputGivesSameBytesOnAnyThread) {
   for (const auto& result : results) EXPECT_TRUE(result == *first);
 }
 
+// Template text is shaped once per thread and reused: a document rendered after others of the
+// same template has the bytes it has on a thread that renders it first.
+TEST(PdfRendererTest, ReusedTemplateTextGivesTheBytesOfAFreshThread) {
+  const Template tmpl = LoadTemplate("services-agreement.json");
+  const ContractState warm_up = ServicesState(tmpl, 40);
+  const ContractState state = ServicesState(tmpl, 7);
+  std::string fresh;
+  std::thread([&] { fresh = *RenderContractPdf(tmpl, tmpl.versions.front(), state); }).join();
+  ASSERT_TRUE(RenderContractPdf(tmpl, tmpl.versions.front(), warm_up).has_value());
+  auto reused = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+  ASSERT_TRUE(reused.has_value());
+  EXPECT_TRUE(*reused == fresh);
+}
+
 TEST(PdfRendererTest, PreparedRolesPlaceLabelledBoxes) {
   const Template tmpl = LoadTemplate("services-agreement.json");
   ContractState state = ServicesState(tmpl, 2);
