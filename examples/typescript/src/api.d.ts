@@ -1860,27 +1860,127 @@ export interface components {
          * @enum {string}
          */
         ExecutionChannel: "platform_hosted" | "integrator_managed" | "provider_managed";
-        /** @description A participant as given in a request. Rules: a signer (`action: sign`) needs `executionChannel`, `view` and `receive_copy` must not carry one; an individual signer uses `platform_hosted` or `integrator_managed`, an organization signer `provider_managed`; an individual needs `email` and has no `organizationId`; an organization needs `organizationId`; `providerConfigRef` only on `provider_managed` signers. At most 100 participants per contract. */
-        ParticipantInput: {
-            /** @description Chosen by the client, unique in the contract; assigned by the service (`prt_...`) when omitted. */
-            participantId?: string;
-            action: components["schemas"]["ParticipantAction"];
-            recipientType: components["schemas"]["RecipientType"];
+        /** @description A participant as given in a request, one of six kinds told apart by `recipientType`, `action` and `executionChannel`. An individual has an `email` and no `organizationId`; an organization has an `organizationId` and is named by it when `name` is omitted. A signer (`action: sign`) names its `executionChannel`: `platform_hosted` or `integrator_managed` for an individual, `provider_managed` (with an optional `providerConfigRef`) for an organization; `view` and `receive_copy` participants carry none. Only a `platform_hosted` signer proves who they are (`authentication` other than `none`), and `accessCode` comes with `authentication: access_code` and only with it. Members not listed are rejected. At most 100 participants per contract. */
+        ParticipantInput: components["schemas"]["IndividualParticipantInput"] | components["schemas"]["OrganizationParticipantInput"];
+        /** @description A person (`recipientType: individual`): a signer on the service's signing page, with or without an access code, a signer inside the integrator's product, or a viewer or copy recipient. */
+        IndividualParticipantInput: components["schemas"]["IndividualHostedSignerInput"] | components["schemas"]["IndividualAccessCodeSignerInput"] | components["schemas"]["IndividualIntegratorSignerInput"] | components["schemas"]["IndividualRecipientInput"];
+        /** @description An organization (`recipientType: organization`): a signer through an external signing provider, or a viewer or copy recipient. */
+        OrganizationParticipantInput: components["schemas"]["OrganizationSignerInput"] | components["schemas"]["OrganizationRecipientInput"];
+        /** @description A person who signs on the service's signing page, proving who they are by the link alone (`none`) or by a code mailed to `email` (`email_otp`). */
+        IndividualHostedSignerInput: {
+            participantId?: components["schemas"]["ParticipantInputId"];
+            /** @constant */
+            action: "sign";
+            /** @constant */
+            recipientType: "individual";
             name: string;
             /** Format: email */
+            email: string;
+            /** @constant */
+            executionChannel: "platform_hosted";
+            templateRoleId?: components["schemas"]["ParticipantInputRole"];
+            routingOrder?: components["schemas"]["ParticipantInputRoutingOrder"];
+            /**
+             * @default none
+             * @enum {string}
+             */
+            authentication?: "none" | "email_otp";
+        };
+        /** @description A person who signs on the service's signing page after giving the access code the integrator told them out of band. */
+        IndividualAccessCodeSignerInput: {
+            participantId?: components["schemas"]["ParticipantInputId"];
+            /** @constant */
+            action: "sign";
+            /** @constant */
+            recipientType: "individual";
+            name: string;
+            /** Format: email */
+            email: string;
+            /** @constant */
+            executionChannel: "platform_hosted";
+            templateRoleId?: components["schemas"]["ParticipantInputRole"];
+            routingOrder?: components["schemas"]["ParticipantInputRoutingOrder"];
+            /** @constant */
+            authentication: "access_code";
+            /** @description 4..64 characters without control characters, told to the signer out of band. Never stored as given (the log keeps a keyed hash) and never shown again. */
+            accessCode: string;
+        };
+        /** @description A person who signs inside the integrator's product, which reports the signature (`completeSigningSession`). */
+        IndividualIntegratorSignerInput: {
+            participantId?: components["schemas"]["ParticipantInputId"];
+            /** @constant */
+            action: "sign";
+            /** @constant */
+            recipientType: "individual";
+            name: string;
+            /** Format: email */
+            email: string;
+            /** @constant */
+            executionChannel: "integrator_managed";
+            templateRoleId?: components["schemas"]["ParticipantInputRole"];
+            routingOrder?: components["schemas"]["ParticipantInputRoutingOrder"];
+            /** @constant */
+            authentication?: "none";
+        };
+        /** @description A person who views the contract (`view`) or receives a copy (`receive_copy`). */
+        IndividualRecipientInput: {
+            participantId?: components["schemas"]["ParticipantInputId"];
+            /** @enum {string} */
+            action: "view" | "receive_copy";
+            /** @constant */
+            recipientType: "individual";
+            name: string;
+            /** Format: email */
+            email: string;
+            templateRoleId?: components["schemas"]["ParticipantInputRole"];
+            routingOrder?: components["schemas"]["ParticipantInputRoutingOrder"];
+            /** @constant */
+            authentication?: "none";
+        };
+        /** @description An organization that signs through an external signing provider (`provider_managed`). */
+        OrganizationSignerInput: {
+            participantId?: components["schemas"]["ParticipantInputId"];
+            /** @constant */
+            action: "sign";
+            /** @constant */
+            recipientType: "organization";
+            /** @description The `organizationId` when omitted. */
+            name?: string;
+            /** Format: email */
             email?: string;
-            organizationId?: string;
-            executionChannel?: components["schemas"]["ExecutionChannel"];
-            /** @description Binds the participant to this template role (as an explicit role binding would). Needs `contracts:send`. */
-            templateRoleId?: string;
-            /** @description Overrides the role's routing order. Equal orders sign in parallel; a higher order waits for every lower one. */
-            routingOrder?: number;
+            organizationId: string;
+            /** @constant */
+            executionChannel: "provider_managed";
+            templateRoleId?: components["schemas"]["ParticipantInputRole"];
+            routingOrder?: components["schemas"]["ParticipantInputRoutingOrder"];
             /** @description The external signing provider configuration to use for this organization signer. */
             providerConfigRef?: string;
-            authentication?: components["schemas"]["SignerAuthentication"];
-            /** @description Required with `authentication: access_code` and refused otherwise: 4..64 characters without control characters, told to the signer out of band. Never stored as given (the log keeps a keyed hash) and never shown again. */
-            accessCode?: string;
-        } & (unknown & unknown);
+            /** @constant */
+            authentication?: "none";
+        };
+        /** @description An organization that views the contract (`view`, a viewer grant for the organization) or receives a copy (`receive_copy`). */
+        OrganizationRecipientInput: {
+            participantId?: components["schemas"]["ParticipantInputId"];
+            /** @enum {string} */
+            action: "view" | "receive_copy";
+            /** @constant */
+            recipientType: "organization";
+            /** @description The `organizationId` when omitted. */
+            name?: string;
+            /** Format: email */
+            email?: string;
+            organizationId: string;
+            templateRoleId?: components["schemas"]["ParticipantInputRole"];
+            routingOrder?: components["schemas"]["ParticipantInputRoutingOrder"];
+            /** @constant */
+            authentication?: "none";
+        };
+        /** @description Chosen by the client, unique in the contract; assigned by the service (`prt_...`) when omitted. */
+        ParticipantInputId: string;
+        /** @description Binds the participant to this template role (as an explicit role binding would). Needs `contracts:send`. */
+        ParticipantInputRole: string;
+        /** @description Overrides the role's routing order. Equal orders sign in parallel; a higher order waits for every lower one. */
+        ParticipantInputRoutingOrder: number;
         /** @description A participant of a contract, with its progress. */
         Participant: {
             participantId: string;
