@@ -20,20 +20,25 @@
 
 namespace esign::projections {
 
-// How many index rows one request may still read.
+// How many index rows one request may still read. While held, rows are granted past the end:
+// a scan holds the budget until it has moved past its start, so that every request makes
+// progress however small the budget (a few more rows than the budget, bounded by one chunk per
+// index of the plan).
 class ScanBudget {
  public:
   explicit ScanBudget(size_t rows) : left_(rows) {}
-  bool exhausted() const { return left_ == 0; }
+  bool exhausted() const { return left_ == 0 && !held_; }
+  void Hold(bool held) { held_ = held; }
   // Takes one row; false when none was left.
   bool Take() {
-    if (left_ == 0) return false;
+    if (left_ == 0) return held_;
     --left_;
     return true;
   }
 
  private:
   size_t left_;
+  bool held_ = false;
 };
 
 class IndexCursor {

@@ -112,6 +112,8 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
     inclusive = from->inclusive;
   }
   Outcome out;
+  // Held until the scan has moved past its start: a resumed request always gets further.
+  budget.Hold(true);
   const auto stop_at = [&](const std::optional<std::string>& at, bool at_inclusive) {
     if (at) out.stopped = ListPosition{std::nullopt, UnescapeKeyPart(*at), at_inclusive};
     return out;
@@ -122,6 +124,7 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
     if (step->outcome == IndexCursor::Outcome::kOutOfBudget) return stop_at(bound, inclusive);
     if (step->outcome == IndexCursor::Outcome::kEnd) break;
     std::string candidate = std::move(step->suffix);
+    if (from && !from->inclusive) budget.Hold(false);  // anything found is past the start
     // Every id above the candidate is out of some list; find one that is in all.
     size_t agree = 1;
     for (size_t i = 1 % cursors.size(); agree < cursors.size(); i = (i + 1) % cursors.size()) {
@@ -137,9 +140,11 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
       } else {
         candidate = std::move(step->suffix);
         agree = 1;
+        budget.Hold(false);  // ids down to the new candidate are decided
       }
     }
     if (!budget.Take()) return stop_at(candidate, true);
+    budget.Hold(false);
     Result<std::optional<IndexEntry>> entry = Candidate(rows, org, candidate, client_id, query);
     if (!entry) return Fail(entry.error());
     if (*entry) {
@@ -177,6 +182,7 @@ Result<Outcome> DateScan(const ViewReader& rows, std::string_view org, std::stri
   const std::optional<std::string> low =
       query.from_us ? std::optional<std::string>(DateIndexTime(*query.from_us)) : std::nullopt;
   Outcome out;
+  budget.Hold(true);  // until the first entry is decided: a resumed request always gets further
   while (true) {
     Result<IndexCursor::Step> step = cursor.Seek(bound, inclusive);
     if (!step) return Fail(step.error());
@@ -195,6 +201,7 @@ Result<Outcome> DateScan(const ViewReader& rows, std::string_view org, std::stri
       out.stopped = DatedPosition(suffix, true);
       return out;
     }
+    budget.Hold(false);
     Result<std::optional<IndexEntry>> entry = Candidate(
         rows, org, std::string_view(suffix).substr(kDateIndexTimeDigits + 1), client_id, query);
     if (!entry) return Fail(entry.error());

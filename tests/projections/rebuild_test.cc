@@ -97,6 +97,15 @@ TEST(RebuildTest, ARebuiltViewEqualsTheLiveOne) {
     EXPECT_EQ(*difference, std::nullopt) << "batch " << batch << ": " << **difference;
     EXPECT_NE(catalog.Find("tpl_mutual_nda"), nullptr);
   }
+  // The comparison covers every list index, the secondary ones included.
+  for (const std::string family : {"g/", "gs/", "go/", "gc/", "ga/", "gr/", "gb/", "gt/", "gd/"}) {
+    bool present = false;
+    ASSERT_TRUE((*live)->Scan("contracts/" + family, "", false, [&](auto, auto) {
+      present = true;
+      return false;
+    }));
+    EXPECT_TRUE(present) << family;
+  }
   live->reset();
   (*store)->Close();
 }
