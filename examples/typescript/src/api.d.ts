@@ -158,7 +158,7 @@ export interface paths {
         };
         /**
          * List and search contracts
-         * @description Filters are applied first, then every result is intersected with what the caller's organization may read: no filter widens access. `participantAction` and `accessRole` filter on the caller organization's own relation to the contract. Newest first.
+         * @description Filters are applied first, then every result is intersected with what the caller's organization may read: no filter widens access. `participantAction` and `accessRole` filter on the caller organization's own relation to the contract. Newest first (by the range's date when `from`/`to` is given). One request examines at most 10,000 index entries: a page may then hold fewer items than `limit`, even none, with a `nextCursor` to go on; only `nextCursor: null` ends the list.
          *
          *     Requires `contracts:read`. Errors: 400 VALIDATION_FAILED (unknown parameter, parameter given twice, value outside its enum, `limit` outside 1..200, malformed timestamp), INVALID_CURSOR (a cursor that was not issued for this same query); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED.
          */
