@@ -12,7 +12,8 @@
 //   read_all               the whole log through ReadAll in batches of --batch
 //   prove                  inclusion proofs of random leaves of the full tree, --prove_threads
 //   verify                 VerifyLog over the whole log (what `contract-ledger verify` runs): each
-//                          event read, parsed and hashed, the tree recomputed, the heads checked
+//                          event read on one thread, parsed and hashed on the others (one per
+//                          core), the tree recomputed in order, the heads checked
 //   start_check            CheckDataDirectory (what contractd checks before it opens the store),
 //                          five runs on the full log with a signed head over it
 // read_all, prove, verify and start_check first fill the log to --num events if it holds fewer (not
@@ -391,7 +392,8 @@ class Bench {
     Latencies none;
     Report("verify", verified->size, seconds, none,
            std::to_string(verified->size) + " events, " + std::to_string(verified->heads_checked) +
-               " heads, one thread");
+               " heads, read on one thread, checked on " +
+               std::to_string(std::max(1u, std::thread::hardware_concurrency())) + ")");
   }
 
   void CheckOnStart() {

@@ -12,10 +12,16 @@
 //                          12 events) appended before the signature, as completion seals it
 //   BM_SealTimestamped     the same sealed PAdES B-LT by the RFC 3161 authority at $ESIGN_TSA_URL
 //                          (e.g. tests/support/tsa_server.mjs on loopback); skipped without it
+//   BM_RenderBurst/pooled:0|1  64 threads started at once, each rendering the unsigned PDF 4 times
+//                          back to back, as 64 sends at once do: directly on each thread (0), or
+//                          through a RenderPool of one thread per core (1), as ContractDocuments
+//                          renders. Counts each thread's cold start (its first render loads the
+//                          fonts); prints renders/s and the p50 and p99 of one render's latency.
 // Each prints seals/s: documents per second of wall time on one thread.
 #include <benchmark/benchmark.h>
 #include <cairo.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -24,10 +30,12 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "documents/contract_sealer.h"
 #include "documents/pdf_renderer.h"
+#include "documents/render_pool.h"
 #include "documents/timestamp_authority.h"
 #include "domain/template_importer.h"
 
@@ -163,6 +171,46 @@ void BM_RenderSigned(benchmark::State& state) {
   Report(state);
 }
 
+void BM_RenderBurst(benchmark::State& state) {
+  constexpr int kThreads = 64;
+  constexpr int kRendersPerThread = 4;
+  const Contract& c = TheContract();
+  std::vector<double> latencies;  // milliseconds, every render of every iteration
+  for (auto _ : state) {
+    std::unique_ptr<RenderPool> pool =
+        state.range(0) != 0 ? std::make_unique<RenderPool>() : nullptr;
+    std::vector<std::vector<double>> measured(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < kRendersPerThread; ++i) {
+          const auto start = std::chrono::steady_clock::now();
+          const auto render = [&] {
+            return RenderContractPdf(c.tmpl, c.tmpl.versions.front(), c.state);
+          };
+          auto pdf = pool != nullptr ? pool->Run(render) : render();
+          benchmark::DoNotOptimize(pdf);
+          measured[t].push_back(
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                  .count());
+        }
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    for (const auto& one : measured) latencies.insert(latencies.end(), one.begin(), one.end());
+  }
+  std::sort(latencies.begin(), latencies.end());
+  const auto percentile = [&](double p) {
+    return latencies[std::min(latencies.size() - 1,
+                              static_cast<size_t>(p * static_cast<double>(latencies.size())))];
+  };
+  state.SetLabel(TheContract().label);
+  state.counters["renders/s"] =
+      benchmark::Counter(static_cast<double>(latencies.size()), benchmark::Counter::kIsRate);
+  state.counters["p50_ms"] = percentile(0.50);
+  state.counters["p99_ms"] = percentile(0.99);
+}
+
 // SealContractPdf of the contract with `options`, once per iteration. `accept` (optional) says
 // whether a seal is what the workload measures; the first one it refuses ends the run.
 void SealEach(benchmark::State& state, const SealOptions& options,
@@ -255,6 +303,12 @@ void BM_SealTimestamped(benchmark::State& state) {
 
 BENCHMARK(BM_RenderUnsigned)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderSigned)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RenderBurst)
+    ->ArgName("pooled")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_Seal)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SealWithCertificate)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SealTimestamped)->Unit(benchmark::kMillisecond)->UseRealTime();
