@@ -393,7 +393,7 @@ class Bench {
     Report("verify", verified->size, seconds, none,
            std::to_string(verified->size) + " events, " + std::to_string(verified->heads_checked) +
                " heads, read on one thread, checked on " +
-               std::to_string(std::max(1u, std::thread::hardware_concurrency())) + ")");
+               std::to_string(std::max(1u, std::thread::hardware_concurrency())));
   }
 
   void CheckOnStart() {
