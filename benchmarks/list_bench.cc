@@ -89,7 +89,8 @@ std::string DecidedCreation(const Template& tmpl, bool with_partner) {
                                                                   {"name", "Partner"}});
   }
   DecisionContext context;
-  context.actor = Actor{std::string(kClient), std::string(kOrg), {"contracts:create", "contracts:send"}};
+  context.actor =
+      Actor{std::string(kClient), std::string(kOrg), {"contracts:create", "contracts:send"}};
   context.tmpl = &tmpl;
   context.now = std::string(kTemplateTime);
   context.contract_id = std::string(kTemplateId);
