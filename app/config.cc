@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 #include <boost/program_options.hpp>
@@ -23,6 +24,30 @@ std::string EnvToOption(const std::string& env, const po::options_description& k
   return known.find_nothrow(name, false) ? name : "";
 }
 
+// Boolean flags work bare (`--access-log` means true, by their implicit value) and with a value
+// as the next argument (`--access-log false`), as they always did: Boost.Program_options takes an
+// implicit-value option's value only from `--flag=value`, so such a pair is joined here first.
+std::vector<std::string> JoinBooleanValues(const std::vector<std::string>& args,
+                                           const po::options_description& options) {
+  static const std::set<std::string, std::less<>> kBooleanWords{"true", "false", "yes", "no",
+                                                                "on",   "off",   "1",   "0"};
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto* option = arg.starts_with("--") && arg.find('=') == std::string::npos
+                             ? options.find_nothrow(arg.substr(2), false)
+                             : nullptr;
+    const bool boolean =
+        option && dynamic_cast<const po::typed_value<bool>*>(option->semantic().get());
+    if (boolean && i + 1 < args.size() && kBooleanWords.contains(args[i + 1])) {
+      out.push_back(arg + "=" + args[++i]);
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
+}
+
 // Parses `args` and the environment into `vm`; true when --help was asked for, with the usage
 // text in `command`.
 Result<bool> ParseOptions(const std::vector<std::string>& args,
@@ -30,7 +55,7 @@ Result<bool> ParseOptions(const std::vector<std::string>& args,
                           const po::positional_options_description* positional,
                           const std::string& synopsis, po::variables_map& vm, Command& command) {
   try {
-    po::command_line_parser parser(args);
+    po::command_line_parser parser(JoinBooleanValues(args, options));
     parser.options(options);
     if (positional) parser.positional(*positional);
     po::store(parser.run(), vm);
@@ -90,9 +115,11 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "token-lifetime",
       po::value(&serve.token_lifetime_seconds)->default_value(serve.token_lifetime_seconds),
       "access token lifetime in seconds")(
-      "demo-client", po::value(&serve.demo_client)->default_value(serve.demo_client),
+      "demo-client",
+      po::value(&serve.demo_client)->default_value(serve.demo_client)->implicit_value(true),
       "on a data directory without clients, create and print a demo client (true/false)")(
-      "access-log", po::value(&serve.access_log)->default_value(serve.access_log),
+      "access-log",
+      po::value(&serve.access_log)->default_value(serve.access_log)->implicit_value(true),
       "write a JSON access-log line per request to stderr (true/false)")(
       "workers", po::value(&serve.workers)->default_value(serve.workers),
       "threads that run request handlers (1..1024)")(
@@ -103,7 +130,9 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "kafka-brokers", po::value(&serve.kafka_brokers),
       "Kafka bootstrap servers HOST:PORT,... (default: an embedded cluster on loopback)")(
       "webhook-allow-loopback",
-      po::value(&serve.webhook_allow_loopback)->default_value(serve.webhook_allow_loopback),
+      po::value(&serve.webhook_allow_loopback)
+          ->default_value(serve.webhook_allow_loopback)
+          ->implicit_value(true),
       "let webhook endpoints be http(s) URLs on loopback, for development (true/false)")(
       "webhook-dispatcher", po::value(&dispatcher_mode)->default_value(dispatcher_mode),
       "internal: deliver webhooks from this process; external: leave it to `contractd "
@@ -291,7 +320,9 @@ Status ParseDispatcher(const std::vector<std::string>& args, Command& command) {
       "data-dir", po::value(&config.data_dir)->default_value(config.data_dir),
       "this dispatcher's own directory (its delivery records)")(
       "webhook-allow-loopback",
-      po::value(&config.webhook_allow_loopback)->default_value(config.webhook_allow_loopback),
+      po::value(&config.webhook_allow_loopback)
+          ->default_value(config.webhook_allow_loopback)
+          ->implicit_value(true),
       "let webhook endpoints be http(s) URLs on loopback, for development (true/false)");
   po::variables_map vm;
   auto help = ParseOptions(

@@ -251,7 +251,7 @@ std::optional<TableDef> ReadTable(Reader& r, const boost::json::value& value,
                        r.details());
   TableDef table;
   auto key = r.Key(*object, path, "tableKey");
-  auto label = r.Text(*object, path, "label", true, kMaxLabel);
+  auto label = r.Text(*object, path, "label", false, kMaxLabel);
   table.min_rows = r.Integer(*object, path, "minRows", 0, 1000).value_or(0);
   table.max_rows = r.Integer(*object, path, "maxRows", 1, 1000);
   if (table.max_rows && table.min_rows > *table.max_rows) {
@@ -271,9 +271,10 @@ std::optional<TableDef> ReadTable(Reader& r, const boost::json::value& value,
       table.columns.push_back(std::move(*column));
     }
   }
-  if (!key || !label) return std::nullopt;
+  // The label is optional (DESIGN 18): without one, the table is shown by its key.
+  if (!key || (!label && object->contains("label"))) return std::nullopt;
   table.table_key = *key;
-  table.label = *label;
+  table.label = label.value_or(*key);
   return table;
 }
 

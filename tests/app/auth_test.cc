@@ -40,7 +40,8 @@ class ContractdAuthTest : public ContractdFixture {
   static void ExpectUnauthenticated(const HttpResult& response, const std::string& what) {
     EXPECT_EQ(response.status, 401) << what << ": " << response.body;
     EXPECT_EQ(response.ErrorCode(), "UNAUTHENTICATED") << what;
-    EXPECT_EQ(response.Header("www-authenticate"), "Bearer") << what;
+    EXPECT_TRUE(response.Header("www-authenticate").starts_with(R"(Bearer realm="contract-api")"))
+        << what;
   }
 };
 

@@ -82,6 +82,40 @@ TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveOut) {
   EXPECT_EQ(flagged->data_dir, "/flag");
 }
 
+TEST(ConfigTest, BooleanFlagsWorkBareWithAValueOrFromTheEnvironment) {
+  auto bare = Parse({"serve", "--webhook-allow-loopback", "--listen", "127.0.0.1:9"});
+  ASSERT_TRUE(bare) << bare.error().message;
+  EXPECT_TRUE(bare->serve.webhook_allow_loopback);
+  EXPECT_EQ(bare->serve.server.port, 9);
+  auto last = Parse({"serve", "--access-log=false", "--webhook-allow-loopback"});
+  ASSERT_TRUE(last) << last.error().message;
+  EXPECT_TRUE(last->serve.webhook_allow_loopback);
+  EXPECT_FALSE(last->serve.access_log);
+
+  auto spaced = Parse({"serve", "--webhook-allow-loopback", "true", "--access-log", "false",
+                       "--demo-client", "no"});
+  ASSERT_TRUE(spaced) << spaced.error().message;
+  EXPECT_TRUE(spaced->serve.webhook_allow_loopback);
+  EXPECT_FALSE(spaced->serve.access_log);
+  EXPECT_FALSE(spaced->serve.demo_client);
+  EXPECT_FALSE(Parse({"serve", "--webhook-allow-loopback", "maybe"}));
+  EXPECT_FALSE(Parse({"serve", "--webhook-allow-loopback=maybe"}));
+
+  auto dispatcher = Parse({"dispatcher", "--kafka-brokers", "k:9092", "--secrets-dir", "/s",
+                           "--webhook-allow-loopback"});
+  ASSERT_TRUE(dispatcher) << dispatcher.error().message;
+  EXPECT_TRUE(dispatcher->dispatcher.webhook_allow_loopback);
+
+  ::setenv("CONTRACTD_WEBHOOK_ALLOW_LOOPBACK", "true", 1);
+  ::setenv("CONTRACTD_ACCESS_LOG", "false", 1);
+  auto from_env = Parse({"serve"});
+  ::unsetenv("CONTRACTD_WEBHOOK_ALLOW_LOOPBACK");
+  ::unsetenv("CONTRACTD_ACCESS_LOG");
+  ASSERT_TRUE(from_env) << from_env.error().message;
+  EXPECT_TRUE(from_env->serve.webhook_allow_loopback);
+  EXPECT_FALSE(from_env->serve.access_log);
+}
+
 TEST(ConfigTest, DispatcherNeedsTheClusterAndTheSecrets) {
   auto command = Parse({"dispatcher", "--kafka-brokers", "k1:9092,k2:9092", "--secrets-dir",
                         "/srv/contractd/webhook-secrets", "--data-dir", "/srv/d1"});

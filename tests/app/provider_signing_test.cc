@@ -156,6 +156,7 @@ TEST_F(ProviderSigningTest, AutomaticModeStartsTheProviderAndACallbackCompletes)
   // provider ids cannot be enumerated without credentials.
   auto unknown = Callback("nobody", completed, Now());
   ExpectRefused(unknown, 401, "PROVIDER_SIGNATURE_INVALID", before, "X-Provider-Signature");
+  EXPECT_EQ(unknown.Header("www-authenticate"), R"(ProviderSignature realm="provider-callbacks")");
   auto wrong = Callback("acme-sign", completed, Now(), "wrong-secret-0123456789");
   auto without_request_id = [](const HttpResult& response) {
     object error = response.Json().at("error").as_object();

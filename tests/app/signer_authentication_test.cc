@@ -169,8 +169,9 @@ TEST_F(SignerAuthenticationTest, TheRightAccessCodeOpensTheDocumentAndSigns) {
   EXPECT_EQ(page.Json().at("signerEmail").as_string(), "a***@acme.example");
 
   const uint64_t before = LogSize();
-  ExpectRefused(client_.Get(hosted.base + "/document"), 401, "SIGNER_AUTHENTICATION_REQUIRED",
-                before);
+  auto without_proof = client_.Get(hosted.base + "/document");
+  ExpectRefused(without_proof, 401, "SIGNER_AUTHENTICATION_REQUIRED", before);
+  EXPECT_EQ(without_proof.Header("www-authenticate"), R"(SignerProof realm="hosted-signing")");
   const std::string sign = R"({"signatureText":"Ada Lovelace","consent":true})";
   ExpectRefused(client_.Post(hosted.base + "/complete", sign), 401,
                 "SIGNER_AUTHENTICATION_REQUIRED", before);

@@ -122,6 +122,22 @@ TEST(TemplateImporterTest, SerializesIntegralCoordinatesAsIntegers) {
   EXPECT_NE(text.find("\"width\":100"), std::string::npos) << text;
 }
 
+TEST(TemplateImporterTest, ATableWithoutLabelIsLabelledByItsKey) {
+  auto doc = MinimalTemplate();
+  Section(doc)["tables"].as_array()[0].as_object().erase("label");
+  auto result = ImportTemplate(doc);
+  ASSERT_TRUE(result.has_value()) << DescribeProblems(result.error());
+  EXPECT_EQ(result->PublishedVersion()->FindTable("items")->label, "items");
+}
+
+TEST(TemplateImporterTest, RejectsAnEmptyOrNonTextTableLabel) {
+  auto doc = MinimalTemplate();
+  Section(doc)["tables"].as_array()[0].as_object()["label"] = "";
+  ExpectInvalid(doc, "versions[0].inputSchema.sections[0].tables[0].label");
+  Section(doc)["tables"].as_array()[0].as_object()["label"] = 7;
+  ExpectInvalid(doc, "versions[0].inputSchema.sections[0].tables[0].label");
+}
+
 TEST(TemplateImporterTest, RejectsUnknownFieldType) {
   auto doc = MinimalTemplate();
   Section(doc)["fields"].as_array()[0].as_object()["type"] = "money";
