@@ -1,6 +1,8 @@
 // Drives a live contractd through every operation family, as an integrator would, and checks each
-// answer against the OpenAPI document with closed schemas (response_checker.mjs): the document
-// cannot drift from the wire unnoticed.
+// answer against the OpenAPI document (response_checker.mjs): its body with closed schemas, and
+// every header its response documents (one the answer lacks fails), a few HEAD and OPTIONS
+// requests and 405s included: the document cannot drift from the wire unnoticed. The server runs
+// with its default rate limit, so the documented RateLimit-* headers are expected.
 // Usage: CLIENT_ID=... CLIENT_SECRET=... READER_ID=... READER_SECRET=... \
 //          node wire_check.mjs <openapi.json> <base url>
 // READER_* is a client of the same organization with `contracts:read` only (for the 403s). Prints
@@ -26,7 +28,7 @@ async function call(method, path, { token, json, body, headers = {}, expect } = 
   });
   const bytes = Buffer.from(await response.arrayBuffer());
   problems.push(...checker.check(method, path, response.status, response.headers.get("content-type"),
-                                 bytes));
+                                 bytes, response.headers));
   if (expect !== undefined && response.status !== expect) {
     problems.push(`${method} ${path}: expected ${expect}, got ${response.status} ${bytes}`);
   }
@@ -94,6 +96,11 @@ try {
   await call("POST", "/api/v1/contracts",
              { token, body: "{}", headers: { "content-type": "text/plain" }, expect: 415 });
   await call("DELETE", "/api/v1/contracts", { token, expect: 405 });
+  await call("PUT", "/api/v1/openapi.json", { expect: 405 });
+  await call("OPTIONS", "/api/v1/contracts", { expect: 204 });
+  await call("OPTIONS", `/api/v1/contracts/${id}/evidence/bundle`, { expect: 204 });
+  await call("HEAD", `/api/v1/contracts/${id}`, { token, expect: 200 });
+  await call("HEAD", "/api/v1/contracts", { expect: 401 });
   await call("GET", `/api/v1/contracts/${id}`, { token, expect: 200 });
   await call("GET", "/api/v1/contracts/ctr_UNKNOWN", { token, expect: 404 });
   await call("GET", `/api/v1/contracts/${id}/status`, { token, expect: 200 });
@@ -120,6 +127,7 @@ try {
     ] },
   });
   await call("GET", `/api/v1/contracts/${id}/documents/rendered-unsigned`, { token, expect: 200 });
+  await call("HEAD", `/api/v1/contracts/${id}/documents/rendered-unsigned`, { token, expect: 200 });
 
   // Sent: the lifecycle, then both signatures.
   await call("POST", `/api/v1/contracts/${id}/send`,

@@ -31,6 +31,8 @@ const client = createClient<paths>({ baseUrl: base });
 const token = ok("token", await client.POST("/api/v1/auth/machine-token", {
   body: { clientId: required("CLIENT_ID"), clientSecret: required("CLIENT_SECRET") },
 }));
+// A JSON request answers `MachineToken`; RFC 6749's shape is the form request's answer.
+if (!("accessToken" in token)) throw new Error("token: not the answer to a JSON request");
 const auth = { Authorization: `Bearer ${token.accessToken}` };
 
 // The mutual NDA of examples/requests/create-nda.json, checked against the schema by tsc.
