@@ -135,7 +135,7 @@ ApiResult CreateMachineTokenFromForm(const AuthService& auth, const ApiRequest& 
   if (*grant_type != "client_credentials") {
     return OAuthError(400, "unsupported_grant_type", "only client_credentials is supported");
   }
-  const auto basic = BasicCredentials(request.Header("Authorization"));
+  auto basic = BasicCredentials(request.Header("Authorization"));
   const std::string* body_id = field("client_id");
   const std::string* body_secret = field("client_secret");
   if (basic && body_secret) {
