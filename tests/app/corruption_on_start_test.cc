@@ -15,33 +15,13 @@
 #include "tests/app/api_suite.h"
 #include "tests/app/contractd_fixture.h"
 #include "tests/app/raw_db.h"
+#include "tests/support/dir_snapshot.h"
 #include "tests/support/shell.h"
 
 namespace esign::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string FileBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
-// Every file and directory under `dir`: its mtime (ns), size and bytes.
-std::map<std::string, std::string> Snapshot(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(dir)) {
-    struct stat st {};
-    EXPECT_EQ(::lstat(entry.path().c_str(), &st), 0) << entry.path();
-    std::string state = std::to_string(st.st_mtim.tv_sec) + "." +
-                        std::to_string(st.st_mtim.tv_nsec) + " " + std::to_string(st.st_size);
-    if (entry.is_regular_file()) state += " " + FileBytes(entry.path());
-    files[fs::relative(entry.path(), dir).string()] = std::move(state);
-  }
-  return files;
-}
 
 std::vector<std::string> Names(const std::map<std::string, std::string>& files) {
   std::vector<std::string> names;
@@ -76,7 +56,7 @@ class CorruptionOnStartTest : public RestartedServerFixture {
   // Starts contractd on the damaged directory: it must refuse with one line naming `problem`,
   // exit 1, and leave every file of the directory as it was.
   void ExpectRefusedUnchanged(const std::string& problem) {
-    const std::map<std::string, std::string> before = Snapshot(data_dir_);
+    const std::map<std::string, std::string> before = DirSnapshot(data_dir_);
     CommandResult run =
         RunContractd({"serve", "--data-dir", data_dir_.string(), "--listen", "127.0.0.1:0"},
                      std::chrono::seconds(30));
@@ -87,7 +67,7 @@ class CorruptionOnStartTest : public RestartedServerFixture {
               std::string::npos)
         << run.err;
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
-    const std::map<std::string, std::string> after = Snapshot(data_dir_);
+    const std::map<std::string, std::string> after = DirSnapshot(data_dir_);
     EXPECT_EQ(Names(after), Names(before));
     EXPECT_TRUE(after == before) << "a file changed";
   }

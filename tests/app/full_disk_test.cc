@@ -15,6 +15,7 @@
 
 #include "tests/app/api_suite.h"
 #include "tests/app/contractd_fixture.h"
+#include "tests/support/dir_snapshot.h"
 #include "tests/support/eventually.h"
 #include "tests/support/shell.h"
 
@@ -26,27 +27,6 @@ namespace fs = std::filesystem;
 constexpr char kPermissions[] = "contracts:create,contracts:read,contracts:send,webhooks:manage";
 constexpr char kEndpointBody[] =
     R"({"url":"https://hooks.example/esign","eventTypes":["contract.completed"]})";
-
-std::string FileBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
-// Every file and directory under `dir`: its mtime (ns), size and bytes.
-std::map<std::string, std::string> Snapshot(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(dir)) {
-    struct stat st {};
-    EXPECT_EQ(::lstat(entry.path().c_str(), &st), 0) << entry.path();
-    std::string state = std::to_string(st.st_mtim.tv_sec) + "." +
-                        std::to_string(st.st_mtim.tv_nsec) + " " + std::to_string(st.st_size);
-    if (entry.is_regular_file()) state += " " + FileBytes(entry.path());
-    files[fs::relative(entry.path(), dir).string()] = std::move(state);
-  }
-  return files;
-}
 
 // Writes `path` until the filesystem has no byte left: large chunks first, then smaller ones, so
 // the last pages are taken too. The bytes written.
@@ -241,7 +221,7 @@ TEST_F(FullDiskTest, WritesAreRefusedReadsWorkAndWritesResumeWhenSpaceReturns) {
 
 TEST_F(FullDiskTest, AReadOnlyDataDirectoryIsRefusedAtStartAndLeftUnchanged) {
   RemountReadOnly();
-  const std::map<std::string, std::string> before = Snapshot(data_dir_);
+  const std::map<std::string, std::string> before = DirSnapshot(data_dir_);
   const auto started = std::chrono::steady_clock::now();
   CommandResult run =
       RunContractd({"serve", "--data-dir", data_dir_.string(), "--listen", "127.0.0.1:0"},
@@ -250,7 +230,7 @@ TEST_F(FullDiskTest, AReadOnlyDataDirectoryIsRefusedAtStartAndLeftUnchanged) {
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_EQ(run.err, "contractd: the data directory " + data_dir_.string() +
                          " is not writable (Read-only file system); nothing was changed\n");
-  EXPECT_TRUE(Snapshot(data_dir_) == before) << "a file changed";
+  EXPECT_TRUE(DirSnapshot(data_dir_) == before) << "a file changed";
 
   // A data directory still to be created, under a read-only parent.
   const fs::path fresh = mount_ / "fresh";
