@@ -1,5 +1,8 @@
 #include "projections/rocksdb_view_store.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <rocksdb/write_batch.h>
 
 #include "eventstore/rocksdb_options.h"
@@ -131,7 +134,16 @@ Status RocksViewStore::Commit(const ViewCommit& commit) {
     bytes += key.size() + (value ? value->size() : 0) + 16;
   for (const auto& [name, position] : commit.checkpoints) bytes += name.size() + 8 + 16;
   rocksdb::WriteBatch batch(bytes);
-  for (const auto& [key, value] : commit.rows) {
+  // In key order: the memtable's skip list remembers where the previous insert went, so a key
+  // next to it is placed in a few comparisons. In hash order, every key of a commit (a hundred
+  // trigram keys per new contract) pays a full descent of a list of millions of keys.
+  std::vector<const RowWrites::value_type*> sorted;
+  sorted.reserve(commit.rows.size());
+  for (const auto& row : commit.rows) sorted.push_back(&row);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* row : sorted) {
+    const auto& [key, value] = *row;
     const rocksdb::Status status =
         value ? batch.Put(rows_, ToSlice(key), ToSlice(*value)) : batch.Delete(rows_, ToSlice(key));
     if (!status.ok()) return eventstore::FailFromRocks(status, "batching view rows");
