@@ -1,11 +1,14 @@
 // Projection throughput, for measuring rather than checking: contract creations projected per
 // second into the RocksDB view store. Disabled by default; run with
 //   projections_tests --gtest_also_run_disabled_tests --gtest_filter='*Throughput*'
-// (a Release build gives the meaningful figure).
+// (a Release build gives the meaningful figure). PROJECTION_THROUGHPUT_CONTRACTS sets the number
+// of creations (default 20,000), e.g. a few thousand for a run under callgrind.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "contract_script.h"
 #include "eventstore/rocksdb_event_store.h"
@@ -18,7 +21,8 @@ namespace esign::projections {
 namespace {
 
 TEST(ProjectionThroughputTest, DISABLED_ContractCreations) {
-  constexpr int kContracts = 20000;
+  const char* count = std::getenv("PROJECTION_THROUGHPUT_CONTRACTS");
+  const int kContracts = count != nullptr ? std::stoi(count) : 20000;
   testing::TempDir dir;
   eventstore::RocksStoreOptions options = testing::SmallRocksOptions(dir.path());
   options.sync = false;  // only the projection is measured
