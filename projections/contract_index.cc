@@ -27,7 +27,9 @@ void PutTime(boost::json::object& out, std::string_view key, const std::optional
   if (micros) out[key] = *micros;
 }
 
-std::string SearchText(const ContractState& state, std::string_view contract_id) {
+}  // namespace
+
+std::string SearchTextOf(const ContractState& state, std::string_view contract_id) {
   std::string text = state.title;
   for (const Participant& p : state.participants) {
     text.push_back('\n');
@@ -39,10 +41,8 @@ std::string SearchText(const ContractState& state, std::string_view contract_id)
   }
   text.push_back('\n');
   text.append(contract_id);
-  return FoldText(text);
+  return text;
 }
-
-}  // namespace
 
 std::optional<int64_t> IndexEntry::Date(DateField field) const {
   switch (field) {
@@ -139,6 +139,13 @@ Result<IndexEntry> DecodeIndexEntry(std::string_view bytes) {
 
 std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
                                                  std::string_view contract_id) {
+  if (!state.exists()) return {};
+  return IndexEntriesOf(state, contract_id, FoldText(SearchTextOf(state, contract_id)));
+}
+
+std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
+                                                 std::string_view contract_id,
+                                                 std::string folded_text) {
   std::map<std::string, IndexEntry> entries;
   if (!state.exists()) return entries;
 
@@ -175,7 +182,7 @@ std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
   common.expires_at = Micros(state.expires_at);
   common.controller = state.organization_id;
   common.created_by = state.created_by;
-  common.text = SearchText(state, contract_id);
+  common.text = std::move(folded_text);
 
   for (const auto& [org, relation] : orgs) {
     if (relation.first == 0) continue;  // involved, but without a grant (receive_copy, drafts)
@@ -197,32 +204,116 @@ constexpr DateField kIndexedDates[] = {
     DateField::kCreatedAt,  DateField::kUpdatedAt, DateField::kSentAt,    DateField::kCompletedAt,
     DateField::kDeclinedAt, DateField::kVoidedAt,  DateField::kExpiredAt, DateField::kExpiresAt};
 
-// Calls `key` with every secondary index key of one organization's entry.
-template <class F>
-void ForEachSecondaryKey(const std::string& org, const IndexEntry& entry, F&& key) {
-  const std::string& id = entry.contract_id;
-  const auto posting = [&](PostingIndex index, std::string_view value) {
-    std::string k = PostingPrefix(index, org, value);
-    AppendKeyPart(k, id);
-    key(std::move(k));
-  };
-  posting(PostingIndex::kStatus, ToString(entry.status));
-  posting(PostingIndex::kController, entry.controller);
-  for (const std::string& other : entry.counterparties) posting(PostingIndex::kCounterparty, other);
+// The keys of one organization's rows of one contract; the organization and the id are escaped
+// once for all of them.
+class RowKeys {
+ public:
+  RowKeys(std::string_view organization_id, std::string_view contract_id)
+      : org_(EscapeKeyPart(organization_id)), id_(EscapeKeyPart(contract_id)) {}
+
+  std::string Grant() const { return Key(PostingIndex::kGrant, ""); }
+  std::string Posting(PostingIndex index, std::string_view value) const {
+    return Key(index, value);
+  }
+  std::string Date(DateField field, int64_t micros) const {
+    const std::string_view name = ToString(field);
+    std::string key;
+    key.reserve(3 + org_.size() + 1 + name.size() + 1 + 16 + 1 + id_.size());
+    key.append("gd/").append(org_).append(1, '/').append(name).append(1, '/');
+    key.append(DateIndexTime(micros)).append(1, '/').append(id_);
+    return key;
+  }
+
+ private:
+  std::string Key(PostingIndex index, std::string_view value) const {
+    const std::string_view tag = kPostingTags[static_cast<size_t>(index)];
+    std::string key;
+    key.reserve(tag.size() + org_.size() + 1 + value.size() + 1 + id_.size());
+    key.append(tag).append(org_).append(1, '/');
+    if (index != PostingIndex::kGrant) {
+      AppendKeyPart(key, value);
+      key.push_back('/');
+    }
+    key.append(id_);
+    return key;
+  }
+
+  const std::string org_;
+  const std::string id_;
+};
+
+// The secondary keys of one organization's entry but its trigrams, sorted.
+std::vector<std::string> FilterKeys(const RowKeys& keys, const IndexEntry& entry) {
+  std::vector<std::string> out;
+  out.push_back(keys.Posting(PostingIndex::kStatus, ToString(entry.status)));
+  out.push_back(keys.Posting(PostingIndex::kController, entry.controller));
+  for (const std::string& other : entry.counterparties) {
+    out.push_back(keys.Posting(PostingIndex::kCounterparty, other));
+  }
   for (const ParticipantAction action :
        {ParticipantAction::kSign, ParticipantAction::kView, ParticipantAction::kReceiveCopy}) {
-    if (entry.Has(action)) posting(PostingIndex::kAction, ToString(action));
+    if (entry.Has(action)) out.push_back(keys.Posting(PostingIndex::kAction, ToString(action)));
   }
-  for (const AccessRole role : entry.Roles()) posting(PostingIndex::kRole, ToString(role));
-  if (entry.Has(AccessRole::kController)) posting(PostingIndex::kCreator, entry.created_by);
-  for (const std::string& trigram : Trigrams(entry.text)) {
-    posting(PostingIndex::kTrigram, trigram);
+  for (const AccessRole role : entry.Roles()) {
+    out.push_back(keys.Posting(PostingIndex::kRole, ToString(role)));
+  }
+  if (entry.Has(AccessRole::kController)) {
+    out.push_back(keys.Posting(PostingIndex::kCreator, entry.created_by));
   }
   for (const DateField field : kIndexedDates) {
     if (const std::optional<int64_t> date = entry.Date(field)) {
-      key(DateIndexKey(org, field, *date, id));
+      out.push_back(keys.Date(field, *date));
     }
   }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Calls `only_in_a` for each element of sorted `a` not in sorted `b`, `only_in_b` the other way.
+template <class T, class A, class B>
+void Differences(const std::vector<T>& a, const std::vector<T>& b, A&& only_in_a, B&& only_in_b) {
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() || j != b.end()) {
+    if (j == b.end() || (i != a.end() && *i < *j)) {
+      only_in_a(*i++);
+    } else if (i == a.end() || *j < *i) {
+      only_in_b(*j++);
+    } else {
+      ++i;
+      ++j;
+    }
+  }
+}
+
+// The index rows of one organization from `before` to `after` (either may be absent).
+void WriteOrganizationChanges(std::string_view org, const IndexEntry* before,
+                              const IndexEntry* after, ViewBatch& batch) {
+  const RowKeys keys(org, after != nullptr ? after->contract_id : before->contract_id);
+  if (after != nullptr) {
+    batch.Put(keys.Grant(), EncodeIndexEntry(*after));
+  } else {
+    batch.Delete(keys.Grant());
+  }
+  const auto filter_keys = [&](const IndexEntry* entry) {
+    return entry != nullptr ? FilterKeys(keys, *entry) : std::vector<std::string>();
+  };
+  Differences(
+      filter_keys(before), filter_keys(after), [&](const std::string& key) { batch.Delete(key); },
+      [&](const std::string& key) { batch.Put(key, std::string()); });
+  if (before != nullptr && after != nullptr && before->text == after->text) return;
+  const auto trigrams = [](const IndexEntry* entry) {
+    return entry != nullptr ? IndexedTrigrams(entry->text) : std::vector<std::string_view>();
+  };
+  Differences(
+      trigrams(before), trigrams(after),
+      [&](std::string_view trigram) {
+        batch.Delete(keys.Posting(PostingIndex::kTrigram, trigram));
+      },
+      [&](std::string_view trigram) {
+        batch.Put(keys.Posting(PostingIndex::kTrigram, trigram), std::string());
+      });
 }
 
 }  // namespace
@@ -289,24 +380,23 @@ std::string DateIndexKey(std::string_view organization_id, DateField field, int6
   return key;
 }
 
-std::vector<std::string> IndexKeysOf(const std::map<std::string, IndexEntry>& entries) {
-  std::vector<std::string> keys;
-  for (const auto& [org, entry] : entries) {
-    keys.push_back(GrantKey(org, entry.contract_id));
-    ForEachSecondaryKey(org, entry, [&](std::string key) { keys.push_back(std::move(key)); });
+void WriteIndexChanges(const std::map<std::string, IndexEntry>& before,
+                       const std::map<std::string, IndexEntry>& after, ViewBatch& batch) {
+  auto old_it = before.begin();
+  auto new_it = after.begin();
+  while (old_it != before.end() || new_it != after.end()) {
+    if (new_it == after.end() || (old_it != before.end() && old_it->first < new_it->first)) {
+      WriteOrganizationChanges(old_it->first, &old_it->second, nullptr, batch);
+      ++old_it;
+    } else if (old_it == before.end() || new_it->first < old_it->first) {
+      WriteOrganizationChanges(new_it->first, nullptr, &new_it->second, batch);
+      ++new_it;
+    } else {
+      WriteOrganizationChanges(new_it->first, &old_it->second, &new_it->second, batch);
+      ++old_it;
+      ++new_it;
+    }
   }
-  return keys;
-}
-
-std::vector<std::pair<std::string, std::string>> IndexRowsOf(
-    const std::map<std::string, IndexEntry>& entries) {
-  std::vector<std::pair<std::string, std::string>> rows;
-  for (const auto& [org, entry] : entries) {
-    rows.emplace_back(GrantKey(org, entry.contract_id), EncodeIndexEntry(entry));
-    ForEachSecondaryKey(org, entry,
-                        [&](std::string key) { rows.emplace_back(std::move(key), std::string()); });
-  }
-  return rows;
 }
 
 }  // namespace esign::projections

@@ -38,6 +38,7 @@
 #include "domain/contract_state.h"
 #include "domain/result.h"
 #include "projections/list_query.h"
+#include "projections/projection.h"
 
 namespace esign::projections {
 
@@ -78,6 +79,14 @@ Result<IndexEntry> DecodeIndexEntry(std::string_view bytes);
 // Organization id -> its entry, for every organization with a grant on the contract.
 std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
                                                  std::string_view contract_id);
+// The same with the folded search text given: FoldText(SearchTextOf(state, contract_id)), by a
+// caller that knows it already (the text rarely changes when a contract moves on).
+std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
+                                                 std::string_view contract_id,
+                                                 std::string folded_text);
+// The search text before folding: the title, each participant's name and e-mail and the id,
+// one per line.
+std::string SearchTextOf(const ContractState& state, std::string_view contract_id);
 
 std::string GrantKey(std::string_view organization_id, std::string_view contract_id);
 std::string GrantPrefix(std::string_view organization_id);
@@ -107,11 +116,12 @@ std::optional<int64_t> ParseDateIndexTime(std::string_view digits);
 std::string DateIndexKey(std::string_view organization_id, DateField field, int64_t micros,
                          std::string_view contract_id);
 
-// Every index key of the entries: the grant key first for each organization, then its
-// secondary keys. IndexRowsOf gives them with their values (the encoded entry for a grant key,
-// empty for the others).
-std::vector<std::string> IndexKeysOf(const std::map<std::string, IndexEntry>& entries);
-std::vector<std::pair<std::string, std::string>> IndexRowsOf(
-    const std::map<std::string, IndexEntry>& entries);
+// Writes to `batch` what takes a contract's index rows from those of `before` (as committed) to
+// those of `after`: the grant row of every organization of `after` (its entry changed), the
+// secondary keys new in `after`, and deletes of the rows of `before` that no longer hold. A
+// secondary key that holds in both is not rewritten (its value is empty), and the trigrams of
+// an unchanged text are not even listed: a status change writes a handful of keys.
+void WriteIndexChanges(const std::map<std::string, IndexEntry>& before,
+                       const std::map<std::string, IndexEntry>& after, ViewBatch& batch);
 
 }  // namespace esign::projections

@@ -1,7 +1,5 @@
 #include "projections/contract_views.h"
 
-#include <algorithm>
-#include <unordered_set>
 #include <utility>
 
 #include <boost/json.hpp>
@@ -13,6 +11,7 @@
 #include "projections/contract_index.h"
 #include "projections/due_timer_index.h"
 #include "projections/key_codec.h"
+#include "projections/text_fold.h"
 
 namespace esign::projections {
 
@@ -85,7 +84,10 @@ Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& bat
     Result<ContractState> before = StateBefore(event, contract_id);
     if (!before) return Fail(before.error());
     Changed changed;
-    changed.old_index_keys = IndexKeysOf(IndexEntriesOf(*before, contract_id));
+    if (before->exists()) {
+      changed.old_search_text = SearchTextOf(*before, contract_id);
+      changed.old_entries = IndexEntriesOf(*before, contract_id, FoldText(changed.old_search_text));
+    }
     changed.old_due_key = DueTimerKey(*before, contract_id);
     changed.state = std::move(*before);
     it = changed_.emplace(contract_id, std::move(changed)).first;
@@ -104,28 +106,20 @@ Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& bat
 Status ContractViews::Flush(ViewBatch& batch) {
   for (auto& [contract_id, changed] : changed_) {
     const ContractState& state = changed.state;
-    const std::map<std::string, IndexEntry> entries = IndexEntriesOf(state, contract_id);
-    std::vector<std::pair<std::string, std::string>> index_rows = IndexRowsOf(entries);
-    std::vector<std::string> keys;
-    keys.reserve(index_rows.size());
-    for (const auto& [key, value] : index_rows) keys.push_back(key);
-    // An entry whose key is unchanged is overwritten below; the others no longer hold.
-    std::sort(keys.begin(), keys.end());
-    std::vector<std::string>& old_keys = changed.old_index_keys;
-    for (const std::string& old_key : old_keys) {
-      if (!std::binary_search(keys.begin(), keys.end(), old_key)) batch.Delete(old_key);
-    }
-    std::sort(old_keys.begin(), old_keys.end());
     if (state.exists()) {
       batch.Put(ContractRowKey(contract_id), boost::json::serialize(ContractToJson(state)));
       batch.Put(StatusRowKey(contract_id), boost::json::serialize(ContractStatusToJson(state)));
     }
-    for (auto& [key, value] : index_rows) {
-      // A secondary key's value is empty: one already committed needs no write (most of them,
-      // the trigrams, stay as they are while the contract moves on).
-      if (value.empty() && std::binary_search(old_keys.begin(), old_keys.end(), key)) continue;
-      batch.Put(key, std::move(value));
+    std::map<std::string, IndexEntry> entries;
+    if (state.exists()) {
+      // Folded once per batch, and only when the text changed (a participant replaced).
+      std::string search_text = SearchTextOf(state, contract_id);
+      std::string folded = !changed.old_entries.empty() && search_text == changed.old_search_text
+                               ? changed.old_entries.begin()->second.text
+                               : FoldText(search_text);
+      entries = IndexEntriesOf(state, contract_id, std::move(folded));
     }
+    WriteIndexChanges(changed.old_entries, entries, batch);
     if (const std::optional<std::string> due = DueTimerKey(state, contract_id);
         due != changed.old_due_key) {
       if (changed.old_due_key) batch.Delete(*changed.old_due_key);

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,7 @@
 
 #include "domain/contract_state.h"
 #include "eventstore/event_store.h"
+#include "projections/contract_index.h"
 #include "projections/projection.h"
 
 namespace esign::projections {
@@ -66,8 +68,9 @@ class ContractViews final : public Projection {
  private:
   struct Changed {
     ContractState state;
-    std::vector<std::string> old_index_keys;  // as committed before this batch
-    std::optional<std::string> old_due_key;   // likewise
+    std::map<std::string, IndexEntry> old_entries;  // as committed before this batch
+    std::string old_search_text;                    // unfolded (SearchTextOf)
+    std::optional<std::string> old_due_key;         // as committed before this batch
   };
 
   // The state after every event of the stream before `event`; takes it out of the cache.

@@ -8,12 +8,21 @@ namespace {
 constexpr char kHexUpper[] = "0123456789ABCDEF";
 constexpr char kHexLower[] = "0123456789abcdef";
 
+bool NeedsEscape(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return c == '/' || c == '%' || byte < 0x20 || byte == 0x7f;
+}
+
 }  // namespace
 
 void AppendKeyPart(std::string& key, std::string_view part) {
-  for (const char c : part) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '/' || c == '%' || byte < 0x20 || byte == 0x7f) {
+  // Most parts (ids, trigrams) need no escape: appended in one copy.
+  size_t plain = 0;
+  while (plain < part.size() && !NeedsEscape(part[plain])) ++plain;
+  key.append(part.substr(0, plain));
+  for (const char c : part.substr(plain)) {
+    if (NeedsEscape(c)) {
+      const auto byte = static_cast<unsigned char>(c);
       key.push_back('%');
       key.push_back(kHexUpper[byte >> 4]);
       key.push_back(kHexUpper[byte & 0x0f]);

@@ -22,4 +22,9 @@ std::string FoldText(std::string_view utf8);
 // first appearance; none when the text has fewer than three code points.
 std::vector<std::string> Trigrams(std::string_view folded);
 
+// The trigrams of a folded search text that the text index keeps: distinct, sorted, as views into
+// `folded`, without those that hold a control byte (the line breaks between the fields of the
+// text): a q is printable, so no query can ask for them.
+std::vector<std::string_view> IndexedTrigrams(std::string_view folded);
+
 }  // namespace esign::projections

@@ -1,7 +1,17 @@
-// Key building: the small pure pieces the views rely on.
+// Key building and text trigrams: the small pure pieces the views rely on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "projections/contract_index.h"
 #include "projections/key_codec.h"
+#include "projections/text_fold.h"
 
 namespace esign::projections {
 namespace {
@@ -35,6 +45,81 @@ TEST(KeyCodecTest, PrefixSuccessor) {
 TEST(KeyCodecTest, AsciiLowerLeavesOtherBytes) {
   EXPECT_EQ(AsciiLower("MiXeD Case 123"), "mixed case 123");
   EXPECT_EQ(AsciiLower("\xC3\x84rger"), "\xC3\x84rger");
+}
+
+TEST(IndexedTrigramsTest, DistinctSortedAndNoneAcrossALineBreak) {
+  using Views = std::vector<std::string_view>;
+  EXPECT_EQ(IndexedTrigrams("abcab"), (Views{"abc", "bca", "cab"}));
+  EXPECT_EQ(IndexedTrigrams("ab"), Views{});
+  // A q is printable: the trigrams across the fields' line breaks are never asked for.
+  EXPECT_EQ(IndexedTrigrams("abc\ndef"), (Views{"abc", "def"}));
+  EXPECT_EQ(IndexedTrigrams("ab\ncd"), Views{});
+  // Code points, not bytes: "Ã¤" is one.
+  EXPECT_EQ(IndexedTrigrams("\xC3\xA4rg"), Views{"\xC3\xA4rg"});
+  // Every trigram a query takes from a printable q is among them when the text holds q.
+  const std::string text = FoldText("Mutual NDA: Acme\nAda Lovelace\nada@acme.example");
+  const Views indexed = IndexedTrigrams(text);
+  for (const std::string& trigram : Trigrams(FoldText("LOVELACE"))) {
+    EXPECT_TRUE(std::binary_search(indexed.begin(), indexed.end(), trigram)) << trigram;
+  }
+}
+
+// Records what WriteIndexChanges writes.
+class RecordingBatch final : public ViewBatch {
+ public:
+  using ViewBatch::Put;
+  void Put(std::string_view key, std::string_view /*value*/) override { puts.emplace(key); }
+  void Delete(std::string_view key) override { deletes.emplace(key); }
+  Result<std::optional<std::string>> Get(std::string_view /*key*/) const override {
+    return std::nullopt;
+  }
+  std::set<std::string, std::less<>> puts;
+  std::set<std::string, std::less<>> deletes;
+};
+
+TEST(WriteIndexChangesTest, WritesOnlyWhatChanged) {
+  IndexEntry draft;
+  draft.contract_id = "ctr_1";
+  draft.controller = "org_a";
+  draft.created_by = "cli_a";
+  draft.roles = IndexEntry::Bit(AccessRole::kController);
+  draft.created_at = 1;
+  draft.text = "abcd";
+  const std::map<std::string, IndexEntry> before = {{"org_a", draft}};
+
+  RecordingBatch created;
+  WriteIndexChanges({}, before, created);
+  EXPECT_TRUE(created.deletes.empty());
+  EXPECT_TRUE(created.puts.contains("g/org_a/ctr_1"));
+  EXPECT_TRUE(created.puts.contains("gs/org_a/draft/ctr_1"));
+  EXPECT_TRUE(created.puts.contains("gt/org_a/abc/ctr_1"));
+  EXPECT_TRUE(created.puts.contains("gt/org_a/bcd/ctr_1"));
+
+  // A status change: the entry, the new status key and the old one deleted; no trigram.
+  IndexEntry sent = draft;
+  sent.status = ContractStatus::kSent;
+  RecordingBatch moved;
+  WriteIndexChanges(before, {{"org_a", sent}}, moved);
+  EXPECT_EQ(moved.puts,
+            (std::set<std::string, std::less<>>{"g/org_a/ctr_1", "gs/org_a/sent/ctr_1"}));
+  EXPECT_EQ(moved.deletes, (std::set<std::string, std::less<>>{"gs/org_a/draft/ctr_1"}));
+
+  // A text change: only the trigrams that differ.
+  IndexEntry renamed = draft;
+  renamed.text = "bcde";
+  RecordingBatch retexted;
+  WriteIndexChanges(before, {{"org_a", renamed}}, retexted);
+  EXPECT_EQ(retexted.puts,
+            (std::set<std::string, std::less<>>{"g/org_a/ctr_1", "gt/org_a/cde/ctr_1"}));
+  EXPECT_EQ(retexted.deletes, (std::set<std::string, std::less<>>{"gt/org_a/abc/ctr_1"}));
+
+  // An organization that loses its grant loses every row.
+  RecordingBatch gone;
+  WriteIndexChanges(before, {}, gone);
+  EXPECT_TRUE(gone.puts.empty());
+  EXPECT_TRUE(gone.deletes.contains("g/org_a/ctr_1"));
+  EXPECT_TRUE(gone.deletes.contains("gt/org_a/bcd/ctr_1"));
+  EXPECT_EQ(gone.deletes.size(), created.puts.size());
 }
 
 }  // namespace
