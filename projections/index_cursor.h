@@ -28,6 +28,7 @@ class ScanBudget {
  public:
   explicit ScanBudget(size_t rows) : left_(rows) {}
   bool exhausted() const { return left_ == 0 && !held_; }
+  size_t left() const { return left_; }
   void Hold(bool held) { held_ = held; }
   // Takes one row; false when none was left.
   bool Take() {

@@ -94,14 +94,19 @@ Result<std::optional<IndexEntry>> Candidate(const ViewReader& rows, std::string_
 
 struct Outcome {
   std::vector<IndexEntry> matches;
+  std::vector<std::string> candidates;  // escaped ids in every list, when entries are not read
   bool complete = false;                // every match below the start was found
   std::optional<ListPosition> stopped;  // the budget ran out here
 };
 
-// The zig-zag join of `lists`, newest first from `from`, until `want` matches (0: all).
+enum class Entries { kRead, kNotRead };
+
+// The zig-zag join of `lists`, newest first from `from`, until `want` matches (0: all). With
+// Entries::kNotRead, the ids in every list are collected as candidates and nothing else is read.
 Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_view client_id,
                      const ListQuery& query, const std::vector<std::string>& lists,
-                     const std::optional<ListPosition>& from, size_t want, ScanBudget& budget) {
+                     const std::optional<ListPosition>& from, size_t want, ScanBudget& budget,
+                     Entries entries = Entries::kRead) {
   std::vector<IndexCursor> cursors;
   cursors.reserve(lists.size());
   for (const std::string& prefix : lists) cursors.emplace_back(rows, prefix, budget);
@@ -143,8 +148,15 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
         budget.Hold(false);  // ids down to the new candidate are decided
       }
     }
+    // The entry's row is charged here even when it is read later (Entries::kNotRead).
     if (!budget.Take()) return stop_at(candidate, true);
     budget.Hold(false);
+    if (entries == Entries::kNotRead) {
+      out.candidates.push_back(candidate);
+      bound = std::move(candidate);
+      inclusive = false;
+      continue;
+    }
     Result<std::optional<IndexEntry>> entry = Candidate(rows, org, candidate, client_id, query);
     if (!entry) return Fail(entry.error());
     if (*entry) {
@@ -262,16 +274,42 @@ Result<ListScanResult> ScanList(const ViewReader& rows, std::string_view client_
   }
 
   size_t left = budget;
+  std::vector<IndexEntry> found;  // by the date index, in listing order
+  std::optional<ListPosition> date_from = from;
   if (!lists.empty()) {
-    // Few enough matches of the other filters: all of them, sorted by the date.
-    const size_t probe_rows = std::min(kListProbeRows, budget);
+    // A few rows of the date index first: where matches are dense in the range (a common status
+    // and text within a day), they fill the page and no other list is walked.
+    const size_t first_rows = std::min(budget, kListDateFirstRowsPerItem * want);
+    ScanBudget first_budget(first_rows);
+    Result<Outcome> first =
+        DateScan(rows, organization_id, client_id, query, from, want, first_budget);
+    if (!first) return Fail(first.error());
+    if (first->complete || first->matches.size() >= want) {
+      result.matches = std::move(first->matches);
+      return result;
+    }
+    if (first->stopped) {  // else it stopped before any row: the date index starts over below
+      left -= first_rows - first_budget.left();
+      found = std::move(first->matches);
+      date_from = std::move(first->stopped);
+    }
+
+    // Few enough ids in every list of the other filters: their entries, sorted by the date. The
+    // probe only steps through the index lists and reads no entry until they have ended.
+    const size_t probe_rows = std::min(kListProbeRows, left);
     ScanBudget probe(probe_rows);
-    Result<Outcome> out =
-        Join(rows, organization_id, client_id, query, lists, std::nullopt, 0, probe);
+    Result<Outcome> out = Join(rows, organization_id, client_id, query, lists, std::nullopt, 0,
+                               probe, Entries::kNotRead);
     if (!out) return Fail(out.error());
     if (out->complete) {
+      std::vector<IndexEntry> all;
+      for (const std::string& id : out->candidates) {
+        Result<std::optional<IndexEntry>> entry =
+            Candidate(rows, organization_id, id, client_id, query);
+        if (!entry) return Fail(entry.error());
+        if (*entry) all.push_back(std::move(**entry));
+      }
       const DateField field = query.date_field;
-      std::vector<IndexEntry>& all = out->matches;
       std::sort(all.begin(), all.end(), [&](const IndexEntry& a, const IndexEntry& b) {
         return DatedKey(a, field) > DatedKey(b, field);
       });
@@ -289,9 +327,11 @@ Result<ListScanResult> ScanList(const ViewReader& rows, std::string_view client_
     left -= probe_rows;
   }
   ScanBudget rows_left(left);
-  Result<Outcome> out = DateScan(rows, organization_id, client_id, query, from, want, rows_left);
+  Result<Outcome> out =
+      DateScan(rows, organization_id, client_id, query, date_from, want - found.size(), rows_left);
   if (!out) return Fail(out.error());
-  result.matches = std::move(out->matches);
+  result.matches = std::move(found);
+  for (IndexEntry& entry : out->matches) result.matches.push_back(std::move(entry));
   result.stopped = std::move(out->stopped);
   return result;
 }

@@ -9,10 +9,13 @@
 //   the candidate of the others), so the most selective list sets the pace: its few ids are the
 //   only candidates the others are asked about. Each candidate's entry is then checked against
 //   every filter (the index narrows, the entry decides: dates, q as a substring, the scope).
-// - With a from/to range the listing is ordered by that date. If other filters have indexes, the
-//   join runs first on a small part of the budget (kListProbeRows): when it finds every match
-//   within that, they are sorted by the date and paged. Otherwise the date index drives: one
-//   seek to `to`, then backwards until `from`, each entry checked.
+// - With a from/to range the listing is ordered by that date, and the date index can drive: one
+//   seek to `to`, then backwards until `from`, each entry checked. If other filters have indexes,
+//   the date index first reads a few rows per item of the page (kListDateFirstRowsPerItem): when
+//   matches are dense in the range, they fill the page at once. Otherwise the join counts the ids
+//   in every list of the other filters, on a small part of the budget (kListProbeRows) and
+//   without reading entries: when the lists end within it, the entries of those ids are read,
+//   sorted by the date and paged. Otherwise the date index goes on where it stopped.
 // Budget: a request reads at most `budget` index rows (kListScanBudget), each seek or step and
 // each entry read counting one. When the budget runs out before the page is full, the scan
 // returns what it found and the position where it stopped, from which the next page resumes.
@@ -34,6 +37,7 @@ namespace esign::projections {
 
 inline constexpr size_t kListScanBudget = 10000;
 inline constexpr size_t kListProbeRows = 1000;
+inline constexpr size_t kListDateFirstRowsPerItem = 4;
 
 struct ListScanResult {
   std::vector<IndexEntry> matches;      // in listing order, at most limit + 1
