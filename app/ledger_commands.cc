@@ -22,6 +22,7 @@
 #include "eventstore/domain_events.h"
 #include "eventstore/proof_bundle.h"
 #include "eventstore/rocksdb_event_store.h"
+#include "eventstore/rocksdb_log.h"
 #include "eventstore/rocksdb_options.h"
 #include "eventstore/store_keys.h"
 #include "eventstore/verify_log.h"
@@ -237,6 +238,7 @@ Result<std::unique_ptr<OutViews>> OpenOutViews(const std::string& dir) {
   rocksdb::DBOptions options;
   options.create_if_missing = true;
   options.create_missing_column_families = true;
+  options.info_log = eventstore::MakeRocksLog();
   const std::vector<rocksdb::ColumnFamilyDescriptor> descriptors{
       {rocksdb::kDefaultColumnFamilyName, {}}, {"projections", {}}, {"checkpoints", {}}};
   auto out = std::make_unique<OutViews>();

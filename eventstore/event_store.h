@@ -118,6 +118,11 @@ class EventStore {
   virtual Ledger& ledger() = 0;
   virtual BlobStore& blobs() = 0;
 
+  // Called by a writer beside the appender (a projection, an outbox) whose write was refused for
+  // a full disk, before it tries again: a store that stopped taking writes may take them again
+  // once space has returned (rate-limited there). Default: nothing to do.
+  virtual void RecoverStorage() const {}
+
   // Wakes every waiter and refuses further appends. Called before destruction.
   virtual void Close() = 0;
 };

@@ -39,7 +39,7 @@ std::shared_ptr<rocksdb::EventListener> FullDiskRecovery::MakeListener() {
   return std::make_shared<NoSpaceListener>(out_of_space_);
 }
 
-void FullDiskRecovery::BeforeWrite(rocksdb::DB& db) {
+void FullDiskRecovery::BeforeWrite(rocksdb::DB& db) const {
   if (!out_of_space()) return;
   std::lock_guard lock(resume_mutex_);
   const auto now = std::chrono::steady_clock::now();

@@ -5,11 +5,10 @@
 // new files. RocksDB's own recovery (its SstFileManager) waits for free space of a whole write
 // buffer (64 MiB by default) before it tries, and while it waits a manual Resume() is refused, so
 // a small disk would never recover. FullDiskRecovery turns that one off (its listener) and asks for
-// a recovery by hand, before a write, at most once per interval and only once a few MiB are free:
-// RocksDB 7.8 as Debian builds it (with assertions) aborts when a recovery's flush runs out of
-// space again and the old WAL's writer is synced next (WritableFileWriter,
-// sync_without_flush_called_), seen with a full tmpfs; the memtables' contents are small next to
-// that margin (each write is in the WAL already, and the flush writes them compressed).
+// a recovery by hand, before a write, at most once per interval and only once a few MiB are free,
+// so that the recovery's flush of the memtables (small next to that margin: each write is in the
+// WAL already, and the flush writes them compressed) does not run out of space again at once.
+// RocksDB's own log lines must not go to a file on the same disk (rocksdb_log.h).
 //
 // Thread safety: every method may be called from any thread.
 #pragma once
@@ -41,7 +40,7 @@ class FullDiskRecovery {
   // Before a write: when the disk was found full, asks RocksDB to resume, at most once per
   // kResumeInterval and only with kResumeMinFreeBytes free. The write that follows tells whether
   // it worked (it fails fast while RocksDB still refuses writes).
-  void BeforeWrite(rocksdb::DB& db);
+  void BeforeWrite(rocksdb::DB& db) const;
   // After a write: a NoSpace marks the disk full, a success marks it writable again.
   void AfterWrite(const rocksdb::Status& status);
 
@@ -52,8 +51,8 @@ class FullDiskRecovery {
 
   const std::string db_dir_;
   std::atomic<bool> out_of_space_{false};
-  std::mutex resume_mutex_;
-  std::chrono::steady_clock::time_point last_resume_;  // guarded by resume_mutex_
+  mutable std::mutex resume_mutex_;
+  mutable std::chrono::steady_clock::time_point last_resume_;  // guarded by resume_mutex_
 };
 
 }  // namespace esign::eventstore

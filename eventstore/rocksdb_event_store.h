@@ -120,6 +120,7 @@ class RocksEventStore final : public EventStore, private LedgerView {
                             std::stop_token stop = {}) const override;
   Ledger& ledger() override;
   BlobStore& blobs() override;
+  void RecoverStorage() const override { full_disk_.BeforeWrite(*db_); }
   // Lets the appender finish every append already queued, then stops it; later appends fail with
   // kStorage. Reads keep working until destruction. Idempotent.
   void Close() override;

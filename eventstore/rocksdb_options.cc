@@ -10,6 +10,7 @@
 #include <rocksdb/table.h>
 
 #include "eventstore/rocksdb_event_store.h"
+#include "eventstore/rocksdb_log.h"
 
 namespace esign::eventstore {
 namespace {
@@ -65,6 +66,7 @@ rocksdb::DBOptions StoreDBOptions(const RocksStoreOptions& options) {
   db.create_missing_column_families = true;
   if (options.env != nullptr) db.env = options.env;
   db.max_background_jobs = 2;
+  db.info_log = MakeRocksLog();
   // Appends are acknowledged only after their own synced write; a manual flush would add a step.
   db.manual_wal_flush = false;
   // One appender writes the log; concurrent memtable inserts would only disable insert hints.

@@ -141,11 +141,12 @@ void CatchUpSubscription::Run() {
     auto handled = Handle(*batch);
     if (!handled && handled.error().code == ErrorCode::kStorageUnavailable) {
       // A full disk refused what the handler writes: the same events again after a pause, from
-      // the first one not handled, until space returns.
+      // the first one not handled, until space returns; the store may need to be told first.
       std::mutex mutex;
       std::unique_lock lock(mutex);
       std::condition_variable_any().wait_for(lock, stop, kStorageRetryInterval,
                                              [] { return false; });
+      store_.RecoverStorage();
       next = next_.load();
       continue;
     }

@@ -40,6 +40,8 @@ void Projector::Stop() {
 
 Result<GlobalPosition> Projector::Apply(const std::vector<eventstore::EventRecord>& events) {
   Status applied = runner_.Apply(events);
+  waiting_for_space_.store(!applied && applied.error().code == ErrorCode::kStorageUnavailable,
+                           std::memory_order_release);
   if (applied) return GlobalPosition(runner_.position());
   // A full disk refused the commit and nothing of the batch was written: the projections reload
   // what is committed, and the subscription delivers the batch again after a pause.

@@ -21,6 +21,7 @@
 // behaviour).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +67,9 @@ class Projector {
   // Success, or the error that stopped the projector.
   Status health() const;
   bool running() const;
+  // True while the last commit was refused for a full disk: the read side waits for space, and a
+  // read that must see a later write is answered 503 STORAGE_UNAVAILABLE, not a plain timeout.
+  bool waiting_for_space() const { return waiting_for_space_.load(std::memory_order_acquire); }
 
  private:
   // Applies a batch and commits it; the position to read next.
@@ -79,6 +83,7 @@ class Projector {
 
   mutable std::mutex mutex_;
   Status load_error_;  // guarded by mutex_: of the last Start
+  std::atomic<bool> waiting_for_space_{false};
 };
 
 }  // namespace esign::projections

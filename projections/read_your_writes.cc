@@ -21,9 +21,19 @@ bool ReadYourWrites::CaughtUp(std::string_view client_id) const {
   return projector_.position() >= Watermark(client_id);
 }
 
+std::chrono::milliseconds ReadYourWrites::WaitBound() const {
+  // While the disk is full the projector tries again every second: a couple of tries tell
+  // whether space has returned, and a longer wait would only hold the request.
+  return projector_.waiting_for_space() ? std::min(timeout_, kFullDiskWait) : timeout_;
+}
+
 Status ReadYourWrites::AwaitOwnWrites(std::string_view client_id) const {
   const uint64_t mark = Watermark(client_id);
-  if (projector_.position() >= mark || projector_.WaitFor(mark, timeout_)) return {};
+  if (projector_.position() >= mark || projector_.WaitFor(mark, WaitBound())) return {};
+  if (projector_.waiting_for_space()) {
+    return Fail(ErrorCode::kStorageUnavailable,
+                "the read side waits for disk space to store this client's last write");
+  }
   return Fail(ErrorCode::kUnavailable, "the read side is behind this client's last write");
 }
 

@@ -25,11 +25,15 @@ class ReadYourWrites {
   void Wrote(std::string_view client_id, uint64_t log_size);
   // True when the read side already shows every write of the client (no wait needed).
   bool CaughtUp(std::string_view client_id) const;
-  // Waits until it does; kUnavailable after the timeout.
+  // Waits until it does; kUnavailable after the timeout, kStorageUnavailable (after at most
+  // kFullDiskWait) while the read side waits for disk space.
   Status AwaitOwnWrites(std::string_view client_id) const;
+
+  static constexpr std::chrono::milliseconds kFullDiskWait{2500};
 
  private:
   uint64_t Watermark(std::string_view client_id) const;
+  std::chrono::milliseconds WaitBound() const;
 
   const Projector& projector_;
   const std::chrono::milliseconds timeout_;

@@ -8,6 +8,7 @@
 #include <rocksdb/write_batch.h>
 
 #include "eventstore/rocksdb_checkpoint.h"
+#include "eventstore/rocksdb_log.h"
 #include "eventstore/rocksdb_status.h"
 #include "eventstore/store_keys.h"
 
@@ -128,6 +129,7 @@ Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& da
   rocksdb::Options options;
   options.create_if_missing = true;
   options.listeners.push_back(full_disk->MakeListener());
+  options.info_log = eventstore::MakeRocksLog();
   rocksdb::DB* db = nullptr;
   const rocksdb::Status status = rocksdb::DB::Open(options, path, &db);
   if (!status.ok()) return eventstore::FailFromRocks(status, "opening " + path);
