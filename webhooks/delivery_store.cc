@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <set>
+#include <system_error>
 
 #include <rocksdb/write_batch.h>
 
@@ -125,6 +126,10 @@ Result<Delivery> ParseDelivery(std::string_view json) {
 Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& data_dir,
                                                            std::string_view name, bool outbox) {
   const std::string path = (std::filesystem::path(data_dir) / name).string();
+  // Made here rather than by RocksDB, which logs a missing directory as an error first.
+  std::error_code made;
+  std::filesystem::create_directories(path, made);
+  if (made) return Fail(ErrorCode::kStorage, "cannot create " + path + ": " + made.message());
   auto full_disk = std::make_unique<eventstore::FullDiskRecovery>(path);
   rocksdb::Options options;
   options.create_if_missing = true;
