@@ -221,15 +221,10 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
       webhooks::UrlPolicy{.allow_loopback = config.webhook_allow_loopback},
       [this](std::string_view organization_id) -> Result<size_t> {
         // The directory, once it holds every endpoint written so far.
-        const auto wait = projector_->waiting_for_space()
-                              ? projections::ReadYourWrites::kFullDiskWait
-                              : std::chrono::milliseconds(kReadYourWritesTimeout);
-        if (!projector_->WaitFor(store_->Size(), wait)) {
-          if (projector_->waiting_for_space()) {
-            return Fail(ErrorCode::kStorageUnavailable,
-                        "the webhook endpoints cannot be counted until disk space returns");
-          }
-          return Fail(ErrorCode::kUnavailable, "the webhook endpoints cannot be counted now");
+        if (Status applied =
+                read_your_writes_->AwaitApplied(store_->Size(), "every webhook endpoint written");
+            !applied) {
+          return std::unexpected(applied.error());
         }
         return endpoint_directory_.OfOrganization(organization_id).size();
       },

@@ -28,13 +28,16 @@ std::chrono::milliseconds ReadYourWrites::WaitBound() const {
 }
 
 Status ReadYourWrites::AwaitOwnWrites(std::string_view client_id) const {
-  const uint64_t mark = Watermark(client_id);
-  if (projector_.position() >= mark || projector_.WaitFor(mark, WaitBound())) return {};
+  return AwaitApplied(Watermark(client_id), "this client's last write");
+}
+
+Status ReadYourWrites::AwaitApplied(uint64_t size, std::string_view what) const {
+  if (projector_.position() >= size || projector_.WaitFor(size, WaitBound())) return {};
   if (projector_.waiting_for_space()) {
     return Fail(ErrorCode::kStorageUnavailable,
-                "the read side waits for disk space to store this client's last write");
+                "the read side waits for disk space to store " + std::string(what));
   }
-  return Fail(ErrorCode::kUnavailable, "the read side is behind this client's last write");
+  return Fail(ErrorCode::kUnavailable, "the read side is behind " + std::string(what));
 }
 
 }  // namespace esign::projections

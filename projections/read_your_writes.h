@@ -28,6 +28,8 @@ class ReadYourWrites {
   // Waits until it does; kUnavailable after the timeout, kStorageUnavailable (after at most
   // kFullDiskWait) while the read side waits for disk space.
   Status AwaitOwnWrites(std::string_view client_id) const;
+  // The same for every event below `size`, whoever wrote it; `what` names it in the error.
+  Status AwaitApplied(uint64_t size, std::string_view what) const;
 
   static constexpr std::chrono::milliseconds kFullDiskWait{2500};
 

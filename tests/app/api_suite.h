@@ -133,6 +133,32 @@ class ApiSuite : public ::testing::Test {
     return url.substr(url.rfind('/') + 1);
   }
 
+  // The NDA with roles, Ada's (hosted) participant given `ada_members` after her email.
+  static std::string NdaWithAda(const std::string& title, const std::string& ada_members,
+                                bool send_now = true) {
+    constexpr std::string_view kAdaEmail = R"("email":"ada@acme.example")";
+    std::string body = NdaBody(title, /*with_roles=*/true, send_now);
+    body.insert(body.find(kAdaEmail) + kAdaEmail.size(), ada_members);
+    return body;
+  }
+
+  // A sent NDA (NdaWithAda) and a new hosted session of Ada's, with the page's API path.
+  struct Hosted {
+    std::string contract_id;
+    std::string session_id;
+    std::string base;  // /api/v1/hosted-signing/<token>
+  };
+  Hosted SentWithSession(const std::string& title, const std::string& ada_members = "") {
+    object contract = Create("a", NdaWithAda(title, ada_members));
+    Hosted out;
+    out.contract_id = std::string(contract.at("id").as_string());
+    auto session = NewSession(out.contract_id, ParticipantId(contract, 0));
+    EXPECT_EQ(session.status, 201) << session.body;
+    out.session_id = std::string(session.Json().at("sessionId").as_string());
+    out.base = "/api/v1/hosted-signing/" + TokenOf(session);
+    return out;
+  }
+
   // What Grace's integrator reports when she signed (POST .../signing-sessions/{id}/complete).
   static std::string CompleteBody() {
     return R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",

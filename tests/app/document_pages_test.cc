@@ -23,27 +23,6 @@ uint32_t BigEndian32(const std::string& bytes, size_t at) {
 
 class DocumentPagesTest : public ApiSuite {
  protected:
-  struct Hosted {
-    std::string contract_id;
-    std::string session_id;
-    std::string base;  // /api/v1/hosted-signing/<token>
-  };
-
-  // A sent NDA and Ada's hosted session; `ada_members` continue her participant's members.
-  Hosted SentWithSession(const std::string& title, const std::string& ada_members = "") {
-    std::string body = NdaBody(title, /*with_roles=*/true, /*send_now=*/true);
-    const std::string email = R"("email":"ada@acme.example")";
-    body.insert(body.find(email) + email.size(), ada_members);
-    object contract = Create("a", body);
-    Hosted out;
-    out.contract_id = std::string(contract.at("id").as_string());
-    auto session = NewSession(out.contract_id, ParticipantId(contract, 0));
-    EXPECT_EQ(session.status, 201) << session.body;
-    out.session_id = std::string(session.Json().at("sessionId").as_string());
-    out.base = "/api/v1/hosted-signing/" + TokenOf(session);
-    return out;
-  }
-
   // pdfinfo's page count of the PDF the signer is given.
   int PdfinfoPages(const std::string& pdf) {
     const std::string path = (data_dir_ / "pages-test.pdf").string();

@@ -15,16 +15,7 @@
 namespace esign::testing {
 namespace {
 
-constexpr std::string_view kAdaEmail = R"("email":"ada@acme.example")";
 const std::string kAccessCode = "Lovelace-1815-Analytical";
-
-// The NDA with Ada's (hosted) participant given `ada_members` after her email.
-std::string NdaWithAda(const std::string& title, const std::string& ada_members,
-                       bool send_now = true) {
-  std::string body = NdaBody(title, /*with_roles=*/true, send_now);
-  body.insert(body.find(kAdaEmail) + kAdaEmail.size(), ada_members);
-  return body;
-}
 
 std::string AccessCodeMembers() {
   return R"(,"authentication":"access_code","accessCode":")" + kAccessCode + "\"";
@@ -35,23 +26,6 @@ class SignerAuthenticationTest : public ApiSuite {
   static void SetUpTestSuite() {
     serve_flags_ = {"--clock-offset", "0"};
     ApiSuite::SetUpTestSuite();
-  }
-
-  // A sent contract with Ada's extra members, and the hosted page's API path of a new session.
-  struct Hosted {
-    std::string contract_id;
-    std::string session_id;
-    std::string base;  // /api/v1/hosted-signing/<token>
-  };
-  Hosted SentWithSession(const std::string& title, const std::string& ada_members) {
-    object contract = Create("a", NdaWithAda(title, ada_members));
-    Hosted out;
-    out.contract_id = std::string(contract.at("id").as_string());
-    auto session = NewSession(out.contract_id, ParticipantId(contract, 0));
-    EXPECT_EQ(session.status, 201) << session.body;
-    out.session_id = std::string(session.Json().at("sessionId").as_string());
-    out.base = "/api/v1/hosted-signing/" + TokenOf(session);
-    return out;
   }
 
   HttpResult GiveCode(const Hosted& hosted, const std::string& code) {
