@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <string>
@@ -56,6 +57,9 @@ struct AppendResult {
   bool replayed = false;  // every event id was already stored: nothing was written
 };
 
+// Told the outcome of an AppendAsync.
+using AppendCallback = std::function<void(Result<AppendResult>)>;
+
 class Ledger {
  public:
   virtual ~Ledger() = default;
@@ -97,6 +101,15 @@ class EventStore {
   // and new ids is kStreamVersionConflict.
   virtual Result<AppendResult> Append(std::string_view stream_id, ExpectedVersion expected,
                                       std::vector<NewEvent> events) = 0;
+
+  // Append without waiting for it: `done` is called exactly once with what Append would have
+  // returned, once the append is durable or refused. It may run on a thread of the store (the
+  // RocksDB store: its syncer, after the WAL sync), so it must be short and must neither block nor
+  // append. Default: Append, then `done` on the caller's thread.
+  virtual void AppendAsync(std::string_view stream_id, ExpectedVersion expected,
+                           std::vector<NewEvent> events, AppendCallback done) {
+    done(Append(stream_id, expected, std::move(events)));
+  }
 
   // Events of a stream with version >= from (versions start at 1), at most max_count.
   virtual Result<std::vector<EventRecord>> ReadStream(std::string_view stream_id,

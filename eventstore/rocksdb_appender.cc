@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -37,11 +38,15 @@ std::unexpected<Error> Refused() {
 
 }  // namespace
 
-// Lives on the caller's stack while the caller waits.
+// Lives on the caller's stack while the caller waits; an AppendAsync's lives on the heap, owns
+// what its input points to, and is answered through its callback instead of a wake-up.
 struct RocksEventStore::PendingAppend {
   AppendInput input;
   Result<AppendResult> result;
   Completion done;
+  AppendCallback callback;
+  std::string owned_stream_id;
+  std::vector<NewEvent> owned_events;
 };
 
 Result<AppendResult> RocksEventStore::Append(std::string_view stream_id, ExpectedVersion expected,
@@ -60,6 +65,31 @@ Result<AppendResult> RocksEventStore::Append(std::string_view stream_id, Expecte
   }
   pending.done.Wait();
   return std::move(pending.result);
+}
+
+void RocksEventStore::AppendAsync(std::string_view stream_id, ExpectedVersion expected,
+                                  std::vector<NewEvent> events, AppendCallback done) {
+  if (failed_.load(std::memory_order_acquire)) return done(Refused());
+  if (Status checked = CheckAppend(stream_id, events); !checked) {
+    return done(Fail(checked.error()));
+  }
+  auto pending = std::make_unique<PendingAppend>();
+  pending->owned_stream_id = std::string(stream_id);
+  pending->owned_events = std::move(events);
+  pending->input = AppendInput{pending->owned_stream_id, expected, &pending->owned_events};
+  pending->callback = std::move(done);
+  {
+    std::lock_guard lock(queue_mutex_);
+    if (!stopping_) {
+      queue_.push_back(pending.release());
+      if (appender_idle_) {
+        appender_idle_ = false;
+        queue_ready_.notify_one();
+      }
+      return;
+    }
+  }
+  pending->callback(Fail(ErrorCode::kStorage, "the event store is closed"));
 }
 
 void RocksEventStore::RunAppender() {
@@ -229,10 +259,19 @@ void RocksEventStore::SyncAndAnswer(std::vector<WrittenBatch>& written) {
   }
 
   std::vector<Completion*> completions;
+  std::vector<std::unique_ptr<PendingAppend>> answered_async;
   for (WrittenBatch& batch : written) {
-    for (PendingAppend* pending : batch.requests) completions.push_back(&pending->done);
+    for (PendingAppend* pending : batch.requests) {
+      if (pending->callback) {
+        answered_async.emplace_back(pending);
+      } else {
+        completions.push_back(&pending->done);
+      }
+    }
   }
+  // Waiting callers first: they are woken through the tree, so the callbacks overlap with them.
   Completion::Complete(completions);
+  for (auto& pending : answered_async) pending->callback(std::move(pending->result));
 }
 
 }  // namespace esign::eventstore

@@ -110,6 +110,9 @@ class RocksEventStore final : public EventStore, private LedgerView {
 
   Result<AppendResult> Append(std::string_view stream_id, ExpectedVersion expected,
                               std::vector<NewEvent> events) override;
+  // Queued like Append; `done` runs on the syncer thread once the batch is synced (or refused).
+  void AppendAsync(std::string_view stream_id, ExpectedVersion expected,
+                   std::vector<NewEvent> events, AppendCallback done) override;
   Result<std::vector<EventRecord>> ReadStream(std::string_view stream_id, StreamVersion from,
                                               size_t max_count) const override;
   Result<StreamVersion> CurrentVersion(std::string_view stream_id) const override;
