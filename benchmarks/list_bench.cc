@@ -110,10 +110,26 @@ void ReplaceAll(std::string& text, std::string_view from, std::string_view to) {
   }
 }
 
+uint64_t SplitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111eb;
+  return x ^ (x >> 31);
+}
+
+// Ids shaped as the service's (domain/id_generator.h): "ctr_", 10 Crockford base32 characters of
+// the creation's millisecond time, then 16 of 80 random bits (here a fixed function of i, so a
+// run can be repeated), so an id's trigrams are as rare as in the service.
 std::string ContractId(uint64_t i) {
-  char id[40];
-  std::snprintf(id, sizeof(id), "ctr_%012llu%016llu", static_cast<unsigned long long>(i),
-                static_cast<unsigned long long>(i * 2654435761u));
+  static constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  const uint64_t ms =
+      static_cast<uint64_t>(kFirstCreation + static_cast<int64_t>(i) * kSpacingMicros) / 1000;
+  const uint64_t hi = SplitMix64(2 * i) & ((uint64_t{1} << 40) - 1);
+  const uint64_t lo = SplitMix64(2 * i + 1) & ((uint64_t{1} << 40) - 1);
+  std::string id = "ctr_";
+  for (int k = 9; k >= 0; --k) id.push_back(kCrockford[(ms >> (5 * k)) & 31]);
+  for (int k = 7; k >= 0; --k) id.push_back(kCrockford[(hi >> (5 * k)) & 31]);
+  for (int k = 7; k >= 0; --k) id.push_back(kCrockford[(lo >> (5 * k)) & 31]);
   return id;
 }
 
@@ -332,7 +348,8 @@ int Main(int argc, char** argv) {
       {"accessRole=viewer (none)", {{"accessRole", "viewer"}}},
       {"scope=owned&limit=20", {{"scope", "owned"}, {"limit", "20"}}},
       {"q=" + ContractId(mid) + " (one id)", {{"q", ContractId(mid)}}},
-      {"budget-bound: q=zz (too short for trigrams, matches none)", {{"q", "zz"}}},
+      // No 'u' in a base32 id or in the NDA's texts.
+      {"budget-bound: q=uu (too short for trigrams, matches none)", {{"q", "uu"}}},
       {"budget-bound: dateField=sentAt&from=2020-01-01 (drafts have none)",
        {{"dateField", "sentAt"}, {"from", "2020-01-01"}}},
   };

@@ -1,6 +1,7 @@
 #include "projections/list_scan.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -101,6 +102,46 @@ struct Outcome {
 
 enum class Entries { kRead, kNotRead };
 
+// Which lists of a join take part: a list that agreed with kRestAfterAgreements candidates in a
+// row holds about every id the others propose, so its seeks (each a storage seek far from its
+// last position) buy nothing the entry check does not decide anyway. It rests while the entries
+// read keep matching; an entry that fails the filters wakes every resting list, which must then
+// agree twice as long before resting again. The most selective lists are left to drive.
+class JoinLists {
+ public:
+  explicit JoinLists(size_t lists, bool may_rest)
+      : streaks_(lists, 0), may_rest_(may_rest), rest_after_(kRestAfterAgreements) {
+    for (size_t i = 0; i < lists; ++i) active_.push_back(i);
+  }
+  const std::vector<size_t>& active() const { return active_; }
+  void Agreed(size_t list) { ++streaks_[list]; }
+  void Moved(size_t list) { streaks_[list] = 0; }
+  // Between candidates: rests the lists that agree all the time, keeping one to drive.
+  void Settle() {
+    if (!may_rest_) return;
+    for (size_t k = active_.size(); k-- > 0 && active_.size() > 1;) {
+      if (streaks_[active_[k]] >= rest_after_)
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  }
+  void EntryFailed() {
+    if (active_.size() == streaks_.size()) return;
+    active_.clear();
+    for (size_t i = 0; i < streaks_.size(); ++i) {
+      active_.push_back(i);
+      streaks_[i] = 0;
+    }
+    rest_after_ *= 2;
+  }
+
+ private:
+  static constexpr size_t kRestAfterAgreements = 8;
+  std::vector<size_t> active_;  // indexes of the lists asked, the first drives
+  std::vector<size_t> streaks_;
+  bool may_rest_;
+  size_t rest_after_;
+};
+
 // The zig-zag join of `lists`, newest first from `from`, until `want` matches (0: all). With
 // Entries::kNotRead, the ids in every list are collected as candidates and nothing else is read.
 Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_view client_id,
@@ -110,6 +151,8 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
   std::vector<IndexCursor> cursors;
   cursors.reserve(lists.size());
   for (const std::string& prefix : lists) cursors.emplace_back(rows, prefix, budget);
+  // Candidates that are not read must be in every list: none may rest.
+  JoinLists join(cursors.size(), entries == Entries::kRead);
   std::optional<std::string> bound;
   bool inclusive = true;
   if (from) {
@@ -124,7 +167,9 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
     return out;
   };
   while (true) {
-    Result<IndexCursor::Step> step = cursors[0].Seek(bound, inclusive);
+    join.Settle();
+    const std::vector<size_t>& active = join.active();
+    Result<IndexCursor::Step> step = cursors[active[0]].Seek(bound, inclusive);
     if (!step) return Fail(step.error());
     if (step->outcome == IndexCursor::Outcome::kOutOfBudget) return stop_at(bound, inclusive);
     if (step->outcome == IndexCursor::Outcome::kEnd) break;
@@ -132,8 +177,8 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
     if (from && !from->inclusive) budget.Hold(false);  // anything found is past the start
     // Every id above the candidate is out of some list; find one that is in all.
     size_t agree = 1;
-    for (size_t i = 1 % cursors.size(); agree < cursors.size(); i = (i + 1) % cursors.size()) {
-      step = cursors[i].Seek(candidate, true);
+    for (size_t k = 1 % active.size(); agree < active.size(); k = (k + 1) % active.size()) {
+      step = cursors[active[k]].Seek(candidate, true);
       if (!step) return Fail(step.error());
       if (step->outcome == IndexCursor::Outcome::kOutOfBudget) return stop_at(candidate, true);
       if (step->outcome == IndexCursor::Outcome::kEnd) {
@@ -142,9 +187,11 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
       }
       if (step->suffix == candidate) {
         ++agree;
+        join.Agreed(active[k]);
       } else {
         candidate = std::move(step->suffix);
         agree = 1;
+        join.Moved(active[k]);
         budget.Hold(false);  // ids down to the new candidate are decided
       }
     }
@@ -162,6 +209,8 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
     if (*entry) {
       out.matches.push_back(std::move(**entry));
       if (want != 0 && out.matches.size() >= want) return out;
+    } else {
+      join.EntryFailed();
     }
     bound = std::move(candidate);
     inclusive = false;

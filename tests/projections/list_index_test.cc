@@ -179,6 +179,9 @@ TEST_F(ListIndexTest, EveryFilterInEveryScopeMatchesTheReference) {
        {"dateField", "createdAt"},
        {"from", "2026-01-01T20:00:00Z"}},
       {{"participantAction", "sign"}, {"accessRole", "signer"}, {"q", "gamma"}},
+      // Dense lists that rest in a long page, then a candidate they would have refused.
+      {{"participantAction", "sign"}, {"q", "clara client"}, {"status", "sent"}},
+      {{"accessRole", "controller"}, {"q", "client"}, {"status", "voided"}},
   };
   const ContractQueries tiny_budget(world_->views(), testing::kCursorKey, 5);
   // Enough for the date index's first rows, too little for the probe to end: the date index
@@ -197,6 +200,10 @@ TEST_F(ListIndexTest, EveryFilterInEveryScopeMatchesTheReference) {
         EXPECT_EQ(All(world_->queries(), actor, *query), expected) << label;
         EXPECT_EQ(All(tiny_budget, actor, *query), expected) << label << " (budget 5)";
         EXPECT_EQ(All(small_budget, actor, *query), expected) << label << " (budget 40)";
+        // One long page: a list that agreed with every candidate stops being asked.
+        ListQuery long_page = *query;
+        long_page.limit = 200;
+        EXPECT_EQ(All(world_->queries(), actor, long_page), expected) << label << " (limit 200)";
       }
     }
   }
