@@ -2,26 +2,43 @@
 
 namespace esign::http {
 
-std::optional<TokenClaims> TokenAuthenticator::Active(std::string_view token) const {
+std::shared_ptr<const TokenClaims> TokenAuthenticator::Verified(std::string_view token,
+                                                                int64_t now_seconds) const {
+  if (auto known = verified_.Find(token)) return known;
   auto claims = codec_.Verify(token);
-  if (!claims) return std::nullopt;
+  if (!claims) return nullptr;
+  auto shared = std::make_shared<const TokenClaims>(std::move(*claims));
+  // An expired token never passes again: not worth a place.
+  if (shared->expires_at > now_seconds) verified_.Insert(token, shared, now_seconds);
+  return shared;
+}
+
+std::shared_ptr<const TokenClaims> TokenAuthenticator::ActiveClaims(std::string_view token) const {
   const int64_t now_seconds = clock_.NowMicros() / 1'000'000;
-  if (claims->expires_at <= now_seconds) return std::nullopt;
+  auto claims = Verified(token, now_seconds);
+  if (!claims) return nullptr;
+  if (claims->expires_at <= now_seconds) return nullptr;
   const auto state = directory_.Snapshot();
   const auto client = state->FindClient(claims->client_id);
-  if (!client || client->organization_id != claims->organization_id) return std::nullopt;
-  if (state->IsRevoked(claims->token_id)) return std::nullopt;
-  return std::move(*claims);
+  if (!client || client->organization_id != claims->organization_id) return nullptr;
+  if (state->IsRevoked(claims->token_id)) return nullptr;
+  return claims;
+}
+
+std::optional<TokenClaims> TokenAuthenticator::Active(std::string_view token) const {
+  auto claims = ActiveClaims(token);
+  if (!claims) return std::nullopt;
+  return *claims;
 }
 
 Result<Principal> TokenAuthenticator::Authenticate(std::string_view token) const {
-  auto claims = Active(token);
+  auto claims = ActiveClaims(token);
   if (!claims) return Fail(ErrorCode::kUnauthenticated, "invalid or expired token");
   return Principal{
-      .client_id = std::move(claims->client_id),
-      .organization_id = std::move(claims->organization_id),
-      .permissions = std::move(claims->scope),
-      .token_id = std::move(claims->token_id),
+      .client_id = claims->client_id,
+      .organization_id = claims->organization_id,
+      .permissions = claims->scope,
+      .token_id = claims->token_id,
       .issued_at = claims->issued_at,
       .expires_at = claims->expires_at,
   };
