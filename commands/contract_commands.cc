@@ -128,83 +128,101 @@ Result<CommandOutcome> ContractCommandHandler::Run(const esign::Actor& actor,
   return outcome;
 }
 
+Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollowUps(
+    const esign::Actor& actor, const std::string& contract_id, bool creating,
+    const Command& command, const CommandMeta& meta) {
+  Decision decision;
+  ContractState& state = decision.before;
+  if (!creating) {
+    auto loaded = Load(contract_id);
+    if (!loaded) return std::unexpected(loaded.error());
+    state = std::move(*loaded);
+    // Another organization's contract is not there for it: not its version either.
+    if (meta.if_match && state.organization_id != actor.organization_id) {
+      return ContractNotFound();
+    }
+    if (meta.if_match && state.version != *meta.if_match) {
+      return Fail(ErrorCode::kPreconditionFailed,
+                  "the contract is at version " + std::to_string(state.version) +
+                      ", If-Match names " + std::to_string(*meta.if_match),
+                  "If-Match", "stale version");
+    }
+  }
+  const std::string template_id = TemplateIdOf(command, state);
+  std::shared_ptr<const Template> tmpl = template_id.empty() ? nullptr : templates_(template_id);
+
+  DecisionContext context;
+  context.actor = actor;
+  context.tmpl = tmpl.get();
+  context.now = FormatTimestamp(clock_.NowMicros());
+  context.contract_id = contract_id;
+  for (size_t i = 0, n = ParticipantCount(command); i < n; ++i) {
+    context.participant_ids.push_back(ids_.Next("prt_"));
+  }
+  auto decided = Decide(state, command, context);
+  if (!decided) return std::unexpected(decided.error());
+  if (freeze_document_ && Prepares(*decided)) {
+    // The document is rendered from the state the preparation leads to, then the decision is
+    // taken again with its hash: same context, same ids, so the same events plus the hash.
+    ContractState prepared = state;
+    for (const auto& event : *decided) prepared = Apply(std::move(prepared), event);
+    auto sha256 = freeze_document_(prepared);
+    if (!sha256) return std::unexpected(sha256.error());
+    context.rendered_document_sha256 = *sha256;
+    decided = Decide(state, command, context);
+    if (!decided) return std::unexpected(decided.error());
+  }
+
+  if (AwaitsEvidence(*decided)) {
+    // Stored only now that the command is accepted: a refused request writes nothing.
+    if (!store_evidence_) return Fail(ErrorCode::kInternal, "evidence cannot be stored here");
+    auto sha256 = store_evidence_(state);
+    if (!sha256) return std::unexpected(sha256.error());
+    context.stored_evidence_sha256 = *sha256;
+    decided = Decide(state, command, context);
+    if (!decided) return std::unexpected(decided.error());
+  }
+
+  // The log never holds an access code, only its keyed hash.
+  if (auto ok = HashAccessCodes(*decided, signer_secrets_); !ok) {
+    return std::unexpected(ok.error());
+  }
+  decision.after = state;
+  for (const auto& event : *decided) decision.after = Apply(std::move(decision.after), event);
+  auto follow_ups = FollowUps(decision.after, *decided, context, meta.actor);
+  if (!follow_ups) return std::unexpected(follow_ups.error());
+  decided->insert(decided->end(), std::make_move_iterator(follow_ups->begin()),
+                  std::make_move_iterator(follow_ups->end()));
+  decision.events = std::move(*decided);
+  return decision;
+}
+
+std::vector<eventstore::NewEvent> ContractCommandHandler::NewEvents(
+    const std::string& contract_id, const Command& command, const std::vector<DomainEvent>& decided,
+    const CommandMeta& meta, const eventstore::IdempotencyReservation* seed) {
+  std::vector<std::string> event_ids = EventIds(contract_id, command, decided, seed);
+  std::vector<eventstore::NewEvent> events;
+  events.reserve(decided.size());
+  for (size_t i = 0; i < decided.size(); ++i) {
+    events.push_back(eventstore::ToNewEvent(decided[i], std::move(event_ids[i]), meta.actor));
+  }
+  return events;
+}
+
 Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     const esign::Actor& actor, const std::string& contract_id, bool creating,
     const Command& command, const CommandMeta& meta,
     const eventstore::IdempotencyReservation* seed) {
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    ContractState state;
-    if (!creating) {
-      auto loaded = Load(contract_id);
-      if (!loaded) return std::unexpected(loaded.error());
-      state = std::move(*loaded);
-      // Another organization's contract is not there for it: not its version either.
-      if (meta.if_match && state.organization_id != actor.organization_id) {
-        return ContractNotFound();
-      }
-      if (meta.if_match && state.version != *meta.if_match) {
-        return Fail(ErrorCode::kPreconditionFailed,
-                    "the contract is at version " + std::to_string(state.version) +
-                        ", If-Match names " + std::to_string(*meta.if_match),
-                    "If-Match", "stale version");
-      }
-    }
-    const std::string template_id = TemplateIdOf(command, state);
-    std::shared_ptr<const Template> tmpl = template_id.empty() ? nullptr : templates_(template_id);
-
-    DecisionContext context;
-    context.actor = actor;
-    context.tmpl = tmpl.get();
-    context.now = FormatTimestamp(clock_.NowMicros());
-    context.contract_id = contract_id;
-    for (size_t i = 0, n = ParticipantCount(command); i < n; ++i) {
-      context.participant_ids.push_back(ids_.Next("prt_"));
-    }
-    auto decided = Decide(state, command, context);
-    if (!decided) return std::unexpected(decided.error());
-    if (freeze_document_ && Prepares(*decided)) {
-      // The document is rendered from the state the preparation leads to, then the decision is
-      // taken again with its hash: same context, same ids, so the same events plus the hash.
-      ContractState prepared = state;
-      for (const auto& event : *decided) prepared = Apply(std::move(prepared), event);
-      auto sha256 = freeze_document_(prepared);
-      if (!sha256) return std::unexpected(sha256.error());
-      context.rendered_document_sha256 = *sha256;
-      decided = Decide(state, command, context);
-      if (!decided) return std::unexpected(decided.error());
-    }
-
-    if (AwaitsEvidence(*decided)) {
-      // Stored only now that the command is accepted: a refused request writes nothing.
-      if (!store_evidence_) return Fail(ErrorCode::kInternal, "evidence cannot be stored here");
-      auto sha256 = store_evidence_(state);
-      if (!sha256) return std::unexpected(sha256.error());
-      context.stored_evidence_sha256 = *sha256;
-      decided = Decide(state, command, context);
-      if (!decided) return std::unexpected(decided.error());
-    }
-
-    // The log never holds an access code, only its keyed hash.
-    if (auto ok = HashAccessCodes(*decided, signer_secrets_); !ok) {
-      return std::unexpected(ok.error());
-    }
-    auto follow_ups = FollowUps(state, *decided, context, meta.actor);
-    if (!follow_ups) return std::unexpected(follow_ups.error());
-    decided->insert(decided->end(), std::make_move_iterator(follow_ups->begin()),
-                    std::make_move_iterator(follow_ups->end()));
-
-    if (decided->empty()) return CommandOutcome{std::move(state), false};
-    std::vector<std::string> event_ids = EventIds(contract_id, command, *decided, seed);
-    std::vector<eventstore::NewEvent> events;
-    events.reserve(decided->size());
-    for (size_t i = 0; i < decided->size(); ++i) {
-      events.push_back(eventstore::ToNewEvent((*decided)[i], std::move(event_ids[i]), meta.actor));
-    }
-    const auto expected = creating
-                              ? eventstore::ExpectedVersion::NoStream()
-                              : eventstore::ExpectedVersion::Exactly(StreamVersion(state.version));
+    auto decision = DecideWithFollowUps(actor, contract_id, creating, command, meta);
+    if (!decision) return std::unexpected(decision.error());
+    if (decision->events.empty()) return CommandOutcome{std::move(decision->before), false};
+    const auto expected =
+        creating ? eventstore::ExpectedVersion::NoStream()
+                 : eventstore::ExpectedVersion::Exactly(StreamVersion(decision->before.version));
     const auto append_started = std::chrono::steady_clock::now();
-    auto appended = store_.Append(ContractStreamId(contract_id), expected, std::move(events));
+    auto appended = store_.Append(ContractStreamId(contract_id), expected,
+                                  NewEvents(contract_id, command, decision->events, meta, seed));
     if (observe_append_) observe_append_(std::chrono::steady_clock::now() - append_started);
     if (!appended) {
       if (appended.error().code != ErrorCode::kStreamVersionConflict) {
@@ -222,9 +240,8 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
       if (!replayed) return std::unexpected(replayed.error());
       return CommandOutcome{std::move(*replayed), true};
     }
-    for (const auto& event : *decided) state = Apply(std::move(state), event);
-    NotifyProviderSessions(state, *decided);
-    return CommandOutcome{std::move(state), false, true};
+    NotifyProviderSessions(decision->after, decision->events);
+    return CommandOutcome{std::move(decision->after), false, true};
   }
   return Fail(ErrorCode::kUnavailable, "the contract is changing too fast; retry");
 }

@@ -84,6 +84,16 @@ class ContractCommandHandler {
 
   Result<CommandOutcome> Create(const esign::Actor& actor, CreateContract command,
                                 const CommandMeta& meta);
+  // Create without holding the calling thread while the append is synced: `done` is told exactly
+  // what Create would return, at once when the command is refused, otherwise on the event store's
+  // thread once the append is durable (eventstore AppendAsync), so it must be short and must not
+  // block. `before_append`, when set, is shown the contract as the append will leave it, on the
+  // calling thread before the append, so the caller can prepare its answer there rather than on
+  // the store's thread. With an Idempotency-Key this runs Create on the calling thread (the key's
+  // reservation and outcome are appends of their own) and tells `done` only.
+  void CreateAsync(const esign::Actor& actor, CreateContract command, const CommandMeta& meta,
+                   const std::function<void(const ContractState& created)>& before_append,
+                   std::function<void(Result<CommandOutcome>)> done);
   // Every other integrator command on an existing contract.
   Result<CommandOutcome> Execute(const esign::Actor& actor, const std::string& contract_id,
                                  const Command& command, const CommandMeta& meta);
@@ -122,10 +132,25 @@ class ContractCommandHandler {
                                          bool creating, const Command& command,
                                          const CommandMeta& meta,
                                          const eventstore::IdempotencyReservation* seed);
+  // A command decided, with what the service adds by itself, not yet appended.
+  struct Decision {
+    ContractState before;             // the contract the command was decided on
+    ContractState after;              // the contract once `events` are appended
+    std::vector<DomainEvent> events;  // the command's, then the follow-ups
+  };
+  Result<Decision> DecideWithFollowUps(const esign::Actor& actor, const std::string& contract_id,
+                                       bool creating, const Command& command,
+                                       const CommandMeta& meta);
+  std::vector<eventstore::NewEvent> NewEvents(const std::string& contract_id,
+                                              const Command& command,
+                                              const std::vector<DomainEvent>& decided,
+                                              const CommandMeta& meta,
+                                              const eventstore::IdempotencyReservation* seed);
   // What the service adds to a decision by itself: provider sessions that automatic mode starts,
   // and completion (with the signed PDF) once every signer has signed.
+  // `after`: the contract after `decided`; on return, after the follow-ups too.
   // `actor`: recorded with the events, which the completion certificate shows.
-  Result<std::vector<DomainEvent>> FollowUps(const ContractState& before,
+  Result<std::vector<DomainEvent>> FollowUps(ContractState& after,
                                              const std::vector<DomainEvent>& decided,
                                              const DecisionContext& context,
                                              const eventstore::Actor& actor);

@@ -45,10 +45,8 @@ const SigningSession* MailedSession(const ContractState& state, std::string_view
 }
 
 Result<std::vector<DomainEvent>> ContractCommandHandler::FollowUps(
-    const ContractState& before, const std::vector<DomainEvent>& decided,
-    const DecisionContext& context, const eventstore::Actor& actor) {
-  ContractState after = before;
-  for (const auto& event : decided) after = Apply(std::move(after), event);
+    ContractState& after, const std::vector<DomainEvent>& decided, const DecisionContext& context,
+    const eventstore::Actor& actor) {
   std::vector<DomainEvent> extra;
   const auto take = [&](const Command& command) -> Status {
     auto events = Decide(after, command, context);

@@ -108,7 +108,8 @@ class EventStore {
   // append. Default: Append, then `done` on the caller's thread.
   virtual void AppendAsync(std::string_view stream_id, ExpectedVersion expected,
                            std::vector<NewEvent> events, AppendCallback done) {
-    done(Append(stream_id, expected, std::move(events)));
+    const AppendCallback answer = std::move(done);
+    answer(Append(stream_id, expected, std::move(events)));
   }
 
   // Events of a stream with version >= from (versions start at 1), at most max_count.

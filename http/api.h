@@ -75,6 +75,11 @@ struct ApiResponse {
 
 using ApiResult = Result<ApiResponse>;
 using RouteFunction = std::function<ApiResult(const ApiRequest&)>;
+// A handler that answers through `done`, exactly once, from any thread: one whose wait is an
+// append completed on the event store's thread (eventstore AppendAsync), which then holds no
+// worker while the append is synced.
+using AsyncRouteFunction =
+    std::function<void(const ApiRequest&, std::function<void(ApiResult)> done)>;
 
 enum class Auth {
   kNone,    // open (machine-token, health) or authenticated by other means (hosted signing)
@@ -102,6 +107,8 @@ struct RouteSpec {
   // (for example a read that first has to wait for the caller's own write to become visible).
   std::function<bool(const ApiRequest&)> inline_when;
   BodyTypes body_types = BodyTypes::kJson;
+  // When set, runs instead of `handler` (where `execution` says) and answers through `done`.
+  AsyncRouteFunction async_handler;
 };
 
 // Collects the routes of every API family at start; read-only afterwards.

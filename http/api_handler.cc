@@ -115,6 +115,9 @@ ApiHandler::~ApiHandler() { Drain(); }
 void ApiHandler::Drain() {
   draining_ = true;
   workers_.join();
+  // Requests waiting for their append are answered by the store, which is still open here.
+  std::unique_lock lock(async_mutex_);
+  async_idle_.wait(lock, [this] { return async_in_flight_ == 0; });
 }
 
 void ApiHandler::Handle(Request request, const RequestContext& context, Respond respond) {
@@ -198,25 +201,45 @@ void ApiHandler::Dispatch(std::shared_ptr<Exchange> exchange) {
   if (draining_) {
     return Finish(*exchange, Fail(ErrorCode::kUnavailable, "the service is stopping"));
   }
-  if (exchange->route->execution == Execution::kInline &&
-      (!exchange->route->inline_when || exchange->route->inline_when(exchange->api))) {
-    ApiResult result;
-    try {
-      result = exchange->route->handler(exchange->api);
-    } catch (const std::exception& e) {
-      result = Fail(ErrorCode::kInternal, e.what());
-    }
-    return Finish(*exchange, std::move(result));
+  const RouteSpec& route = *exchange->route;
+  const bool run_inline = route.execution == Execution::kInline &&
+                          (!route.inline_when || route.inline_when(exchange->api));
+  if (route.async_handler) {
+    if (run_inline) return RunAsync(exchange);
+    boost::asio::post(workers_, [this, exchange = std::move(exchange)] { RunAsync(exchange); });
+    return;
   }
-  boost::asio::post(workers_, [this, exchange = std::move(exchange)] {
-    ApiResult result;
-    try {
-      result = exchange->route->handler(exchange->api);
-    } catch (const std::exception& e) {
-      result = Fail(ErrorCode::kInternal, e.what());
-    }
+  if (run_inline) return Finish(*exchange, RunRoute(*exchange));
+  boost::asio::post(
+      workers_, [this, exchange = std::move(exchange)] { Finish(*exchange, RunRoute(*exchange)); });
+}
+
+ApiResult ApiHandler::RunRoute(const Exchange& exchange) {
+  try {
+    return exchange.route->handler(exchange.api);
+  } catch (const std::exception& e) {
+    return Fail(ErrorCode::kInternal, e.what());
+  }
+}
+
+void ApiHandler::RunAsync(const std::shared_ptr<Exchange>& exchange) {
+  {
+    std::lock_guard lock(async_mutex_);
+    ++async_in_flight_;
+  }
+  // Answered once: by the handler's `done`, or here when the handler throws before calling it.
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  auto done = [this, exchange, answered](ApiResult result) {
+    if (answered->exchange(true)) return;
     Finish(*exchange, std::move(result));
-  });
+    std::lock_guard lock(async_mutex_);
+    if (--async_in_flight_ == 0) async_idle_.notify_all();
+  };
+  try {
+    exchange->route->async_handler(exchange->api, done);
+  } catch (const std::exception& e) {
+    done(Fail(ErrorCode::kInternal, e.what()));
+  }
 }
 
 bool ApiHandler::HandleOperational(Exchange& exchange, beast_http::verb method) {

@@ -1,15 +1,18 @@
 // The service's request handler. For every request: assigns or echoes X-Request-Id, routes it
 // (404 / 405 with Allow; OPTIONS answers 204 with Allow; HEAD is GET without the body), checks
 // the body's content type (415) and the bearer token (401 with WWW-Authenticate), applies the
-// client's rate limit (RateLimit-* headers, 429), runs the route on the worker pool (inline only
-// for the operational routes), turns an error into the one error body, writes a JSON access-log
-// line and records metrics.
+// client's rate limit (RateLimit-* headers, 429), runs the route on the worker pool or inline on
+// the I/O thread (RouteSpec::execution), turns an error into the one error body, writes a JSON
+// access-log line and records metrics. An async route (RouteSpec::async_handler) answers from
+// whichever thread finishes its work, e.g. the event store's syncer, so no thread waits for it.
 // Thread safety: Handle may be called concurrently from every I/O thread.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string_view>
 
 #include <boost/asio/thread_pool.hpp>
@@ -22,7 +25,8 @@
 namespace esign::http {
 
 struct ApiHandlerOptions {
-  // Threads that run route handlers (which may block on a synced append). Default: 64.
+  // Threads that run route handlers (which may block on a synced append, a render, a wait for
+  // the views). Default: 64.
   int worker_threads = 64;
   // Receives one JSON access-log line per request; empty = no access log. Default: none.
   std::function<void(std::string_view line)> access_log;
@@ -53,6 +57,9 @@ class ApiHandler final : public RequestHandler {
  private:
   struct Exchange;
   void Dispatch(std::shared_ptr<Exchange> exchange);
+  static ApiResult RunRoute(const Exchange& exchange);
+  // Runs the route's async_handler; the exchange lives until its answer.
+  void RunAsync(const std::shared_ptr<Exchange>& exchange);
   void Finish(Exchange& exchange, ApiResult result);
   bool HandleOperational(Exchange& exchange, boost::beast::http::verb method);
 
@@ -64,6 +71,10 @@ class ApiHandler final : public RequestHandler {
   boost::asio::thread_pool workers_;
   std::atomic<bool> ready_{false};
   std::atomic<bool> draining_{false};
+  // Requests of async routes not yet answered, which Drain waits for.
+  std::mutex async_mutex_;
+  std::condition_variable async_idle_;
+  int async_in_flight_ = 0;  // guarded by async_mutex_
 };
 
 // A JSON access-log line writer to stderr, one write per line.

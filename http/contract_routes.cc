@@ -85,16 +85,36 @@ RouteFunction CommandRoute(const ContractRoutesDeps& deps, EmptyBody empty,
   };
 }
 
-ApiResult CreateContractRoute(const ContractRoutesDeps& deps, const ApiRequest& request) {
+ApiResponse CreatedResponse(const ContractState& state) {
+  return ContractResponse(201, state).WithHeader("Location", "/api/v1/contracts/" + state.id);
+}
+
+// Answered from the event store's syncer once the append is durable (ContractCommandHandler::
+// CreateAsync); the answer's body is built before the append, on the calling thread.
+void CreateContractRoute(const ContractRoutesDeps& deps, const ApiRequest& request,
+                         const std::function<void(ApiResult)>& done) {
   auto body = ParseJsonObjectBody(request);
-  if (!body) return std::unexpected(body.error());
+  if (!body) return done(std::unexpected(body.error()));
   auto meta = MetaOf(request, /*idempotent=*/true);
-  if (!meta) return std::unexpected(meta.error());
-  auto outcome = deps.commands.Create(DomainActor(request.Caller()),
-                                      CommandFromRequest<CreateContract>(*body), *meta);
-  if (!outcome) return std::unexpected(outcome.error());
-  return ContractResponse(201, outcome->state)
-      .WithHeader("Location", "/api/v1/contracts/" + outcome->state.id);
+  if (!meta) return done(std::unexpected(meta.error()));
+  auto prepared = std::make_shared<std::optional<ApiResponse>>();
+  deps.commands.CreateAsync(
+      DomainActor(request.Caller()), CommandFromRequest<CreateContract>(*body), *meta,
+      [prepared](const ContractState& created) { *prepared = CreatedResponse(created); },
+      [prepared, done](Result<commands::CommandOutcome> outcome) {
+        if (!outcome) return done(std::unexpected(outcome.error()));
+        if (*prepared && !outcome->replayed) return done(std::move(**prepared));
+        done(CreatedResponse(outcome->state));
+      });
+}
+
+// Deciding a create is short and waits for nothing, so it runs on the I/O thread and the request
+// crosses no worker; an Idempotency-Key (appends of its own) or a send at once (renders the PDF)
+// goes to the workers. The body check is deliberately coarse: a false match only costs a hop.
+bool CreateRunsInline(const ApiRequest& request) {
+  return request.Header("Idempotency-Key").empty() &&
+         request.http.body().find("sendNow") == std::string::npos &&
+         request.http.body().find('\\') == std::string::npos;
 }
 
 }  // namespace
@@ -148,9 +168,13 @@ Status BeginRead(const ContractRoutesDeps& deps, const ApiRequest& request,
 
 void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   const std::string base = "/api/v1/contracts";
-  routes.Add(verb::post, base, {"createContract", Auth::kBearer, [deps](const ApiRequest& r) {
-                                  return CreateContractRoute(deps, r);
-                                }});
+  RouteSpec create{"createContract", Auth::kBearer};
+  create.execution = Execution::kInline;
+  create.inline_when = CreateRunsInline;
+  create.async_handler = [deps](const ApiRequest& r, const std::function<void(ApiResult)>& done) {
+    CreateContractRoute(deps, r, done);
+  };
+  routes.Add(verb::post, base, std::move(create));
   // The edits need a body; sending may have none (every member is optional).
   routes.Add(verb::put, base + "/{id}/data",
              {"updateContractData", Auth::kBearer,

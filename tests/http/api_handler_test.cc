@@ -1,7 +1,12 @@
 // The API handler without sockets: a request in, a response out through the Respond callback.
 #include "http/api_handler.h"
 
+#include <condition_variable>
 #include <future>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -47,7 +52,7 @@ class ApiHandlerTest : public ::testing::Test {
   }
 
   Response Call(beast_http::verb method, const std::string& target, const std::string& body = "",
-                std::map<std::string, std::string> headers = {}) {
+                const std::map<std::string, std::string>& headers = {}) {
     Request request{method, target, 11};
     for (const auto& [k, v] : headers) request.set(k, v);
     request.body() = body;
@@ -215,6 +220,80 @@ TEST_F(ApiHandlerTest, AfterDrainRequestsAnswer503) {
       Call(beast_http::verb::get, "/api/v1/things/t_1", "", {{"Authorization", "Bearer good"}});
   EXPECT_EQ(r.result_int(), 503u);
   EXPECT_EQ(Code(r), "UNAVAILABLE");
+}
+
+// Async routes: answered through `done` from whichever thread finishes the work, inline on the
+// calling thread or on a worker, and waited for by Drain.
+class ApiHandlerAsyncTest : public ::testing::Test {
+ protected:
+  ApiHandlerAsyncTest() {
+    RouteSpec later{"later", Auth::kNone};
+    later.execution = Execution::kInline;
+    later.inline_when = [](const ApiRequest& r) { return r.Query("worker") == std::nullopt; };
+    later.async_handler = [this](const ApiRequest&, std::function<void(ApiResult)> done) {
+      std::lock_guard lock(mutex_);
+      pending_.push_back(std::move(done));
+      arrived_.notify_all();
+    };
+    routes_.Add(beast_http::verb::post, "/later", std::move(later));
+    RouteSpec throws{"throws", Auth::kNone};
+    throws.async_handler = [](const ApiRequest&, const std::function<void(ApiResult)>&) {
+      throw std::runtime_error("broken");
+    };
+    routes_.Add(beast_http::verb::post, "/throws", std::move(throws));
+    handler_ =
+        std::make_unique<ApiHandler>(routes_, nullptr, ApiHandlerOptions{.worker_threads = 1});
+  }
+
+  std::future<Response> Send(const std::string& target) {
+    auto answered = std::make_shared<std::promise<Response>>();
+    std::future<Response> future = answered->get_future();
+    Request request{beast_http::verb::post, target, 11};
+    handler_->Handle(std::move(request), RequestContext{"127.0.0.1"},
+                     [answered](Response r) { answered->set_value(std::move(r)); });
+    return future;
+  }
+
+  std::function<void(ApiResult)> NextPending() {
+    std::unique_lock lock(mutex_);
+    arrived_.wait(lock, [this] { return !pending_.empty(); });
+    auto done = std::move(pending_.front());
+    pending_.erase(pending_.begin());
+    return done;
+  }
+
+  ApiRoutes routes_;
+  std::unique_ptr<ApiHandler> handler_;
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<std::function<void(ApiResult)>> pending_;
+};
+
+TEST_F(ApiHandlerAsyncTest, AnswersWhenTheWorkIsDoneFromAnyThread) {
+  for (const char* target : {"/later", "/later?worker=1"}) {
+    auto answer = Send(target);
+    auto done = NextPending();
+    EXPECT_EQ(answer.wait_for(std::chrono::milliseconds(20)), std::future_status::timeout);
+    std::thread([&done] { done(ApiResponse{201, "{}", "application/json", {}}); }).join();
+    const Response r = answer.get();
+    EXPECT_EQ(r.result_int(), 201u) << target;
+    EXPECT_FALSE(r["X-Request-Id"].empty());
+  }
+}
+
+TEST_F(ApiHandlerAsyncTest, AHandlerThatThrowsAnswers500Once) {
+  const Response r = Send("/throws").get();
+  EXPECT_EQ(r.result_int(), 500u);
+}
+
+TEST_F(ApiHandlerAsyncTest, DrainWaitsForUnansweredRequests) {
+  auto answer = Send("/later");
+  auto done = NextPending();
+  auto drained = std::async(std::launch::async, [this] { handler_->Drain(); });
+  EXPECT_EQ(drained.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  done(ApiResponse{201, "{}", "application/json", {}});
+  drained.get();
+  EXPECT_EQ(answer.get().result_int(), 201u);
 }
 
 }  // namespace
