@@ -31,27 +31,42 @@ size_t DeliveryLanes::lanes() const {
 }
 
 void DeliveryLanes::Push(Delivery delivery) {
-  // Whose lane it is, for the organization's share of the threads (it never changes).
-  const std::optional<LaneDestination> endpoint = deps_.find(delivery.endpoint_id);
+  std::vector<Delivery> one;
+  one.push_back(std::move(delivery));
+  PushAll(std::move(one));
+}
+
+void DeliveryLanes::PushAll(std::vector<Delivery> deliveries) {
+  // Whose lane each is, for the organization's share of the threads (it never changes): looked
+  // up once per endpoint, without the lock.
+  std::map<std::string, std::string, std::less<>> organizations;
+  for (const Delivery& delivery : deliveries) {
+    if (organizations.contains(delivery.endpoint_id)) continue;
+    const std::optional<LaneDestination> endpoint = deps_.find(delivery.endpoint_id);
+    organizations.emplace(delivery.endpoint_id,
+                          endpoint ? endpoint->organization_id : std::string());
+  }
   std::lock_guard lock(mutex_);
-  auto [found, created] = lanes_.try_emplace(delivery.endpoint_id);
-  if (created) {
-    found->second = std::make_unique<Lane>(Lane{
-        .endpoint_id = delivery.endpoint_id,
-        .organization_id = endpoint ? endpoint->organization_id : std::string(),
-    });
+  for (Delivery& delivery : deliveries) {
+    auto [found, created] = lanes_.try_emplace(delivery.endpoint_id);
+    if (created) {
+      found->second = std::make_unique<Lane>(Lane{
+          .endpoint_id = delivery.endpoint_id,
+          .organization_id = organizations.find(delivery.endpoint_id)->second,
+      });
+    }
+    Lane& lane = *found->second;
+    // The queue is in position order: a retried delivery may come back among newer ones, and
+    // partitions interleave, but most deliveries go at the end.
+    auto it = std::ranges::lower_bound(lane.queue, delivery.position, {}, &Delivery::position);
+    if (it != lane.queue.end() && it->id == delivery.id) {
+      *it = std::move(delivery);
+    } else {
+      it = lane.queue.insert(it, std::move(delivery));
+    }
+    // Only a new head changes what the lane waits for.
+    if (it == lane.queue.begin() && MakeReady(lane)) Notify();
   }
-  Lane& lane = *found->second;
-  // Keeps log order when a retried delivery comes back among newer ones.
-  auto it = std::find_if(lane.queue.begin(), lane.queue.end(),
-                         [&](const Delivery& d) { return d.position >= delivery.position; });
-  if (it != lane.queue.end() && it->id == delivery.id) {
-    *it = std::move(delivery);
-  } else {
-    it = lane.queue.insert(it, std::move(delivery));
-  }
-  // Only a new head changes what the lane waits for.
-  if (it == lane.queue.begin() && MakeReady(lane)) Notify();
 }
 
 void DeliveryLanes::Wake() {

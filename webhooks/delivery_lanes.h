@@ -72,6 +72,8 @@ class DeliveryLanes {
   // Queues a pending delivery in its endpoint's lane, in position order; a delivery already
   // queued (a retry) is replaced.
   void Push(Delivery delivery);
+  // The same for many, under one lock.
+  void PushAll(std::vector<Delivery> deliveries);
   // Every lane examines its endpoint again (it changed: disabled, enabled, deleted).
   void Wake();
   // Forgets the deliveries (another member sends them now).

@@ -86,17 +86,33 @@ std::string DeliveryId(std::string_view endpoint_id, std::string_view event_id) 
   return "dlv_" + HashDigits(endpoint_id, event_id);
 }
 
+DeliveryIds DeliveryIdsOf(std::string_view endpoint_id, std::string_view event_id) {
+  const std::string digits = HashDigits(endpoint_id, event_id);
+  return {.delivery_id = "dlv_" + digits, .webhook_id = "msg_" + digits};
+}
+
 std::string SignatureHeader(const std::vector<std::string>& secrets, std::string_view message_id,
                             int64_t timestamp_seconds, std::string_view body) {
-  std::string signed_content(message_id);
-  signed_content.append(".").append(std::to_string(timestamp_seconds)).append(".").append(body);
-  std::string header;
+  std::vector<SigningKey> keys;
   for (const std::string& secret : secrets) {
-    if (!secret.starts_with("whsec_")) continue;
-    const auto key = Base64Decode(std::string_view(secret).substr(6));
-    if (!key) continue;
+    if (SigningKey key = MakeSigningKey(secret)) keys.push_back(std::move(key));
+  }
+  return SignatureHeader(keys, message_id, timestamp_seconds, body);
+}
+
+std::string SignatureHeader(const std::vector<SigningKey>& keys, std::string_view message_id,
+                            int64_t timestamp_seconds, std::string_view body) {
+  std::string signed_content;
+  signed_content.reserve(message_id.size() + body.size() + 24);
+  signed_content.append(message_id)
+      .append(".")
+      .append(std::to_string(timestamp_seconds))
+      .append(".")
+      .append(body);
+  std::string header;
+  for (const SigningKey& key : keys) {
     if (!header.empty()) header += ' ';
-    header += "v1," + Base64Encode(DigestBytes(HmacSha256(*key, signed_content)));
+    header += "v1," + Base64Encode(DigestBytes(key->Sign(signed_content)));
   }
   return header;
 }

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "webhooks/signing_keys.h"
+
 namespace esign::webhooks {
 
 // True for the lifecycle event kinds endpoints can receive (kWebhookEventTypes).
@@ -49,8 +51,17 @@ std::string DeliveryBody(const LifecycleEvent& event);
 std::string WebhookMessageId(std::string_view endpoint_id, std::string_view event_id);
 // "dlv_" + the same digits.
 std::string DeliveryId(std::string_view endpoint_id, std::string_view event_id);
+struct DeliveryIds {
+  std::string delivery_id;  // DeliveryId
+  std::string webhook_id;   // WebhookMessageId
+};
+// Both ids from one hash.
+DeliveryIds DeliveryIdsOf(std::string_view endpoint_id, std::string_view event_id);
 // The webhook-signature header value; secrets that are not "whsec_<base64>" are skipped.
 std::string SignatureHeader(const std::vector<std::string>& secrets, std::string_view message_id,
+                            int64_t timestamp_seconds, std::string_view body);
+// The same with the secrets' keys (signing_keys.h), as the dispatcher signs.
+std::string SignatureHeader(const std::vector<SigningKey>& keys, std::string_view message_id,
                             int64_t timestamp_seconds, std::string_view body);
 
 }  // namespace esign::webhooks

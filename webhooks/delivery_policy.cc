@@ -15,9 +15,10 @@ std::vector<Delivery> RouteEvent(const LifecycleEvent& event,
   for (const WebhookEndpoint& endpoint : endpoints_of_its_organization) {
     if (endpoint.created_position >= event.position || !endpoint.Wants(event.type)) continue;
     if (body.empty()) body = DeliveryBody(event);
-    deliveries.push_back(Delivery{.id = DeliveryId(endpoint.id, event.event_id),
+    DeliveryIds ids = DeliveryIdsOf(endpoint.id, event.event_id);
+    deliveries.push_back(Delivery{.id = std::move(ids.delivery_id),
                                   .endpoint_id = endpoint.id,
-                                  .webhook_id = WebhookMessageId(endpoint.id, event.event_id),
+                                  .webhook_id = std::move(ids.webhook_id),
                                   .event_id = event.event_id,
                                   .event_type = event.type,
                                   .contract_id = event.contract_id,

@@ -77,6 +77,9 @@ class DeliveryStore {
   // Stores a delivery, new or not; Not synced (see the
   // .cc).
   Status Update(const Delivery& delivery);
+  // The same for a delivery this store holds already (admitted or updated here): its record only,
+  // the endpoint's list already names it.
+  Status UpdateAdmitted(const Delivery& delivery);
   Result<std::optional<Delivery>> Get(std::string_view delivery_id) const;
   // The endpoint's deliveries, newest first, with a position below `before` (0: from the newest).
   Result<std::vector<Delivery>> List(std::string_view endpoint_id, uint64_t before,

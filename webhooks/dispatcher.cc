@@ -119,19 +119,20 @@ LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
     outcome.reply = "the endpoint has no signing secret";
   } else {
     const int64_t timestamp = now / 1'000'000;
-    outcome = WebhookAttemptOutcome(
-        deps_.sender.Send({endpoint.url,
-                           {{"webhook-id", delivery.webhook_id},
-                            {"webhook-timestamp", std::to_string(timestamp)},
-                            {"webhook-signature", SignatureHeader(*secrets, delivery.webhook_id,
-                                                                  timestamp, delivery.body)}},
-                           delivery.body}));
+    outcome = WebhookAttemptOutcome(deps_.sender.Send(
+        {endpoint.url,
+         {{"webhook-id", delivery.webhook_id},
+          {"webhook-timestamp", std::to_string(timestamp)},
+          {"webhook-signature", SignatureHeader(signing_keys_.Of(*secrets), delivery.webhook_id,
+                                                timestamp, delivery.body)}},
+         delivery.body}));
   }
   std::uniform_real_distribution<double> jitter(-1.0, 1.0);
   const AttemptVerdict verdict = AfterAttempt(delivery, outcome, now, jitter(random));
   const bool disabled = verdict.next == AttemptVerdict::Next::kDisableEndpoint &&
                         Disable(endpoint, verdict.disable_reason);
-  if (auto stored = deps_.deliveries.Update(delivery); !stored) {
+  // Admitted or retried through this store before it reached a lane: only its record changes.
+  if (auto stored = deps_.deliveries.UpdateAdmitted(delivery); !stored) {
     LogLine("webhook dispatcher",
             "recording delivery " + delivery.id + " failed: " + stored.error().message);
   }
@@ -242,9 +243,9 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
         offsets_.Consumed(batch[i].partition, batch[i].offset, recorded->caused[i]);
       }
     }
-    for (Delivery& delivery : recorded->pending) {
-      lanes_->Push(std::move(delivery));
-    }
+    // In log order, so each lane mostly appends (partitions interleave within a batch).
+    std::ranges::stable_sort(recorded->pending, {}, &Delivery::position);
+    lanes_->PushAll(std::move(recorded->pending));
   }
 }
 

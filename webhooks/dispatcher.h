@@ -45,6 +45,7 @@
 #include "webhooks/kafka_config.h"
 #include "webhooks/message_auth.h"
 #include "webhooks/offset_tracker.h"
+#include "webhooks/signing_keys.h"
 #include "webhooks/webhook_sender.h"
 
 namespace esign::webhooks {
@@ -128,6 +129,7 @@ class Dispatcher {
   const DispatcherOptions options_;
   KafkaHandle consumer_;
   std::unique_ptr<DeliveryLanes> lanes_;
+  SigningKeys signing_keys_;
   std::mutex offsets_mutex_;
   OffsetTracker offsets_;     // guarded by offsets_mutex_
   uint64_t revocations_ = 0;  // the intake thread's (rebalances run inside its polls)

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "base/json_read.h"
 #include "base/time_text.h"
 #include "domain/stream_kinds.h"
 
@@ -14,13 +15,28 @@ std::optional<std::string> ContractIdOf(const eventstore::EventRecord& record) {
   return eventstore::StringInData(record, "contractId");
 }
 
+ParsedEvent::ParsedEvent(const eventstore::EventRecord& record) : record(record) {
+  boost::system::error_code ec;
+  data = boost::json::parse(record.data, ec);
+  if (ec) data = boost::json::object();
+  if (const auto id = IdInStream(StreamKind::kContract, record.stream_id)) {
+    contract_id = std::string(*id);
+  } else if (const auto* o = data.if_object()) {
+    if (const auto id = StringMember(*o, "contractId")) contract_id = std::string(*id);
+  }
+}
+
 EventMessage MakeEventMessage(const eventstore::EventRecord& record,
                               const std::optional<std::string>& contract_organization_id) {
-  boost::system::error_code ec;
-  boost::json::value data = boost::json::parse(record.data, ec);
-  if (ec) data = boost::json::object();
-  const std::optional<std::string> contract_id = ContractIdOf(record);
+  return MakeEventMessage(ParsedEvent(record), contract_organization_id);
+}
+
+EventMessage MakeEventMessage(ParsedEvent event,
+                              const std::optional<std::string>& contract_organization_id) {
+  const eventstore::EventRecord& record = event.record;
+  const std::optional<std::string>& contract_id = event.contract_id;
   boost::json::object value;
+  value.reserve(12);
   value["schemaVersion"] = kEventMessageSchemaVersion;
   value["eventId"] = record.event_id;
   value["type"] = record.type;
@@ -36,7 +52,7 @@ EventMessage MakeEventMessage(const eventstore::EventRecord& record,
   value["actor"] = boost::json::object{{"clientId", record.actor.client_id},
                                        {"organizationId", record.actor.organization_id}};
   value["dataSchemaVersion"] = record.schema_version;
-  value["data"] = std::move(data);
+  value["data"] = std::move(event.data);
   return EventMessage{contract_id ? *contract_id : record.stream_id, boost::json::serialize(value)};
 }
 

@@ -3,6 +3,7 @@
 // published to which topic is domain/stream_kinds.h's table. Pure functions; safe from any thread.
 #pragma once
 
+#include <boost/json/value.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,17 @@ struct EventMessage {
 // `contract_organization_id`: the organization that controls the event's contract
 // (eventstore/contract_controller.h), written as "contractOrganizationId"; null when nothing.
 EventMessage MakeEventMessage(const eventstore::EventRecord& record,
+                              const std::optional<std::string>& contract_organization_id);
+
+// An event's data parsed once, for the relay, which needs it for the contract id, the
+// controller and the message: an empty object when the data is not a JSON object.
+struct ParsedEvent {
+  explicit ParsedEvent(const eventstore::EventRecord& record);
+  const eventstore::EventRecord& record;
+  boost::json::value data;
+  std::optional<std::string> contract_id;  // ContractIdOf
+};
+EventMessage MakeEventMessage(ParsedEvent event,
                               const std::optional<std::string>& contract_organization_id);
 
 // The record a message value was made from, but for what the topic leaves out (the actor's

@@ -66,10 +66,11 @@ Result<MessageAuth> MessageAuth::Load(const std::string& secrets_dir) {
 
 std::string MessageAuth::Mac(std::string_view topic, std::string_view key,
                              std::string_view value) const {
+  if (!signer_) return {};  // without a key nothing is signed
   std::string signed_bytes;
   signed_bytes.reserve(topic.size() + key.size() + value.size() + 2);
   signed_bytes.append(topic).append(1, '\0').append(key).append(1, '\0').append(value);
-  return Base64Encode(DigestBytes(HmacSha256(key_, signed_bytes)));
+  return Base64Encode(DigestBytes(signer_->Sign(signed_bytes)));
 }
 
 bool MessageAuth::Valid(std::string_view topic, std::string_view key, std::string_view value,

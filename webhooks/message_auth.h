@@ -20,11 +20,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include <librdkafka/rdkafka.h>
 
+#include "base/hmac.h"
 #include "domain/result.h"
 
 namespace esign::webhooks {
@@ -56,8 +58,11 @@ class MessageAuth {
   std::string Id() const;
 
  private:
-  explicit MessageAuth(std::string key) : key_(std::move(key)) {}
+  explicit MessageAuth(std::string key)
+      : key_(std::move(key)), signer_(std::make_shared<const HmacSha256Key>(key_)) {}
   std::string key_;
+  // The key's pads hashed once: every message of every topic is signed or checked with it.
+  std::shared_ptr<const HmacSha256Key> signer_;
 };
 
 // What a reader puts between its consumer and its work: lets a message through when its
