@@ -56,6 +56,7 @@ struct Flags {
   size_t batch = 1000;      // read_all batch
   size_t value_size = 200;  // bytes of event data
   bool sync = true;
+  bool group_syncs = true;
   bool use_existing_db = false;
   int ledger_cache_min_level = -1;  // -1: the store's default
   uint64_t write_buffer_mb = 0;     // 0: the store's default
@@ -76,6 +77,7 @@ void Usage() {
       "  --batch=N                read_all events per ReadAll (%zu)\n"
       "  --value_size=N           event data bytes (%zu)\n"
       "  --sync=0|1               sync every append (%d)\n"
+      "  --group_syncs=0|1        RocksStoreOptions::group_syncs (%d)\n"
       "  --use_existing_db=0|1    keep the store in --db (%d)\n"
       "  --ledger_cache_min_level=N   RocksStoreOptions::ledger_cache_min_level\n"
       "  --write_buffer_mb=N      RocksStoreOptions::write_buffer_bytes in MiB\n"
@@ -84,7 +86,7 @@ void Usage() {
       d.benchmarks.c_str(), static_cast<unsigned long long>(d.num),
       static_cast<unsigned long long>(d.seq_num), static_cast<unsigned long long>(d.ceiling_num),
       static_cast<unsigned long long>(d.proofs), d.threads, d.prove_threads, d.batch, d.value_size,
-      d.sync, d.use_existing_db, d.db.c_str());
+      d.sync, d.group_syncs, d.use_existing_db, d.db.c_str());
 }
 
 bool ParseFlags(int argc, char** argv, Flags& flags) {
@@ -120,6 +122,8 @@ bool ParseFlags(int argc, char** argv, Flags& flags) {
       flags.value_size = number();
     else if (name == "sync")
       flags.sync = number() != 0;
+    else if (name == "group_syncs")
+      flags.group_syncs = number() != 0;
     else if (name == "use_existing_db")
       flags.use_existing_db = number() != 0;
     else if (name == "ledger_cache_min_level")
@@ -142,7 +146,8 @@ class Latencies {
   void Merge(std::vector<float>& part) { all_.insert(all_.end(), part.begin(), part.end()); }
   double Percentile(double p) {
     if (all_.empty()) return 0;
-    const size_t k = std::min(all_.size() - 1, static_cast<size_t>(p * all_.size()));
+    const size_t k =
+        std::min(all_.size() - 1, static_cast<size_t>(p * static_cast<double>(all_.size())));
     std::nth_element(all_.begin(), all_.begin() + static_cast<ptrdiff_t>(k), all_.end());
     return all_[k];
   }
@@ -154,8 +159,8 @@ class Latencies {
 void Report(const char* name, uint64_t ops, double seconds, Latencies& latencies,
             const std::string& note) {
   std::printf("%-22s: %10.0f ops/s %9.3f us/op   p50 %8.1f us   p99 %8.1f us   (%s)\n", name,
-              ops / seconds, seconds * 1e6 / static_cast<double>(ops), latencies.Percentile(0.50),
-              latencies.Percentile(0.99), note.c_str());
+              static_cast<double>(ops) / seconds, seconds * 1e6 / static_cast<double>(ops),
+              latencies.Percentile(0.50), latencies.Percentile(0.99), note.c_str());
   std::fflush(stdout);
 }
 
@@ -181,6 +186,7 @@ class Bench {
     RocksStoreOptions options;
     options.data_dir = flags_.db + "/store";
     options.sync = flags_.sync;
+    options.group_syncs = flags_.group_syncs;
     if (flags_.write_buffer_mb > 0) options.write_buffer_bytes = flags_.write_buffer_mb << 20;
     if (flags_.ledger_cache_min_level >= 0) {
       options.ledger_cache_min_level = static_cast<uint32_t>(flags_.ledger_cache_min_level);
@@ -221,6 +227,7 @@ class Bench {
   // `threads` threads each append `per_thread` single-event appends to their own stream.
   void Appends(int threads, uint64_t per_thread, Latencies* latencies) {
     std::vector<std::thread> workers;
+    workers.reserve(threads);
     std::vector<std::vector<float>> parts(threads);
     const uint64_t run = run_++;
     for (int t = 0; t < threads; ++t) {
@@ -258,11 +265,23 @@ class Bench {
   void AppendConcurrent() {
     Latencies latencies;
     const uint64_t per_thread = flags_.num / flags_.threads;
+    const RocksEventStore::AppendStats before = store_->append_stats();
     const Clock::time_point start = Clock::now();
     Appends(flags_.threads, per_thread, &latencies);
-    Report("append_concurrent", per_thread * flags_.threads, SecondsSince(start), latencies,
+    const double seconds = SecondsSince(start);
+    const RocksEventStore::AppendStats after = store_->append_stats();
+    const auto per = [](uint64_t appends, uint64_t count) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f",
+                    count == 0 ? 0.0 : static_cast<double>(appends) / static_cast<double>(count));
+      return std::string(text);
+    };
+    const uint64_t appends = after.appends - before.appends;
+    Report("append_concurrent", per_thread * flags_.threads, seconds, latencies,
            std::to_string(per_thread * flags_.threads) + " appends, " +
-               std::to_string(flags_.threads) + " threads");
+               std::to_string(flags_.threads) + " threads, " +
+               per(appends, after.syncs - before.syncs) + " per WAL sync, " +
+               per(appends, after.batches - before.batches) + " per written batch");
   }
 
   void FillTo(uint64_t size) {
@@ -291,6 +310,7 @@ class Bench {
     const std::string value(flags_.value_size + 280, 'v');
     std::vector<std::vector<float>> parts(kThreads);
     std::vector<std::thread> workers;
+    workers.reserve(kThreads);
     const Clock::time_point start = Clock::now();
     for (int t = 0; t < kThreads; ++t) {
       workers.emplace_back([&, t] {
@@ -349,6 +369,7 @@ class Bench {
     const uint64_t per_thread = flags_.proofs / flags_.prove_threads;
     std::vector<std::vector<float>> parts(flags_.prove_threads);
     std::vector<std::thread> workers;
+    workers.reserve(flags_.prove_threads);
     std::atomic<uint64_t> bad{0};
     const Clock::time_point start = Clock::now();
     for (int t = 0; t < flags_.prove_threads; ++t) {
@@ -443,7 +464,7 @@ int main(int argc, char** argv) {
   }
   // The ceiling is printed beside the store's figures in every run.
   if (std::find(names.begin(), names.end(), "rocksdb_put_64threads") == names.end()) {
-    names.push_back("rocksdb_put_64threads");
+    names.emplace_back("rocksdb_put_64threads");
   }
   std::printf("ledger_bench: sync=%d, %u cores, data %zu bytes per event, db %s\n", flags.sync,
               std::thread::hardware_concurrency(), flags.value_size, flags.db.c_str());

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -20,10 +21,25 @@ namespace json = boost::json;
 // first occurrence of this text is the top-level key.
 constexpr std::string_view kDataKey = ",\"data\":";
 
+// Boost.JSON's serializer escapes only the quote, the backslash and the bytes below 0x20, so a
+// string without them serializes as itself between quotes. Copying it directly gives the same
+// bytes (they are hashed into the ledger) without the serializer's temporary string.
+bool SerializesAsItself(std::string_view value) {
+  return std::none_of(value.begin(), value.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
+  });
+}
+
 void AppendString(std::string& out, std::string_view key, std::string_view value) {
   out += '"';
   out += key;
   out += "\":";
+  if (SerializesAsItself(value)) {
+    out += '"';
+    out += value;
+    out += '"';
+    return;
+  }
   out += json::serialize(json::string_view(value.data(), value.size()));
 }
 
@@ -34,9 +50,27 @@ void AppendNumber(std::string& out, std::string_view key, auto value) {
   out += std::to_string(value);
 }
 
+// A batch of appends shares one recorded-at time, so the text of the last one is kept.
+const std::string& TimestampText(int64_t recorded_at_us) {
+  thread_local int64_t last_us = 0;
+  thread_local std::string last_text = FormatTimestamp(0);
+  if (recorded_at_us != last_us) {
+    last_text = FormatTimestamp(recorded_at_us);
+    last_us = recorded_at_us;
+  }
+  return last_text;
+}
+
 // Everything before the data value, through `"data":`.
 std::string CanonicalHead(const EventRecord& record) {
-  std::string out = "{";
+  std::string out;
+  // The field names and numbers take under 200 bytes; room for the data too, which
+  // CanonicalBytes appends next.
+  const Actor& actor = record.actor;
+  out.reserve(200 + record.stream_id.size() + record.event_id.size() + record.type.size() +
+              actor.client_id.size() + actor.organization_id.size() + actor.request_id.size() +
+              actor.ip.size() + actor.user_agent.size() + record.data.size());
+  out += '{';
   AppendNumber(out, "position", record.position.value());
   out += ',';
   AppendString(out, "streamId", record.stream_id);
@@ -49,7 +83,7 @@ std::string CanonicalHead(const EventRecord& record) {
   out += ',';
   AppendNumber(out, "schemaVersion", record.schema_version);
   out += ',';
-  AppendString(out, "recordedAt", FormatTimestamp(record.recorded_at_us));
+  AppendString(out, "recordedAt", TimestampText(record.recorded_at_us));
   out += ",\"actor\":{";
   AppendString(out, "clientId", record.actor.client_id);
   out += ',';

@@ -184,6 +184,19 @@ void MerkleFrontier::Append(const Hash& leaf_hash, std::vector<NewNode>& out) {
   ++size_;
 }
 
+void MerkleFrontier::AppendSubtree(uint32_t level, const Hash& root) {
+  // size_ is a multiple of 2^level, so every subtree of the border is at least this high and the
+  // carries work as for a leaf.
+  NewNode node{NodeId{level, size_ >> level}, root};
+  while (!border_.empty() && border_.back().id.level == node.id.level) {
+    node = NewNode{NodeId{node.id.level + 1, node.id.index >> 1},
+                   NodeHash(border_.back().hash, node.hash)};
+    border_.pop_back();
+  }
+  border_.push_back(node);
+  size_ += uint64_t{1} << level;
+}
+
 Hash MerkleFrontier::Root() const {
   if (border_.empty()) return EmptyRoot();
   Hash root = border_.back().hash;

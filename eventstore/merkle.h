@@ -56,6 +56,9 @@ class MerkleFrontier {
 
   // Adds a leaf (its leaf hash) and appends to `out` the nodes that became perfect.
   void Append(const Hash& leaf_hash, std::vector<NewNode>& out);
+  // Adds 2^level leaves at once, given the root of their perfect subtree; size() must be a
+  // multiple of 2^level. For a verifier that hashed the subtree elsewhere.
+  void AppendSubtree(uint32_t level, const Hash& root);
 
   uint64_t size() const { return size_; }
   Hash Root() const;

@@ -58,6 +58,7 @@ Result<AppendResult> RocksEventStore::Append(std::string_view stream_id, Expecte
     std::lock_guard lock(queue_mutex_);
     if (stopping_) return Fail(ErrorCode::kStorage, "the event store is closed");
     queue_.push_back(&pending);
+    unanswered_.fetch_add(1, std::memory_order_relaxed);
     if (appender_idle_) {
       appender_idle_ = false;
       queue_ready_.notify_one();
@@ -82,6 +83,7 @@ void RocksEventStore::AppendAsync(std::string_view stream_id, ExpectedVersion ex
     std::lock_guard lock(queue_mutex_);
     if (!stopping_) {
       queue_.push_back(pending.release());
+      unanswered_.fetch_add(1, std::memory_order_relaxed);
       if (appender_idle_) {
         appender_idle_ = false;
         queue_ready_.notify_one();
@@ -201,6 +203,7 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
   // Even batches that wrote nothing go through the syncer: a replay or a conflict may rest on a
   // batch whose sync is still pending, and must not be answered before it.
   std::lock_guard lock(written_mutex_);
+  written_requests_ += out.requests.size();
   written_.push_back(std::move(out));
   if (syncer_idle_) {
     syncer_idle_ = false;
@@ -224,11 +227,30 @@ void RocksEventStore::RunSyncer() {
       }
       syncer_idle_ = false;
       if (written_.empty()) return;
+      AwaitGroup(lock);
       written.swap(written_);
+      written_requests_ = 0;
     }
     SyncAndAnswer(written);
     written.clear();
   }
+}
+
+void RocksEventStore::AwaitGroup(std::unique_lock<std::mutex>& written_lock) {
+  if (!options_.sync || !options_.pipelined_sync || !options_.group_syncs) return;
+  const auto deadline = std::chrono::steady_clock::now() + grouping_.limit();
+  while (!syncer_stopping_ && written_requests_ < grouping_.target()) {
+    // Idle, so that the appender wakes this thread for every batch it writes.
+    syncer_idle_ = true;
+    if (written_ready_.wait_until(written_lock, deadline) == std::cv_status::timeout) break;
+  }
+  syncer_idle_ = false;
+}
+
+RocksEventStore::AppendStats RocksEventStore::append_stats() const {
+  return {.appends = stat_appends_.load(std::memory_order_relaxed),
+          .batches = stat_batches_.load(std::memory_order_relaxed),
+          .syncs = stat_syncs_.load(std::memory_order_relaxed)};
 }
 
 void RocksEventStore::SyncAndAnswer(std::vector<WrittenBatch>& written) {
@@ -239,7 +261,10 @@ void RocksEventStore::SyncAndAnswer(std::vector<WrittenBatch>& written) {
   rocksdb::Status synced;
   if (last_written != nullptr && options_.sync && options_.pipelined_sync &&
       !failed_.load(std::memory_order_acquire)) {
+    const auto start = std::chrono::steady_clock::now();
     synced = db_->SyncWAL();
+    grouping_.Synced(std::chrono::steady_clock::now() - start);
+    stat_syncs_.fetch_add(1, std::memory_order_relaxed);
   }
   if (!synced.ok() || failed_.load(std::memory_order_acquire)) {
     // Written but maybe not durable: nothing of it is published or acknowledged, ever.
@@ -269,6 +294,11 @@ void RocksEventStore::SyncAndAnswer(std::vector<WrittenBatch>& written) {
       }
     }
   }
+  // Counted before anyone is woken: a woken caller may append again at once.
+  const uint64_t answered = completions.size() + answered_async.size();
+  grouping_.Answered(unanswered_.fetch_sub(answered, std::memory_order_relaxed));
+  stat_appends_.fetch_add(answered, std::memory_order_relaxed);
+  stat_batches_.fetch_add(written.size(), std::memory_order_relaxed);
   // Waiting callers first: they are woken through the tree, so the callbacks overlap with them.
   Completion::Complete(completions);
   for (auto& pending : answered_async) pending->callback(std::move(pending->result));

@@ -25,6 +25,10 @@ std::unexpected<Error> MissingEvent(uint64_t position) {
               "the event at position " + std::to_string(position) + " is missing");
 }
 
+std::unexpected<Error> NoStreamIndex() {
+  return Fail(ErrorCode::kStorage, "the store was opened without its stream index");
+}
+
 Result<EventRecord> ParseStored(std::string_view bytes, uint64_t position) {
   Result<EventRecord> record = ParseStoredRecord(bytes);
   if (!record) {
@@ -88,6 +92,7 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
                               &store->families_, &db);
   if (!opened.ok()) return FailFromRocks(opened, "opening " + db_dir.string());
   store->db_.reset(db);
+  store->family_names_ = OpenedFamilyNames(options);
   store->events_ = store->Family(family::kEvents);
   store->streams_ = store->Family(family::kStreams);
   store->event_ids_ = store->Family(family::kEventIds);
@@ -182,9 +187,8 @@ void RocksEventStore::Close() {
 }
 
 rocksdb::ColumnFamilyHandle* RocksEventStore::Family(std::string_view name) const {
-  const std::vector<std::string> names = StoreFamilyNames();
-  for (size_t i = 0; i < names.size() && i < families_.size(); ++i) {
-    if (names[i] == name) return families_[i];
+  for (size_t i = 0; i < family_names_.size() && i < families_.size(); ++i) {
+    if (family_names_[i] == name) return families_[i];
   }
   return nullptr;
 }
@@ -208,6 +212,7 @@ uint64_t RocksEventStore::WaitForSizeAbove(uint64_t size, std::chrono::milliseco
 }
 
 Result<StreamVersion> RocksEventStore::CurrentVersion(std::string_view stream_id) const {
+  if (streams_ == nullptr) return NoStreamIndex();
   // The index may already hold versions whose sync is pending; readers see only published ones,
   // so the newest entries are skipped while they point past the published size.
   const uint64_t size = Size();
@@ -269,6 +274,7 @@ Result<std::vector<EventRecord>> RocksEventStore::ReadAll(GlobalPosition from,
 Result<std::vector<EventRecord>> RocksEventStore::ReadStream(std::string_view stream_id,
                                                              StreamVersion from,
                                                              size_t max_count) const {
+  if (streams_ == nullptr) return NoStreamIndex();
   std::vector<EventRecord> records;
   const uint64_t size = Size();
   std::vector<U64Key> keys;

@@ -50,6 +50,7 @@
 #include "eventstore/full_disk_recovery.h"
 #include "eventstore/merkle_ledger.h"
 #include "eventstore/node_cache.h"
+#include "eventstore/sync_grouping.h"
 
 namespace esign::eventstore {
 
@@ -67,6 +68,10 @@ struct RocksStoreOptions {
   // sync then covers every batch written meanwhile; callers are still answered only after the
   // sync that covers their batch. false: each batch's own Write syncs. Default: true.
   bool pipelined_sync = true;
+  // With pipelined_sync: before a sync, wait (at most about one sync's time) for the callers the
+  // last sync answered to append again, so one sync covers them all (sync_grouping.h). Default:
+  // true.
+  bool group_syncs = true;
   // Events decided and written together in one group commit; a single larger append still goes
   // through, alone. Default: 1024.
   size_t max_batch_events = 1024;
@@ -91,6 +96,13 @@ struct RocksStoreOptions {
   // key must exist), and sees the log as it was at the open. Appends fail with kStorage, and
   // signing a new tree head fails. Default: false.
   bool read_only = false;
+  // With read_only: opens the log, its ledger, the tree heads and the blobs, but not the stream
+  // and event-id indexes or the views. A read-only open replays the WAL into memtables for every
+  // family it opens; the indexes and the views hold most of the WAL's writes, and skipping them
+  // is what makes `contract-ledger verify` open a large WAL quickly. ReadStream and
+  // CurrentVersion then fail with kStorage, and Family() answers nullptr for the families left
+  // out. Default: false.
+  bool log_and_ledger_only = false;
   // Fails the open (kCorruption) when the WAL does not read to its end, instead of recovering the
   // log up to its first damaged record. Default: false.
   bool strict_wal = false;
@@ -141,6 +153,15 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // Every family of the database, for tools that open it directly.
   static std::vector<std::string> FamilyNames();
 
+  // What the write path did since the open, for benchmarks: appends per sync is the group
+  // commit's size.
+  struct AppendStats {
+    uint64_t appends = 0;  // answered, whatever the outcome
+    uint64_t batches = 0;  // handed from the appender to the syncer
+    uint64_t syncs = 0;    // WAL syncs (with pipelined_sync)
+  };
+  AppendStats append_stats() const;
+
  private:
   struct PendingAppend;
 
@@ -164,6 +185,8 @@ class RocksEventStore final : public EventStore, private LedgerView {
   void RunAppender();
   void WriteBatchOf(std::vector<PendingAppend*>& batch);
   void RunSyncer();
+  // Waits while SyncGrouping says more appends are about to be written.
+  void AwaitGroup(std::unique_lock<std::mutex>& written_lock);
   void SyncAndAnswer(std::vector<WrittenBatch>& written);
   // After a write refused for a full disk: asks RocksDB to recover, at most once per interval.
   void Log(const std::string& line) const;
@@ -171,7 +194,8 @@ class RocksEventStore final : public EventStore, private LedgerView {
   const RocksStoreOptions options_;
   const Clock& clock_;
   std::unique_ptr<rocksdb::DB> db_;
-  std::vector<rocksdb::ColumnFamilyHandle*> families_;  // in FamilyNames() order, owned
+  std::vector<std::string> family_names_;               // of the families opened
+  std::vector<rocksdb::ColumnFamilyHandle*> families_;  // in family_names_ order, owned
   rocksdb::ColumnFamilyHandle* events_ = nullptr;
   rocksdb::ColumnFamilyHandle* streams_ = nullptr;
   rocksdb::ColumnFamilyHandle* event_ids_ = nullptr;
@@ -212,7 +236,15 @@ class RocksEventStore final : public EventStore, private LedgerView {
   std::vector<WrittenBatch> written_;  // guarded by written_mutex_
   bool syncer_stopping_ = false;       // guarded by written_mutex_
   bool syncer_idle_ = false;           // guarded by written_mutex_
+  uint64_t written_requests_ = 0;      // appends in written_; guarded by written_mutex_
   std::thread syncer_;
+  SyncGrouping grouping_;  // owned by the syncer
+
+  // Appends queued and not yet answered, for SyncGrouping.
+  std::atomic<uint64_t> unanswered_{0};
+  std::atomic<uint64_t> stat_appends_{0};
+  std::atomic<uint64_t> stat_batches_{0};
+  std::atomic<uint64_t> stat_syncs_{0};
 
   // Owned by the appender thread.
   std::unique_ptr<AppendPlanner> planner_;

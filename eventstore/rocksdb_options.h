@@ -27,7 +27,10 @@ inline constexpr char kCheckpoints[] = "checkpoints";
 std::vector<std::string> StoreFamilyNames();
 
 rocksdb::DBOptions StoreDBOptions(const RocksStoreOptions& options);
-// One descriptor per StoreFamilyNames() entry, in that order.
+// The families an open with `options` opens: every one, or a subset for a read-only open with
+// log_and_ledger_only. In StoreFamilyNames() order, the default family first.
+std::vector<std::string> OpenedFamilyNames(const RocksStoreOptions& options);
+// One descriptor per OpenedFamilyNames() entry, in that order.
 std::vector<rocksdb::ColumnFamilyDescriptor> StoreFamilies(const RocksStoreOptions& options);
 
 }  // namespace esign::eventstore

@@ -83,6 +83,23 @@ void LogVerifier::Fold(uint64_t position, PositionCheck check) {
   CheckHeadsAt(position + 1);
 }
 
+void LogVerifier::FoldSubtree(uint64_t first, std::vector<PositionCheck>& checks, uint32_t level,
+                              const Hash& root) {
+  const uint64_t end = first + checks.size();
+  // A head that ends inside needs the root at its size: then the leaves go in one by one.
+  const bool head_inside = next_head_ < heads_.size() && heads_[next_head_].size < end;
+  if (head_inside || checks.size() != (uint64_t{1} << level) || frontier_.size() != first ||
+      first % checks.size() != 0) {
+    for (size_t i = 0; i < checks.size(); ++i) Fold(first + i, std::move(checks[i]));
+    return;
+  }
+  for (size_t i = 0; i < checks.size(); ++i) {
+    if (!checks[i].problem.empty()) BadPosition(result_, first + i, std::move(checks[i].problem));
+  }
+  frontier_.AppendSubtree(level, root);
+  CheckHeadsAt(end);
+}
+
 void LogVerifier::Add(uint64_t position, const Result<std::string_view>& raw,
                       const Result<Hash>& stored_leaf) {
   Fold(position, Check(options_, position, raw, stored_leaf));
@@ -125,6 +142,9 @@ void VerifyChunk::AddUnreadable(Error error, Result<Hash> stored_leaf) {
 struct ChunkedLogVerifier::Checked {
   uint64_t first = 0;
   std::vector<LogVerifier::PositionCheck> checks;
+  // For a full chunk from a multiple of its size: the root of its leaves' perfect subtree, so
+  // the folding thread need not hash the chunk's inner nodes.
+  std::optional<Hash> subtree_root;
 };
 
 ChunkedLogVerifier::ChunkedLogVerifier(const VerifyOptions& options, uint64_t size, size_t threads)
@@ -153,6 +173,13 @@ void ChunkedLogVerifier::Add(VerifyChunk chunk) {
       checked->checks.push_back(
           LogVerifier::Check(options, chunk.first + i, raw, entry.stored_leaf));
     }
+    if (checked->checks.size() == kVerifyChunkPositions &&
+        chunk.first % kVerifyChunkPositions == 0) {
+      std::vector<Hash> leaves;
+      leaves.reserve(checked->checks.size());
+      for (const LogVerifier::PositionCheck& check : checked->checks) leaves.push_back(check.leaf);
+      checked->subtree_root = RootFromLeafHashes(leaves);
+    }
     return checked;
   }));
 }
@@ -160,6 +187,11 @@ void ChunkedLogVerifier::Add(VerifyChunk chunk) {
 void ChunkedLogVerifier::FoldOldest() {
   std::unique_ptr<Checked> checked = in_flight_.front().get();
   in_flight_.pop_front();
+  if (checked->subtree_root) {
+    verifier_.FoldSubtree(checked->first, checked->checks, kVerifyChunkLevel,
+                          *checked->subtree_root);
+    return;
+  }
   for (size_t i = 0; i < checked->checks.size(); ++i) {
     verifier_.Fold(checked->first + i, std::move(checked->checks[i]));
   }

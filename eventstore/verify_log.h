@@ -73,6 +73,10 @@ class LogVerifier {
   static PositionCheck Check(const VerifyOptions& options, uint64_t position,
                              const Result<std::string_view>& raw, const Result<Hash>& stored_leaf);
   void Fold(uint64_t position, PositionCheck check);
+  // Fold for each of the 2^level positions of `checks` from `first`, given the root of their
+  // leaves' perfect subtree: the tree takes the subtree whole unless a head ends inside it.
+  void FoldSubtree(uint64_t first, std::vector<PositionCheck>& checks, uint32_t level,
+                   const Hash& root);
 
  private:
   void CheckHeadsAt(uint64_t size);
@@ -86,8 +90,10 @@ class LogVerifier {
 };
 
 // Positions per chunk: large enough that starting a thread per chunk costs nothing measurable,
-// small enough that the chunks in flight hold a few megabytes.
-inline constexpr size_t kVerifyChunkPositions = 4096;
+// small enough that the chunks in flight hold a few megabytes. A power of two, so that a full
+// chunk from a multiple of it is one perfect subtree, hashed on the chunk's thread.
+inline constexpr uint32_t kVerifyChunkLevel = 12;
+inline constexpr size_t kVerifyChunkPositions = size_t{1} << kVerifyChunkLevel;
 
 // Consecutive positions read ahead: their stored bytes back to back and their stored leaves.
 struct VerifyChunk {

@@ -1,6 +1,7 @@
 #include "eventstore/event_record.h"
 
 #include <gtest/gtest.h>
+#include <boost/json.hpp>
 
 #include <string>
 #include <vector>
@@ -83,6 +84,18 @@ TEST(CanonicalBytesTest, EscapesQuotesBackslashesControlsAndKeepsUtf8) {
   ASSERT_TRUE(parsed) << parsed.error().message;
   EXPECT_EQ(*parsed, record);
   EXPECT_EQ(CanonicalBytes(*parsed), bytes);
+}
+
+// The ledger hashes these bytes: strings copied without the serializer must come out exactly as
+// the serializer writes them, byte for byte.
+TEST(CanonicalBytesTest, EveryByteIsWrittenAsTheJsonSerializerWritesIt) {
+  for (int byte = 0; byte < 256; ++byte) {
+    EventRecord record = SampleRecord();
+    record.type = "a" + std::string(1, static_cast<char>(byte)) + "b";
+    const std::string expected =
+        "\"type\":" + boost::json::serialize(boost::json::string_view(record.type)) + ",";
+    EXPECT_NE(CanonicalBytes(record).find(expected), std::string::npos) << byte;
+  }
 }
 
 TEST(CanonicalBytesTest, ExtremeNumbersRoundTrip) {

@@ -174,6 +174,23 @@ TEST(MerkleFrontierTest, AppendEmitsLeafAndEveryCompletedParent) {
   }
 }
 
+TEST(MerkleFrontierTest, AppendSubtreeEqualsAppendingItsLeaves) {
+  const std::vector<Hash> leaves = LeafHashes(29);
+  MerkleFrontier frontier;
+  std::vector<NewNode> fresh;
+  // 4 leaves one by one, then subtrees of 4, 8 and 4 leaves, then the rest one by one.
+  for (size_t i = 0; i < 4; ++i) frontier.Append(leaves[i], fresh);
+  for (const auto& [begin, level] : {std::pair{4, 2u}, std::pair{8, 3u}, std::pair{16, 2u}}) {
+    const auto first = leaves.begin() + begin;
+    frontier.AppendSubtree(level,
+                           RootFromLeafHashes(std::vector<Hash>(first, first + (1 << level))));
+    EXPECT_EQ(frontier.size(), static_cast<uint64_t>(begin + (1 << level)));
+    EXPECT_EQ(frontier.Root(), RootFromLeafHashes(Prefix(leaves, frontier.size())));
+  }
+  for (size_t i = 20; i < leaves.size(); ++i) frontier.Append(leaves[i], fresh);
+  EXPECT_EQ(frontier.Root(), RootFromLeafHashes(leaves));
+}
+
 TEST_F(MerkleTreeTest, RootAtEveryPrefix) {
   for (uint64_t size = 0; size <= kLeaves; ++size) {
     const Result<Hash> root = RootAt(nodes_, size);
