@@ -196,9 +196,11 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
        {"signingSettings", std::move(signing_settings)},
        {"notifications", std::move(notifications)},
        {"createdAt", context.now}}};
-  std::vector<DomainEvent> events{created};
+  // Moved, not listed: an initializer list would copy the event's JSON twice.
+  std::vector<DomainEvent> events;
+  events.push_back(std::move(created));
   if (send_now) {
-    ContractState draft = Apply(state, created);
+    ContractState draft = Apply(state, events.front());
     auto sent = DecidePrepareAndSend(draft, *version, context);
     if (!sent) return Fail(sent.error());
     for (auto& event : *sent) events.push_back(std::move(event));
