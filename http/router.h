@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <boost/beast/http/verb.hpp>
+#include <boost/container/small_vector.hpp>
 
 namespace esign::http {
 
@@ -47,22 +48,26 @@ class Router {
   };
 
   void Add(boost::beast::http::verb method, std::string pattern, Target target) {
-    routes_.push_back(Route{method, Split(pattern), std::move(pattern), std::move(target)});
+    routes_.push_back(Route{method, SplitPattern(pattern), std::move(pattern), std::move(target)});
   }
 
   // `path` is undecoded: a capture holds the raw segment (identifiers never need decoding).
   Match Find(boost::beast::http::verb method, std::string_view path) const {
     Match result;
-    const auto segments = Split(path);
+    const PathSegments segments = Split(path);
     for (const auto& route : routes_) {
-      PathParams params;
-      if (!Matches(route.segments, segments, params)) continue;
+      if (!Matches(route.segments, segments)) continue;
       if (route.method != method) {
         result.miss = Miss::kWrongMethod;
         continue;
       }
       result.target = &route.target;
-      result.params = std::move(params);
+      // Only the route that answers copies its captures.
+      for (size_t i = 0; i < segments.size(); ++i) {
+        if (route.segments[i].capture) {
+          result.params.Add(route.segments[i].text, std::string(segments[i]));
+        }
+      }
       return result;
     }
     return result;
@@ -71,10 +76,9 @@ class Router {
   // The methods registered for `path`, in registration order; empty for an unknown path.
   std::vector<boost::beast::http::verb> MethodsOf(std::string_view path) const {
     std::vector<boost::beast::http::verb> out;
-    const auto segments = Split(path);
+    const PathSegments segments = Split(path);
     for (const auto& route : routes_) {
-      PathParams params;
-      if (!Matches(route.segments, segments, params)) continue;
+      if (!Matches(route.segments, segments)) continue;
       if (std::find(out.begin(), out.end(), route.method) == out.end()) {
         out.push_back(route.method);
       }
@@ -90,36 +94,49 @@ class Router {
   }
 
  private:
+  // A pattern segment: literal text, or the name of a "{name}" capture.
+  struct PatternSegment {
+    std::string text;
+    bool capture = false;
+  };
   struct Route {
     boost::beast::http::verb method;
-    std::vector<std::string> segments;
+    std::vector<PatternSegment> segments;
     std::string pattern;
     Target target;
   };
+  // A request path's segments point into the path: matching copies nothing, and paths of up to
+  // eight segments (every route's) need no allocation either.
+  using PathSegments = boost::container::small_vector<std::string_view, 8>;
 
-  static std::vector<std::string> Split(std::string_view path) {
-    std::vector<std::string> out;
+  static PathSegments Split(std::string_view path) {
+    PathSegments out;
     size_t start = path.starts_with('/') ? 1 : 0;
     while (start <= path.size()) {
       size_t end = path.find('/', start);
       if (end == std::string_view::npos) end = path.size();
-      out.emplace_back(path.substr(start, end - start));
+      out.push_back(path.substr(start, end - start));
       start = end + 1;
     }
     return out;
   }
 
-  static bool Matches(const std::vector<std::string>& pattern, const std::vector<std::string>& path,
-                      PathParams& params) {
+  static std::vector<PatternSegment> SplitPattern(std::string_view pattern) {
+    std::vector<PatternSegment> out;
+    for (std::string_view segment : Split(pattern)) {
+      if (segment.size() > 2 && segment.front() == '{' && segment.back() == '}') {
+        out.push_back({std::string(segment.substr(1, segment.size() - 2)), true});
+      } else {
+        out.push_back({std::string(segment), false});
+      }
+    }
+    return out;
+  }
+
+  static bool Matches(const std::vector<PatternSegment>& pattern, const PathSegments& path) {
     if (pattern.size() != path.size()) return false;
     for (size_t i = 0; i < pattern.size(); ++i) {
-      const auto& p = pattern[i];
-      if (p.size() > 2 && p.front() == '{' && p.back() == '}') {
-        if (path[i].empty()) return false;
-        params.Add(p.substr(1, p.size() - 2), path[i]);
-      } else if (p != path[i]) {
-        return false;
-      }
+      if (pattern[i].capture ? path[i].empty() : pattern[i].text != path[i]) return false;
     }
     return true;
   }

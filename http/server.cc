@@ -14,6 +14,7 @@
 
 #include "http/error_response.h"
 #include "http/request_id.h"
+#include "http/response_wire.h"
 
 namespace esign::http {
 namespace {
@@ -59,7 +60,7 @@ class SessionRegistry {
   std::map<Session*, std::weak_ptr<Session>> weak_;  // guarded by mutex_
 };
 
-// One connection. Every member is touched only on the connection's strand.
+// One connection. Every member is touched only on the connection's thread.
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket&& socket, const ServerOptions& options, RequestHandler& handler,
@@ -139,12 +140,14 @@ class Session : public std::enable_shared_from_this<Session> {
     const bool keep_alive = request.keep_alive();
     const uint64_t sequence = next_sequence_++;
     ++in_flight_;
+    // A route answered inline calls back on this thread, within Handle: its answer is queued
+    // and its write begun at once rather than after another turn of the event loop.
     handler_.Handle(std::move(request), context_,
                     [self = shared_from_this(), sequence](Response response) {
-                      asio::post(self->stream_.get_executor(),
-                                 [self, sequence, response = std::move(response)]() mutable {
-                                   self->Enqueue(sequence, std::move(response));
-                                 });
+                      asio::dispatch(self->stream_.get_executor(),
+                                     [self, sequence, response = std::move(response)]() mutable {
+                                       self->Enqueue(sequence, std::move(response));
+                                     });
                     });
     if (keep_alive) {
       ReadNext();
@@ -167,9 +170,12 @@ class Session : public std::enable_shared_from_this<Session> {
     current_ = std::move(it->second);
     ready_.erase(it);
     if (!reading_) stream_.expires_after(options_.write_timeout);
-    beast_http::async_write(
-        stream_, current_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnWrite(ec); });
+    auto on_written = [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->OnWrite(ec);
+    };
+    if (!HasPlainWireForm(current_)) return beast_http::async_write(stream_, current_, on_written);
+    wire_ = WireBytes(current_);
+    asio::async_write(stream_, asio::buffer(wire_), std::move(on_written));
   }
 
   void OnWrite(beast::error_code ec) {
@@ -237,6 +243,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
   std::map<uint64_t, Response> ready_;  // answered, waiting for their turn on the wire
   Response current_;                    // being written
+  std::string wire_;                    // its bytes, unless Beast serializes it
   uint64_t next_sequence_ = 0;
   uint64_t next_to_write_ = 0;
   size_t in_flight_ = 0;  // read but not yet written
@@ -252,11 +259,7 @@ class Session : public std::enable_shared_from_this<Session> {
 class BeastServer final : public HttpServer {
  public:
   BeastServer(const ServerOptions& options, RequestHandler& handler)
-      : options_(options),
-        handler_(handler),
-        ioc_(ThreadCount(options)),
-        work_(asio::make_work_guard(ioc_)),
-        acceptor_(asio::make_strand(ioc_)) {}
+      : options_(options), handler_(handler), io_(MakeIoThreads(options)), acceptor_(io_[0]->ioc) {}
 
   ~BeastServer() override { Stop(); }
 
@@ -275,8 +278,7 @@ class BeastServer final : public HttpServer {
     }
     port_ = acceptor_.local_endpoint().port();
     Accept();
-    const int threads = ThreadCount(options_);
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
+    for (auto& io : io_) io->thread = std::thread([&ioc = io->ioc] { ioc.run(); });
     return {};
   }
 
@@ -290,20 +292,43 @@ class BeastServer final : public HttpServer {
     });
     for (auto& session : registry_.Snapshot()) session->BeginShutdown();
     registry_.WaitEmpty(options_.shutdown_grace);
-    work_.reset();
-    ioc_.stop();
-    for (auto& t : threads_) t.join();
-    threads_.clear();
+    for (auto& io : io_) {
+      io->work.reset();
+      io->ioc.stop();
+    }
+    for (auto& io : io_) {
+      if (io->thread.joinable()) io->thread.join();
+    }
   }
 
  private:
-  static int ThreadCount(const ServerOptions& options) {
-    if (options.threads > 0) return options.threads;
-    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // An I/O thread with an io_context of its own. A connection stays on the thread that accepted
+  // it for its whole life, so its handlers never run concurrently and need no strand, and each
+  // thread waits on its own epoll set.
+  struct IoThread {
+    asio::io_context ioc{1};  // one thread runs it
+    // Keeps the thread running until Stop is done with it: a session that waits for its handler
+    // (a request in flight, no I/O pending) leaves the io_context without work, and the thread
+    // would return before the shutdown and the response posted to the session could run.
+    asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
+    std::thread thread;
+  };
+
+  static std::vector<std::unique_ptr<IoThread>> MakeIoThreads(const ServerOptions& options) {
+    const int count = options.threads > 0
+                          ? options.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::unique_ptr<IoThread>> io;
+    io.reserve(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) io.push_back(std::make_unique<IoThread>());
+    return io;
   }
 
+  // Runs on the acceptor's thread (the first I/O thread): new connections go to the threads in
+  // turn.
   void Accept() {
-    acceptor_.async_accept(asio::make_strand(ioc_), [this](beast::error_code ec, tcp::socket s) {
+    asio::io_context& next = io_[next_io_++ % io_.size()]->ioc;
+    acceptor_.async_accept(next, [this](beast::error_code ec, tcp::socket s) {
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
       } else {
@@ -321,16 +346,12 @@ class BeastServer final : public HttpServer {
 
   const ServerOptions options_;
   RequestHandler& handler_;
-  // Before the io_context, so it outlives sessions that the io_context's destruction releases
-  // (handlers still queued after a stop past the grace period hold their session).
+  // Before the io_contexts, so it outlives sessions that their destruction releases (handlers
+  // still queued after a stop past the grace period hold their session).
   SessionRegistry registry_;
-  asio::io_context ioc_;
-  // Keeps the threads running until Stop is done with them: a session that waits for its
-  // handler (a request in flight, no I/O pending) leaves the io_context without work, and its
-  // threads would return before the shutdown and the response posted to the session could run.
-  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::vector<std::unique_ptr<IoThread>> io_;
   tcp::acceptor acceptor_;
-  std::vector<std::thread> threads_;
+  size_t next_io_ = 0;  // the acceptor's thread only
   uint16_t port_ = 0;
   std::atomic<bool> stopped_{false};
 };

@@ -7,13 +7,14 @@ namespace esign::projections {
 
 void ReadYourWrites::Wrote(std::string_view client_id, uint64_t log_size) {
   std::unique_lock lock(mutex_);
-  uint64_t& mark = watermarks_[std::string(client_id)];
-  mark = std::max(mark, log_size);
+  auto it = watermarks_.find(client_id);
+  if (it == watermarks_.end()) it = watermarks_.emplace(std::string(client_id), 0).first;
+  it->second = std::max(it->second, log_size);
 }
 
 uint64_t ReadYourWrites::Watermark(std::string_view client_id) const {
   std::shared_lock lock(mutex_);
-  auto it = watermarks_.find(std::string(client_id));
+  auto it = watermarks_.find(client_id);
   return it == watermarks_.end() ? 0 : it->second;
 }
 

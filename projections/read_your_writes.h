@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 
 #include "domain/result.h"
 #include "projections/projector.h"
+#include "projections/view_store.h"
 
 namespace esign::projections {
 
@@ -40,7 +42,9 @@ class ReadYourWrites {
   const Projector& projector_;
   const std::chrono::milliseconds timeout_;
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, uint64_t> watermarks_;  // guarded by mutex_
+  // Looked up by string_view (StringHash is transparent): a read allocates nothing.
+  std::unordered_map<std::string, uint64_t, StringHash, std::equal_to<>>
+      watermarks_;  // guarded by mutex_
 };
 
 }  // namespace esign::projections
