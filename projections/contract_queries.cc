@@ -1,11 +1,16 @@
 #include "projections/contract_queries.h"
 
+#include <cstddef>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "domain/contract.h"
 #include "projections/contract_index.h"
 #include "projections/contract_views.h"
+#include "projections/grant_access.h"
 #include "projections/key_codec.h"
 #include "projections/list_position.h"
 #include "projections/list_scan.h"
@@ -27,8 +32,8 @@ Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::strin
   Result<std::optional<std::string>> grant = rows.Get(GrantKey(actor.organization_id, contract_id));
   if (!grant) return Fail(grant.error());
   if (!*grant) return ContractNotFound();
-  Result<IndexEntry> entry = DecodeIndexEntry(**grant);
-  if (!entry) return Fail(entry.error());
+  Result<GrantAccess> access = ReadGrantAccess(**grant);
+  if (!access) return Fail(access.error());
   Result<std::optional<std::string>> row =
       rows.Get(status ? StatusRowKey(contract_id) : ContractRowKey(contract_id));
   if (!row) return Fail(row.error());
@@ -36,7 +41,9 @@ Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::strin
     return Fail(ErrorCode::kCorruption,
                 "contract " + std::string(contract_id) + " has a grant but no row");
   }
-  return ContractRow{std::string(contract_id), entry->version, std::move(**row), entry->Roles()};
+  IndexEntry roles;
+  roles.roles = access->roles;
+  return ContractRow{std::string(contract_id), access->version, std::move(**row), roles.Roles()};
 }
 
 Result<ContractRow> ContractQueries::Get(const QueryActor& actor,
@@ -112,16 +119,22 @@ Result<ContractPage> ContractQueries::List(const QueryActor& actor, const ListQu
     page.next_cursor = cursors_.Encode(EncodeListPosition(*scan->stopped), fingerprint);
   }
 
+  // The page's rows in one look-up: neighbours in the listing are neighbours in storage.
+  std::vector<std::string> keys;
+  keys.reserve(matches.size());
+  for (const IndexEntry& entry : matches) keys.push_back(ContractRowKey(entry.contract_id));
+  Result<std::vector<std::optional<std::string>>> found = rows.MultiGet(keys);
+  if (!found) return Fail(found.error());
   page.items.reserve(matches.size());
-  for (IndexEntry& entry : matches) {
-    Result<std::optional<std::string>> row = rows.Get(ContractRowKey(entry.contract_id));
-    if (!row) return Fail(row.error());
-    if (!*row) {
+  for (size_t i = 0; i < matches.size(); ++i) {
+    IndexEntry& entry = matches[i];
+    std::optional<std::string>& row = (*found)[i];
+    if (!row) {
       return Fail(ErrorCode::kCorruption,
                   "contract " + entry.contract_id + " is indexed but has no row");
     }
     page.items.push_back(
-        ContractRow{std::move(entry.contract_id), entry.version, std::move(**row), entry.Roles()});
+        ContractRow{std::move(entry.contract_id), entry.version, std::move(*row), entry.Roles()});
   }
   return page;
 }

@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "domain/result.h"
 #include "eventstore/event_record.h"
@@ -30,7 +32,22 @@ class ViewReader {
   virtual Status Scan(
       std::string_view prefix, std::string_view start, bool reverse,
       const std::function<bool(std::string_view key, std::string_view value)>& visit) const = 0;
+  // Get of each key, answers in the keys' order (looked up together where the store can).
+  virtual Result<std::vector<std::optional<std::string>>> MultiGet(
+      const std::vector<std::string>& keys) const;
 };
+
+inline Result<std::vector<std::optional<std::string>>> ViewReader::MultiGet(
+    const std::vector<std::string>& keys) const {
+  std::vector<std::optional<std::string>> values;
+  values.reserve(keys.size());
+  for (const std::string& key : keys) {
+    Result<std::optional<std::string>> value = Get(key);
+    if (!value) return Fail(value.error());
+    values.push_back(std::move(*value));
+  }
+  return values;
+}
 
 // The pending writes of one projection for the events being applied. Get sees the batch's own
 // writes first, then the committed rows.

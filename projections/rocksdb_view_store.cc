@@ -48,6 +48,10 @@ class RocksViewStore::SnapshotReader final : public RowReader {
               const Visitor& visit) const override {
     return store_.ScanAt(snapshot_, prefix, start, reverse, visit);
   }
+  Result<std::vector<std::optional<std::string>>> MultiGet(
+      const std::vector<std::string>& keys) const override {
+    return store_.MultiGetAt(snapshot_, keys);
+  }
 
  private:
   const RocksViewStore& store_;
@@ -86,6 +90,30 @@ Result<std::optional<std::string>> RocksViewStore::GetAt(const rocksdb::Snapshot
   if (status.IsNotFound()) return std::nullopt;
   if (!status.ok()) return eventstore::FailFromRocks(status, "reading a view row");
   return value;
+}
+
+Result<std::vector<std::optional<std::string>>> RocksViewStore::MultiGetAt(
+    const rocksdb::Snapshot* snapshot, const std::vector<std::string>& keys) const {
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  std::vector<rocksdb::Slice> slices;
+  slices.reserve(keys.size());
+  for (const std::string& key : keys) slices.push_back(ToSlice(key));
+  std::vector<rocksdb::PinnableSlice> found(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  db_->MultiGet(options, rows_, keys.size(), slices.data(), found.data(), statuses.data());
+  std::vector<std::optional<std::string>> values;
+  values.reserve(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (statuses[i].IsNotFound()) {
+      values.emplace_back();
+    } else if (!statuses[i].ok()) {
+      return eventstore::FailFromRocks(statuses[i], "reading view rows");
+    } else {
+      values.emplace_back(found[i].ToString());
+    }
+  }
+  return values;
 }
 
 Status RocksViewStore::ScanAt(const rocksdb::Snapshot* snapshot, std::string_view prefix,

@@ -47,6 +47,8 @@ class RocksViewStore final : public ViewStore {
                                            std::string_view key) const;
   Status ScanAt(const rocksdb::Snapshot* snapshot, std::string_view prefix, std::string_view start,
                 bool reverse, const Visitor& visit) const;
+  Result<std::vector<std::optional<std::string>>> MultiGetAt(
+      const rocksdb::Snapshot* snapshot, const std::vector<std::string>& keys) const;
 
   rocksdb::DB* const db_;
   rocksdb::ColumnFamilyHandle* const rows_;

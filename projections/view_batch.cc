@@ -27,6 +27,14 @@ Status PrefixedReader::Scan(
       [&](std::string_view key, std::string_view value) { return visit(key.substr(cut), value); });
 }
 
+Result<std::vector<std::optional<std::string>>> PrefixedReader::MultiGet(
+    const std::vector<std::string>& keys) const {
+  std::vector<std::string> full;
+  full.reserve(keys.size());
+  for (const std::string& key : keys) full.push_back(prefix_ + key);
+  return rows_.MultiGet(full);
+}
+
 PrefixedBatch::PrefixedBatch(RowWrites& writes, const RowReader& committed,
                              std::string_view projection_name)
     : writes_(writes), committed_(committed), prefix_(ProjectionPrefix(projection_name)) {}

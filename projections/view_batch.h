@@ -22,6 +22,8 @@ class PrefixedReader final : public ViewReader {
   Status Scan(std::string_view prefix, std::string_view start, bool reverse,
               const std::function<bool(std::string_view key, std::string_view value)>& visit)
       const override;
+  Result<std::vector<std::optional<std::string>>> MultiGet(
+      const std::vector<std::string>& keys) const override;
 
  private:
   const RowReader& rows_;

@@ -21,6 +21,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "domain/result.h"
 
@@ -38,7 +40,23 @@ class RowReader {
   // false to stop.
   virtual Status Scan(std::string_view prefix, std::string_view start, bool reverse,
                       const Visitor& visit) const = 0;
+  // Get of each key, answers in the keys' order. A store may look them up together (RocksDB
+  // shares the block and filter look-ups of keys in the same file).
+  virtual Result<std::vector<std::optional<std::string>>> MultiGet(
+      const std::vector<std::string>& keys) const;
 };
+
+inline Result<std::vector<std::optional<std::string>>> RowReader::MultiGet(
+    const std::vector<std::string>& keys) const {
+  std::vector<std::optional<std::string>> values;
+  values.reserve(keys.size());
+  for (const std::string& key : keys) {
+    Result<std::optional<std::string>> value = Get(key);
+    if (!value) return Fail(value.error());
+    values.push_back(std::move(*value));
+  }
+  return values;
+}
 
 struct StringHash {
   using is_transparent = void;
