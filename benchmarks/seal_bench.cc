@@ -7,6 +7,11 @@
 // Workloads:
 //   BM_RenderUnsigned      RenderContractPdf: the unsigned PDF, for comparison
 //   BM_RenderSigned        RenderSignedContractPdf: the pages with both signatures drawn
+//   BM_RenderSentNda       RenderContractPdf of the mutual NDA that benchmarks/load.sh creates and
+//                          sends (its wrk/create.lua data, both signers prepared): what a send
+//                          renders over HTTP
+//   BM_FirstRender         the NDA's first render on a fresh thread (its font map and shared
+//                          template layouts are new): what a render pool thread's first send pays
 //   BM_Seal                SealContractPdf: the same, then the service's PAdES signature
 //   BM_SealWithCertificate the same with a two-page completion certificate (2 participants,
 //                          12 events) appended before the signature, as completion seals it
@@ -18,6 +23,8 @@
 //                          renders. Counts each thread's cold start (its first render loads the
 //                          fonts); prints renders/s and the p50 and p99 of one render's latency.
 // Each prints seals/s: documents per second of wall time on one thread.
+// With SEAL_BENCH_PDF_DIR set, the unsigned PDFs measured are written there (services.pdf,
+// nda.pdf) to look at what the render produced (qpdf --show-npages, --qdf).
 #include <benchmark/benchmark.h>
 #include <cairo.h>
 
@@ -145,6 +152,56 @@ const Contract& TheContract() {
   return contract;
 }
 
+// The mutual NDA as benchmarks/wrk/create.lua creates it, prepared as sending prepares it.
+const Contract& SentNda() {
+  static const Contract contract = [] {
+    Contract c;
+    std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/mutual-nda.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    c.tmpl = ImportTemplateText(text.str()).value();
+    const TemplateVersion& version = c.tmpl.versions.front();
+    c.state.id = "ctr_01JD4T5Y2M8QNDA";
+    c.state.version = 2;
+    c.state.status = ContractStatus::kSent;
+    c.state.title = "Mutual NDA";
+    c.state.organization_id = "org_load";
+    c.state.created_at = "2026-11-20T08:00:00Z";
+    c.state.data.field_values = {{"partyAName", "Acme GmbH"},
+                                 {"partyAAddress", "Hauptstrasse 1, Berlin"},
+                                 {"partyBName", "Globex Ltd"},
+                                 {"partyBAddress", "1 High Street, London"},
+                                 {"effectiveDate", "2026-12-01"},
+                                 {"purpose", "Evaluating a joint venture"},
+                                 {"termMonths", 24},
+                                 {"confidentialityYears", 5},
+                                 {"governingLaw", "England and Wales"}};
+    const std::vector<std::string> signers = {"Ada Lovelace", "Grace Hopper"};
+    for (const auto& role : version.roles) {
+      if (role.action != ParticipantAction::kSign) continue;
+      const size_t n = c.state.participants.size();
+      Participant participant;
+      participant.participant_id = "p_" + std::to_string(n);
+      participant.name = signers[n % signers.size()];
+      c.state.participants.push_back(participant);
+      c.state.prepared_roles.push_back({.template_role_id = role.template_role_id,
+                                        .participant_id = participant.participant_id,
+                                        .routing_order = role.routing_order,
+                                        .signature_placement = role.signature_placement});
+    }
+    c.label = "mutual NDA";
+    return c;
+  }();
+  return contract;
+}
+
+// Writes `pdf` to $SEAL_BENCH_PDF_DIR/name when that is set.
+void KeepPdf(const std::string& name, const std::string& pdf) {
+  const char* dir = std::getenv("SEAL_BENCH_PDF_DIR");
+  if (dir == nullptr) return;
+  std::ofstream(std::string(dir) + "/" + name, std::ios::binary) << pdf;
+}
+
 void Report(benchmark::State& state) {
   state.SetLabel(TheContract().label);
   state.counters["seals/s"] =
@@ -157,8 +214,37 @@ void BM_RenderUnsigned(benchmark::State& state) {
     auto pdf = RenderContractPdf(c.tmpl, c.tmpl.versions.front(), c.state);
     if (!pdf) state.SkipWithError(pdf.error().message.c_str());
     benchmark::DoNotOptimize(pdf);
+    if (pdf) KeepPdf("services.pdf", *pdf);
   }
   Report(state);
+}
+
+void BM_RenderSentNda(benchmark::State& state) {
+  const Contract& c = SentNda();
+  for (auto _ : state) {
+    auto pdf = RenderContractPdf(c.tmpl, c.tmpl.versions.front(), c.state);
+    if (!pdf) state.SkipWithError(pdf.error().message.c_str());
+    benchmark::DoNotOptimize(pdf);
+    if (pdf) KeepPdf("nda.pdf", *pdf);
+  }
+  state.SetLabel(c.label);
+  state.counters["renders/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void BM_FirstRender(benchmark::State& state) {
+  const Contract& c = SentNda();
+  for (auto _ : state) {
+    double seconds = 0;
+    std::thread([&] {
+      const auto start = std::chrono::steady_clock::now();
+      auto pdf = RenderContractPdf(c.tmpl, c.tmpl.versions.front(), c.state);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      benchmark::DoNotOptimize(pdf);
+    }).join();
+    state.SetIterationTime(seconds);
+  }
+  state.SetLabel(c.label);
 }
 
 void BM_RenderSigned(benchmark::State& state) {
@@ -302,6 +388,8 @@ void BM_SealTimestamped(benchmark::State& state) {
 }
 
 BENCHMARK(BM_RenderUnsigned)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RenderSentNda)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FirstRender)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(BM_RenderSigned)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderBurst)
     ->ArgName("pooled")

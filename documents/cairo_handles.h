@@ -25,5 +25,6 @@ using CairoPtr = std::unique_ptr<cairo_t, FreeWith<cairo_destroy>>;
 using FontDescriptionPtr =
     std::unique_ptr<PangoFontDescription, FreeWith<pango_font_description_free>>;
 using FontOptionsPtr = std::unique_ptr<cairo_font_options_t, FreeWith<cairo_font_options_destroy>>;
+using AttrListPtr = std::unique_ptr<PangoAttrList, FreeWith<pango_attr_list_unref>>;
 
 }  // namespace esign::documents

@@ -72,7 +72,8 @@ class Pages {
       pango_layout_set_ellipsize(layout.get(), PANGO_ELLIPSIZE_END);
     }
     // A hyphen inserted where an id or a hash breaks would change what it reads.
-    const std::string full = "<span insert_hyphens=\"false\">" + markup + "</span>";
+    const std::string full = "<span insert_hyphens=\"false\" font_features=\"" +
+                             std::string(kNoLigatures) + "\">" + markup + "</span>";
     // Every client text is escaped, so markup always parses; should it not, the text shows as is.
     if (pango_parse_markup(full.c_str(), static_cast<int>(full.size()), 0, nullptr, nullptr,
                            nullptr, nullptr) != FALSE) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/json_read.h"
+#include "base/sha256.h"
 #include "base/time_text.h"
 #include "documents/contract_sealer.h"
 #include "documents/pdf_renderer.h"
@@ -42,6 +43,20 @@ Result<std::string> ContractDocuments::Render(const ContractState& state) const 
   if (!source) return std::unexpected(source.error());
   return render_pool_->Run(
       [&] { return RenderContractPdf(*source->tmpl, *source->version, state); });
+}
+
+RenderOptions ContractDocuments::FrozenLayout(const Source& source,
+                                              const ContractState& state) const {
+  RenderOptions current;
+  if (!state.rendered_document_sha256) return current;
+  const auto reproduces = [&](const RenderOptions& options) {
+    auto pdf = RenderContractPdf(*source.tmpl, *source.version, state, options);
+    return pdf && Sha256Hex(*pdf) == *state.rendered_document_sha256;
+  };
+  if (reproduces(current)) return current;
+  RenderOptions with_ligatures;
+  with_ligatures.ligatures = true;
+  return reproduces(with_ligatures) ? with_ligatures : current;
 }
 
 Result<std::string> ContractDocuments::Freeze(const ContractState& prepared) const {
@@ -107,6 +122,7 @@ Result<SealedDocument> ContractDocuments::Seal(const ContractState& all_signed,
   options.signing_time = std::chrono::system_clock::time_point(std::chrono::microseconds(now));
   options.certificate = std::move(*certificate);
   options.timestamp_authority = timestamp_authority_;
+  options.layout = FrozenLayout(*source, all_signed);
   auto sealed = SealContractPdf(*source->tmpl, *source->version, all_signed, appearances,
                                 certificate_, options);
   if (!sealed) return std::unexpected(sealed.error());

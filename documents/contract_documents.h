@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "documents/completion_certificate.h"
+#include "documents/pdf_renderer.h"
 #include "documents/render_pool.h"
 #include "documents/service_certificate.h"
 #include "documents/timestamp_authority.h"
@@ -72,6 +73,10 @@ class ContractDocuments {
     const TemplateVersion* version = nullptr;
   };
   Result<Source> SourceOf(const ContractState& state) const;
+  // The layout that reproduces the contract's frozen PDF: the current one, or, for a contract
+  // frozen before ligatures were turned off, the one with ligatures (its line breaks differ), so
+  // its signed pages still differ from what its signers saw only inside the signature boxes.
+  RenderOptions FrozenLayout(const Source& source, const ContractState& state) const;
   Result<CompletionCertificate> Certificate(const ContractState& all_signed, const Source& source,
                                             const Completion& completion,
                                             const std::string& completed_at) const;

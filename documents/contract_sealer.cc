@@ -15,7 +15,7 @@ Result<SealedContract> SealContractPdf(const Template& tmpl, const TemplateVersi
                                        const std::vector<SignatureAppearance>& appearances,
                                        const ServiceCertificate& certificate,
                                        const SealOptions& options) {
-  auto pages = RenderSignedContractPdf(tmpl, version, state, appearances);
+  auto pages = RenderSignedContractPdf(tmpl, version, state, appearances, options.layout);
   if (!pages) return std::unexpected(std::move(pages.error()));
   const size_t signed_content_size = pages->size();
   std::string unsealed = std::move(*pages);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "documents/completion_certificate.h"
+#include "documents/pdf_renderer.h"
 #include "documents/service_certificate.h"
 #include "documents/signature_appearance.h"
 #include "documents/timestamp_authority.h"
@@ -40,6 +41,9 @@ struct SealOptions {
   // PAdES B-LT when set (pdf_signer.h). When the authority gives no token, the seal is made
   // without one (B-B, no timestamp claimed) and the failure logged: completing never waits on it.
   const TimestampAuthority* timestamp_authority = nullptr;
+  // How the contract's pages are laid out: as its unsigned PDF was (ContractDocuments::Seal picks
+  // the layout that reproduces the frozen PDF).
+  RenderOptions layout;
 };
 
 struct SealedContract {

@@ -35,13 +35,16 @@ ThreadText& ThisThreadText() {
 }
 
 std::string SharedLayoutKey(const std::string& families, double size, double width, bool bold,
-                            PangoAlignment alignment, const std::string& text) {
+                            bool ligatures, PangoAlignment alignment, const std::string& text) {
   std::string key = families;
   key += '\0';
   key += std::to_string(size);
   key += '\0';
   key += std::to_string(width);
-  key += bold ? "\0b\0" : "\0r\0";
+  key += '\0';
+  key += bold ? 'b' : 'r';
+  key += ligatures ? 'l' : 'n';
+  key += '\0';
   key += std::to_string(static_cast<int>(alignment));
   key += '\0';
   key += text;
@@ -56,7 +59,7 @@ cairo_status_t AppendToString(void* closure, const unsigned char* data, unsigned
 }  // namespace
 
 GPtr<PangoLayout> NewTextLayout(PangoContext* context, const std::string& families, double size,
-                                double width, bool bold) {
+                                double width, bool bold, bool ligatures) {
   GPtr<PangoLayout> layout(pango_layout_new(context));
   FontDescriptionPtr desc(pango_font_description_from_string(families.c_str()));
   pango_font_description_set_absolute_size(desc.get(), size * PANGO_SCALE);
@@ -64,22 +67,26 @@ GPtr<PangoLayout> NewTextLayout(PangoContext* context, const std::string& famili
   pango_layout_set_font_description(layout.get(), desc.get());
   pango_layout_set_width(layout.get(), static_cast<int>(width * PANGO_SCALE));
   pango_layout_set_wrap(layout.get(), PANGO_WRAP_WORD_CHAR);
+  if (ligatures) return layout;
+  AttrListPtr attributes(pango_attr_list_new());
+  pango_attr_list_insert(attributes.get(), pango_attr_font_features_new(kNoLigatures));
+  pango_layout_set_attributes(layout.get(), attributes.get());
   return layout;
 }
 
 GPtr<PangoLayout> SharedTextLayout(PangoContext* context, const std::string& families, double size,
-                                   double width, bool bold, PangoAlignment alignment,
-                                   const std::string& text) {
+                                   double width, bool bold, bool ligatures,
+                                   PangoAlignment alignment, const std::string& text) {
   ThreadText& thread = ThisThreadText();
   const auto make = [&] {
-    GPtr<PangoLayout> layout = NewTextLayout(context, families, size, width, bold);
+    GPtr<PangoLayout> layout = NewTextLayout(context, families, size, width, bold, ligatures);
     pango_layout_set_alignment(layout.get(), alignment);
     pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
     return layout;
   };
   // Only layouts of this thread's context may be shared.
   if (context != thread.context.get()) return make();
-  std::string key = SharedLayoutKey(families, size, width, bold, alignment, text);
+  std::string key = SharedLayoutKey(families, size, width, bold, ligatures, alignment, text);
   auto found = thread.shared_layouts.find(key);
   if (found == thread.shared_layouts.end()) {
     if (thread.shared_layouts.size() >= kSharedLayoutsPerThread) thread.shared_layouts.clear();

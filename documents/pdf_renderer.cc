@@ -65,9 +65,10 @@ class Document {
     GPtr<PangoLayout> layout;
     if (source == TextSource::kTemplate) {
       layout = documents::SharedTextLayout(context_, options_.font_families, size, width, bold,
-                                           alignment, text);
+                                           options_.ligatures, alignment, text);
     } else {
-      layout = documents::NewTextLayout(context_, options_.font_families, size, width, bold);
+      layout = documents::NewTextLayout(context_, options_.font_families, size, width, bold,
+                                        options_.ligatures);
       pango_layout_set_alignment(layout.get(), alignment);
       pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
     }

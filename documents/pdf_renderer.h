@@ -40,6 +40,10 @@ struct RenderOptions {
   // Font families of typed signatures, drawn italic. The caption under a signature uses
   // font_families. Default: "Noto Serif, Noto Sans CJK SC, DejaVu Serif".
   std::string signature_font_families = "Noto Serif, Noto Sans CJK SC, DejaVu Serif";
+  // Standard ligatures ('fi', 'ff') in the contract's text. Off since 2026-11-26: each font that
+  // shows one is embedded twice (pdf_canvas.h, kNoLigatures). On lays out a contract frozen before
+  // then exactly as it was frozen (its line breaks differ), which its seal must do.
+  bool ligatures = false;
 };
 
 // The PDF bytes, or kInternal when cairo fails to produce them.

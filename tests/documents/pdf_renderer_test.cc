@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,6 +58,39 @@ TEST(PdfRendererTest, ServicesAgreementHasValuesHeadingsUnicodeAndBoxes) {
   EXPECT_EQ(pages, 3);
   EXPECT_TRUE(Contains(text, "Page 1 of 3")) << text;
   EXPECT_TRUE(Contains(text, "Page 3 of 3")) << text;
+}
+
+// Words of a text, whatever the line breaks between them.
+std::vector<std::string> Words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+TEST(PdfRendererTest, LigaturesAreOffUnlessAskedForAndTheWordsStayTheSame) {
+  const Template tmpl = LoadTemplate("mutual-nda.json");
+  ContractState state = BaseState(tmpl, "Mutual NDA");
+  state.data.field_values = {{"partyAName", "Acme GmbH"},
+                             {"purpose", "Evaluating a joint venture"}};
+  auto plain = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+  RenderOptions earlier;
+  earlier.ligatures = true;
+  auto ligated = RenderContractPdf(tmpl, tmpl.versions.front(), state, earlier);
+  ASSERT_TRUE(plain && ligated);
+  EXPECT_NE(*plain, *ligated);
+  PdfFile plain_file(*plain);
+  PdfFile ligated_file(*ligated);
+  EXPECT_EQ(plain_file.Check().exit_code, 0);
+  EXPECT_EQ(Words(plain_file.Text()), Words(ligated_file.Text()));
+  // With ligatures each font showing 'fi' or 'ff' is embedded a second time for them.
+  const auto fonts = [](const PdfFile& file) {
+    return pdf_test::Count(pdf_test::Run("pdffonts " + file.path()).out, "NotoSans-");
+  };
+  EXPECT_EQ(fonts(plain_file), 2u) << pdf_test::Run("pdffonts " + plain_file.path()).out;
+  EXPECT_GT(fonts(ligated_file), fonts(plain_file));
+  // Rendering with the earlier option again gives the earlier bytes.
+  EXPECT_EQ(RenderContractPdf(tmpl, tmpl.versions.front(), state, earlier).value(), *ligated);
 }
 
 TEST(PdfRendererTest, EveryExampleTemplateRendersAValidPdf) {
@@ -155,6 +189,7 @@ TEST(PdfRendererTest, SameInputGivesSameBytesOnAnyThread) {
 
   std::vector<std::string> results(2);
   std::vector<std::thread> threads;
+  threads.reserve(results.size());
   for (auto& result : results) {
     threads.emplace_back([&] {
       auto pdf = RenderContractPdf(tmpl, tmpl.versions.front(), state);
