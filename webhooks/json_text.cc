@@ -1,52 +1,49 @@
 #include "webhooks/json_text.h"
 
-#include <algorithm>
+#include <array>
 
 namespace esign::webhooks {
 namespace {
 
-bool NeedsEscape(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
+// For each byte, the character after the backslash that writes it ('u': \u00xx), or 0 when it
+// is written as is. A table: delivery bodies are JSON themselves, full of quotes.
+constexpr std::array<char, 256> kEscapes = [] {
+  std::array<char, 256> table{};
+  for (size_t c = 0; c < 0x20; ++c) table[c] = 'u';
+  table['\b'] = 'b';
+  table['\f'] = 'f';
+  table['\n'] = 'n';
+  table['\r'] = 'r';
+  table['\t'] = 't';
+  table['"'] = '"';
+  table['\\'] = '\\';
+  return table;
+}();
 
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view text) {
-  out.append(1, '"');
-  while (!text.empty()) {
-    const auto plain = static_cast<size_t>(std::ranges::find_if(text, NeedsEscape) - text.begin());
-    out.append(text.substr(0, plain));
-    text.remove_prefix(plain);
-    if (text.empty()) break;
-    const auto c = static_cast<unsigned char>(text.front());
-    text.remove_prefix(1);
-    switch (c) {
-      case '"':
-        out.append("\\\"");
-        break;
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\b':
-        out.append("\\b");
-        break;
-      case '\f':
-        out.append("\\f");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      case '\t':
-        out.append("\\t");
-        break;
-      default: {
-        constexpr std::string_view kHex = "0123456789abcdef";
-        out.append("\\u00").append(1, kHex[c >> 4]).append(1, kHex[c & 15]);
-      }
+  constexpr std::string_view kHex = "0123456789abcdef";
+  out.reserve(out.size() + text.size() + 2);
+  out.push_back('"');
+  size_t plain_from = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const char escape = kEscapes[c];
+    if (escape == 0) continue;
+    out.append(text.substr(plain_from, i - plain_from));
+    plain_from = i + 1;
+    out.push_back('\\');
+    if (escape != 'u') {
+      out.push_back(escape);
+    } else {
+      out.append("u00");
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
     }
   }
-  out.append(1, '"');
+  out.append(text.substr(plain_from));
+  out.push_back('"');
 }
 
 }  // namespace esign::webhooks
