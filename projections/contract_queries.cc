@@ -1,7 +1,11 @@
 #include "projections/contract_queries.h"
 
+#include <cstddef>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "domain/contract.h"
 #include "projections/contract_index.h"
@@ -115,16 +119,22 @@ Result<ContractPage> ContractQueries::List(const QueryActor& actor, const ListQu
     page.next_cursor = cursors_.Encode(EncodeListPosition(*scan->stopped), fingerprint);
   }
 
+  // The page's rows in one look-up: neighbours in the listing are neighbours in storage.
+  std::vector<std::string> keys;
+  keys.reserve(matches.size());
+  for (const IndexEntry& entry : matches) keys.push_back(ContractRowKey(entry.contract_id));
+  Result<std::vector<std::optional<std::string>>> found = rows.MultiGet(keys);
+  if (!found) return Fail(found.error());
   page.items.reserve(matches.size());
-  for (IndexEntry& entry : matches) {
-    Result<std::optional<std::string>> row = rows.Get(ContractRowKey(entry.contract_id));
-    if (!row) return Fail(row.error());
-    if (!*row) {
+  for (size_t i = 0; i < matches.size(); ++i) {
+    IndexEntry& entry = matches[i];
+    std::optional<std::string>& row = (*found)[i];
+    if (!row) {
       return Fail(ErrorCode::kCorruption,
                   "contract " + entry.contract_id + " is indexed but has no row");
     }
     page.items.push_back(
-        ContractRow{std::move(entry.contract_id), entry.version, std::move(**row), entry.Roles()});
+        ContractRow{std::move(entry.contract_id), entry.version, std::move(*row), entry.Roles()});
   }
   return page;
 }
