@@ -18,6 +18,7 @@
 
 #include "domain/result.h"
 #include "eventstore/event_record.h"
+#include "projections/get_each_key.h"
 
 namespace esign::projections {
 
@@ -39,14 +40,7 @@ class ViewReader {
 
 inline Result<std::vector<std::optional<std::string>>> ViewReader::MultiGet(
     const std::vector<std::string>& keys) const {
-  std::vector<std::optional<std::string>> values;
-  values.reserve(keys.size());
-  for (const std::string& key : keys) {
-    Result<std::optional<std::string>> value = Get(key);
-    if (!value) return Fail(value.error());
-    values.push_back(std::move(*value));
-  }
-  return values;
+  return GetEachKey(*this, keys);
 }
 
 // The pending writes of one projection for the events being applied. Get sees the batch's own

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "domain/result.h"
+#include "projections/get_each_key.h"
 
 namespace esign::projections {
 
@@ -48,14 +49,7 @@ class RowReader {
 
 inline Result<std::vector<std::optional<std::string>>> RowReader::MultiGet(
     const std::vector<std::string>& keys) const {
-  std::vector<std::optional<std::string>> values;
-  values.reserve(keys.size());
-  for (const std::string& key : keys) {
-    Result<std::optional<std::string>> value = Get(key);
-    if (!value) return Fail(value.error());
-    values.push_back(std::move(*value));
-  }
-  return values;
+  return GetEachKey(*this, keys);
 }
 
 struct StringHash {
