@@ -110,7 +110,8 @@ void CreateContractRoute(const ContractRoutesDeps& deps, const ApiRequest& reque
 
 // Deciding a create is short and waits for nothing, so it runs on the I/O thread and the request
 // crosses no worker; an Idempotency-Key (appends of its own) or a send at once (renders the PDF)
-// goes to the workers. The body check is deliberately coarse: a false match only costs a hop.
+// goes to the workers. The body check is deliberately coarse: a false match only costs a hop, and a
+// backslash sends the body to a worker because JSON escapes could spell "sendNow" otherwise.
 bool CreateRunsInline(const ApiRequest& request) {
   return request.Header("Idempotency-Key").empty() &&
          request.http.body().find("sendNow") == std::string::npos &&

@@ -37,19 +37,7 @@ class Outcomes {
 };
 
 template <class Harness>
-class AppendAsyncTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    store_ = harness_.Open();
-    ASSERT_NE(store_, nullptr);
-  }
-  void TearDown() override {
-    if (store_) store_->Close();
-  }
-
-  Harness harness_;
-  std::unique_ptr<EventStore> store_;
-};
+class AppendAsyncTest : public testing::OpenStoreTest<Harness> {};
 
 TYPED_TEST_SUITE(AppendAsyncTest, testing::StoreHarnesses, testing::HarnessNames);
 

@@ -23,25 +23,14 @@ using testing::ReadEverything;
 using testing::RecomputedRoot;
 
 template <class Harness>
-class EventStoreTest : public ::testing::Test {
+class EventStoreTest : public testing::OpenStoreTest<Harness> {
  protected:
-  void SetUp() override {
-    store_ = harness_.Open();
-    ASSERT_NE(store_, nullptr);
-  }
-  void TearDown() override {
-    if (store_) store_->Close();
-  }
-
   AppendResult MustAppend(std::string_view stream, std::vector<NewEvent> events,
                           ExpectedVersion expected = ExpectedVersion::Any()) {
-    Result<AppendResult> result = store_->Append(stream, expected, std::move(events));
+    Result<AppendResult> result = this->store_->Append(stream, expected, std::move(events));
     EXPECT_TRUE(result) << result.error().message;
     return result.value_or(AppendResult{});
   }
-
-  Harness harness_;
-  std::unique_ptr<EventStore> store_;
 };
 
 TYPED_TEST_SUITE(EventStoreTest, testing::StoreHarnesses, testing::HarnessNames);

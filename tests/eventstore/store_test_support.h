@@ -64,6 +64,22 @@ struct RocksHarness {
 
 using StoreHarnesses = ::testing::Types<MemoryHarness, RocksHarness>;
 
+// The fixture of a typed suite: the harness's store, opened before each test and closed after it.
+template <class Harness>
+class OpenStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = harness_.Open();
+    ASSERT_NE(store_, nullptr);
+  }
+  void TearDown() override {
+    if (store_) store_->Close();
+  }
+
+  Harness harness_;
+  std::unique_ptr<EventStore> store_;
+};
+
 struct HarnessNames {
   template <class T>
   static std::string GetName(int) {

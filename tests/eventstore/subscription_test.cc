@@ -16,20 +16,12 @@ using namespace std::chrono_literals;
 using testing::Events;
 
 template <class Harness>
-class SubscriptionTest : public ::testing::Test {
+class SubscriptionTest : public testing::OpenStoreTest<Harness> {
  protected:
-  void SetUp() override {
-    store_ = harness_.Open();
-    ASSERT_NE(store_, nullptr);
-  }
-  void TearDown() override {
-    if (store_) store_->Close();
-  }
-
   void AppendMany(const std::string& prefix, int appends) {
     for (int i = 0; i < appends; ++i) {
-      ASSERT_TRUE(store_->Append(prefix + std::to_string(i % 7), ExpectedVersion::Any(),
-                                 Events(prefix + std::to_string(i), 1 + i % 3)));
+      ASSERT_TRUE(this->store_->Append(prefix + std::to_string(i % 7), ExpectedVersion::Any(),
+                                       Events(prefix + std::to_string(i), 1 + i % 3)));
     }
   }
 
@@ -49,9 +41,6 @@ class SubscriptionTest : public ::testing::Test {
       return positions;
     }
   };
-
-  Harness harness_;
-  std::unique_ptr<EventStore> store_;
 };
 
 TYPED_TEST_SUITE(SubscriptionTest, testing::StoreHarnesses, testing::HarnessNames);
