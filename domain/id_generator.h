@@ -4,6 +4,7 @@
 // Thread safety: Next may be called from any thread.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,10 @@ class RandomIdGenerator final : public IdGenerator {
   std::string Next(std::string_view prefix) override;
   static RandomIdGenerator& Instance();
 };
+
+// An id of that shape from its 80 trailing bits, given as two 40-bit halves (higher bits ignored):
+// the prefix, the current millisecond, then `high40` and `low40` in base32.
+std::string TimeOrderedId(std::string_view prefix, uint64_t high40, uint64_t low40);
 
 // `bytes` random bytes from the kernel (getrandom), for tokens and secrets.
 std::string RandomBytes(size_t bytes);

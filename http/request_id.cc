@@ -1,7 +1,6 @@
 #include "http/request_id.h"
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 
@@ -9,8 +8,6 @@
 
 namespace esign::http {
 namespace {
-
-constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 // Drawn from the kernel once, at the first request id.
 struct ProcessKey {
@@ -44,17 +41,9 @@ std::string NewRequestId() {
   static const ProcessKey key = ProcessKey::Draw();
   static std::atomic<uint64_t> counter{0};
   const uint64_t low = Permute(counter.fetch_add(1, std::memory_order_relaxed), key);
-  const uint64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
-  std::string id = "req_";
-  id.reserve(id.size() + 26);
-  for (int i = 9; i >= 0; --i) id.push_back(kCrockford[(ms >> (5 * i)) & 31]);
-  // 80 bits: the process's 16, then the permuted counter's 64, five bits a character.
+  // 80 bits: the process's 16, then the permuted counter's 64.
   const uint64_t top = (static_cast<uint64_t>(key.high_bits) << 24) | (low >> 40);
-  for (int i = 7; i >= 0; --i) id.push_back(kCrockford[(top >> (5 * i)) & 31]);
-  for (int i = 7; i >= 0; --i) id.push_back(kCrockford[(low >> (5 * i)) & 31]);
-  return id;
+  return TimeOrderedId("req_", top, low & ((uint64_t{1} << 40) - 1));
 }
 
 }  // namespace esign::http
