@@ -3,17 +3,17 @@
 // ScanBudget shared by the whole request. Keys are handled as their suffix after the prefix
 // (for the id-ordered indexes: the escaped contract id; for a date index: "<time>/<id>").
 //
-// Rows are read in chunks of one Scan each: a cursor that steps through its index reads ever
-// larger chunks (16 doubling to 512), one that seeks far away starts small again, so a seek costs
-// one storage seek and a sequential walk costs about one row read per key.
+// One storage iterator (RowCursor) serves the cursor's life: a seek near below the position
+// steps back to it, a farther one is one storage seek, and a sequential walk costs one step per
+// key. Each row landed on counts one against the budget.
 // Thread safety: one request's; the reader must outlive it.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "domain/result.h"
 #include "projections/projection.h"
@@ -22,8 +22,8 @@ namespace esign::projections {
 
 // How many index rows one request may still read. While held, rows are granted past the end:
 // a scan holds the budget until it has moved past its start, so that every request makes
-// progress however small the budget (a few more rows than the budget, bounded by one chunk per
-// index of the plan).
+// progress however small the budget (a few more rows than the budget: a seek and a step or two
+// per index of the plan).
 class ScanBudget {
  public:
   explicit ScanBudget(size_t rows) : left_(rows) {}
@@ -57,24 +57,25 @@ class IndexCursor {
   Result<Step> Seek(const std::optional<std::string>& bound, bool inclusive);
 
  private:
-  // Whether the chunk read answers for this bound: it was read from a start at or above it.
-  bool Covers(const std::optional<std::string>& bound, bool inclusive) const;
-  Status Read(const std::optional<std::string>& bound, bool inclusive);
+  // Whether `suffix` lies below the bound.
+  static bool Below(std::string_view suffix, const std::optional<std::string>& bound,
+                    bool inclusive);
+  // Whether the current position answers for this bound: no key lies between them.
+  bool Answers(const std::optional<std::string>& bound, bool inclusive) const;
+  Step Current() const;
+  Status SeekStorage(const std::optional<std::string>& bound, bool inclusive);
 
-  static constexpr size_t kFirstChunk = 16;
-  static constexpr size_t kLargestChunk = 512;
+  // A jump to a bound a few rows below the position steps there; a farther one seeks.
+  static constexpr size_t kStepsBeforeSeek = 2;
 
-  const ViewReader& rows_;
-  const std::string prefix_;
+  std::unique_ptr<RowCursor> rows_;
+  const size_t prefix_size_;
   ScanBudget& budget_;
-  // The last chunk: suffixes, greatest first, which are every suffix from the chunk's start
-  // down to its last one (down to the end of the index when `reached_end_`).
-  std::vector<std::string> chunk_;
-  std::optional<std::string> chunk_start_;  // no value: from the greatest
-  bool chunk_start_inclusive_ = true;
-  bool reached_end_ = false;
-  bool has_chunk_ = false;
-  size_t chunk_size_ = kFirstChunk;
+  std::string sought_;  // the whole key of the last storage seek
+  // Where the cursor is: at the greatest key below `clear_to_` (its end when !rows_->Valid()).
+  bool positioned_ = false;
+  std::optional<std::string> clear_to_;  // no value: above every key
+  bool clear_inclusive_ = true;
 };
 
 }  // namespace esign::projections

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 #include "domain/result.h"
 #include "eventstore/event_record.h"
 #include "projections/get_each_key.h"
+#include "projections/row_cursor.h"
 
 namespace esign::projections {
 
@@ -36,11 +38,17 @@ class ViewReader {
   // Get of each key, answers in the keys' order (looked up together where the store can).
   virtual Result<std::vector<std::optional<std::string>>> MultiGet(
       const std::vector<std::string>& keys) const;
+  // A cursor over the rows whose key starts with `prefix` (keys as Scan reports them).
+  virtual std::unique_ptr<RowCursor> OpenCursor(std::string_view prefix) const;
 };
 
 inline Result<std::vector<std::optional<std::string>>> ViewReader::MultiGet(
     const std::vector<std::string>& keys) const {
   return GetEachKey(*this, keys);
+}
+
+inline std::unique_ptr<RowCursor> ViewReader::OpenCursor(std::string_view prefix) const {
+  return std::make_unique<ScanningCursor<ViewReader>>(*this, prefix);
 }
 
 // The pending writes of one projection for the events being applied. Get sees the batch's own

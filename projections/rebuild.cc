@@ -33,9 +33,9 @@ namespace {
 
 // Every row of a reader, in key order, read in chunks so neither store is held in memory whole
 // nor scanned once per row.
-class RowCursor {
+class RowsInOrder {
  public:
-  explicit RowCursor(const RowReader& rows) : rows_(rows) {}
+  explicit RowsInOrder(const RowReader& rows) : rows_(rows) {}
 
   // Moves to the next row (the first one on the first call).
   Status Next() {
@@ -75,8 +75,8 @@ class RowCursor {
 }  // namespace
 
 Result<std::optional<std::string>> FirstDifference(const RowReader& a, const RowReader& b) {
-  RowCursor left(a);
-  RowCursor right(b);
+  RowsInOrder left(a);
+  RowsInOrder right(b);
   if (Status s = left.Next(); !s) return Fail(s.error());
   if (Status s = right.Next(); !s) return Fail(s.error());
   while (left.has_row() || right.has_row()) {

@@ -32,6 +32,50 @@ rocksdb::Slice ToSlice(std::string_view text) { return {text.data(), text.size()
 
 }  // namespace
 
+// One iterator over the rows of a prefix, kept for the cursor's life.
+class RocksViewStore::IteratorCursor final : public RowCursor {
+ public:
+  IteratorCursor(const RocksViewStore& store, const rocksdb::Snapshot* snapshot,
+                 std::string_view prefix)
+      : lower_(prefix), upper_(PrefixSuccessor(prefix)) {
+    rocksdb::ReadOptions options;
+    options.snapshot = snapshot;
+    // Bounds keep the iterator inside the prefix (see ScanAt). The slices point into this object.
+    lower_slice_ = ToSlice(lower_);
+    upper_slice_ = ToSlice(upper_);
+    options.iterate_lower_bound = &lower_slice_;
+    if (!upper_.empty()) options.iterate_upper_bound = &upper_slice_;
+    it_.reset(store.db_->NewIterator(options, store.rows_));
+  }
+
+  Status SeekAtOrBelow(std::string_view key) override {
+    if (key.empty() || (!upper_.empty() && key >= upper_)) {
+      it_->SeekToLast();
+    } else {
+      it_->SeekForPrev(ToSlice(key));
+    }
+    return Checked();
+  }
+  Status Prev() override {
+    it_->Prev();
+    return Checked();
+  }
+  bool Valid() const override { return it_->Valid(); }
+  std::string_view key() const override { return it_->key().ToStringView(); }
+
+ private:
+  Status Checked() const {
+    if (!it_->status().ok()) return eventstore::FailFromRocks(it_->status(), "reading view rows");
+    return {};
+  }
+
+  const std::string lower_;
+  const std::string upper_;
+  rocksdb::Slice lower_slice_;
+  rocksdb::Slice upper_slice_;
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
 // Reads at one RocksDB snapshot, released on destruction.
 class RocksViewStore::SnapshotReader final : public RowReader {
  public:
@@ -51,6 +95,9 @@ class RocksViewStore::SnapshotReader final : public RowReader {
   Result<std::vector<std::optional<std::string>>> MultiGet(
       const std::vector<std::string>& keys) const override {
     return store_.MultiGetAt(snapshot_, keys);
+  }
+  std::unique_ptr<RowCursor> OpenCursor(std::string_view prefix) const override {
+    return store_.OpenCursorAt(snapshot_, prefix);
   }
 
  private:
@@ -79,6 +126,15 @@ Result<std::optional<std::string>> RocksViewStore::Get(std::string_view key) con
 Status RocksViewStore::Scan(std::string_view prefix, std::string_view start, bool reverse,
                             const Visitor& visit) const {
   return ScanAt(nullptr, prefix, start, reverse, visit);
+}
+
+std::unique_ptr<RowCursor> RocksViewStore::OpenCursor(std::string_view prefix) const {
+  return OpenCursorAt(nullptr, prefix);
+}
+
+std::unique_ptr<RowCursor> RocksViewStore::OpenCursorAt(const rocksdb::Snapshot* snapshot,
+                                                        std::string_view prefix) const {
+  return std::make_unique<IteratorCursor>(*this, snapshot, prefix);
 }
 
 Result<std::optional<std::string>> RocksViewStore::GetAt(const rocksdb::Snapshot* snapshot,

@@ -32,12 +32,14 @@ class RocksViewStore final : public ViewStore {
   Result<std::optional<std::string>> Get(std::string_view key) const override;
   Status Scan(std::string_view prefix, std::string_view start, bool reverse,
               const Visitor& visit) const override;
+  std::unique_ptr<RowCursor> OpenCursor(std::string_view prefix) const override;
   Result<uint64_t> Checkpoint(std::string_view projection) const override;
   Status Commit(const ViewCommit& commit) override;
   std::unique_ptr<const RowReader> Snapshot() const override;
 
  private:
   class SnapshotReader;
+  class IteratorCursor;
 
   RocksViewStore(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* rows,
                  rocksdb::ColumnFamilyHandle* checkpoints)
@@ -49,6 +51,8 @@ class RocksViewStore final : public ViewStore {
                 bool reverse, const Visitor& visit) const;
   Result<std::vector<std::optional<std::string>>> MultiGetAt(
       const rocksdb::Snapshot* snapshot, const std::vector<std::string>& keys) const;
+  std::unique_ptr<RowCursor> OpenCursorAt(const rocksdb::Snapshot* snapshot,
+                                          std::string_view prefix) const;
 
   rocksdb::DB* const db_;
   rocksdb::ColumnFamilyHandle* const rows_;

@@ -1,5 +1,8 @@
 #include "projections/view_batch.h"
 
+#include <memory>
+#include <utility>
+
 namespace esign::projections {
 
 PrefixedReader::PrefixedReader(const RowReader& rows, std::string_view projection_name)
@@ -33,6 +36,39 @@ Result<std::vector<std::optional<std::string>>> PrefixedReader::MultiGet(
   full.reserve(keys.size());
   for (const std::string& key : keys) full.push_back(prefix_ + key);
   return rows_.MultiGet(full);
+}
+
+namespace {
+
+// The cursor of the rows below, with the projection's prefix added to every key sought and
+// removed from every key reported.
+class PrefixedCursor final : public RowCursor {
+ public:
+  PrefixedCursor(std::unique_ptr<RowCursor> rows, std::string_view projection_prefix)
+      : rows_(std::move(rows)), prefix_(projection_prefix) {}
+
+  Status SeekAtOrBelow(std::string_view key) override {
+    if (key.empty()) return rows_->SeekAtOrBelow({});
+    sought_.assign(prefix_);
+    sought_.append(key);
+    return rows_->SeekAtOrBelow(sought_);
+  }
+  Status Prev() override { return rows_->Prev(); }
+  bool Valid() const override { return rows_->Valid(); }
+  std::string_view key() const override { return rows_->key().substr(prefix_.size()); }
+
+ private:
+  std::unique_ptr<RowCursor> rows_;
+  std::string_view prefix_;  // the reader's, which outlives the cursor
+  std::string sought_;
+};
+
+}  // namespace
+
+std::unique_ptr<RowCursor> PrefixedReader::OpenCursor(std::string_view prefix) const {
+  std::string full_prefix = prefix_;
+  full_prefix.append(prefix);
+  return std::make_unique<PrefixedCursor>(rows_.OpenCursor(full_prefix), prefix_);
 }
 
 PrefixedBatch::PrefixedBatch(RowWrites& writes, const RowReader& committed,

@@ -24,6 +24,7 @@ class PrefixedReader final : public ViewReader {
       const override;
   Result<std::vector<std::optional<std::string>>> MultiGet(
       const std::vector<std::string>& keys) const override;
+  std::unique_ptr<RowCursor> OpenCursor(std::string_view prefix) const override;
 
  private:
   const RowReader& rows_;

@@ -26,6 +26,7 @@
 
 #include "domain/result.h"
 #include "projections/get_each_key.h"
+#include "projections/row_cursor.h"
 
 namespace esign::projections {
 
@@ -45,11 +46,18 @@ class RowReader {
   // shares the block and filter look-ups of keys in the same file).
   virtual Result<std::vector<std::optional<std::string>>> MultiGet(
       const std::vector<std::string>& keys) const;
+  // A cursor over the rows whose key starts with `prefix`, unpositioned. A store may keep one
+  // storage iterator for it (RocksDB) instead of one per Scan.
+  virtual std::unique_ptr<RowCursor> OpenCursor(std::string_view prefix) const;
 };
 
 inline Result<std::vector<std::optional<std::string>>> RowReader::MultiGet(
     const std::vector<std::string>& keys) const {
   return GetEachKey(*this, keys);
+}
+
+inline std::unique_ptr<RowCursor> RowReader::OpenCursor(std::string_view prefix) const {
+  return std::make_unique<ScanningCursor<RowReader>>(*this, prefix);
 }
 
 struct StringHash {

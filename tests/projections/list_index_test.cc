@@ -2,7 +2,8 @@
 // and for every actor, scope and filter combination the pages (followed through their cursors,
 // with the default scan budget and with a tiny one) must list exactly the contracts that the
 // reference finds by filtering every contract's state, in the listing's order. Also the scan
-// budget, Unicode q and cursors of the earlier format.
+// budget, Unicode q and cursors of the earlier format. The same rows copied into a RocksDB view
+// store answer the same, through its iterators.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "projections/contract_index.h"
 #include "projections/list_position.h"
 #include "projections/list_scan.h"
+#include "projections/rocksdb_view_store.h"
 #include "projections/text_fold.h"
 
 namespace esign::projections {
@@ -58,10 +60,34 @@ class ListIndexTest : public ::testing::Test {
       }
     }
     world_->Sync();
+    CopyViewsToRocks();
   }
   static void TearDownTestSuite() {
+    rocks_views_.reset();
+    if (rocks_log_) rocks_log_->Close();
+    rocks_log_.reset();
+    delete rocks_dir_;
+    rocks_dir_ = nullptr;
     delete world_;
     world_ = nullptr;
+  }
+
+  // The same rows in a RocksDB view store: lists there walk RocksDB iterators, not map scans.
+  static void CopyViewsToRocks() {
+    rocks_dir_ = new testing::TempDir();
+    auto log = eventstore::RocksEventStore::Open(testing::SmallRocksOptions(rocks_dir_->path()));
+    ASSERT_TRUE(log);
+    rocks_log_ = std::move(*log);
+    auto views = RocksViewStore::Open(*rocks_log_);
+    ASSERT_TRUE(views);
+    rocks_views_ = std::move(*views);
+    ViewCommit all;
+    ASSERT_TRUE(
+        world_->views().Scan("", "", false, [&](std::string_view key, std::string_view value) {
+          all.rows.insert_or_assign(std::string(key), std::string(value));
+          return true;
+        }));
+    ASSERT_TRUE(rocks_views_->Commit(all));
   }
 
   // The reference: every contract's entry for the actor's organization, filtered one by one.
@@ -140,6 +166,9 @@ class ListIndexTest : public ::testing::Test {
   }
 
   static inline testing::ContractWorld* world_ = nullptr;
+  static inline testing::TempDir* rocks_dir_ = nullptr;
+  static inline std::unique_ptr<eventstore::RocksEventStore> rocks_log_;
+  static inline std::unique_ptr<RocksViewStore> rocks_views_;
   static inline Ids ids_;
 };
 
@@ -187,6 +216,8 @@ TEST_F(ListIndexTest, EveryFilterInEveryScopeMatchesTheReference) {
   // Enough for the date index's first rows, too little for the probe to end: the date index
   // goes on where its first rows stopped.
   const ContractQueries small_budget(world_->views(), testing::kCursorKey, 40);
+  const ContractQueries in_rocks(*rocks_views_, testing::kCursorKey);
+  const ContractQueries in_rocks_tiny_budget(*rocks_views_, testing::kCursorKey, 5);
   for (const QueryActor& actor : kActors) {
     for (const char* scope : {"readable", "owned", "organization", "shared_with_me"}) {
       for (QueryParams params : filters) {
@@ -200,6 +231,9 @@ TEST_F(ListIndexTest, EveryFilterInEveryScopeMatchesTheReference) {
         EXPECT_EQ(All(world_->queries(), actor, *query), expected) << label;
         EXPECT_EQ(All(tiny_budget, actor, *query), expected) << label << " (budget 5)";
         EXPECT_EQ(All(small_budget, actor, *query), expected) << label << " (budget 40)";
+        EXPECT_EQ(All(in_rocks, actor, *query), expected) << label << " (RocksDB)";
+        EXPECT_EQ(All(in_rocks_tiny_budget, actor, *query), expected)
+            << label << " (RocksDB, budget 5)";
         // One long page: a list that agreed with every candidate stops being asked.
         ListQuery long_page = *query;
         long_page.limit = 200;

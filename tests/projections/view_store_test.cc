@@ -156,5 +156,37 @@ TYPED_TEST(ViewStoreTest, PrefixedAdaptersKeepProjectionsApart) {
   EXPECT_EQ(*this->views().Get("one/k"), "mine");  // nothing committed yet
 }
 
+// Where a backward cursor lands from each seek and step; "-" when it is not valid.
+std::vector<std::string> Walk(RowCursor& cursor, std::string_view seek, int steps) {
+  std::vector<std::string> landed;
+  EXPECT_TRUE(cursor.SeekAtOrBelow(seek));
+  for (int i = 0;; ++i) {
+    landed.emplace_back(cursor.Valid() ? std::string(cursor.key()) : "-");
+    if (i == steps || !cursor.Valid()) break;
+    EXPECT_TRUE(cursor.Prev());
+  }
+  return landed;
+}
+
+TYPED_TEST(ViewStoreTest, CursorsMoveBackwardsInsideThePrefix) {
+  this->Put({{"o/z", "1"}, {"p/a", "2"}, {"p/b", "3"}, {"p/c", "4"}, {"p0", "5"}, {"q/x", "6"}});
+  std::unique_ptr<RowCursor> cursor = this->views().OpenCursor("p/");
+  EXPECT_EQ(Walk(*cursor, "", 9), (Keys{"p/c", "p/b", "p/a", "-"}));
+  EXPECT_EQ(Walk(*cursor, "p/bb", 0), Keys{"p/b"});
+  EXPECT_EQ(Walk(*cursor, "p/b", 1), (Keys{"p/b", "p/a"}));  // at or below
+  EXPECT_EQ(Walk(*cursor, "p/", 0), Keys{"-"});              // below every key
+  EXPECT_EQ(Walk(*cursor, "p/zz", 0), Keys{"p/c"});
+  EXPECT_EQ(Walk(*cursor, "q/x", 0), Keys{"p/c"});  // past the prefix: its greatest key
+  EXPECT_EQ(Walk(*this->views().OpenCursor("r/"), "", 0), Keys{"-"});
+
+  // Through a snapshot and through a projection's reader (keys without the projection's name).
+  std::unique_ptr<const RowReader> snapshot = this->views().Snapshot();
+  EXPECT_EQ(Walk(*snapshot->OpenCursor("p/"), "p/c", 1), (Keys{"p/c", "p/b"}));
+  snapshot.reset();
+  PrefixedReader p(this->views(), "p");
+  EXPECT_EQ(Walk(*p.OpenCursor(""), "b", 9), (Keys{"b", "a", "-"}));
+  EXPECT_EQ(Walk(*p.OpenCursor(""), "", 0), Keys{"c"});
+}
+
 }  // namespace
 }  // namespace esign::projections
