@@ -66,7 +66,7 @@ class IndexCursor {
   Status SeekStorage(const std::optional<std::string>& bound, bool inclusive);
 
   // A jump to a bound a few rows below the position steps there; a farther one seeks.
-  static constexpr size_t kStepsBeforeSeek = 2;
+  static constexpr size_t kStepsBeforeSeek = 4;
 
   std::unique_ptr<RowCursor> rows_;
   const size_t prefix_size_;

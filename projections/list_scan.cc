@@ -15,6 +15,7 @@ namespace esign::projections {
 namespace {
 
 constexpr size_t kMaxTrigramLists = 8;
+constexpr size_t kDrivingLists = 2;
 
 bool InScope(const IndexEntry& entry, std::string_view client_id, ListScope scope) {
   switch (scope) {
@@ -102,17 +103,26 @@ struct Outcome {
 
 enum class Entries { kRead, kNotRead };
 
-// Which lists of a join take part: a list that agreed with kRestAfterAgreements candidates in a
-// row holds about every id the others propose, so its seeks (each a storage seek far from its
-// last position) buy nothing the entry check does not decide anyway. It rests while the entries
-// read keep matching; an entry that fails the filters wakes every resting list, which must then
-// agree twice as long before resting again. The most selective lists are left to drive.
+// Which lists of a join take part. The entry read for each candidate checks every filter, so the
+// join need not ask every list about every candidate; it keeps the lists that narrow most:
+// - The drivers: at most kDrivingLists of the lists, the sparsest ones, i.e. those whose first
+//   id at or below the start lies lowest (a list holding 1 id in 1,000 reaches down about 1,000
+//   ids; one holding every id, none). Two sparse lists meet on few ids besides their common
+//   ones, and with only two, each move of the candidate passes about one id of the other list,
+//   which a step reaches without a storage seek. A third list would cost as many moves again and
+//   save little: the entry decides.
+// - Of the drivers, a list that agreed with kRestAfterAgreements candidates in a row holds about
+//   every id the other proposes, so its seeks buy nothing the entry check does not decide
+//   anyway. It rests while the entries read keep matching; an entry that fails the filters wakes
+//   every resting driver, which must then agree twice as long before resting again.
 class JoinLists {
  public:
-  explicit JoinLists(size_t lists, bool may_rest)
-      : streaks_(lists, 0), may_rest_(may_rest), rest_after_(kRestAfterAgreements) {
-    for (size_t i = 0; i < lists; ++i) active_.push_back(i);
-  }
+  explicit JoinLists(std::vector<size_t> drivers, size_t lists, bool may_rest)
+      : drivers_(std::move(drivers)),
+        active_(drivers_),
+        streaks_(lists, 0),
+        may_rest_(may_rest),
+        rest_after_(kRestAfterAgreements) {}
   const std::vector<size_t>& active() const { return active_; }
   void Agreed(size_t list) { ++streaks_[list]; }
   void Moved(size_t list) { streaks_[list] = 0; }
@@ -125,18 +135,16 @@ class JoinLists {
     }
   }
   void EntryFailed() {
-    if (active_.size() == streaks_.size()) return;
-    active_.clear();
-    for (size_t i = 0; i < streaks_.size(); ++i) {
-      active_.push_back(i);
-      streaks_[i] = 0;
-    }
+    if (active_.size() == drivers_.size()) return;
+    active_ = drivers_;
+    for (const size_t list : drivers_) streaks_[list] = 0;
     rest_after_ *= 2;
   }
 
  private:
   static constexpr size_t kRestAfterAgreements = 8;
-  std::vector<size_t> active_;  // indexes of the lists asked, the first drives
+  std::vector<size_t> drivers_;  // indexes of the lists that may be asked
+  std::vector<size_t> active_;   // those asked now, the first drives
   std::vector<size_t> streaks_;
   bool may_rest_;
   size_t rest_after_;
@@ -151,8 +159,6 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
   std::vector<IndexCursor> cursors;
   cursors.reserve(lists.size());
   for (const std::string& prefix : lists) cursors.emplace_back(rows, prefix, budget);
-  // Candidates that are not read must be in every list: none may rest.
-  JoinLists join(cursors.size(), entries == Entries::kRead);
   std::optional<std::string> bound;
   bool inclusive = true;
   if (from) {
@@ -166,6 +172,27 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
     if (at) out.stopped = ListPosition{std::nullopt, UnescapeKeyPart(*at), at_inclusive};
     return out;
   };
+  // Candidates that are not read must be in every list: then every list drives and none rests.
+  std::vector<size_t> drivers(lists.size());
+  for (size_t i = 0; i < lists.size(); ++i) drivers[i] = i;
+  if (entries == Entries::kRead && lists.size() > kDrivingLists) {
+    // Each list's first id at or below the start; the lowest ones belong to the sparsest lists.
+    std::vector<std::string> first(lists.size());
+    for (size_t i = 0; i < lists.size(); ++i) {
+      Result<IndexCursor::Step> step = cursors[i].Seek(bound, inclusive);
+      if (!step) return Fail(step.error());
+      if (step->outcome == IndexCursor::Outcome::kOutOfBudget) return stop_at(bound, inclusive);
+      if (step->outcome == IndexCursor::Outcome::kEnd) {
+        out.complete = true;
+        return out;
+      }
+      first[i] = std::move(step->suffix);
+    }
+    std::stable_sort(drivers.begin(), drivers.end(),
+                     [&](size_t a, size_t b) { return first[a] < first[b]; });
+    drivers.resize(kDrivingLists);
+  }
+  JoinLists join(std::move(drivers), lists.size(), entries == Entries::kRead);
   while (true) {
     join.Settle();
     const std::vector<size_t>& active = join.active();

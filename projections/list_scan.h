@@ -4,11 +4,13 @@
 // Plan, chosen per request:
 // - Every filter with an id-ordered index contributes it (status, organizationId,
 //   counterpartyOrganizationId, participantAction, accessRole, the scope, and up to 8 trigrams
-//   of q when it has 3 characters or more); without any, the organization's grants. The lists
-//   are intersected by a zig-zag join backwards (each list seeks to the greatest id at or below
-//   the candidate of the others), so the most selective list sets the pace: its few ids are the
-//   only candidates the others are asked about. Each candidate's entry is then checked against
-//   every filter (the index narrows, the entry decides: dates, q as a substring, the scope).
+//   of q when it has 3 characters or more); without any, the organization's grants. The two
+//   sparsest lists (those whose first id below the start lies lowest) are intersected by a
+//   zig-zag join backwards (each list seeks to the greatest id at or below the candidate of the
+//   other), so the most selective list sets the pace: its few ids are the only candidates the
+//   other is asked about. Each candidate's entry is then checked against every filter (the
+//   indexes narrow, the entry decides: the other lists' filters, dates, q as a substring, the
+//   scope).
 // - With a from/to range the listing is ordered by that date, and the date index can drive: one
 //   seek to `to`, then backwards until `from`, each entry checked. If other filters have indexes,
 //   the date index first reads a few rows per item of the page (kListDateFirstRowsPerItem): when
