@@ -167,6 +167,9 @@ Result<bool> RocksEventStore::HasTreeHeads() const {
 
 void RocksEventStore::Close() {
   std::lock_guard close_lock(close_mutex_);
+  // Only a store opened for writing runs the appender; the first Close stops it, so this flushes
+  // once.
+  const bool opened_for_writing = appender_.joinable();
   {
     std::lock_guard lock(queue_mutex_);
     stopping_ = true;
@@ -184,6 +187,26 @@ void RocksEventStore::Close() {
     closed_ = true;
   }
   size_changed_.notify_all();
+  if (opened_for_writing) FlushMemtables();
+}
+
+void RocksEventStore::FlushMemtables() {
+  // After a failed sync or a write refused for a full disk the WAL stays as it is, and the next
+  // open replays it as far as it reads, as after a crash.
+  if (!writable()) {
+    Log("the memtables were not flushed at close (writes were failing); the next open replays "
+        "the write-ahead log");
+    return;
+  }
+  // With the WAL written, RocksDB flushes nothing at close by itself: without this, the next
+  // open (contractd's start check, the service, contract-ledger) replays the whole WAL. The
+  // flush only turns synced WAL data into table files; the WAL is dropped once they are
+  // recorded, and a failed flush leaves it in place.
+  const rocksdb::Status flushed = db_->Flush(rocksdb::FlushOptions(), families_);
+  if (!flushed.ok()) {
+    Log("flushing the memtables at close failed (" + flushed.ToString() +
+        "); the next open replays the write-ahead log");
+  }
 }
 
 rocksdb::ColumnFamilyHandle* RocksEventStore::Family(std::string_view name) const {

@@ -107,7 +107,8 @@ struct RocksStoreOptions {
   // log up to its first damaged record. Default: false.
   bool strict_wal = false;
   // Told one line, on the appender's thread, when appends start failing for a full disk and when
-  // they resume: for the operator's log. Default: none.
+  // they resume, and on Close's thread when the memtables were not flushed at close: for the
+  // operator's log. Default: none.
   std::function<void(const std::string& line)> storage_log;
 };
 
@@ -137,7 +138,10 @@ class RocksEventStore final : public EventStore, private LedgerView {
   BlobStore& blobs() override;
   void RecoverStorage() const override { full_disk_.BeforeWrite(*db_); }
   // Lets the appender finish every append already queued, then stops it; later appends fail with
-  // kStorage. Reads keep working until destruction. Idempotent.
+  // kStorage. A store opened for writing then flushes every family's memtables into table files,
+  // so a cleanly stopped directory leaves no WAL for the next open to replay (not after a failed
+  // sync or a full disk; a failed flush is logged and keeps the WAL). Reads keep working until
+  // destruction. Idempotent.
   void Close() override;
 
   // False from a write refused for a full disk (an append, a view commit, a blob) until the next
@@ -190,6 +194,8 @@ class RocksEventStore final : public EventStore, private LedgerView {
   void SyncAndAnswer(std::vector<WrittenBatch>& written);
   // After a write refused for a full disk: asks RocksDB to recover, at most once per interval.
   void Log(const std::string& line) const;
+  // At Close: writes every family's memtable into table files, unless writes were failing.
+  void FlushMemtables();
 
   const RocksStoreOptions options_;
   const Clock& clock_;

@@ -152,7 +152,7 @@ TEST_F(CorruptionOnStartTest, ALostTokenKeyIsCreatedAgain) {
   EXPECT_TRUE(fs::exists(data_dir_ / "token-key"));
 }
 
-// The newest WAL file that holds records, by its number (a clean stop may leave an empty one
+// The newest WAL file that holds records, by its number (a killed service may leave an empty one
 // after it).
 fs::path NewestWal(const fs::path& db_dir) {
   fs::path newest;
@@ -166,6 +166,19 @@ fs::path NewestWal(const fs::path& db_dir) {
 }
 
 TEST_F(CorruptionOnStartTest, ATornWalStartsUpToTheTearAndKeepsTheWalAsFound) {
+  // A clean stop flushes the WAL into table files; a torn WAL is what a killed service leaves.
+  EXPECT_EQ(NewestWal(data_dir_ / "db"), fs::path()) << "a clean stop left WAL data";
+  StartAndLogIn();
+  HttpClient client(port_);
+  auto created = client.Post("/api/v1/contracts", NdaBody("Before the kill", false), Auth());
+  ASSERT_EQ(created.status, 201) << created.body;
+  Kill();
+  {
+    auto store = OpenReadOnlyStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_GT(store->Size(), size_);
+    size_ = store->Size();
+  }
   const fs::path wal = NewestWal(data_dir_ / "db");
   ASSERT_FALSE(wal.empty());
   const uintmax_t size = fs::file_size(wal);

@@ -302,6 +302,8 @@ TEST_P(RocksFaultTest, AFailedSyncIsNeverAcknowledgedAndStopsAppends) {
   RocksStoreOptions options = TestRocksOptions(dir.path());
   options.env = &env;
   options.pipelined_sync = GetParam();
+  std::vector<std::string> logged;
+  options.storage_log = [&logged](const std::string& line) { logged.push_back(line); };
   std::unique_ptr<RocksEventStore> store = MustOpen(options);
   ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("ok", 2)));
   const Hash root = store->ledger().Root(2).value();
@@ -320,8 +322,15 @@ TEST_P(RocksFaultTest, AFailedSyncIsNeverAcknowledgedAndStopsAppends) {
   EXPECT_FALSE(store->Append("s", ExpectedVersion::Any(), Events("after", 1)));
   store->Close();
   store.reset();
+  // Close flushes nothing after a failed sync (the store skips it, or RocksDB refuses it): the
+  // WAL stays for the next open to replay, and the operator is told.
+  EXPECT_GT(testing::WalBytes(dir.path()), 0u);
+  ASSERT_FALSE(logged.empty());
+  EXPECT_NE(logged.back().find("the next open replays the write-ahead log"), std::string::npos)
+      << logged.back();
 
   options.env = nullptr;
+  options.storage_log = nullptr;
   store = MustOpen(options);
   ASSERT_NE(store, nullptr);
   EXPECT_GE(store->Size(), 2u);  // the unacknowledged append may or may not have survived

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -103,6 +104,15 @@ inline Hash RecomputedRoot(const EventStore& store) {
     leaves.push_back(LeafHash(raw.value_or("")));
   }
   return RootFromLeafHashes(leaves);
+}
+
+// Bytes in the WAL files of the store in `data_dir`: what the next open would replay.
+inline uintmax_t WalBytes(const std::string& data_dir) {
+  uintmax_t bytes = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir + "/db")) {
+    if (entry.path().extension() == ".log") bytes += entry.file_size();
+  }
+  return bytes;
 }
 
 }  // namespace esign::eventstore::testing
