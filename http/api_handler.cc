@@ -7,11 +7,13 @@
 #include <boost/url/parse.hpp>
 #include <chrono>
 #include <exception>
+#include <optional>
 
 #include "base/time_text.h"
 #include "domain/clock.h"
 #include "http/error_response.h"
 #include "http/log_redaction.h"
+#include "http/plain_target.h"
 #include "http/request_id.h"
 
 namespace esign::http {
@@ -136,32 +138,41 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
   const beast_http::verb method = exchange->head ? beast_http::verb::get : exchange->http.method();
   if (HandleOperational(*exchange, method)) return;
 
-  auto target = boost::urls::parse_origin_form(exchange->http.target());
-  if (!target) {
-    return Finish(*exchange, Fail(ErrorCode::kValidationFailed, "malformed request target"));
+  // A plain path is its own encoded and decoded path (plain_target.h); anything else is parsed.
+  const std::string_view raw_target = exchange->http.target();
+  std::optional<boost::urls::url_view> target;
+  std::string_view encoded_path = raw_target;
+  if (!IsPlainPathTarget(raw_target)) {
+    auto parsed = boost::urls::parse_origin_form(raw_target);
+    if (!parsed) {
+      return Finish(*exchange, Fail(ErrorCode::kValidationFailed, "malformed request target"));
+    }
+    target = *parsed;
+    for (const auto& param : target->params()) api.query.emplace_back(param.key, param.value);
+    encoded_path = target->encoded_path();
   }
-  for (const auto& param : target->params()) api.query.emplace_back(param.key, param.value);
+  const auto decoded_path = [&] {
+    return target ? std::string(target->path()) : std::string(raw_target);
+  };
 
   // OPTIONS needs no credentials: it tells only what the public OpenAPI document does.
   if (method == beast_http::verb::options) {
-    const auto methods = routes_.router().MethodsOf(target->encoded_path());
+    const auto methods = routes_.router().MethodsOf(encoded_path);
     if (methods.empty()) {
-      return Finish(*exchange,
-                    Fail(ErrorCode::kNotFound, "no route for " + std::string(target->path())));
+      return Finish(*exchange, Fail(ErrorCode::kNotFound, "no route for " + decoded_path()));
     }
     exchange->route_pattern = "options";
     return Finish(*exchange, ApiResponse{204, "", "", {{"Allow", AllowHeader(methods)}}});
   }
-  auto match = routes_.router().Find(method, target->encoded_path());
+  auto match = routes_.router().Find(method, encoded_path);
   if (!match.target) {
     if (match.miss == Router<RouteSpec>::Miss::kWrongMethod) {
-      exchange->headers.emplace_back(
-          "Allow", AllowHeader(routes_.router().MethodsOf(target->encoded_path())));
-      return Finish(*exchange, Fail(ErrorCode::kMethodNotAllowed,
-                                    "method not allowed on " + std::string(target->path())));
+      exchange->headers.emplace_back("Allow",
+                                     AllowHeader(routes_.router().MethodsOf(encoded_path)));
+      return Finish(*exchange,
+                    Fail(ErrorCode::kMethodNotAllowed, "method not allowed on " + decoded_path()));
     }
-    return Finish(*exchange,
-                  Fail(ErrorCode::kNotFound, "no route for " + std::string(target->path())));
+    return Finish(*exchange, Fail(ErrorCode::kNotFound, "no route for " + decoded_path()));
   }
   exchange->route = match.target;
   api.params = std::move(match.params);
