@@ -318,6 +318,7 @@ int Main(int argc, char** argv) {
   const std::string to = Day(mid, 1);
   const std::vector<Query> table = {
       {"status=draft&limit=20", {{"status", "draft"}, {"limit", "20"}}},
+      {"limit=20 (no filter: the grants drive)", {{"limit", "20"}}},
       {"q=globex&limit=20", {{"q", "globex"}, {"limit", "20"}}},
       {"q=zzzz-no-match", {{"q", "zzzz-no-match"}}},
       {"counterpartyOrganizationId=org_none", {{"counterpartyOrganizationId", "org_none"}}},

@@ -55,6 +55,8 @@ class IndexCursor {
   // The greatest suffix below `bound` (at or below it when `inclusive`; no bound: the greatest
   // of all).
   Result<Step> Seek(const std::optional<std::string>& bound, bool inclusive);
+  // The value of the row the last Seek found (kFound), until the next Seek.
+  std::string_view value() const { return rows_->value(); }
 
  private:
   // Whether `suffix` lies below the bound.

@@ -78,6 +78,15 @@ std::vector<std::string> FilterLists(std::string_view org, std::string_view clie
   return lists;
 }
 
+// Checks the entry of one candidate; nullopt when it does not match.
+Result<std::optional<IndexEntry>> CheckEntry(std::string_view row, std::string_view client_id,
+                                             const ListQuery& query) {
+  Result<IndexEntry> entry = DecodeIndexEntry(row);
+  if (!entry) return Fail(entry.error());
+  if (!MatchesListQuery(*entry, client_id, query)) return std::optional<IndexEntry>();
+  return std::optional<IndexEntry>(std::move(*entry));
+}
+
 // Reads and checks the entry of one candidate; nullopt when it does not match.
 Result<std::optional<IndexEntry>> Candidate(const ViewReader& rows, std::string_view org,
                                             std::string_view escaped_id, std::string_view client_id,
@@ -88,10 +97,7 @@ Result<std::optional<IndexEntry>> Candidate(const ViewReader& rows, std::string_
     return Fail(ErrorCode::kCorruption,
                 "contract " + UnescapeKeyPart(escaped_id) + " is indexed without a grant");
   }
-  Result<IndexEntry> entry = DecodeIndexEntry(**row);
-  if (!entry) return Fail(entry.error());
-  if (!MatchesListQuery(*entry, client_id, query)) return std::optional<IndexEntry>();
-  return std::optional<IndexEntry>(std::move(*entry));
+  return CheckEntry(**row, client_id, query);
 }
 
 struct Outcome {
@@ -193,6 +199,8 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
     drivers.resize(kDrivingLists);
   }
   JoinLists join(std::move(drivers), lists.size(), entries == Entries::kRead);
+  // Without filters the grants drive: the row a candidate was found at is its entry.
+  const bool grants_drive = lists.size() == 1 && lists[0] == GrantPrefix(org);
   while (true) {
     join.Settle();
     const std::vector<size_t>& active = join.active();
@@ -231,7 +239,9 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
       inclusive = false;
       continue;
     }
-    Result<std::optional<IndexEntry>> entry = Candidate(rows, org, candidate, client_id, query);
+    Result<std::optional<IndexEntry>> entry =
+        grants_drive ? CheckEntry(cursors[0].value(), client_id, query)
+                     : Candidate(rows, org, candidate, client_id, query);
     if (!entry) return Fail(entry.error());
     if (*entry) {
       out.matches.push_back(std::move(**entry));

@@ -62,6 +62,7 @@ class RocksViewStore::IteratorCursor final : public RowCursor {
   }
   bool Valid() const override { return it_->Valid(); }
   std::string_view key() const override { return it_->key().ToStringView(); }
+  std::string_view value() const override { return it_->value().ToStringView(); }
 
  private:
   Status Checked() const {

@@ -24,9 +24,10 @@ class RowCursor {
   virtual Status Prev() = 0;
   // False when no key of the prefix is at or below where the cursor was sent.
   virtual bool Valid() const = 0;
-  // The whole key (prefix included) of the current row. Only when Valid(); stays good until the
-  // next move.
+  // The whole key (prefix included) and the value of the current row. Only when Valid(); they
+  // stay good until the next move.
   virtual std::string_view key() const = 0;
+  virtual std::string_view value() const = 0;
 };
 
 // A RowCursor over `Reader::Scan(prefix, start, reverse, visit)`: each move is one reverse Scan
@@ -43,13 +44,15 @@ class ScanningCursor final : public RowCursor {
   }
   bool Valid() const override { return valid_; }
   std::string_view key() const override { return key_; }
+  std::string_view value() const override { return value_; }
 
  private:
   Status Move(std::string_view start, bool inclusive) {
     valid_ = false;
-    return rows_.Scan(prefix_, start, true, [&](std::string_view key, std::string_view) {
+    return rows_.Scan(prefix_, start, true, [&](std::string_view key, std::string_view value) {
       if (!inclusive && key == start) return true;
       key_.assign(key);
+      value_.assign(value);
       valid_ = true;
       return false;
     });
@@ -58,6 +61,7 @@ class ScanningCursor final : public RowCursor {
   const Reader& rows_;
   const std::string prefix_;
   std::string key_;
+  std::string value_;
   bool valid_ = false;
 };
 

@@ -56,6 +56,7 @@ class PrefixedCursor final : public RowCursor {
   Status Prev() override { return rows_->Prev(); }
   bool Valid() const override { return rows_->Valid(); }
   std::string_view key() const override { return rows_->key().substr(prefix_.size()); }
+  std::string_view value() const override { return rows_->value(); }
 
  private:
   std::unique_ptr<RowCursor> rows_;

@@ -173,6 +173,7 @@ TYPED_TEST(ViewStoreTest, CursorsMoveBackwardsInsideThePrefix) {
   std::unique_ptr<RowCursor> cursor = this->views().OpenCursor("p/");
   EXPECT_EQ(Walk(*cursor, "", 9), (Keys{"p/c", "p/b", "p/a", "-"}));
   EXPECT_EQ(Walk(*cursor, "p/bb", 0), Keys{"p/b"});
+  EXPECT_EQ(cursor->value(), "3");
   EXPECT_EQ(Walk(*cursor, "p/b", 1), (Keys{"p/b", "p/a"}));  // at or below
   EXPECT_EQ(Walk(*cursor, "p/", 0), Keys{"-"});              // below every key
   EXPECT_EQ(Walk(*cursor, "p/zz", 0), Keys{"p/c"});
@@ -185,6 +186,9 @@ TYPED_TEST(ViewStoreTest, CursorsMoveBackwardsInsideThePrefix) {
   snapshot.reset();
   PrefixedReader p(this->views(), "p");
   EXPECT_EQ(Walk(*p.OpenCursor(""), "b", 9), (Keys{"b", "a", "-"}));
+  std::unique_ptr<RowCursor> in_p = p.OpenCursor("");
+  ASSERT_TRUE(in_p->SeekAtOrBelow("a"));
+  EXPECT_EQ(in_p->value(), "2");
   EXPECT_EQ(Walk(*p.OpenCursor(""), "", 0), Keys{"c"});
 }
 
