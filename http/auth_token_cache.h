@@ -4,7 +4,8 @@
 // key alone; expiry, revocation and the client's existence change over time and stay the
 // authenticator's checks on every request.
 //
-// Look-ups match the whole token text, compared in constant time. Only verified tokens are
+// Look-ups hash the token's end (its MAC) and match the whole token text, compared in constant
+// time. Only verified tokens are
 // inserted, so callers cannot fill it with forgeries; when it is full, the expired entries go,
 // and if that frees nothing, everything does.
 // Thread safety: every method may be called from any thread.
@@ -41,7 +42,7 @@ class VerifiedTokenCache {
  private:
   struct Hash {
     using is_transparent = void;
-    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    size_t operator()(std::string_view text) const;
   };
   struct ConstantTimeEqual {
     using is_transparent = void;

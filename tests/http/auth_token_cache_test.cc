@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace esign::http {
 namespace {
 
@@ -21,9 +23,27 @@ TEST(VerifiedTokenCacheTest, FindsOnlyTheWholeTokenItWasGiven) {
   cache.Insert("at.payload.mac", claims, 10);
   EXPECT_EQ(cache.Find("at.payload.mac"), claims);
   EXPECT_EQ(cache.Find("at.payload.maC"), nullptr);
+  EXPECT_EQ(cache.Find("At.payload.mac"), nullptr);
+  EXPECT_EQ(cache.Find("at.pAyload.mac"), nullptr);
   EXPECT_EQ(cache.Find("at.payload.ma"), nullptr);
   EXPECT_EQ(cache.Find("at.payload.macx"), nullptr);
   EXPECT_EQ(cache.Find(""), nullptr);
+}
+
+// Tokens longer than the hashed end, alike there and different before it: told apart anywhere.
+TEST(VerifiedTokenCacheTest, TellsApartTokensThatShareTheirEnd) {
+  VerifiedTokenCache cache;
+  const std::string mac(43, 'm');
+  const std::string token = "at.eyJzdWIiOiJjbGlfMSJ9." + mac;
+  const auto claims = ClaimsExpiringAt(100);
+  cache.Insert(token, claims, 10);
+  EXPECT_EQ(cache.Find(token), claims);
+  for (size_t i = 0; i < token.size(); ++i) {
+    std::string other = token;
+    other[i] = other[i] == 'x' ? 'y' : 'x';
+    EXPECT_EQ(cache.Find(other), nullptr) << i;
+  }
+  EXPECT_EQ(cache.Find("at.eyJzdWIiOiJjbGlfMiJ9." + mac), nullptr);
 }
 
 TEST(VerifiedTokenCacheTest, AFullCacheDropsExpiredTokensFirst) {
