@@ -24,7 +24,9 @@ struct ApiHandler::Exchange {
   ApiRequest api;
   Respond respond;
   const RouteSpec* route = nullptr;
-  std::string route_pattern = "unmatched";
+  // The metrics and access-log label: literals, the request's own path, or the route's name,
+  // each outliving the exchange's answer.
+  std::string_view route_pattern = "unmatched";
   Admission admission;         // the caller's rate limit, on authenticated routes
   bool token_refused = false;  // a bearer token was presented and refused
   bool head = false;           // HEAD: answered as GET, without the body
@@ -258,7 +260,7 @@ bool ApiHandler::HandleOperational(Exchange& exchange, beast_http::verb method) 
   const std::string_view path = target.substr(0, target.find('?'));
   if (!IsOperationalPath(path)) return false;
   if (method != beast_http::verb::get) {
-    exchange.route_pattern = std::string(path);
+    exchange.route_pattern = path;
     const std::string allow = AllowHeader({beast_http::verb::get});
     if (method == beast_http::verb::options) {
       Finish(exchange, ApiResponse{204, "", "", {{"Allow", allow}}});

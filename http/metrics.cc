@@ -2,20 +2,58 @@
 
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
 namespace esign::http {
 
+namespace {
+
+size_t SeriesHash(std::string_view method, std::string_view route, unsigned status) {
+  const size_t hash = std::hash<std::string_view>{}(route);
+  return hash ^ (std::hash<std::string_view>{}(method)*31 + status) * 0x9e3779b97f4a7c15ULL;
+}
+
+}  // namespace
+
+Metrics::Series* Metrics::Indexed(size_t hash, std::string_view method, std::string_view route,
+                                  unsigned status) const {
+  for (size_t probe = 0; probe < kIndexProbes; ++probe) {
+    const IndexedSeries* entry =
+        index_[(hash + probe) % kIndexSlots].load(std::memory_order_acquire);
+    if (entry == nullptr) return nullptr;
+    const auto& [m, r, s] = entry->key;
+    if (s == status && m == method && r == route) return entry->series;
+  }
+  return nullptr;
+}
+
+void Metrics::AddToIndex(size_t hash, const Key& key, Series& series) {
+  for (size_t probe = 0; probe < kIndexProbes; ++probe) {
+    std::atomic<const IndexedSeries*>& slot = index_[(hash + probe) % kIndexSlots];
+    if (slot.load(std::memory_order_relaxed) != nullptr) continue;
+    indexed_.push_back(std::make_unique<IndexedSeries>(IndexedSeries{key, &series}));
+    slot.store(indexed_.back().get(), std::memory_order_release);
+    return;
+  }
+  // Every slot of its run is taken: this series stays reachable through the map alone.
+}
+
 Metrics::Series& Metrics::SeriesFor(std::string_view method, std::string_view route,
                                     unsigned status) {
+  // Every request looks its series up; without a lock or a copy of the key once it is indexed.
+  const size_t hash = SeriesHash(method, route, status);
+  if (Series* series = Indexed(hash, method, route, status)) return *series;
   Key key(std::string(method), std::string(route), status);
   {
-    // Every request looks its series up; only the first of a kind inserts.
     std::shared_lock lock(mutex_);
     if (auto it = series_.find(key); it != series_.end()) return *it->second;
   }
   std::unique_lock lock(mutex_);
-  auto& slot = series_[std::move(key)];
-  if (!slot) slot = std::make_unique<Series>();
+  auto& slot = series_[key];
+  if (!slot) {
+    slot = std::make_unique<Series>();
+    AddToIndex(hash, key, *slot);
+  }
   return *slot;
 }
 

@@ -47,8 +47,20 @@ class Metrics {
     std::function<double()> read;
   };
   using Key = std::tuple<std::string, std::string, unsigned>;  // method, route, status
+  // A request series as the lock-free index holds it: written once, then only read.
+  struct IndexedSeries {
+    Key key;
+    Series* series;
+  };
+  // Slots of the lock-free index (a power of two), well above the series a service has (its
+  // routes and methods times the statuses each answers); past that, look-ups take the lock.
+  static constexpr size_t kIndexSlots = 1024;
+  static constexpr size_t kIndexProbes = 8;
 
   Series& SeriesFor(std::string_view method, std::string_view route, unsigned status);
+  Series* Indexed(size_t hash, std::string_view method, std::string_view route,
+                  unsigned status) const;
+  void AddToIndex(size_t hash, const Key& key, Series& series);  // under the unique lock
   static void Observe(Series& series, std::chrono::nanoseconds duration);
   static void RenderHistogram(std::ostream& out, const std::string& name, const std::string& labels,
                               const Series& series);
@@ -57,6 +69,10 @@ class Metrics {
   std::map<Key, std::unique_ptr<Series>> series_;  // guarded by mutex_ (the map, not the values)
   std::vector<Gauge> gauges_;                      // guarded by mutex_
   std::map<std::string, std::unique_ptr<Series>> durations_;  // guarded by mutex_ (the map)
+  // Every request looks its series up: an open-addressing table of entries that are never
+  // changed or removed once published, read without the lock and filled under it.
+  std::array<std::atomic<const IndexedSeries*>, kIndexSlots> index_{};
+  std::vector<std::unique_ptr<IndexedSeries>> indexed_;  // guarded by mutex_; owns index_'s
 };
 
 }  // namespace esign::http
