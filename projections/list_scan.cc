@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "domain/template.h"
+#include "projections/entry_reader.h"
 #include "projections/index_cursor.h"
 #include "projections/key_codec.h"
 #include "projections/text_fold.h"
@@ -201,6 +202,7 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
   JoinLists join(std::move(drivers), lists.size(), entries == Entries::kRead);
   // Without filters the grants drive: the row a candidate was found at is its entry.
   const bool grants_drive = lists.size() == 1 && lists[0] == GrantPrefix(org);
+  EntryReader entry_rows(rows, org);
   while (true) {
     join.Settle();
     const std::vector<size_t>& active = join.active();
@@ -239,9 +241,9 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
       inclusive = false;
       continue;
     }
-    Result<std::optional<IndexEntry>> entry =
-        grants_drive ? CheckEntry(cursors[0].value(), client_id, query)
-                     : Candidate(rows, org, candidate, client_id, query);
+    Result<std::string_view> row = grants_drive ? cursors[0].value() : entry_rows.Read(candidate);
+    if (!row) return Fail(row.error());
+    Result<std::optional<IndexEntry>> entry = CheckEntry(*row, client_id, query);
     if (!entry) return Fail(entry.error());
     if (*entry) {
       out.matches.push_back(std::move(**entry));
@@ -389,9 +391,11 @@ Result<ListScanResult> ScanList(const ViewReader& rows, std::string_view client_
     if (!out) return Fail(out.error());
     if (out->complete) {
       std::vector<IndexEntry> all;
+      EntryReader entry_rows(rows, organization_id);
       for (const std::string& id : out->candidates) {
-        Result<std::optional<IndexEntry>> entry =
-            Candidate(rows, organization_id, id, client_id, query);
+        Result<std::string_view> row = entry_rows.Read(id);
+        if (!row) return Fail(row.error());
+        Result<std::optional<IndexEntry>> entry = CheckEntry(*row, client_id, query);
         if (!entry) return Fail(entry.error());
         if (*entry) all.push_back(std::move(**entry));
       }
