@@ -70,13 +70,6 @@ class Cursor {
     return false;
   }
 
-  bool String(std::string& value) {
-    std::string_view view;
-    if (!String(view)) return false;
-    value.assign(view);
-    return true;
-  }
-
   // A string holding a time as FormatTimestamp writes it.
   bool Timestamp(int64_t& unix_micros) {
     std::string_view text;
@@ -94,33 +87,61 @@ class Cursor {
   size_t at_ = 0;
 };
 
-std::optional<EventRecord> ParseCanonical(std::string_view bytes) {
-  EventRecord record;
-  Cursor in(bytes);
+// A record in the canonical layout, read in place: the strings point into the stored bytes.
+struct CanonicalView {
   uint64_t position = 0;
+  std::string_view stream_id;
   uint64_t version = 0;
+  std::string_view event_id;
+  std::string_view type;
+  int schema_version = 0;
   int64_t recorded_at_us = 0;
-  if (!(in.Literal("{\"position\":") && in.Unsigned(position) && in.Literal(",\"streamId\":") &&
-        in.String(record.stream_id) && in.Literal(",\"version\":") && in.Unsigned(version) &&
-        in.Literal(",\"eventId\":") && in.String(record.event_id) && in.Literal(",\"type\":") &&
-        in.String(record.type) && in.Literal(",\"schemaVersion\":") &&
-        in.Int(record.schema_version) && in.Literal(",\"recordedAt\":") &&
-        in.Timestamp(recorded_at_us) && in.Literal(",\"actor\":{\"clientId\":") &&
-        in.String(record.actor.client_id) && in.Literal(",\"organizationId\":") &&
-        in.String(record.actor.organization_id) && in.Literal(",\"requestId\":") &&
-        in.String(record.actor.request_id) && in.Literal(",\"ip\":") &&
-        in.String(record.actor.ip) && in.Literal(",\"userAgent\":") &&
-        in.String(record.actor.user_agent) && in.Literal("},\"data\":"))) {
+  std::string_view client_id;
+  std::string_view organization_id;
+  std::string_view request_id;
+  std::string_view ip;
+  std::string_view user_agent;
+  std::string_view data;
+};
+
+std::optional<CanonicalView> ReadCanonical(std::string_view bytes) {
+  CanonicalView view;
+  Cursor in(bytes);
+  if (!(in.Literal("{\"position\":") && in.Unsigned(view.position) &&
+        in.Literal(",\"streamId\":") && in.String(view.stream_id) && in.Literal(",\"version\":") &&
+        in.Unsigned(view.version) && in.Literal(",\"eventId\":") && in.String(view.event_id) &&
+        in.Literal(",\"type\":") && in.String(view.type) && in.Literal(",\"schemaVersion\":") &&
+        in.Int(view.schema_version) && in.Literal(",\"recordedAt\":") &&
+        in.Timestamp(view.recorded_at_us) && in.Literal(",\"actor\":{\"clientId\":") &&
+        in.String(view.client_id) && in.Literal(",\"organizationId\":") &&
+        in.String(view.organization_id) && in.Literal(",\"requestId\":") &&
+        in.String(view.request_id) && in.Literal(",\"ip\":") && in.String(view.ip) &&
+        in.Literal(",\"userAgent\":") && in.String(view.user_agent) && in.Literal("},\"data\":"))) {
     return std::nullopt;
   }
-  const std::string_view data = bytes.substr(in.at(), bytes.size() - in.at() - 1);
-  if (data.size() < 2 || data.front() != '{' || data.back() != '}' || bytes.back() != '}') {
+  view.data = bytes.substr(in.at(), bytes.size() - in.at() - 1);
+  if (view.data.size() < 2 || view.data.front() != '{' || view.data.back() != '}' ||
+      bytes.back() != '}') {
     return std::nullopt;
   }
-  record.position = GlobalPosition(position);
-  record.version = StreamVersion(version);
-  record.recorded_at_us = recorded_at_us;
-  record.data.assign(data);
+  return view;
+}
+
+EventRecord ToRecord(const CanonicalView& view) {
+  EventRecord record;
+  record.position = GlobalPosition(view.position);
+  record.stream_id.assign(view.stream_id);
+  record.version = StreamVersion(view.version);
+  record.event_id.assign(view.event_id);
+  record.type.assign(view.type);
+  record.schema_version = view.schema_version;
+  record.recorded_at_us = view.recorded_at_us;
+  record.actor.client_id.assign(view.client_id);
+  record.actor.organization_id.assign(view.organization_id);
+  record.actor.request_id.assign(view.request_id);
+  record.actor.ip.assign(view.ip);
+  record.actor.user_agent.assign(view.user_agent);
+  record.data.assign(view.data);
   return record;
 }
 
@@ -178,8 +199,17 @@ boost::json::parse_options ReadBackOptions() {
 }  // namespace
 
 Result<EventRecord> ParseStoredRecord(std::string_view bytes) {
-  if (std::optional<EventRecord> record = ParseCanonical(bytes)) return std::move(*record);
+  if (std::optional<CanonicalView> view = ReadCanonical(bytes)) return ToRecord(*view);
   return ParseRecord(bytes);
+}
+
+Result<GlobalPosition> StoredRecordPosition(std::string_view bytes) {
+  if (std::optional<CanonicalView> view = ReadCanonical(bytes)) {
+    return GlobalPosition(view->position);
+  }
+  Result<EventRecord> record = ParseRecord(bytes);
+  if (!record) return Fail(record.error());
+  return record->position;
 }
 
 Status CheckEventData(std::string_view data) {

@@ -23,6 +23,10 @@ namespace esign::eventstore {
 
 Result<EventRecord> ParseStoredRecord(std::string_view bytes);
 
+// ParseStoredRecord(bytes)'s position, or its error, without copying the record's strings: all
+// that VerifyLog reads of a record whose bytes it compares with the ledger's leaf.
+Result<GlobalPosition> StoredRecordPosition(std::string_view bytes);
+
 // kValidationFailed unless `data` is empty or a JSON object that ParseRecord will read back.
 Status CheckEventData(std::string_view data);
 

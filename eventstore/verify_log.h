@@ -50,9 +50,10 @@ Result<LogVerification> VerifyLog(const EventStore& store, const VerifyOptions& 
 // VerifyLog's checks fed one position at a time, for a reader that scans the stored events and
 // leaves in bulk (contract-ledger iterates the database's families instead of looking each
 // position up). Positions must come in order, 0 to size - 1, each once.
-// Records are read with ParseStoredRecord when the stored leaves are compared (options.ledger):
-// then any changed byte already fails the leaf comparison, so only the head of the record (its
-// position) needs reading; without a ledger the full ParseRecord runs.
+// Records are read with StoredRecordPosition (ParseStoredRecord's checks, without copying the
+// record's strings) when the stored leaves are compared (options.ledger): then any changed byte
+// already fails the leaf comparison, so only the head of the record (its position) needs
+// reading; without a ledger the full ParseRecord runs.
 class LogVerifier {
  public:
   LogVerifier(const VerifyOptions& options, uint64_t size);

@@ -55,6 +55,18 @@ EventRecord RandomRecord(std::mt19937_64& random) {
   return record;
 }
 
+// StoredRecordPosition answers what ParseStoredRecord answers: the record's position, or the same
+// error.
+void ExpectSamePosition(const std::string& bytes, const Result<EventRecord>& parsed) {
+  const Result<GlobalPosition> position = StoredRecordPosition(bytes);
+  ASSERT_EQ(position.has_value(), parsed.has_value()) << bytes;
+  if (parsed) {
+    EXPECT_EQ(*position, parsed->position) << bytes;
+  } else {
+    EXPECT_EQ(position.error().message, parsed.error().message) << bytes;
+  }
+}
+
 TEST(StoredRecordTest, AgreesWithParseRecordOnRandomRecords) {
   std::mt19937_64 random(7);
   for (int i = 0; i < 5000; ++i) {
@@ -66,6 +78,7 @@ TEST(StoredRecordTest, AgreesWithParseRecordOnRandomRecords) {
     if (reference) {
       EXPECT_EQ(*fast, *reference) << bytes;
     }
+    ExpectSamePosition(bytes, fast);
   }
 }
 
@@ -95,6 +108,7 @@ TEST(StoredRecordTest, AgreesWithParseRecordOnDamagedHeads) {
     if (reference) {
       EXPECT_EQ(*fast, *reference) << bytes;
     }
+    ExpectSamePosition(bytes, fast);
   }
 }
 
@@ -108,6 +122,7 @@ TEST(StoredRecordTest, TakesTheFastPathForPlainRecords) {
   record.recorded_at_us = 1'795'000'000'123'456;
   record.data = R"({"title":"Lease"})";
   EXPECT_EQ(ParseStoredRecord(CanonicalBytes(record)).value(), record);
+  EXPECT_EQ(StoredRecordPosition(CanonicalBytes(record)).value(), GlobalPosition(42));
 }
 
 TEST(CheckEventDataTest, AcceptsWhatParseRecordReadsBack) {
