@@ -1,16 +1,14 @@
-#include "projections/entry_reader.h"
+#include "projections/row_walker.h"
 
 #include <algorithm>
-
-#include "projections/contract_index.h"
-#include "projections/key_codec.h"
+#include <utility>
 
 namespace esign::projections {
 
-EntryReader::EntryReader(const ViewReader& rows, std::string_view organization_id)
-    : rows_(rows), prefix_(GrantPrefix(organization_id)) {}
+RowWalker::RowWalker(const ViewReader& rows, std::string prefix)
+    : rows_(rows), prefix_(std::move(prefix)) {}
 
-bool EntryReader::Walk() {
+bool RowWalker::Walk() {
   for (size_t step = 0; cursor_->Valid(); ++step) {
     const std::string_view at = cursor_->key();
     if (at == key_) return true;
@@ -20,35 +18,33 @@ bool EntryReader::Walk() {
   return false;
 }
 
-Result<std::string_view> EntryReader::PointRead() {
+Result<std::optional<std::string_view>> RowWalker::PointRead() {
   Result<std::optional<std::string>> row = rows_.Get(key_);
   if (!row) return Fail(row.error());
-  if (!*row) {
-    return Fail(ErrorCode::kCorruption,
-                "contract " + UnescapeKeyPart(std::string_view(key_).substr(prefix_.size())) +
-                    " is indexed without a grant");
-  }
+  if (!*row) return std::optional<std::string_view>();
   point_read_ = std::move(*row);
-  return std::string_view(*point_read_);
+  return std::optional<std::string_view>(*point_read_);
 }
 
-Result<std::string_view> EntryReader::Read(std::string_view escaped_id) {
+Result<std::optional<std::string_view>> RowWalker::Read(std::string_view suffix) {
   key_.assign(prefix_);
-  key_.append(escaped_id);
+  key_.append(suffix);
   if (walking_) {
     if (Walk()) {
       wait_after_miss_ = kPointReadsAfterMiss;
-      return cursor_->value();
+      return std::optional<std::string_view>(cursor_->value());
     }
     walking_ = false;
     point_reads_before_walk_ = wait_after_miss_;
     wait_after_miss_ = std::min(wait_after_miss_ * 2, kMostPointReadsAfterMiss);
   } else if (point_reads_before_walk_ == 0) {
-    // A seek costs about a point read and places the walk at this entry.
+    // A seek costs about a point read and places the walk at this row.
     if (!cursor_) cursor_ = rows_.OpenCursor(prefix_);
     if (Status sought = cursor_->SeekAtOrBelow(key_); !sought) return Fail(sought.error());
     walking_ = true;
-    if (cursor_->Valid() && cursor_->key() == key_) return cursor_->value();
+    if (cursor_->Valid() && cursor_->key() == key_) {
+      return std::optional<std::string_view>(cursor_->value());
+    }
   } else {
     --point_reads_before_walk_;
   }
