@@ -112,6 +112,34 @@ TEST(StoredRecordTest, AgreesWithParseRecordOnDamagedHeads) {
   }
 }
 
+// Head strings longer than the fast path's 16-byte steps, with one special byte at every offset:
+// quotes, backslashes and control characters end the fast path wherever they sit.
+TEST(StoredRecordTest, AgreesWithParseRecordOnLongStringsWithOneSpecialByte) {
+  const std::string specials = std::string("\"\\\x01\x1f\x20\x7f\x80\xff") + std::string(1, '\0');
+  for (size_t length = 1; length <= 40; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      for (const char special : specials) {
+        EventRecord record;
+        record.position = GlobalPosition(length * 100 + at);
+        record.stream_id = "contract-" + std::string(length, 'a');
+        record.stream_id[9 + at] = special;
+        record.event_id = std::string(length, 'e');
+        record.type = "contract.created";
+        record.actor.user_agent = record.stream_id;
+        record.data = R"({"n":1})";
+        const std::string bytes = CanonicalBytes(record);
+        const Result<EventRecord> fast = ParseStoredRecord(bytes);
+        const Result<EventRecord> reference = ParseRecord(bytes);
+        ASSERT_EQ(fast.has_value(), reference.has_value()) << bytes;
+        if (reference) {
+          EXPECT_EQ(*fast, *reference) << bytes;
+        }
+        ExpectSamePosition(bytes, fast);
+      }
+    }
+  }
+}
+
 TEST(StoredRecordTest, TakesTheFastPathForPlainRecords) {
   EventRecord record;
   record.position = GlobalPosition(42);
