@@ -1,12 +1,10 @@
 #include "projections/contract_index.h"
 
 #include <algorithm>
-#include <array>
 #include <set>
 
 #include <boost/json.hpp>
 
-#include "base/json_read.h"
 #include "base/time_text.h"
 #include "domain/template.h"
 #include "projections/key_codec.h"
@@ -98,48 +96,6 @@ std::string EncodeIndexEntry(const IndexEntry& entry) {
   out["actions"] = entry.actions;
   out["text"] = entry.text;
   return boost::json::serialize(out);
-}
-
-Result<IndexEntry> DecodeIndexEntry(std::string_view bytes) {
-  // Entries are decoded for every candidate of a list: parse into a buffer on the stack, which
-  // spares the allocation and release of every member (a quarter of a list's instructions).
-  std::array<unsigned char, 4096> buffer;
-  boost::json::monotonic_resource memory(buffer.data(), buffer.size());
-  boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(bytes, ec, &memory);
-  if (ec || !parsed.is_object()) return Fail(ErrorCode::kCorruption, "malformed index entry");
-  const boost::json::object& in = parsed.get_object();
-  IndexEntry entry;
-  const auto id = StringMember(in, "id");
-  const auto status_text = StringMember(in, "status");
-  const auto status = status_text ? ParseContractStatus(*status_text) : std::nullopt;
-  const auto version = UnsignedMember(in, "version");
-  const auto roles = UnsignedMember(in, "roles");
-  const auto actions = UnsignedMember(in, "actions");
-  const boost::json::array* counterparties = ArrayMember(in, "counterparties");
-  if (!id || !status || !version || !roles || !actions || counterparties == nullptr) {
-    return Fail(ErrorCode::kCorruption, "malformed index entry");
-  }
-  entry.contract_id = std::string(*id);
-  entry.status = *status;
-  entry.version = *version;
-  entry.roles = static_cast<uint8_t>(*roles);
-  entry.actions = static_cast<uint8_t>(*actions);
-  entry.created_at = IntegerMember(in, "createdAt");
-  entry.updated_at = IntegerMember(in, "updatedAt");
-  entry.sent_at = IntegerMember(in, "sentAt");
-  entry.completed_at = IntegerMember(in, "completedAt");
-  entry.declined_at = IntegerMember(in, "declinedAt");
-  entry.voided_at = IntegerMember(in, "voidedAt");
-  entry.expired_at = IntegerMember(in, "expiredAt");
-  entry.expires_at = IntegerMember(in, "expiresAt");
-  entry.controller = StringMemberOrEmpty(in, "controller");
-  entry.created_by = StringMemberOrEmpty(in, "createdBy");
-  entry.text = StringMemberOrEmpty(in, "text");
-  for (const auto& org : *counterparties) {
-    if (org.is_string()) entry.counterparties.emplace_back(org.get_string());
-  }
-  return entry;
 }
 
 std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
