@@ -43,26 +43,34 @@ std::string SearchTextOf(const ContractState& state, std::string_view contract_i
   return text;
 }
 
-std::optional<int64_t> IndexEntry::Date(DateField field) const {
+// The member of a date field, for a const or a mutable entry.
+template <class Entry>
+auto& DateMember(Entry& entry, DateField field) {
   switch (field) {
     case DateField::kCreatedAt:
-      return created_at;
+      return entry.created_at;
     case DateField::kUpdatedAt:
-      return updated_at;
+      return entry.updated_at;
     case DateField::kSentAt:
-      return sent_at;
+      return entry.sent_at;
     case DateField::kCompletedAt:
-      return completed_at;
+      return entry.completed_at;
     case DateField::kDeclinedAt:
-      return declined_at;
+      return entry.declined_at;
     case DateField::kVoidedAt:
-      return voided_at;
+      return entry.voided_at;
     case DateField::kExpiredAt:
-      return expired_at;
+      return entry.expired_at;
     case DateField::kExpiresAt:
-      return expires_at;
+      return entry.expires_at;
   }
-  return std::nullopt;
+  return entry.created_at;
+}
+
+std::optional<int64_t> IndexEntry::Date(DateField field) const { return DateMember(*this, field); }
+
+std::optional<int64_t>& IndexEntry::MutableDate(DateField field) {
+  return DateMember(*this, field);
 }
 
 std::vector<AccessRole> IndexEntry::Roles() const {

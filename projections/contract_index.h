@@ -65,6 +65,7 @@ struct IndexEntry {
   bool Has(AccessRole role) const { return (roles & Bit(role)) != 0; }
   bool Has(ParticipantAction action) const { return (actions & Bit(action)) != 0; }
   std::optional<int64_t> Date(DateField field) const;
+  std::optional<int64_t>& MutableDate(DateField field);
   std::vector<AccessRole> Roles() const;
 
   template <class E>

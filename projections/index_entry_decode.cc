@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "projections/contract_index.h"
+#include "projections/list_query.h"
 
 namespace esign::projections {
 namespace {
@@ -25,14 +27,7 @@ enum class Member {
   kCreatedBy,
   kText,
   kCounterparties,
-  kCreatedAt,
-  kUpdatedAt,
-  kSentAt,
-  kCompletedAt,
-  kDeclinedAt,
-  kVoidedAt,
-  kExpiredAt,
-  kExpiresAt,
+  kDate,  // one of the DateField names
 };
 
 Member MemberNamed(std::string_view key) {
@@ -46,19 +41,11 @@ Member MemberNamed(std::string_view key) {
       {"createdBy", Member::kCreatedBy},
       {"text", Member::kText},
       {"counterparties", Member::kCounterparties},
-      {"createdAt", Member::kCreatedAt},
-      {"updatedAt", Member::kUpdatedAt},
-      {"sentAt", Member::kSentAt},
-      {"completedAt", Member::kCompletedAt},
-      {"declinedAt", Member::kDeclinedAt},
-      {"voidedAt", Member::kVoidedAt},
-      {"expiredAt", Member::kExpiredAt},
-      {"expiresAt", Member::kExpiresAt},
   };
   for (const auto& [name, member] : kMembers) {
     if (key == name) return member;
   }
-  return Member::kOther;
+  return ParseDateField(key) ? Member::kDate : Member::kOther;
 }
 
 // The events of one entry's parse. A member of the wrong type counts as absent, as a later
@@ -112,6 +99,7 @@ class EntryHandler {
   bool on_key(boost::json::string_view last, size_t, error_code&) {
     text_.append(last.data(), last.size());
     member_ = depth_ == 1 ? MemberNamed(text_) : Member::kOther;
+    if (member_ == Member::kDate) date_ = *ParseDateField(text_);
     text_.clear();
     Forget(member_);
     return true;
@@ -200,32 +188,11 @@ class EntryHandler {
         has_counterparties_ = false;
         entry_.counterparties.clear();
         break;
-      default:
-        if (std::optional<int64_t>* date = Date(member)) date->reset();
+      case Member::kDate:
+        entry_.MutableDate(date_).reset();
         break;
-    }
-  }
-
-  std::optional<int64_t>* Date(Member member) {
-    switch (member) {
-      case Member::kCreatedAt:
-        return &entry_.created_at;
-      case Member::kUpdatedAt:
-        return &entry_.updated_at;
-      case Member::kSentAt:
-        return &entry_.sent_at;
-      case Member::kCompletedAt:
-        return &entry_.completed_at;
-      case Member::kDeclinedAt:
-        return &entry_.declined_at;
-      case Member::kVoidedAt:
-        return &entry_.voided_at;
-      case Member::kExpiredAt:
-        return &entry_.expired_at;
-      case Member::kExpiresAt:
-        return &entry_.expires_at;
-      default:
-        return nullptr;
+      case Member::kOther:
+        break;
     }
   }
 
@@ -256,7 +223,7 @@ class EntryHandler {
     if (member_ == Member::kActions) actions_ = value;
   }
   void DateValue(int64_t value) {
-    if (std::optional<int64_t>* date = Date(member_)) *date = value;
+    if (member_ == Member::kDate) entry_.MutableDate(date_) = value;
   }
 
   IndexEntry entry_;
@@ -270,7 +237,8 @@ class EntryHandler {
   bool top_level_object_ = false;
   int depth_ = 0;
   Member member_ = Member::kOther;
-  std::string text_;  // the key or string being read
+  DateField date_ = DateField::kCreatedAt;  // when member_ is kDate
+  std::string text_;                        // the key or string being read
 };
 
 }  // namespace

@@ -51,13 +51,6 @@ constexpr ContractStatus kStatuses[] = {ContractStatus::kDraft,    ContractStatu
                                         ContractStatus::kDeclined, ContractStatus::kVoided,
                                         ContractStatus::kExpired};
 
-std::optional<DateField> ParseDateField(std::string_view text) {
-  for (const DateField field : kDateFields) {
-    if (text == ToString(field)) return field;
-  }
-  return std::nullopt;
-}
-
 // "must be one of a, b, c", from the values' names.
 template <class T, size_t N>
 std::string OneOf(const T (&values)[N]) {
@@ -148,6 +141,13 @@ std::string_view ToString(DateField field) {
       return "expiresAt";
   }
   return "createdAt";
+}
+
+std::optional<DateField> ParseDateField(std::string_view text) {
+  for (const DateField field : kDateFields) {
+    if (text == ToString(field)) return field;
+  }
+  return std::nullopt;
 }
 
 std::optional<ContractStatus> ParseContractStatus(std::string_view text) {

@@ -46,6 +46,7 @@ enum class DateField {
   kExpiresAt,  // the deadline fixed at send, whether or not it has passed
 };
 std::string_view ToString(DateField field);
+std::optional<DateField> ParseDateField(std::string_view text);
 
 std::optional<ContractStatus> ParseContractStatus(std::string_view text);
 
