@@ -5,10 +5,12 @@
 #
 #   benchmarks/compare.sh [seconds per HTTP workload, default 10] [connections, default 64]
 #
-# References: nginx answering the service's own status JSON (the HTTP ceiling), PostgreSQL storing
-# an event of the same size from 64 clients with synchronous commit (the usual event store), plain
-# RocksDB synced puts from 64 threads, and `openssl speed sha256` on 512-byte blocks (the hashing
-# ceiling of verification). Installs what it needs from Debian and builds what is missing (Release).
+# References: nginx answering the service's own status JSON (the HTTP ceiling; for scale, also the
+# list page of the same run, about twenty times its size, which no target uses), PostgreSQL
+# storing an event of the same size from 64 clients with synchronous commit (the usual event
+# store), plain RocksDB synced puts from 64 threads, and `openssl speed sha256` on 512-byte blocks
+# (the hashing ceiling of verification). Installs what it needs from Debian and builds what is
+# missing (Release).
 # Environment: VERIFY_EVENTS (default 1000000), BUILD_DIR (default build/release).
 set -euo pipefail
 
@@ -100,6 +102,8 @@ http {
   server {
     listen 127.0.0.1:$NGINX_PORT;
     location / { default_type application/json; return 200 '$body'; }
+    # The list page of the same run (about 20 times the status answer's size), from a file.
+    location = /list.json { root $WORK; default_type application/json; }
   }
 }
 CONF
@@ -146,8 +150,8 @@ install_missing nginx-light postgresql postgresql-contrib wrk jq curl openssl
 build_missing
 
 echo "== contractd over HTTP (benchmarks/load.sh $DURATION $CONNECTIONS)" >&2
-STATUS_SAMPLE="$WORK/status.json" "$ROOT/benchmarks/load.sh" "$DURATION" "$CONNECTIONS" \
-  | tee "$WORK/load.out" >&2
+STATUS_SAMPLE="$WORK/status.json" LIST_SAMPLE="$WORK/list.json" \
+  "$ROOT/benchmarks/load.sh" "$DURATION" "$CONNECTIONS" | tee "$WORK/load.out" >&2
 field() { awk -v name="$1" -v col="$2" '$0 ~ "^"name" " {print $col}' "$WORK/load.out"; }
 CREATE=$(field create 2 | cut -d. -f1)
 CREATE_P99=$(awk '/^create / {print $7}' "$WORK/load.out")
@@ -159,6 +163,8 @@ PEAK=$(sed -n 's/^contractd peak memory: //p' "$WORK/load.out")
 
 echo "== nginx, the status answer, keep-alive" >&2
 NGINX=$(nginx_reference)
+echo "== nginx, the list page, keep-alive" >&2
+NGINX_LIST=$(wrk_rps "http://127.0.0.1:$NGINX_PORT/list.json")
 echo "== PostgreSQL, 64 clients inserting events, synchronous commit" >&2
 POSTGRES=$(postgres_reference)
 
@@ -190,6 +196,8 @@ row "create contract, durable" "$CREATE" "req/s" "PostgreSQL event insert, 64 cl
   "$POSTGRES" ">= 2"
 row "get status" "$STATUS" "req/s" "nginx, the same JSON, keep-alive" "$NGINX" ">= 0.6"
 row "list, filtered" "$LIST" "req/s" "nginx, the same JSON, keep-alive" "$NGINX" ">= 0.2"
+row "  (the same, beside its own page)" "$LIST" "req/s" \
+  "nginx, the same list page ($(wc -c <"$WORK/list.json") B)" "$NGINX_LIST" "(for scale)"
 row "send (renders the PDF)" "$SEND" "req/s" "create, same run" "$CREATE" ">= 0.25"
 row "ledger append_concurrent" "$APPEND" "appends/s" "plain RocksDB synced puts, 64 threads" \
   "$PUTS" ">= 3"

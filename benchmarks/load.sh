@@ -75,10 +75,15 @@ run "create" create.lua
 collect_ids
 export IDS="$WORK/ids"
 echo "drafts: $(wc -l <"$IDS")" >&2
-# A real status answer, for a reference server that returns the same bytes (benchmarks/compare.sh).
+# A real status answer and list page, for a reference server that returns the same bytes
+# (benchmarks/compare.sh).
 if [ -n "${STATUS_SAMPLE:-}" ]; then
   curl -sf "http://127.0.0.1:$PORT/api/v1/contracts/$(head -1 "$IDS")/status" \
     -H "Authorization: Bearer $TOKEN" >"$STATUS_SAMPLE"
+fi
+if [ -n "${LIST_SAMPLE:-}" ]; then
+  curl -sf "http://127.0.0.1:$PORT/api/v1/contracts?status=draft&limit=20" \
+    -H "Authorization: Bearer $TOKEN" >"$LIST_SAMPLE"
 fi
 run "get status" status.lua
 run "list filtered" list.lua
