@@ -3,11 +3,15 @@
 // group, delivery store, per-endpoint lanes, Beast client) and a receiver on loopback (the
 // service's own HTTP server answering 200). One line of figures per workload:
 //   throughput  `--events` contract events as fast as they can be appended, each to every one of
-//               `--endpoints` endpoints: deliveries/s from the first append to the last delivery
+//               `--endpoints` endpoints: deliveries/s from the first append to the last delivery,
+//               and how long after the first append the first delivery arrived. The burst starts
+//               `--idle` seconds after the dispatcher: with 0 its consumer group is still forming
+//               (3 s, see docs/webhooks.md) and the figure includes that; with 5 the consumer is
+//               up and idle when the burst comes
 //   latency     events appended at `--rate` per second for `--seconds`, to `--latency-endpoints`
 //               endpoints: time from the append to the delivery's arrival, p50/p99/max
 //   webhook_bench [--endpoints 10] [--events 5000] [--rate 1000] [--seconds 5]
-//                 [--latency-endpoints 1]
+//                 [--latency-endpoints 1] [--idle 0]
 #include <stdlib.h>
 
 #include <algorithm>
@@ -49,6 +53,7 @@ struct Flags {
   int rate = 1000;
   int seconds = 5;
   int latency_endpoints = 1;
+  int idle = 0;
 };
 
 // The eventId of a delivery's body, found without parsing it: the receiver must cost little
@@ -104,6 +109,14 @@ class Receiver final : public http::RequestHandler {
     }
     return last;
   }
+  Steady::time_point First() const {
+    std::lock_guard lock(mutex_);
+    Steady::time_point first = Steady::time_point::max();
+    for (const auto& [id, times] : arrivals_) {
+      for (auto t : times) first = std::min(first, t);
+    }
+    return first;
+  }
 
  private:
   mutable std::mutex mutex_;
@@ -129,6 +142,7 @@ Flags ParseFlags(int argc, char** argv) {
     if (name == "--rate") flags.rate = value;
     if (name == "--seconds") flags.seconds = value;
     if (name == "--latency-endpoints") flags.latency_endpoints = value;
+    if (name == "--idle") flags.idle = value;
   }
   return flags;
 }
@@ -209,6 +223,7 @@ int main(int argc, char** argv) {
        .auth = *auth,
        .sender = {.allow_loopback = true}});
   if (!delivery) return fail("delivery", delivery.error());
+  const auto dispatcher_started = Steady::now();
 
   auto add_endpoints = [&](const std::string& organization, int count) -> bool {
     for (int i = 0; i < count; ++i) {
@@ -232,6 +247,7 @@ int main(int argc, char** argv) {
 
   // throughput
   if (!add_endpoints("org_throughput", flags.endpoints)) return 1;
+  std::this_thread::sleep_until(dispatcher_started + std::chrono::seconds(flags.idle));
   const size_t expected = static_cast<size_t>(flags.endpoints) * flags.events;
   const auto started = Steady::now();
   {
@@ -256,11 +272,12 @@ int main(int argc, char** argv) {
   }
   const bool all = WaitForCount(receiver, expected, std::chrono::seconds(300));
   const double elapsed = std::chrono::duration<double>(receiver.Last() - started).count();
+  const double first = std::chrono::duration<double>(receiver.First() - started).count();
   std::printf(
       "throughput   : %8zu deliveries in %6.2f s = %8.0f deliveries/s (%d endpoints, %d events, "
-      "%zu repeated)%s\n",
+      "%zu repeated, first after %.2f s, idle %d s)%s\n",
       receiver.count(), elapsed, static_cast<double>(receiver.count()) / elapsed, flags.endpoints,
-      flags.events, receiver.Repeated(static_cast<size_t>(flags.endpoints)),
+      flags.events, receiver.Repeated(static_cast<size_t>(flags.endpoints)), first, flags.idle,
       all ? "" : " INCOMPLETE");
 
   // latency

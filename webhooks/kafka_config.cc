@@ -163,6 +163,15 @@ Result<KafkaHandle> MakeKafkaHandle(rd_kafka_type_t type, KafkaConf conf) {
   return KafkaHandle(handle);
 }
 
+Result<KafkaTopic> MakeKafkaTopic(rd_kafka_t* handle, const std::string& topic) {
+  KafkaTopic made(rd_kafka_topic_new(handle, topic.c_str(), nullptr));
+  if (!made) {
+    return Fail(ErrorCode::kInternal, "cannot make a handle of topic " + topic + ": " +
+                                          rd_kafka_err2str(rd_kafka_last_error()));
+  }
+  return made;
+}
+
 KafkaSettings GroupMemberSettings(const std::string& brokers, const std::string& group,
                                   const std::string& client_id, const KafkaSettings& more) {
   KafkaSettings settings = {

@@ -51,6 +51,17 @@ using KafkaConf = std::unique_ptr<rd_kafka_conf_t, KafkaConfDeleter>;
 
 using KafkaSettings = std::vector<std::pair<std::string, std::string>>;
 
+struct KafkaTopicDeleter {
+  void operator()(rd_kafka_topic_t* topic) const { rd_kafka_topic_destroy(topic); }
+};
+// Destroy it before the client it belongs to.
+using KafkaTopic = std::unique_ptr<rd_kafka_topic_t, KafkaTopicDeleter>;
+
+// A handle of `topic` on the producer `handle`, made before its first message: librdkafka asks
+// for a topic's metadata when its handle is made (or once connected), while a topic first named
+// by a produce call waits for the client's next topic scan, up to a second.
+Result<KafkaTopic> MakeKafkaTopic(rd_kafka_t* handle, const std::string& topic);
+
 // A configuration with every setting applied; kValidationFailed naming the refused one.
 Result<KafkaConf> MakeKafkaConf(const KafkaSettings& settings);
 

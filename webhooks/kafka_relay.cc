@@ -79,7 +79,14 @@ Status KafkaRelay::CreateProducer() {
   rd_kafka_conf_set_opaque(conf->get(), this);
   auto handle = MakeKafkaHandle(RD_KAFKA_PRODUCER, std::move(*conf));
   if (!handle) return std::unexpected(handle.error());
+  // Made now, so the first events do not wait for the topics' metadata.
+  auto events = MakeKafkaTopic(handle->get(), options_.topic);
+  if (!events) return std::unexpected(events.error());
+  auto endpoints = MakeKafkaTopic(handle->get(), options_.endpoints_topic);
+  if (!endpoints) return std::unexpected(endpoints.error());
   producer_ = std::move(*handle);
+  events_topic_ = std::move(*events);
+  endpoints_topic_ = std::move(*endpoints);
   return {};
 }
 
@@ -104,6 +111,8 @@ void KafkaRelay::DropProducer() {
   if (!producer_) return;
   StopPoller();
   rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+  events_topic_.reset();
+  endpoints_topic_.reset();
   producer_.reset();
   std::lock_guard lock(mutex_);
   pending_.clear();  // reports of a dropped producer never arrive: publish those again
@@ -167,8 +176,8 @@ Result<GlobalPosition> KafkaRelay::Publish(const std::vector<eventstore::EventRe
     next = position + 1;
     if (topic == PublishedTopic::kNone) continue;
     const bool produced =
-        Produce(record, topic == PublishedTopic::kContractEvents ? options_.topic
-                                                                 : options_.endpoints_topic) &&
+        Produce(record, topic == PublishedTopic::kContractEvents ? events_topic_.get()
+                                                                 : endpoints_topic_.get()) &&
         (topic == PublishedTopic::kContractEvents || WaitForBarrier(stop, position) ||
          stop.stop_requested());
     if (!produced) {
@@ -182,7 +191,7 @@ Result<GlobalPosition> KafkaRelay::Publish(const std::vector<eventstore::EventRe
   return GlobalPosition(next);
 }
 
-bool KafkaRelay::Produce(const eventstore::EventRecord& record, const std::string& topic) {
+bool KafkaRelay::Produce(const eventstore::EventRecord& record, rd_kafka_topic_t* topic) {
   const uint64_t position = record.position.value();
   ParsedEvent event(record);  // the data parsed once, for the controller and the message
   auto controller = owners_.Of(event);
@@ -192,9 +201,9 @@ bool KafkaRelay::Produce(const eventstore::EventRecord& record, const std::strin
     return false;
   }
   const EventMessage message = MakeEventMessage(std::move(event), *controller);
-  const std::string mac = options_.auth.Mac(topic, message.key, message.value);
+  const std::string mac = options_.auth.Mac(rd_kafka_topic_name(topic), message.key, message.value);
   const rd_kafka_resp_err_t err = rd_kafka_producev(
-      producer_.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
+      producer_.get(), RD_KAFKA_V_RKT(topic),
       RD_KAFKA_V_KEY(message.key.data(), message.key.size()),
       RD_KAFKA_V_VALUE(const_cast<char*>(message.value.data()), message.value.size()),
       RD_KAFKA_V_HEADER(kMacHeader, mac.data(), static_cast<ssize_t>(mac.size())),

@@ -112,7 +112,7 @@ class KafkaRelay {
   void ReportFailedRead();
   static void OnDelivery(rd_kafka_t* handle, const rd_kafka_message_t* message, void* opaque);
   // Produces one event to `topic`; false when the produce call failed.
-  bool Produce(const eventstore::EventRecord& record, const std::string& topic);
+  bool Produce(const eventstore::EventRecord& record, rd_kafka_topic_t* topic);
   // Waits until the message of `position` is acknowledged; false on a failed delivery or stop.
   bool WaitForBarrier(const std::stop_token& stop, uint64_t position);
   // Marks `position` acknowledged and moves acked_ over the acknowledged prefix; mutex_ held.
@@ -123,6 +123,9 @@ class KafkaRelay {
   const KafkaRelayOptions options_;
 
   KafkaHandle producer_;  // replaced only by the producer thread, while the poller is stopped
+  // options_.topic and options_.endpoints_topic on producer_, made and dropped with it.
+  KafkaTopic events_topic_;
+  KafkaTopic endpoints_topic_;
   std::jthread poller_;
   std::unique_ptr<eventstore::CatchUpSubscription> subscription_;  // the producer thread
   std::mutex stop_mutex_;

@@ -39,12 +39,18 @@ Result<std::unique_ptr<TopicWriter>> TopicWriter::Start(TopicWriterOptions optio
   rd_kafka_conf_set_dr_msg_cb(conf->get(), &TopicWriter::OnDelivery);
   auto producer = MakeKafkaHandle(RD_KAFKA_PRODUCER, std::move(*conf));
   if (!producer) return std::unexpected(producer.error());
+  std::vector<KafkaTopic> topics;
+  for (const std::string& name : options.topics) {
+    auto topic = MakeKafkaTopic(producer->get(), name);
+    if (!topic) return std::unexpected(topic.error());
+    topics.push_back(std::move(*topic));
+  }
   return std::unique_ptr<TopicWriter>(
-      new TopicWriter(std::move(*producer), std::move(options.auth)));
+      new TopicWriter(std::move(*producer), std::move(topics), std::move(options.auth)));
 }
 
-TopicWriter::TopicWriter(KafkaHandle producer, MessageAuth auth)
-    : producer_(std::move(producer)), auth_(std::move(auth)) {
+TopicWriter::TopicWriter(KafkaHandle producer, std::vector<KafkaTopic> topics, MessageAuth auth)
+    : producer_(std::move(producer)), topics_(std::move(topics)), auth_(std::move(auth)) {
   poller_ = std::jthread([this](const std::stop_token& stop) {
     while (!stop.stop_requested()) rd_kafka_poll(producer_.get(), 100);
   });

@@ -33,6 +33,9 @@ struct TopicWriterOptions {
   // How long a message may wait for the cluster before Write fails. Default: 30 s.
   std::chrono::milliseconds timeout{30000};
   KafkaSettings settings;  // more producer settings, applied last (tests)
+  // The topics it writes to, known at start so that the first message to each does not wait for
+  // the topic's metadata (up to a second). Others may be written too. Default: none.
+  std::vector<std::string> topics;
 };
 
 class TopicWriter {
@@ -53,10 +56,11 @@ class TopicWriter {
   void StopWithin(std::chrono::milliseconds grace);
 
  private:
-  TopicWriter(KafkaHandle producer, MessageAuth auth);
+  TopicWriter(KafkaHandle producer, std::vector<KafkaTopic> topics, MessageAuth auth);
   static void OnDelivery(rd_kafka_t* handle, const rd_kafka_message_t* message, void* opaque);
 
   KafkaHandle producer_;
+  std::vector<KafkaTopic> topics_;  // options.topics, on producer_; kept for their metadata
   const MessageAuth auth_;
   // Steady-clock ticks after which Writes give up; max while not stopping.
   std::atomic<std::chrono::steady_clock::rep> give_up_at_{

@@ -30,7 +30,8 @@ Result<std::unique_ptr<WebhookDelivery>> WebhookDelivery::Start(
   auto writer = TopicWriter::Start(
       {.brokers = options.brokers,
        .auth = options.auth,
-       .client_id = external ? "contractd-dispatcher-records" : "contractd-retries"});
+       .client_id = external ? "contractd-dispatcher-records" : "contractd-retries",
+       .topics = {std::string(external ? kDeliveriesTopic : kRetriesTopic)}});
   if (!writer) return std::unexpected(writer.error());
   delivery->writer_ = std::move(*writer);
   const WebhookDeliveryDeps& d = delivery->deps_;

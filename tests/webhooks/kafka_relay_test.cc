@@ -52,6 +52,18 @@ class KafkaRelayTest : public esign::testing::RelayFixture {
     return boost::json::parse(m.value).as_object();
   }
 
+  // The embedded cluster's only broker.
+  static constexpr int32_t kMockBrokerId = 1;
+
+  // Every partition of webhook-endpoints led by `broker` (-1: none).
+  void SetEndpointsLeader(int32_t broker) {
+    for (int32_t partition = 0; partition < EmbeddedKafkaOptions{}.partitions; ++partition) {
+      ASSERT_EQ(rd_kafka_mock_partition_set_leader(kafka_->cluster(), "webhook-endpoints",
+                                                   partition, broker),
+                RD_KAFKA_RESP_ERR_NO_ERROR);
+    }
+  }
+
   int next_id_ = 0;
 };
 
@@ -216,9 +228,9 @@ TEST_F(KafkaRelayTest, NoLaterEventIsPublishedBeforeAnEndpointEventIsAcknowledge
   StartRelay();
   AppendEvent("contract-ctr_a", "contract.created", R"({"organizationId":"org_a"})");
   ASSERT_TRUE(relay_->WaitForAcknowledged(1, kWaitLimit));
-  // The endpoints topic has no leader for now: its message waits in the producer.
-  rd_kafka_mock_topic_set_error(kafka_->cluster(), "webhook-endpoints",
-                                RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE);
+  // The endpoints topic has no leader for now: its message waits in the producer (which knows
+  // the topic's metadata from its start).
+  SetEndpointsLeader(-1);
   AppendEvent("webhook-whe_1", "webhook_endpoint.created", R"({"n":1})");
   AppendEvent("contract-ctr_a", "contract.sent", "{}");
   EXPECT_FALSE(relay_->WaitForAcknowledged(2, std::chrono::milliseconds(1500)));
@@ -228,10 +240,24 @@ TEST_F(KafkaRelayTest, NoLaterEventIsPublishedBeforeAnEndpointEventIsAcknowledge
   EXPECT_EQ(Value(published[0]).at("position").to_number<uint64_t>(), 0u);
   EXPECT_EQ(relay_->acknowledged(), 1u);
 
-  rd_kafka_mock_topic_set_error(kafka_->cluster(), "webhook-endpoints", RD_KAFKA_RESP_ERR_NO_ERROR);
+  SetEndpointsLeader(kMockBrokerId);
   ASSERT_TRUE(relay_->WaitForAcknowledged(3, kWaitLimit));
   EXPECT_EQ(ReadAll(1, "webhook-endpoints").size(), 1u);
   EXPECT_EQ(ReadAll(2).size(), 2u);
+}
+
+TEST_F(KafkaRelayTest, KnowsItsTopicsFromItsStart) {
+  // Its producer asks for both topics' metadata as it starts, not at its first message to each
+  // (which waited for the client's next topic scan, up to a second).
+  StartRelay();
+  AppendEvent("webhook-whe_1", "webhook_endpoint.created", R"({"n":1})");
+  ASSERT_TRUE(relay_->WaitForAcknowledged(1, kWaitLimit));  // connected, metadata received
+  // From here on a producer meeting contract-events for the first time could not publish to it.
+  rd_kafka_mock_topic_set_error(kafka_->cluster(), "contract-events",
+                                RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE);
+  AppendEvent("contract-ctr_a", "contract.created", R"({"organizationId":"org_a"})");
+  EXPECT_TRUE(relay_->WaitForAcknowledged(2, kWaitLimit));
+  rd_kafka_mock_topic_set_error(kafka_->cluster(), "contract-events", RD_KAFKA_RESP_ERR_NO_ERROR);
 }
 
 }  // namespace
