@@ -16,9 +16,9 @@ bool IndexCursor::Answers(const std::optional<std::string>& bound, bool inclusiv
   if (!positioned_) return false;
   if (rows_->Valid() && !Below(rows_->key().substr(prefix_size_), bound, inclusive)) return false;
   // The bound must not reach above the range known to hold no key.
-  if (!clear_to_) return true;
+  if (clear_to_top_) return true;
   if (!bound) return false;
-  if (*bound != *clear_to_) return *bound < *clear_to_;
+  if (*bound != clear_to_) return *bound < clear_to_;
   return clear_inclusive_ || !inclusive;
 }
 
@@ -34,7 +34,8 @@ Status IndexCursor::SeekStorage(const std::optional<std::string>& bound, bool in
   Status sought = rows_->SeekAtOrBelow(bound ? std::string_view(sought_) : std::string_view());
   if (!sought) return sought;
   positioned_ = true;
-  clear_to_ = bound;
+  clear_to_top_ = !bound;
+  if (bound) clear_to_.assign(*bound);
   clear_inclusive_ = inclusive;
   if (!inclusive && rows_->Valid() && rows_->key() == sought_) {
     if (!budget_.Take()) return {};
@@ -52,7 +53,8 @@ Result<IndexCursor::Step> IndexCursor::Seek(const std::optional<std::string>& bo
       !Below(rows_->key().substr(prefix_size_), bound, inclusive)) {
     for (size_t step = 0; step < kStepsBeforeSeek && rows_->Valid(); ++step) {
       if (!budget_.Take()) return Step{Outcome::kOutOfBudget, {}};
-      clear_to_ = std::string(rows_->key().substr(prefix_size_));
+      clear_to_top_ = false;
+      clear_to_.assign(rows_->key().substr(prefix_size_));  // reuses its buffer
       clear_inclusive_ = false;
       if (Status moved = rows_->Prev(); !moved) return Fail(moved.error());
       if (Answers(bound, inclusive)) return Current();

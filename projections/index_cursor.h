@@ -74,9 +74,11 @@ class IndexCursor {
   const size_t prefix_size_;
   ScanBudget& budget_;
   std::string sought_;  // the whole key of the last storage seek
-  // Where the cursor is: at the greatest key below `clear_to_` (its end when !rows_->Valid()).
+  // Where the cursor is: at the greatest key below `clear_to_` (its end when !rows_->Valid()), or
+  // the greatest of all when `clear_to_top_`.
   bool positioned_ = false;
-  std::optional<std::string> clear_to_;  // no value: above every key
+  bool clear_to_top_ = true;
+  std::string clear_to_;
   bool clear_inclusive_ = true;
 };
 
