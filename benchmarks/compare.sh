@@ -79,7 +79,8 @@ wrk_rps() {
   wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$1" | awk '/Requests\/sec/ {printf "%.0f", $2}'
 }
 
-nginx_reference() {
+# Started in this shell, not in a command substitution's subshell: cleanup must see NGINX_STARTED.
+nginx_start() {
   mkdir -p "$WORK/nginx/logs"
   # The body is the service's own status answer, captured by load.sh; single quotes escaped for
   # nginx's string syntax.
@@ -110,12 +111,13 @@ CONF
   nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf"
   NGINX_STARTED=1
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && break; sleep 0.1; done
-  wrk_rps "http://127.0.0.1:$NGINX_PORT/api/v1/contracts/ctr_1/status"
+  # Another server on the port would be measured instead: refuse to go on.
+  curl -sf "http://127.0.0.1:$NGINX_PORT/list.json" >/dev/null ||
+    { echo "nginx did not start on port $NGINX_PORT" >&2; exit 1; }
 }
 
-# Events of the size of a created contract's, inserted by 64 pgbench clients, each insert its own
-# synchronously committed transaction into a table with the keys an event store needs.
-postgres_reference() {
+# A PostgreSQL with a table with the keys an event store needs (started in this shell, as nginx).
+postgres_start() {
   PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
   mkdir -p "$WORK/pg" "$WORK/pgsock"
   chown postgres "$WORK/pg" "$WORK/pgsock"
@@ -135,6 +137,11 @@ postgres_reference() {
 INSERT INTO events (stream_id, stream_version, event_id, type, data) VALUES ('ctr_' || gen_random_uuid(), 1, gen_random_uuid(), 'contract.created', '$payload'::jsonb);
 SQL
   chmod 644 "$WORK/insert.sql"
+}
+
+# Events of the size of a created contract's, inserted by 64 pgbench clients, each insert its own
+# synchronously committed transaction.
+postgres_tps() {
   runuser -u postgres -- "$PG_BIN/pgbench" -n -h "$WORK/pgsock" -p "$PG_PORT" -c 64 -j 2 \
     -T "$DURATION" -M prepared -f "$WORK/insert.sql" postgres 2>/dev/null |
     awk '/^tps = / {printf "%.0f", $3}'
@@ -161,12 +168,14 @@ SEND=$(field send 2 | cut -d. -f1)
 SEND_P99=$(awk '/^send / {print $7}' "$WORK/load.out")
 PEAK=$(sed -n 's/^contractd peak memory: //p' "$WORK/load.out")
 
+nginx_start
 echo "== nginx, the status answer, keep-alive" >&2
-NGINX=$(nginx_reference)
+NGINX=$(wrk_rps "http://127.0.0.1:$NGINX_PORT/api/v1/contracts/ctr_1/status")
 echo "== nginx, the list page, keep-alive" >&2
 NGINX_LIST=$(wrk_rps "http://127.0.0.1:$NGINX_PORT/list.json")
 echo "== PostgreSQL, 64 clients inserting events, synchronous commit" >&2
-POSTGRES=$(postgres_reference)
+postgres_start
+POSTGRES=$(postgres_tps)
 
 echo "== ledger_bench: append_concurrent beside plain RocksDB synced puts (64 threads)" >&2
 "$BUILD_DIR/benchmarks/ledger_bench" --benchmarks=append_concurrent,rocksdb_put_64threads \
