@@ -3,7 +3,7 @@
 namespace esign::projections {
 
 IndexCursor::IndexCursor(const ViewReader& rows, std::string prefix, ScanBudget& budget)
-    : rows_(rows.OpenCursor(prefix)), prefix_size_(prefix.size()), budget_(budget) {
+    : reader_(rows), prefix_size_(prefix.size()), budget_(budget) {
   sought_ = std::move(prefix);
 }
 
@@ -30,6 +30,8 @@ IndexCursor::Step IndexCursor::Current() const {
 Status IndexCursor::SeekStorage(const std::optional<std::string>& bound, bool inclusive) {
   sought_.resize(prefix_size_);
   if (bound) sought_.append(*bound);
+  // Opened at the first seek: a request that ends at another list's first seek opens no more.
+  if (!rows_) rows_ = reader_.OpenCursor(std::string_view(sought_).substr(0, prefix_size_));
   // The prefix alone is below every key of the index: the greatest of all is an empty seek.
   Status sought = rows_->SeekAtOrBelow(bound ? std::string_view(sought_) : std::string_view());
   if (!sought) return sought;

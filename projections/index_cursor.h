@@ -70,7 +70,8 @@ class IndexCursor {
   // A jump to a bound a few rows below the position steps there; a farther one seeks.
   static constexpr size_t kStepsBeforeSeek = 4;
 
-  std::unique_ptr<RowCursor> rows_;
+  const ViewReader& reader_;
+  std::unique_ptr<RowCursor> rows_;  // opened at the first storage seek
   const size_t prefix_size_;
   ScanBudget& budget_;
   std::string sought_;  // the whole key of the last storage seek
