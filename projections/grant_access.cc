@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "projections/contract_index.h"
+#include "projections/json_event_handler.h"
 
 namespace esign::projections {
 namespace {
@@ -14,18 +15,11 @@ using boost::json::string_view;
 
 // Events of the JSON parser: keeps the top-level "version" and "roles" and stops the parse once
 // it has both (returning false with a code set ends it).
-class GrantAccessHandler {
+class GrantAccessHandler : public JsonEventHandlerBase {
  public:
-  static constexpr size_t max_object_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_array_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_key_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_string_size = std::numeric_limits<size_t>::max();
-
   bool Complete() const { return version_ && roles_; }
   GrantAccess Access() const { return {*version_, static_cast<uint8_t>(*roles_)}; }
 
-  bool on_document_begin(error_code&) { return true; }
-  bool on_document_end(error_code&) { return true; }
   bool on_object_begin(error_code&) { return Enter(); }
   bool on_object_end(size_t, error_code&) { return Leave(); }
   bool on_array_begin(error_code&) { return Enter(); }
@@ -45,7 +39,6 @@ class GrantAccessHandler {
   }
   bool on_string_part(string_view, size_t, error_code&) { return true; }
   bool on_string(string_view, size_t, error_code&) { return Value(); }
-  bool on_number_part(string_view, error_code&) { return true; }
   bool on_int64(int64_t value, string_view, error_code& ec) {
     return value >= 0 ? Number(static_cast<uint64_t>(value), ec) : Value();
   }
@@ -53,8 +46,6 @@ class GrantAccessHandler {
   bool on_double(double, string_view, error_code&) { return Value(); }
   bool on_bool(bool, error_code&) { return Value(); }
   bool on_null(error_code&) { return Value(); }
-  bool on_comment_part(string_view, error_code&) { return true; }
-  bool on_comment(string_view, error_code&) { return true; }
 
  private:
   enum class Member { kOther, kVersion, kRoles };

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "projections/contract_index.h"
+#include "projections/json_event_handler.h"
 #include "projections/list_query.h"
 
 namespace esign::projections {
@@ -50,13 +51,8 @@ Member MemberNamed(std::string_view key) {
 
 // The events of one entry's parse. A member of the wrong type counts as absent, as a later
 // member of the same name replaces an earlier one: what a JSON tree's look-up by name gave.
-class EntryHandler {
+class EntryHandler : public JsonEventHandlerBase {
  public:
-  static constexpr size_t max_object_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_array_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_key_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_string_size = std::numeric_limits<size_t>::max();
-
   Result<IndexEntry> Take() {
     const std::optional<ContractStatus> status =
         status_ ? ParseContractStatus(*status_) : std::nullopt;
@@ -72,8 +68,6 @@ class EntryHandler {
     return std::move(entry_);
   }
 
-  bool on_document_begin(error_code&) { return true; }
-  bool on_document_end(error_code&) { return true; }
   bool on_object_begin(error_code&) {
     if (depth_ == 0) top_level_object_ = true;
     Enter();
@@ -119,7 +113,6 @@ class EntryHandler {
     member_ = Member::kOther;
     return true;
   }
-  bool on_number_part(boost::json::string_view, error_code&) { return true; }
   bool on_int64(int64_t value, boost::json::string_view, error_code&) {
     if (depth_ == 1) {
       if (value >= 0) UnsignedValue(static_cast<uint64_t>(value));
@@ -139,8 +132,6 @@ class EntryHandler {
   bool on_double(double, boost::json::string_view, error_code&) { return Scalar(); }
   bool on_bool(bool, error_code&) { return Scalar(); }
   bool on_null(error_code&) { return Scalar(); }
-  bool on_comment_part(boost::json::string_view, error_code&) { return true; }
-  bool on_comment(boost::json::string_view, error_code&) { return true; }
 
  private:
   void Enter() {

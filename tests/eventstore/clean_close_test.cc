@@ -17,16 +17,11 @@ namespace esign::eventstore {
 namespace {
 
 using testing::Events;
+using testing::MustOpen;
 using testing::ReadEverything;
 using testing::TempDir;
 using testing::TestRocksOptions;
 using testing::WalBytes;
-
-std::unique_ptr<RocksEventStore> MustOpen(const RocksStoreOptions& options) {
-  Result<std::unique_ptr<RocksEventStore>> store = RocksEventStore::Open(options);
-  EXPECT_TRUE(store) << store.error().message;
-  return store ? std::move(*store) : nullptr;
-}
 
 RocksStoreOptions ReadOnly(RocksStoreOptions options) {
   options.read_only = true;

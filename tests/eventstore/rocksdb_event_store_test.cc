@@ -21,15 +21,10 @@ namespace {
 
 using testing::Event;
 using testing::Events;
+using testing::MustOpen;
 using testing::RecomputedRoot;
 using testing::TempDir;
 using testing::TestRocksOptions;
-
-std::unique_ptr<RocksEventStore> MustOpen(const RocksStoreOptions& options) {
-  Result<std::unique_ptr<RocksEventStore>> store = RocksEventStore::Open(options);
-  EXPECT_TRUE(store) << store.error().message;
-  return store ? std::move(*store) : nullptr;
-}
 
 // The store's database opened directly, as an attacker with disk access or a repair tool would.
 class RawDb {

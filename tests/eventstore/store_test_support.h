@@ -43,6 +43,13 @@ inline RocksStoreOptions TestRocksOptions(const std::string& dir) {
   return options;
 }
 
+// The opened store, or null after a failed expectation naming why.
+inline std::unique_ptr<RocksEventStore> MustOpen(const RocksStoreOptions& options) {
+  Result<std::unique_ptr<RocksEventStore>> store = RocksEventStore::Open(options);
+  EXPECT_TRUE(store) << store.error().message;
+  return store ? std::move(*store) : nullptr;
+}
+
 struct MemoryHarness {
   static constexpr const char* kName = "Memory";
   std::unique_ptr<EventStore> Open() {
