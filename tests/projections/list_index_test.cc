@@ -320,3 +320,39 @@ TEST(ListPositionTest, RoundTrips) {
 
 }  // namespace
 }  // namespace esign::projections
+
+namespace esign::projections {
+namespace {
+
+// Index rows that disagree with the rows they point to are corruption, named by the contract,
+// whether the entry is walked to or read by a point look-up, and whether the entry or the page's
+// contract row is missing.
+TEST(ListCorruptionTest, AnIndexedContractWithoutItsGrantOrRowIsCorruption) {
+  const QueryActor actor{"cli_a", "org_a"};
+  for (const bool entry_missing : {true, false}) {
+    MemoryViewStore views;
+    ViewCommit commit;
+    const std::string id = "ctr_01JAAAAAAAAAAAAAAAAAAAAAAA";
+    commit.rows.insert_or_assign(
+        "contracts/" + PostingPrefix(PostingIndex::kStatus, "org_a", "draft") + id, "");
+    if (!entry_missing) {
+      IndexEntry entry;
+      entry.contract_id = id;
+      entry.version = 1;
+      entry.roles = IndexEntry::Bit(AccessRole::kController);
+      entry.controller = "org_a";
+      commit.rows.insert_or_assign("contracts/" + GrantPrefix("org_a") + id,
+                                   EncodeIndexEntry(entry));
+    }
+    ASSERT_TRUE(views.Commit(commit));
+    const ContractQueries queries(views, testing::kCursorKey);
+    const Result<ContractPage> page =
+        queries.List(actor, *ParseListQuery(QueryParams{{"status", "draft"}}));
+    ASSERT_FALSE(page) << (entry_missing ? "no grant entry" : "no contract row");
+    EXPECT_EQ(page.error().code, ErrorCode::kCorruption);
+    EXPECT_NE(page.error().message.find(id), std::string::npos) << page.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace esign::projections
