@@ -59,8 +59,8 @@ Status MakePrivateDirectory(const fs::path& dir) {
   return {};
 }
 
-// Copies the tree under `from` into `to` (which exists): files with their permission bits,
-// directories with theirs, symbolic links as links. `skip` names top-level entries copied
+// Copies the tree under `from` into `to` (which exists): files with their owner's permission bits
+// only, directories 0700, symbolic links as links. `skip` names top-level entries copied
 // otherwise (the databases). Counts the files copied into `files`.
 Status CopyTree(const fs::path& from, const fs::path& to, const std::vector<std::string>& skip,
                 size_t& files) {
@@ -84,17 +84,16 @@ Status CopyTree(const fs::path& from, const fs::path& to, const std::vector<std:
       // Owner-only until filled: the final mode may let others list what is being copied.
       if (Status made = MakePrivateDirectory(target); !made) return made;
       if (Status copied = CopyTree(source, target, {}, files); !copied) return copied;
-      fs::permissions(target, status.permissions(), ec);
-      if (ec) return FsError("cannot set the mode of", target, ec);
     } else if (fs::is_regular_file(status)) {
       auto bytes = eventstore::ReadFileIfPresent(source.string());
       if (!bytes) return Fail(bytes.error());
       if (!*bytes) continue;  // removed meanwhile
       // Synced all at once at the end (SyncFilesystem): one fsync per file costs minutes for
       // an outbox of many .eml files.
-      if (Status written = eventstore::WriteNewFile(target.string(), **bytes,
-                                                    static_cast<unsigned>(status.permissions()),
-                                                    eventstore::FileSync::kByCaller);
+      // Owner-only, whatever the source's mode: a copy is as private as the data directory.
+      if (Status written = eventstore::WriteNewFile(
+              target.string(), **bytes, static_cast<unsigned>(status.permissions()) & 0700U,
+              eventstore::FileSync::kByCaller);
           !written) {
         return written;
       }
@@ -243,8 +242,7 @@ Result<BackupSummary> BackUp(const BackupSources& sources, const fs::path& given
   if (Status described = Describe(staging.path(), summary); !described) {
     return Fail(described.error());
   }
-  fs::permissions(staging.path(), fs::status(sources.data_dir, ec).permissions(), ec);
-  if (ec) return FsError("cannot set the mode of", staging.path(), ec);
+  // The copy stays 0700 (MakePrivateDirectory): it holds what the data directory does.
   if (Status synced = SyncFilesystem(staging.path()); !synced) return Fail(synced.error());
   // rename(2) replaces an empty directory, and only an empty one.
   fs::rename(staging.path(), target, ec);

@@ -10,6 +10,7 @@
 #include "app/backup.h"
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
+#include "app/private_data_directory.h"
 #include "app/provider_registry.h"
 #include "base/time_text.h"
 #include "domain/clock.h"
@@ -123,12 +124,8 @@ int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err
           break;
         }
         // No server: the store is ours to open, unless a service is starting or stopping.
-        std::error_code ec;
-        std::filesystem::create_directories(data_dir, ec);
-        if (ec) {
-          return Report(Error::Of(ErrorCode::kStorage, "cannot create data directory " +
-                                                           data_dir.string() + ": " + ec.message()),
-                        err);
+        if (Status private_dir = RequirePrivateDataDirectory(data_dir.string()); !private_dir) {
+          return Report(private_dir.error(), err);
         }
         eventstore::RocksStoreOptions store_options;
         store_options.data_dir = data_dir.string();

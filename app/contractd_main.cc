@@ -7,6 +7,7 @@
 #include "app/cli_runner.h"
 #include "app/config.h"
 #include "app/dispatcher_process.h"
+#include "app/private_data_directory.h"
 #include "app/service.h"
 #include "webhooks/endpoint.h"
 
@@ -19,6 +20,7 @@ bool IsLoopbackHost(std::string_view host) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  esign::app::RestrictNewFilesToOwner();
   // Every thread started from here on inherits the blocked set, so the signals are taken only by
   // the sigwait below and shutdown runs on this thread, not inside a signal handler.
   sigset_t stop_signals;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <filesystem>
 
+#include "app/private_data_directory.h"
 #include "domain/clock.h"
 #include "webhooks/delivery_store.h"
 #include "webhooks/endpoint_feed.h"
@@ -23,9 +24,9 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, 
     err << "contractd dispatcher: " << error.message << std::endl;
     return 1;
   };
-  std::error_code ec;
-  std::filesystem::create_directories(config.data_dir, ec);
-  if (ec) return fail(Error{ErrorCode::kStorage, "cannot create " + config.data_dir});
+  if (Status private_dir = RequirePrivateDataDirectory(config.data_dir); !private_dir) {
+    return fail(private_dir.error());
+  }
   auto secrets = webhooks::EndpointSecrets::OpenReader(config.secrets_dir);
   if (!secrets) return fail(secrets.error());
   // Without contractd's message key no message read could be trusted, nor any written be read.

@@ -6,8 +6,10 @@
 
 #include "app/ledger_commands.h"
 #include "app/ledger_options.h"
+#include "app/private_data_directory.h"
 
 int main(int argc, char** argv) {
+  esign::app::RestrictNewFilesToOwner();  // exports and copies hold what the data directory does
   std::ios::sync_with_stdio(false);
   const std::vector<std::string> args(argv + 1, argv + argc);
   esign::Result<esign::app::LedgerCommand> command = esign::app::ParseLedgerCommand(args);

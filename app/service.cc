@@ -9,6 +9,7 @@
 #include "app/backup.h"
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
+#include "app/private_data_directory.h"
 #include "base/json_read.h"
 #include "base/time_text.h"
 #include "commands/template_commands.h"
@@ -38,15 +39,7 @@ constexpr char kSignerSecretsKeyFile[] = "signer-secrets-key";
 // directory: RocksDB would only fail later, about a LOCK file. access() sees a read-only mount
 // even for root, whom file modes do not stop.
 Status CheckWritable(const std::string& data_dir) {
-  std::error_code ec;
-  if (!std::filesystem::exists(data_dir, ec)) {
-    std::filesystem::create_directories(data_dir, ec);
-    if (ec) {
-      return Fail(ErrorCode::kStorage,
-                  "cannot create the data directory " + data_dir + ": " + ec.message());
-    }
-    return {};
-  }
+  if (Status private_dir = RequirePrivateDataDirectory(data_dir); !private_dir) return private_dir;
   if (::access(data_dir.c_str(), W_OK) != 0) {
     const std::error_code denied(errno, std::generic_category());
     return Fail(ErrorCode::kStorage, "the data directory " + data_dir + " is not writable (" +

@@ -105,9 +105,9 @@ curl -sf -X POST "http://127.0.0.1:$PORT/api/v1/hosted-signing/${LINK##*/}/compl
   -H 'Content-Type: application/json' -d '{"signatureText":"Ada Lovelace","consent":true}' >/dev/null
 SESSION=$(api POST "/contracts/$ID/signing-sessions" "{\"participantId\":\"$GRACE\"}" |
   jq -r .sessionId)
-api POST "/signing-sessions/$SESSION/complete" '{"signerName":"Grace Hopper",
-"signedAt":"2026-11-20T10:00:00Z","ipAddress":"198.51.100.4","userAgent":"load",
-"authenticationMethod":"sso","consent":true}' >/dev/null
+api POST "/signing-sessions/$SESSION/complete" "{\"signerName\":\"Grace Hopper\",
+\"signedAt\":\"$(date -u +%FT%TZ)\",\"ipAddress\":\"198.51.100.4\",\"userAgent\":\"load\",
+\"authenticationMethod\":\"sso\",\"consent\":true}" >/dev/null
 POSITION=$(api GET "/contracts/$ID/evidence/audit-trail" | jq '.events[-1].position')
 EVENTS=$(api GET "/contracts/$ID/evidence/audit-trail" | jq '.events | length')
 echo "completed $ID: $(api GET "/contracts/$ID/status" | jq -r .status), $EVENTS events, the last at $POSITION" >&2

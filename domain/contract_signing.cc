@@ -94,9 +94,8 @@ Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& stat
     }
   }
   std::string signed_at = c.signed_at.empty() ? context.now : c.signed_at;
-  if (!IsTimestamp(signed_at)) {
-    return Fail(ErrorCode::kValidationFailed, "invalid signature record", "signedAt",
-                "must be an RFC 3339 timestamp");
+  if (auto ok = RequireSignedWhileOpen(state, c.session_id, signed_at, context.now); !ok) {
+    return Fail(ok.error());
   }
   size_t remaining = state.UnsignedSignerCount() - 1;
   std::vector<DomainEvent> events{

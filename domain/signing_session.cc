@@ -1,6 +1,8 @@
 #include "domain/signing_session.h"
 
+#include "base/time_text.h"
 #include "domain/contract_state.h"
+#include "domain/text_formats.h"
 
 namespace esign {
 
@@ -63,6 +65,31 @@ boost::json::object SigningSessionToJson(const SigningSession& session,
   if (!session.provider_id.empty()) out["providerId"] = session.provider_id;
   if (!session.return_url.empty()) out["returnUrl"] = session.return_url;
   return out;
+}
+
+Status RequireSignedWhileOpen(const ContractState& state, std::string_view session_id,
+                              std::string_view signed_at, std::string_view now) {
+  auto bad = [](std::string issue) {
+    return Fail(ErrorCode::kValidationFailed, "invalid signature record", "signedAt",
+                std::move(issue));
+  };
+  const std::optional<int64_t> when = ParseTimestampMicros(signed_at);
+  if (!when || !IsTimestamp(signed_at)) return bad("must be an RFC 3339 timestamp");
+  const std::optional<int64_t> now_micros = ParseTimestampMicros(now);
+  if (now_micros && *when > *now_micros + kMaxSignedAtSkewMicros) {
+    return bad("is in the future (more than 5 minutes after the service's time " +
+               std::string(now) + ")");
+  }
+  const SigningSession* session = session_id.empty() ? nullptr : state.FindSession(session_id);
+  const std::string opened = session != nullptr ? session->created_at : state.sent_at.value_or("");
+  const std::optional<int64_t> opened_micros = ParseTimestampMicros(opened);
+  // Whole seconds: an integrator that reports to the second may name the second the session began.
+  if (opened_micros && *when < *opened_micros / kMicrosPerSecond * kMicrosPerSecond) {
+    return bad(std::string("is before the ") +
+               (session != nullptr ? "signing session was created (" : "contract was sent (") +
+               opened + ")");
+  }
+  return {};
 }
 
 }  // namespace esign

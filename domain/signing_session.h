@@ -60,6 +60,16 @@ SessionState EffectiveState(const SigningSession& session, const ContractState& 
 // good), with the detail {field, "voided" | "expired"} that lets a page say why; else success.
 Status RequireNotWithdrawn(const ContractState& contract, std::string_view field);
 
+// How far a reported signedAt may lie ahead of the service's clock.
+inline constexpr int64_t kMaxSignedAtSkewMicros = int64_t{5} * 60 * 1'000'000;
+
+// A reported signature (signedAt, RFC 3339) happened while it could: not before its session was
+// created (without a session, `session_id` empty: not before the contract was sent), and not after
+// `now` plus kMaxSignedAtSkewMicros. A certificate that says "signed" before the contract was out
+// for signing would be false evidence. kValidationFailed on field "signedAt" otherwise.
+Status RequireSignedWhileOpen(const ContractState& contract, std::string_view session_id,
+                              std::string_view signed_at, std::string_view now);
+
 // {sessionId, contractId, participantId, channel, state, expiresAt, documentSha256, createdAt,
 //  updatedAt, endedAt?, cancelReason?, providerId?, returnUrl?, automatic}; the hosted link
 // (`url`) exists only when the token is issued, so the caller adds it.

@@ -43,8 +43,9 @@ SESSION=$(curl -sf -X POST "$BASE/api/v1/contracts/$ID/signing-sessions" \
   -d "{\"participantId\":\"$GRACE\"}" | sed -E 's/.*"sessionId":"(ses_[A-Z0-9]+)".*/\1/')
 curl -sf -X POST "$BASE/api/v1/signing-sessions/$SESSION/complete" -H "Authorization: Bearer $TOKEN" \
   -H 'Content-Type: application/json' \
-  -d '{"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z","ipAddress":"203.0.113.9",
-       "userAgent":"Integrator app","authenticationMethod":"sso","consent":true}' >/dev/null
+  -d "{\"signerName\":\"Grace Hopper\",\"signedAt\":\"$(date -u +%FT%TZ)\",
+       \"ipAddress\":\"203.0.113.9\",\"userAgent\":\"Integrator app\",
+       \"authenticationMethod\":\"sso\",\"consent\":true}" >/dev/null
 echo "Grace signed"
 
 curl -sf "$BASE/api/v1/contracts/$ID/status" -H "Authorization: Bearer $TOKEN"

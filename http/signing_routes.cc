@@ -15,7 +15,6 @@ namespace {
 using boost::beast::http::verb;
 
 constexpr size_t kMaxSignatureImageBytes = size_t{256} * 1024;
-constexpr int64_t kMaxClockSkewMicros = int64_t{5} * 60 * 1000000;
 
 ApiResponse SessionResponse(unsigned status, const SigningRoutesDeps& deps,
                             const ContractState& contract, const SigningSession& session,
@@ -176,12 +175,12 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
   const std::optional<bool> consent = reader.Boolean("consent");
   const std::string image_base64 = reader.Text("signatureImage", false, 400000);
   if (consent != true) reader.Problem("consent", "must be true: the signer consented");
+  // Checked here too, before the signature image is stored; the decision checks it again.
   if (!signed_at.empty()) {
-    auto when = ParseTimestampMicros(signed_at);
-    if (!when || !IsTimestamp(signed_at)) {
-      reader.Problem("signedAt", "must be an RFC 3339 timestamp");
-    } else if (*when > deps.clock.NowMicros() + kMaxClockSkewMicros) {
-      reader.Problem("signedAt", "is in the future");
+    if (auto ok = RequireSignedWhileOpen(loaded->contract, loaded->session.session_id, signed_at,
+                                         NowText(deps));
+        !ok) {
+      reader.Problem("signedAt", ok.error().details.front().issue);
     }
   }
   std::string image;

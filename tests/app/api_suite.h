@@ -161,7 +161,7 @@ class ApiSuite : public ::testing::Test {
 
   // What Grace's integrator reports when she signed (POST .../signing-sessions/{id}/complete).
   static std::string CompleteBody() {
-    return R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
+    return R"({"signerName":"Grace Hopper","signedAt":")" + SignedAtNow() + R"(",
 "ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1","authenticationMethod":"sso",
 "consent":true})";
   }

@@ -21,11 +21,20 @@
 #include <string_view>
 #include <vector>
 
+#include "base/time_text.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "tests/support/child_process.h"
 #include "tests/support/http_client.h"
 
 namespace esign::testing {
+
+// Now, as the service writes times: a signedAt an integrator reports for a signature just made
+// (it may not precede the session, nor lie ahead of the service's clock).
+inline std::string SignedAtNow() {
+  return FormatTimestamp(std::chrono::duration_cast<std::chrono::microseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count());
+}
 
 // A contract to create and send at once: a mutual NDA that Ada signs on the hosted page and
 // Grace through the integrator.
@@ -62,12 +71,13 @@ inline void SignSentNda(HttpClient& client, const std::map<std::string, std::str
   ASSERT_EQ(signed_a.status, 200) << signed_a.body;
   auto managed = session_of(1);
   ASSERT_EQ(managed.status, 201) << managed.body;
-  auto signed_b = client.Post(
-      "/api/v1/signing-sessions/" + std::string(managed.Json().at("sessionId").as_string()) +
-          "/complete",
-      R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z","ipAddress":"198.51.100.4",
+  auto signed_b =
+      client.Post("/api/v1/signing-sessions/" +
+                      std::string(managed.Json().at("sessionId").as_string()) + "/complete",
+                  R"({"signerName":"Grace Hopper","signedAt":")" + SignedAtNow() +
+                      R"(","ipAddress":"198.51.100.4",
 "userAgent":"IntegratorApp/2.1","authenticationMethod":"sso","consent":true})",
-      auth);
+                  auth);
   ASSERT_EQ(signed_b.status, 200) << signed_b.body;
 }
 

@@ -1,9 +1,13 @@
 // contractd as a user runs it: a real process on a real data directory, spoken to over loopback.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -105,6 +109,61 @@ TEST_F(ContractdTest, SignsTreeHeadsWhileRunningAndAtStop) {
   ASSERT_FALSE(heads->empty());
   EXPECT_EQ(heads->back().size, (*store)->Size());  // the head at stop covers every event
   (*store)->Close();
+}
+
+// Every path under `dir` whose mode grants its group or others anything, with that mode.
+std::vector<std::string> SharedPaths(const std::filesystem::path& dir) {
+  std::vector<std::string> shared;
+  auto check = [&](const std::filesystem::path& path) {
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) == 0 && !S_ISLNK(info.st_mode) && (info.st_mode & 077) != 0) {
+      shared.push_back(path.string() + " " + std::to_string(info.st_mode & 0777));
+    }
+  };
+  check(dir);
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) check(entry.path());
+  return shared;
+}
+
+// Under umask 022 the data directory, its databases and backups were 0755/0644: another local user
+// read titles, e-mail addresses and secret hashes from the SST files.
+TEST_F(ContractdTest, KeepsItsDataOwnerOnlyAndRefusesADirectoryOthersCanRead) {
+  const mode_t umask_before = ::umask(022);
+  auto server = Start();
+  ASSERT_NE(port_, 0) << server->output();
+  server->Signal(SIGTERM);
+  ASSERT_EQ(server->Wait(30s), 0) << server->output();
+  EXPECT_EQ(SharedPaths(data_dir_), std::vector<std::string>{});
+
+  const std::filesystem::path copy = data_dir_.string() + "-copy";
+  ChildProcess backup(
+      {CONTRACTD_BINARY, "backup", "--data-dir", data_dir_.string(), "--to", copy.string()});
+  ASSERT_EQ(backup.Wait(60s), 0) << backup.output();
+  EXPECT_EQ(SharedPaths(copy), std::vector<std::string>{});
+  std::filesystem::remove_all(copy);
+
+  // A directory others can read (an earlier version's, or one made by hand) is refused, untouched.
+  std::filesystem::permissions(
+      data_dir_,
+      std::filesystem::perms::group_read | std::filesystem::perms::group_exec |
+          std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
+      std::filesystem::perm_options::add);
+  auto modified = [this] {
+    std::map<std::string, std::filesystem::file_time_type> times;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(data_dir_)) {
+      times[entry.path().string()] = entry.last_write_time();
+    }
+    return times;
+  };
+  const auto before = modified();
+  ChildProcess refused(
+      {CONTRACTD_BINARY, "serve", "--data-dir", data_dir_.string(), "--listen", "127.0.0.1:0"});
+  auto status = refused.Wait(30s);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_NE(*status, 0);
+  EXPECT_NE(refused.output().find("chmod 700"), std::string::npos) << refused.output();
+  EXPECT_EQ(modified(), before);
+  ::umask(umask_before);
 }
 
 TEST_F(ContractdTest, RefusesABadListenAddress) {

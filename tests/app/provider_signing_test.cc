@@ -70,12 +70,13 @@ class ProviderSigningTest : public ApiSuite {
     auto session = client_.Post("/api/v1/contracts/" + contract_id + "/signing-sessions",
                                 R"({"participantId":")" + participant_id + R"("})", As("a"));
     ASSERT_EQ(session.status, 201) << session.body;
-    auto done = client_.Post(
-        "/api/v1/signing-sessions/" + std::string(session.Json().at("sessionId").as_string()) +
-            "/complete",
-        R"({"signerName":"Clara Client","signedAt":"2026-11-21T09:00:00Z","ipAddress":"192.0.2.1",
+    auto done =
+        client_.Post("/api/v1/signing-sessions/" +
+                         std::string(session.Json().at("sessionId").as_string()) + "/complete",
+                     R"({"signerName":"Clara Client","signedAt":")" + SignedAtNow() +
+                         R"(","ipAddress":"192.0.2.1",
 "userAgent":"Integrator/1","authenticationMethod":"password","consent":true})",
-        As("a"));
+                     As("a"));
     ASSERT_EQ(done.status, 200) << done.body;
   }
   std::vector<object> Sessions(const std::string& contract_id) {

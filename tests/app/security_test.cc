@@ -7,6 +7,8 @@
 #include <thread>
 
 #include "base/base64.h"
+#include "base/time_text.h"
+#include "domain/clock.h"
 #include "domain/contract_commands.h"
 #include "tests/app/api_suite.h"
 
@@ -197,7 +199,7 @@ TEST_F(SecurityTest, AnUnusableSignatureImageIsRefusedWhenReceived) {
                                std::string(grace_session.Json().at("sessionId").as_string()) +
                                "/complete";
   auto body_with = [](const std::string& png) {
-    return R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
+    return R"({"signerName":"Grace Hopper","signedAt":")" + SignedAtNow() + R"(",
 "ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1","authenticationMethod":"sso",
 "consent":true,"signatureImage":")" +
            Base64Encode(png) + "\"}";
@@ -221,6 +223,38 @@ TEST_F(SecurityTest, AnUnusableSignatureImageIsRefusedWhenReceived) {
                                R"({"signatureText":"Ada Lovelace","consent":true})");
   ASSERT_EQ(signed_a.status, 200) << signed_a.body;
   EXPECT_EQ(signed_a.Json().at("contractStatus").as_string(), "completed");
+}
+
+// A signature that the integrator dated before the contract was sent (the quickstart's fixed
+// "2026-11-20") was sealed, and the certificate said "Signed" on a day the contract did not exist.
+TEST_F(SecurityTest, ASignatureDatedOutsideItsSessionIsRefused) {
+  const object contract = Create("a", NdaBody("Dated", true, true));
+  auto session =
+      client_.Post("/api/v1/contracts/" + Id(contract) + "/signing-sessions",
+                   R"({"participantId":")" + ParticipantId(contract, 1) + "\"}", As("a"));
+  ASSERT_EQ(session.status, 201) << session.body;
+  const std::string complete = "/api/v1/signing-sessions/" +
+                               std::string(session.Json().at("sessionId").as_string()) +
+                               "/complete";
+  auto dated = [](const std::string& signed_at) {
+    return R"({"signerName":"Grace Hopper","signedAt":")" + signed_at +
+           R"(","ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1",
+"authenticationMethod":"sso","consent":true})";
+  };
+  const int64_t now = SystemClock::Instance().NowMicros();
+  const uint64_t before = LogSize();
+  ExpectRefused(client_.Post(complete, dated("2026-11-20T10:00:00Z"), As("a")), 400,
+                "VALIDATION_FAILED", before, "signedAt");
+  ExpectRefused(client_.Post(complete, dated(FormatTimestamp(now - kMicrosPerHour)), As("a")), 400,
+                "VALIDATION_FAILED", before, "signedAt");
+  ExpectRefused(
+      client_.Post(complete, dated(FormatTimestamp(now + 10 * 60 * kMicrosPerSecond)), As("a")),
+      400, "VALIDATION_FAILED", before, "signedAt");
+  auto status = client_.Get("/api/v1/contracts/" + Id(contract) + "/status", As("a"));
+  EXPECT_EQ(status.Json().at("participants").as_array().at(1).at("state"), "ready") << status.body;
+
+  auto signed_now = client_.Post(complete, dated(SignedAtNow()), As("a"));
+  EXPECT_EQ(signed_now.status, 200) << signed_now.body;
 }
 
 // D9: without --public-url, hosted links took their origin from the request's Host header.

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "base/time_text.h"
 #include "commands/contract_commands.h"
 #include "commands/evidence_commands.h"
 #include "commands/template_commands.h"
@@ -254,7 +255,8 @@ void FuzzService::Parts::OpenProviderSession() {
                             R"({"participantId":")" + client + R"("})", 201);
   Call(verb::post,
        "/api/v1/signing-sessions/" + std::string(session.at("sessionId").as_string()) + "/complete",
-       R"({"signerName":"Clara Client","signedAt":"2026-11-18T11:00:00Z","ipAddress":"192.0.2.1",
+       R"({"signerName":"Clara Client","signedAt":")" +
+           FormatTimestamp(FuzzService::kNowSeconds * 1000000) + R"(","ipAddress":"192.0.2.1",
 "userAgent":"Integrator/1","authenticationMethod":"password","consent":true})",
        200);
   // The client's signature brought the provider company's turn: its session started by itself.

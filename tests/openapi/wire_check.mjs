@@ -167,7 +167,7 @@ try {
   const managed = (await call("POST", sessions, { token, json: { participantId: grace }, expect: 201 }))
       .json;
   await call("POST", `/api/v1/signing-sessions/${managed.sessionId}/complete`, {
-    token, expect: 200, json: { signerName: "Grace Hopper", signedAt: "2026-11-20T10:00:00Z",
+    token, expect: 200, json: { signerName: "Grace Hopper", signedAt: new Date().toISOString(),
                                 ipAddress: "203.0.113.9", userAgent: "Integrator app",
                                 authenticationMethod: "sso", consent: true },
   });

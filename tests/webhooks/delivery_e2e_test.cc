@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/time_text.h"
+#include "domain/clock.h"
 #include "tests/webhooks/delivery_fixture.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint.h"
@@ -118,7 +119,8 @@ TEST_F(DeliveryEndToEndTest, SigningDecliningRemindingAndVoidingDeliverEveryKind
   auto grace = Call(verb::post,
                     "/api/v1/signing-sessions/" +
                         std::string(session.Json().at("sessionId").as_string()) + "/complete",
-                    R"({"signerName":"Grace Hopper","signedAt":"2026-11-20T10:00:00Z",
+                    R"({"signerName":"Grace Hopper","signedAt":")" +
+                        FormatTimestamp(SystemClock::Instance().NowMicros()) + R"(",
                         "ipAddress":"203.0.113.9","userAgent":"Integrator app",
                         "authenticationMethod":"sso","consent":true})");
   ASSERT_EQ(grace.status / 100, 2) << grace.body;
