@@ -125,6 +125,28 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "threads that run request handlers (1..1024)")(
       "rate-limit", po::value(&serve.rate_limit)->default_value(serve.rate_limit),
       "authenticated requests per second per client, burst twice that (0 = no limit)")(
+      "token-failures-per-client",
+      po::value(&serve.token_failures_per_client)->default_value(serve.token_failures_per_client),
+      "failed token requests a minute per client id, also the burst (0 = no limit)")(
+      "token-failures-per-address",
+      po::value(&serve.token_failures_per_address)->default_value(serve.token_failures_per_address),
+      "failed token requests a minute per address, also the burst (0 = no limit)")(
+      "token-check-threads",
+      po::value(&serve.token_check_threads)->default_value(serve.token_check_threads),
+      "threads that check client secrets, apart from the workers (1..64)")(
+      "token-check-queue",
+      po::value(&serve.token_check_queue)->default_value(serve.token_check_queue),
+      "token requests waiting for a check thread; more answer 503 (1..100000)")(
+      "link-rate-limit", po::value(&serve.link_rate_limit)->default_value(serve.link_rate_limit),
+      "requests per second per signing link on the hosted routes (0 = no limit)")(
+      "link-burst", po::value(&serve.link_burst)->default_value(serve.link_burst),
+      "burst per signing link")(
+      "link-address-rate-limit",
+      po::value(&serve.link_address_rate_limit)->default_value(serve.link_address_rate_limit),
+      "requests per second per address on the hosted routes (0 = no limit)")(
+      "link-address-burst",
+      po::value(&serve.link_address_burst)->default_value(serve.link_address_burst),
+      "burst per address on the hosted routes")(
       "tree-head-interval", po::value(&tree_head_seconds)->default_value(tree_head_seconds),
       "seconds between signed tree heads of the ledger (1..3600)")(
       "kafka-brokers", po::value(&serve.kafka_brokers),
@@ -220,6 +242,26 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
   if (!(serve.rate_limit >= 0)) {
     return Fail(ErrorCode::kValidationFailed, "--rate-limit must be 0 or more", "rate-limit",
                 std::to_string(serve.rate_limit));
+  }
+  for (auto [flag, value] :
+       {std::pair{"token-failures-per-client", serve.token_failures_per_client},
+        {"token-failures-per-address", serve.token_failures_per_address},
+        {"link-rate-limit", serve.link_rate_limit},
+        {"link-burst", serve.link_burst},
+        {"link-address-rate-limit", serve.link_address_rate_limit},
+        {"link-address-burst", serve.link_address_burst}}) {
+    if (!(value >= 0)) {
+      return Fail(ErrorCode::kValidationFailed, std::string("--") + flag + " must be 0 or more",
+                  flag, std::to_string(value));
+    }
+  }
+  if (serve.token_check_threads < 1 || serve.token_check_threads > 64) {
+    return Fail(ErrorCode::kValidationFailed, "--token-check-threads must be 1..64",
+                "token-check-threads", std::to_string(serve.token_check_threads));
+  }
+  if (serve.token_check_queue < 1 || serve.token_check_queue > 100000) {
+    return Fail(ErrorCode::kValidationFailed, "--token-check-queue must be 1..100000",
+                "token-check-queue", std::to_string(serve.token_check_queue));
   }
   if (serve.workers < 1 || serve.workers > 1024) {
     return Fail(ErrorCode::kValidationFailed, "--workers must be 1..1024", "workers",

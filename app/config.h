@@ -36,6 +36,24 @@ struct ServeConfig {
   // --rate-limit / CONTRACTD_RATE_LIMIT: authenticated requests per second per client, with a
   // burst of twice that; 0 = no limit. Default: 2000.
   double rate_limit = 2000;
+  // --token-failures-per-client / --token-failures-per-address (CONTRACTD_TOKEN_FAILURES_PER_*):
+  // failed token requests accepted a minute per client id and per address, also the burst; 0 =
+  // no limit. Defaults: 10 and 30.
+  double token_failures_per_client = 10;
+  double token_failures_per_address = 30;
+  // --token-check-threads / CONTRACTD_TOKEN_CHECK_THREADS: threads that check client secrets,
+  // apart from the workers (1..64). Default: 2.
+  int token_check_threads = 2;
+  // --token-check-queue / CONTRACTD_TOKEN_CHECK_QUEUE: token requests waiting for a check thread
+  // (1..100000); more are answered 503. Default: 64.
+  int token_check_queue = 64;
+  // --link-rate-limit / --link-burst: requests per second per signing link on the hosted routes,
+  // and the burst; --link-address-rate-limit / --link-address-burst: the same per address over
+  // every hosted route. 0 = no limit. Defaults: 10/s with 100; 20/s with 200.
+  double link_rate_limit = 10;
+  double link_burst = 100;
+  double link_address_rate_limit = 20;
+  double link_address_burst = 200;
   // --tree-head-interval / CONTRACTD_TREE_HEAD_INTERVAL: seconds between signed tree heads (and
   // one more at stop). Default: 10.
   std::chrono::seconds tree_head_interval{10};

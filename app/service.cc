@@ -65,6 +65,10 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (config.access_log) handler_options.access_log = http::StderrAccessLog();
   handler_options.worker_threads = config.workers;
   handler_options.rate_limit.requests_per_second = config.rate_limit;
+  handler_options.link_rate_limit = {.requests_per_second = config.link_rate_limit,
+                                     .burst = config.link_burst};
+  handler_options.address_rate_limit = {.requests_per_second = config.link_address_rate_limit,
+                                        .burst = config.link_address_burst};
   handler_options.storage_writable = [store = service->store_.get()] { return store->writable(); };
   service->handler_ = std::make_unique<http::ApiHandler>(
       service->routes_, &service->auth_->authenticator(), std::move(handler_options));
@@ -373,6 +377,10 @@ Result<webhooks::Delivery> Service::RequestRetry(std::string_view delivery_id,
 Status Service::PrepareAuth(const ServeConfig& config) {
   http::AuthServiceOptions options;
   options.token_lifetime_seconds = config.token_lifetime_seconds;
+  options.throttle.failures_per_client_per_minute = config.token_failures_per_client;
+  options.throttle.failures_per_address_per_minute = config.token_failures_per_address;
+  options.check_threads = static_cast<size_t>(config.token_check_threads);
+  options.check_queue = static_cast<size_t>(config.token_check_queue);
   auto auth = http::AuthModule::Create(
       *store_, config.data_dir,
       [this](uint64_t size, std::chrono::milliseconds timeout) {

@@ -9,49 +9,34 @@
 // nested rendering cannot deadlock. The destructor runs what is queued, then joins.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
-#include <deque>
-#include <functional>
 #include <future>
-#include <mutex>
-#include <thread>
 #include <type_traits>
 #include <utility>
-#include <vector>
+
+#include "base/work_queue.h"
 
 namespace esign::documents {
 
 class RenderPool {
  public:
   // `threads`: 0 means one per core (std::thread::hardware_concurrency, at least 1).
-  explicit RenderPool(size_t threads = 0);
-  ~RenderPool();
-  RenderPool(const RenderPool&) = delete;
-  RenderPool& operator=(const RenderPool&) = delete;
+  explicit RenderPool(size_t threads = 0) : queue_(threads) {}
 
-  size_t threads() const { return threads_.size(); }
+  size_t threads() const { return queue_.threads(); }
 
   // Runs `task` on a pool thread and returns its result.
   template <typename Task>
   std::invoke_result_t<Task&> Run(Task&& task) {
-    if (OnPoolThread()) return task();
+    if (queue_.OnQueueThread()) return task();
     std::packaged_task<std::invoke_result_t<Task&>()> packaged(std::forward<Task>(task));
     auto result = packaged.get_future();
-    Post([&packaged] { packaged(); });
+    queue_.TryPost([&packaged] { packaged(); });  // unbounded: always queued
     return result.get();
   }
 
  private:
-  static bool OnPoolThread();
-  void Post(std::function<void()> task);
-  void Loop();
-
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::deque<std::function<void()>> queue_;  // guarded by mutex_
-  bool stopping_ = false;                    // guarded by mutex_
-  std::vector<std::thread> threads_;
+  WorkQueue queue_;
 };
 
 }  // namespace esign::documents

@@ -1,6 +1,7 @@
 #include "http/api.h"
 
 #include "domain/json_parse.h"
+#include "http/error_response.h"
 
 namespace esign::http {
 
@@ -16,6 +17,14 @@ Result<boost::json::object> ParseJsonObjectBody(const ApiRequest& request) {
                 "not an object");
   }
   return std::move(value->as_object());
+}
+
+ApiResponse RetryLaterResponse(const Error& error, std::string_view request_id,
+                               int64_t retry_after_seconds) {
+  return ApiResponse{static_cast<unsigned>(StatusOf(error.code)),
+                     ErrorBody(error, request_id),
+                     "application/json",
+                     {{"Retry-After", std::to_string(retry_after_seconds)}}};
 }
 
 Status RequirePermission(const ApiRequest& request, std::string_view permission) {

@@ -109,6 +109,10 @@ struct RouteSpec {
   BodyTypes body_types = BodyTypes::kJson;
   // When set, runs instead of `handler` (where `execution` says) and answers through `done`.
   AsyncRouteFunction async_handler;
+  // For a route reached with a bearer link in its path instead of a token (the hosted signing
+  // routes): the path parameter that holds the link. Requests are then limited per link and per
+  // address (ApiHandlerOptions::link_rate_limit, address_rate_limit). Empty: no such limit.
+  std::string link_param;
 };
 
 // Collects the routes of every API family at start; read-only afterwards.
@@ -134,6 +138,11 @@ class Authenticator {
 // Parses a request body as a JSON object (UTF-8 validated; exact numbers, see domain ParseJson).
 // kValidationFailed with detail field "body" otherwise.
 Result<boost::json::object> ParseJsonObjectBody(const ApiRequest& request);
+
+// The error body of `error` (a 429 or 503) with Retry-After: `retry_after_seconds`, for a route
+// that knows when a retry may succeed.
+ApiResponse RetryLaterResponse(const Error& error, std::string_view request_id,
+                               int64_t retry_after_seconds);
 
 // 403 PERMISSION_DENIED unless the caller holds `permission`.
 Status RequirePermission(const ApiRequest& request, std::string_view permission);

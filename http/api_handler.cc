@@ -112,6 +112,8 @@ ApiHandler::ApiHandler(const ApiRoutes& routes, const Authenticator* authenticat
       authenticator_(authenticator),
       options_(std::move(options)),
       rate_limiter_(options_.rate_limit),
+      link_limiter_(options_.link_rate_limit),
+      address_limiter_(options_.address_rate_limit),
       workers_(static_cast<size_t>(std::max(1, options_.worker_threads))) {}
 
 ApiHandler::~ApiHandler() { Drain(); }
@@ -206,6 +208,21 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
       return Finish(*exchange, Fail(ErrorCode::kRateLimited,
                                     "too many requests from this client; retry later"));
     }
+  }
+  if (!exchange->route->link_param.empty()) {
+    const std::string_view link = api.params.Get(exchange->route->link_param);
+    exchange->admission = link_limiter_.Admit(link, exchange->started);
+    if (exchange->admission.admitted) {
+      exchange->admission = address_limiter_.Admit(AddressKey(api.remote_ip), exchange->started);
+    }
+    if (!exchange->admission.admitted) {
+      // Retry-After only: the RateLimit-* headers would describe one of two buckets.
+      exchange->admission.limited = false;
+      return Finish(*exchange, Fail(ErrorCode::kRateLimited,
+                                    "too many requests for this link or from this address; "
+                                    "retry later"));
+    }
+    exchange->admission.limited = false;
   }
   Dispatch(std::move(exchange));
 }

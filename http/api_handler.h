@@ -1,7 +1,8 @@
 // The service's request handler. For every request: assigns or echoes X-Request-Id, routes it
 // (404 / 405 with Allow; OPTIONS answers 204 with Allow; HEAD is GET without the body), checks
 // the body's content type (415) and the bearer token (401 with WWW-Authenticate), applies the
-// client's rate limit (RateLimit-* headers, 429), runs the route on the worker pool or inline on
+// client's rate limit (RateLimit-* headers, 429) or, on routes reached with a link, the link's and
+// the address's (429 with Retry-After), runs the route on the worker pool or inline on
 // the I/O thread (RouteSpec::execution), turns an error into the one error body, writes a JSON
 // access-log line and records metrics. An async route (RouteSpec::async_handler) answers from
 // whichever thread finishes its work, e.g. the event store's syncer, so no thread waits for it.
@@ -32,6 +33,10 @@ struct ApiHandlerOptions {
   std::function<void(std::string_view line)> access_log;
   // Per-client limits on authenticated requests. Default: none.
   RateLimitOptions rate_limit;
+  // Limits on requests of routes reached with a link (RouteSpec::link_param): per link, and per
+  // address (rate_limiter.h's AddressKey) over every such route. Default: none.
+  RateLimitOptions link_rate_limit;
+  RateLimitOptions address_rate_limit;
   // Whether storage takes writes now (false while the disk is full); /readyz answers 503
   // {"status":"storage_unavailable"} while it says false. Called per /readyz. Default: none.
   std::function<bool()> storage_writable;
@@ -68,6 +73,8 @@ class ApiHandler final : public RequestHandler {
   ApiHandlerOptions options_;
   Metrics metrics_;
   RateLimiter rate_limiter_;
+  RateLimiter link_limiter_;
+  RateLimiter address_limiter_;
   boost::asio::thread_pool workers_;
   std::atomic<bool> ready_{false};
   std::atomic<bool> draining_{false};

@@ -8,6 +8,7 @@
 #include <boost/url/pct_string_view.hpp>
 
 #include "base/base64.h"
+#include "http/auth_service.h"
 #include "http/error_response.h"
 
 namespace esign::http {
@@ -50,7 +51,9 @@ eventstore::Actor ActorOf(const ApiRequest& request) {
 // the X-Request-Id header.
 ApiResponse OAuthError(unsigned status, std::string_view error, std::string_view description) {
   auto response = NoStore(ApiResponse::Json(
-      status, boost::json::object{{"error", error}, {"error_description", description}}));
+      status,
+      boost::json::object{{"error", error},
+                          {"error_description", BoundedText(description, kMaxMessageBytes)}}));
   if (status == 401) {
     response.WithHeader("WWW-Authenticate",
                         std::string(AuthenticationChallenge(ErrorCode::kInvalidClient)));
@@ -111,16 +114,19 @@ std::vector<std::string> ScopeList(std::string_view text) {
 
 // The OAuth 2.0 client credentials grant (RFC 6749 sections 4.4 and 2.3.1): the form body with
 // grant_type=client_credentials, the client's credentials in the body or in HTTP Basic (one of
-// the two), an optional scope; RFC 6749's token response or its error body.
-ApiResult CreateMachineTokenFromForm(const AuthService& auth, const ApiRequest& request) {
+// the two), an optional scope. Fills `token`, or answers RFC 6749's error body.
+std::optional<ApiResult> ReadTokenForm(const ApiRequest& request, TokenRequest& token) {
   std::map<std::string, std::string, std::less<>> form;
   try {
     boost::urls::encoding_opts options;
     options.space_as_plus = true;
     for (const auto& param : boost::urls::params_view(request.http.body(), options)) {
-      // RFC 6749 section 3.2: parameters must not be included more than once.
+      // RFC 6749 section 3.2: parameters must not be included more than once. The name is
+      // echoed cut, as every echoed text (error_response.h).
       if (!form.emplace(param.key, param.value).second) {
-        return OAuthError(400, "invalid_request", "the parameter " + param.key + " is repeated");
+        return OAuthError(
+            400, "invalid_request",
+            "the parameter " + BoundedText(param.key, kMaxDetailTextBytes) + " is repeated");
       }
     }
   } catch (const std::exception&) {
@@ -142,11 +148,11 @@ ApiResult CreateMachineTokenFromForm(const AuthService& auth, const ApiRequest& 
     return OAuthError(400, "invalid_request",
                       "authenticate with HTTP Basic or with client_secret, not both");
   }
-  ClientCredentials credentials;
   if (basic) {
     if (!*basic) return OAuthError(401, "invalid_client", "malformed HTTP Basic credentials");
-    credentials = std::move(**basic);
-    if (body_id && *body_id != credentials.client_id) {
+    token.client_id = std::move((*basic)->client_id);
+    token.client_secret = std::move((*basic)->client_secret);
+    if (body_id && *body_id != token.client_id) {
       return OAuthError(400, "invalid_request", "client_id differs from the authenticated one");
     }
   } else {
@@ -155,14 +161,17 @@ ApiResult CreateMachineTokenFromForm(const AuthService& auth, const ApiRequest& 
                         "client authentication is required: HTTP Basic, or client_id and "
                         "client_secret in the body");
     }
-    credentials = {*body_id, *body_secret};
+    token.client_id = *body_id;
+    token.client_secret = *body_secret;
   }
-  std::optional<std::vector<std::string>> scope;
   if (const std::string* text = field("scope"); text && !ScopeList(*text).empty()) {
-    scope = ScopeList(*text);
+    token.scope = ScopeList(*text);
   }
-  auto issued =
-      auth.IssueToken(credentials.client_id, credentials.client_secret, scope ? &*scope : nullptr);
+  return std::nullopt;
+}
+
+// RFC 6749 section 5.1's token response, or its section 5.2 error body.
+ApiResult FormTokenAnswer(Result<IssuedToken> issued) {
   if (!issued) {
     if (issued.error().code == ErrorCode::kInvalidClient) {
       return OAuthError(401, "invalid_client", "client authentication failed");
@@ -187,20 +196,47 @@ bool IsFormBody(const ApiRequest& request) {
   return type == "application/x-www-form-urlencoded";
 }
 
-ApiResult CreateMachineToken(const AuthService& auth, const ApiRequest& request) {
-  if (IsFormBody(request)) return CreateMachineTokenFromForm(auth, request);
+// The JSON form {clientId, clientSecret}. Fills `token`, or answers the API's error body.
+std::optional<ApiResult> ReadTokenJson(const ApiRequest& request, TokenRequest& token) {
   auto body = ParseJsonObjectBody(request);
   if (!body) return Fail(body.error());
   auto client_id = StringField(*body, "clientId");
   if (!client_id) return Fail(client_id.error());
   auto secret = StringField(*body, "clientSecret");
   if (!secret) return Fail(secret.error());
-  auto issued = auth.IssueToken(*client_id, *secret);
+  token.client_id = std::move(*client_id);
+  token.client_secret = std::move(*secret);
+  return std::nullopt;
+}
+
+ApiResult JsonTokenAnswer(Result<IssuedToken> issued) {
   if (!issued) return Fail(issued.error());
   return NoStore(ApiResponse::Json(200, boost::json::object{{"accessToken", issued->access_token},
                                                             {"tokenType", "Bearer"},
                                                             {"expiresIn", issued->expires_in},
                                                             {"scope", issued->scope}}));
+}
+
+// Both forms: the request is read here, on a worker; the secret is checked on the service's own
+// check threads, throttled (AuthService::IssueTokenAsync). A throttled or queued-out request gets
+// the API's error body with Retry-After in both forms: RFC 6749 has no error for either.
+void CreateMachineToken(AuthService& auth, const ApiRequest& request,
+                        std::function<void(ApiResult)> done) {
+  const bool form = IsFormBody(request);
+  TokenRequest token;
+  if (auto answered = form ? ReadTokenForm(request, token) : ReadTokenJson(request, token)) {
+    return done(std::move(*answered));
+  }
+  token.remote_ip = request.remote_ip;
+  auth.IssueTokenAsync(std::move(token), [form, request_id = request.request_id,
+                                          done = std::move(done)](TokenAnswer answer) {
+    if (answer.retry_after_seconds > 0 && !answer.issued) {
+      return done(NoStore(
+          RetryLaterResponse(answer.issued.error(), request_id, answer.retry_after_seconds)));
+    }
+    done(form ? FormTokenAnswer(std::move(answer.issued))
+              : JsonTokenAnswer(std::move(answer.issued)));
+  });
 }
 
 ApiResult IntrospectToken(const AuthService& auth, const ApiRequest& request) {
@@ -229,8 +265,10 @@ void AddAuthRoutes(ApiRoutes& routes, AuthService& auth) {
       beast_http::verb::post, "/api/v1/auth/machine-token",
       RouteSpec{.operation_id = "createMachineToken",
                 .auth = Auth::kNone,
-                .handler = [&auth](const ApiRequest& r) { return CreateMachineToken(auth, r); },
-                .body_types = BodyTypes::kJsonOrForm});
+                .body_types = BodyTypes::kJsonOrForm,
+                .async_handler = [&auth](const ApiRequest& r, std::function<void(ApiResult)> done) {
+                  CreateMachineToken(auth, r, std::move(done));
+                }});
   routes.Add(beast_http::verb::post, "/api/v1/auth/introspect",
              RouteSpec{"introspectToken", Auth::kBearer,
                        [&auth](const ApiRequest& r) { return IntrospectToken(auth, r); }});

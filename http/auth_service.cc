@@ -11,6 +11,10 @@ namespace {
 // after the same hashing work, so their answer takes as long as any other.
 constexpr size_t kMaxCredentialLength = 512;
 
+// A full queue empties in about its length times a check's 30 ms over the check threads: with
+// the defaults (64, two threads) about a second.
+constexpr int64_t kQueueFullRetryAfterSeconds = 1;
+
 std::unexpected<Error> InvalidClient() {
   return Fail(ErrorCode::kInvalidClient, "client authentication failed");
 }
@@ -27,7 +31,10 @@ AuthService::AuthService(commands::ClientCommandHandler& clients,
       authenticator_(authenticator),
       options_(options),
       clock_(clock),
-      ids_(ids) {
+      ids_(ids),
+      throttle_(options.throttle),
+      checks_(std::make_unique<WorkQueue>(std::max<size_t>(1, options.check_threads),
+                                          options.check_queue)) {
   // The secret hashed here is thrown away: nobody can present it.
   auto dummy = commands::HashSecret(commands::NewClientSecret(), options_.pbkdf2_iterations);
   if (dummy) dummy_hash_ = std::move(*dummy);
@@ -67,6 +74,34 @@ Result<IssuedToken> AuthService::IssueToken(std::string_view client_id,
       .expires_in = options_.token_lifetime_seconds,
       .scope = claims.ScopeString(),
   };
+}
+
+void AuthService::IssueTokenAsync(TokenRequest request, std::function<void(TokenAnswer)> done) {
+  const Admission admission =
+      throttle_.Admit(request.client_id, request.remote_ip, std::chrono::steady_clock::now());
+  if (!admission.admitted) {
+    return done(
+        TokenAnswer{Fail(ErrorCode::kRateLimited, "too many failed authentications; retry later"),
+                    std::max<int64_t>(1, (admission.retry_after.count() + 999) / 1000)});
+  }
+  // The task owns the request; these stay here in case the queue refuses it.
+  const std::string client_id = request.client_id;
+  const std::string remote_ip = request.remote_ip;
+  auto shared_done = std::make_shared<std::function<void(TokenAnswer)>>(std::move(done));
+  auto check = [this, request = std::move(request), shared_done] {
+    auto issued = IssueToken(request.client_id, request.client_secret,
+                             request.scope ? &*request.scope : nullptr);
+    if (issued || issued.error().code != ErrorCode::kInvalidClient) {
+      throttle_.Forgive(request.client_id, request.remote_ip);
+    }
+    (*shared_done)(TokenAnswer{std::move(issued)});
+  };
+  if (!checks_->TryPost(std::move(check))) {
+    throttle_.Forgive(client_id, remote_ip);  // not checked: nothing failed
+    (*shared_done)(TokenAnswer{
+        Fail(ErrorCode::kUnavailable, "too many token requests are waiting; retry later"),
+        kQueueFullRetryAfterSeconds});
+  }
 }
 
 boost::json::object AuthService::Introspect(const Principal& caller, std::string_view token) const {

@@ -80,10 +80,6 @@ beast_http::status StatusOf(ErrorCode code) {
 
 namespace {
 
-// Texts in an error body may echo the request (a path, a key): each is cut to a bounded length,
-// at a character boundary, so an answer never grows with what a client sends.
-constexpr size_t kMaxMessageBytes = 512;
-constexpr size_t kMaxDetailTextBytes = 256;
 constexpr std::string_view kStorageUnavailableMessage =
     "the service cannot store anything now (its storage is full); nothing of this request was "
     "stored; retry later";
@@ -91,14 +87,14 @@ constexpr std::string_view kStorageUnavailableMessage =
 // resume about once a second, an operator needs longer to free space.
 constexpr std::string_view kStorageRetryAfterSeconds = "5";
 
-std::string Bounded(std::string_view text, size_t max_bytes) {
+}  // namespace
+
+std::string BoundedText(std::string_view text, size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
   size_t cut = max_bytes;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   return std::string(text.substr(0, cut)) + "...";
 }
-
-}  // namespace
 
 std::string_view AuthenticationChallenge(ErrorCode code) {
   switch (code) {
@@ -123,8 +119,8 @@ std::string ErrorBody(const Error& error, std::string_view request_id) {
   const size_t shown = cut ? Details::kMaxKept : error.details.size();
   for (size_t i = 0; i < shown; ++i) {
     const ErrorDetail& d = error.details[i];
-    details.push_back(boost::json::object{{"field", Bounded(d.field, kMaxDetailTextBytes)},
-                                          {"issue", Bounded(d.issue, kMaxDetailTextBytes)}});
+    details.push_back(boost::json::object{{"field", BoundedText(d.field, kMaxDetailTextBytes)},
+                                          {"issue", BoundedText(d.issue, kMaxDetailTextBytes)}});
   }
   if (cut) {
     details.push_back(boost::json::object{
@@ -136,7 +132,7 @@ std::string ErrorBody(const Error& error, std::string_view request_id) {
   const bool storage = error.code == ErrorCode::kStorageUnavailable;
   std::string message = internal  ? std::string("internal error")
                         : storage ? std::string(kStorageUnavailableMessage)
-                                  : Bounded(error.message, kMaxMessageBytes);
+                                  : BoundedText(error.message, kMaxMessageBytes);
   boost::json::object body{
       {"code", ToString(error.code)},
       {"message", std::move(message)},

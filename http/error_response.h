@@ -3,6 +3,8 @@
 //    "requestId":"..."}}
 #pragma once
 
+#include <cstddef>
+#include <string>
 #include <string_view>
 
 #include <boost/beast/http/status.hpp>
@@ -15,6 +17,13 @@ namespace esign::http {
 boost::beast::http::status StatusOf(ErrorCode code);
 
 std::string ErrorBody(const Error& error, std::string_view request_id);
+
+// Texts that may echo a request (a path, a key, a parameter name) are cut to these many bytes
+// in any answer, so an answer never grows with what a client sends.
+inline constexpr size_t kMaxMessageBytes = 512;
+inline constexpr size_t kMaxDetailTextBytes = 256;
+// `text` cut to at most `max_bytes` at a UTF-8 character boundary, with "..." when cut.
+std::string BoundedText(std::string_view text, size_t max_bytes);
 
 // The WWW-Authenticate challenge of a 401 code (RFC 9110 section 11.6.1), naming the scheme the
 // caller must use there: Bearer for access tokens, Basic for the token endpoint's client

@@ -341,8 +341,11 @@ ApiResult Authenticate(const SigningRoutesDeps& deps, const ApiRequest& request)
 
 RouteSpec ByToken(std::string operation_id, const SigningRoutesDeps& deps,
                   ApiResult (*handler)(const SigningRoutesDeps&, const ApiRequest&)) {
-  return RouteSpec{std::move(operation_id), Auth::kNone,
-                   [deps, handler](const ApiRequest& request) { return handler(deps, request); }};
+  return RouteSpec{
+      .operation_id = std::move(operation_id),
+      .auth = Auth::kNone,
+      .handler = [deps, handler](const ApiRequest& request) { return handler(deps, request); },
+      .link_param = "token"};
 }
 
 }  // namespace

@@ -54,8 +54,9 @@ void AddSigningPageRoutes(ApiRoutes& routes) {
   // Computed here, at start, so that a page without its elements stops the service at once.
   const std::string& policy = SigningPageContentSecurityPolicy();
   routes.Add(verb::get, "/sign/{token}",
-             RouteSpec{"getSigningPage", Auth::kNone,
-                       [&policy](const ApiRequest&) -> ApiResult {
+             RouteSpec{.operation_id = "getSigningPage",
+                       .auth = Auth::kNone,
+                       .handler = [&policy](const ApiRequest&) -> ApiResult {
                          return ApiResponse{200,
                                             std::string(SigningPageHtml()),
                                             "text/html; charset=utf-8",
@@ -67,7 +68,8 @@ void AddSigningPageRoutes(ApiRoutes& routes) {
                                              {"X-Content-Type-Options", "nosniff"},
                                              {"X-Robots-Tag", "noindex, nofollow"}}};
                        },
-                       Execution::kInline});
+                       .execution = Execution::kInline,
+                       .link_param = "token"});
 }
 
 }  // namespace esign::http

@@ -4,7 +4,10 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <atomic>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "base/base64.h"
 #include "tests/app/contractd_fixture.h"
@@ -128,6 +131,116 @@ TEST_F(ContractdAuthTest, WrongCredentialsGetOneAnswerWhetherTheClientExistsOrNo
   // Both ran a full PBKDF2 verification (about 30 ms); an unknown id is not answered early.
   EXPECT_GT(wrong_time, 10ms);
   EXPECT_GT(unknown_time, 10ms);
+  StopServer(*server);
+}
+
+// Issue 30: wrong secrets were checked for anyone, as fast as they came. Failures are now counted
+// per address and per client id; beyond either limit the endpoint answers 429 without checking.
+TEST_F(ContractdAuthTest, FailedTokenRequestsAreLimitedPerAddressAndPerClientId) {
+  const Credentials a = ParseCreated(CreateClient("org_a", "contracts:read"));
+  const Credentials b = ParseCreated(CreateClient("org_a", "contracts:read"));
+  auto server =
+      StartServer({"--token-failures-per-address", "3", "--token-failures-per-client", "5"});
+  ASSERT_NE(port_, 0);
+  auto ask = [&](const std::string& from, const Credentials& who, const std::string& secret) {
+    return HttpClient(port_, from)
+        .Post("/api/v1/auth/machine-token",
+              boost::json::serialize(
+                  boost::json::object{{"clientId", who.client_id}, {"clientSecret", secret}}));
+  };
+  const std::string wrong = a.client_secret + "x";
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(ask("127.0.0.1", a, wrong).status, 401);
+  auto limited = ask("127.0.0.1", a, wrong);
+  EXPECT_EQ(limited.status, 429) << limited.body;
+  EXPECT_EQ(limited.ErrorCode(), "RATE_LIMITED");
+  EXPECT_EQ(limited.Json().at("error").at("message"),
+            "too many failed authentications; retry later");
+  // Three a minute: one more every 20 s, less what refilled while the three were checked.
+  EXPECT_GE(std::stoi(limited.Header("retry-after")), 1);
+  EXPECT_LE(std::stoi(limited.Header("retry-after")), 20);
+  EXPECT_EQ(limited.Header("cache-control"), "no-store");
+  // The address is refused whatever it sends; another address is not.
+  EXPECT_EQ(ask("127.0.0.1", b, b.client_secret).status, 429);
+  EXPECT_EQ(ask("127.0.0.2", a, a.client_secret).status, 200);
+  // Two more failures of client a, from a second address, reach its limit of five: from then on
+  // client a is refused from any address, even with its secret, until the minute refills.
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(ask("127.0.0.2", a, wrong).status, 401);
+  auto by_client = ask("127.0.0.3", a, a.client_secret);
+  EXPECT_EQ(by_client.status, 429) << by_client.body;
+  EXPECT_GE(std::stoi(by_client.Header("retry-after")), 1);
+  EXPECT_LE(std::stoi(by_client.Header("retry-after")), 12);
+  EXPECT_EQ(ask("127.0.0.3", b, b.client_secret).status, 200);
+  StopServer(*server);
+}
+
+// A flood of wrong secrets fills the check queue (one thread, one waiting): what does not fit is
+// answered 503 at once, and the other routes and clients keep being served meanwhile.
+TEST_F(ContractdAuthTest, AFloodOfWrongSecretsIsAnsweredAtOnceWhenTheCheckQueueIsFull) {
+  const Credentials a = ParseCreated(CreateClient("org_a", "contracts:read"));
+  const Credentials b = ParseCreated(CreateClient("org_a", "templates:read"));
+  auto server =
+      StartServer({"--token-check-threads", "1", "--token-check-queue", "1",
+                   "--token-failures-per-address", "0", "--token-failures-per-client", "0"});
+  ASSERT_NE(port_, 0);
+  const std::string token_b = TokenFor(b);
+  const std::string wrong = boost::json::serialize(
+      boost::json::object{{"clientId", a.client_id}, {"clientSecret", a.client_secret + "x"}});
+  std::atomic<bool> flooding{true};
+  std::atomic<int> unavailable{0};
+  std::atomic<int> unexpected{0};
+  HttpResult full;
+  std::mutex full_mutex;
+  std::vector<std::thread> flood;
+  for (int t = 0; t < 12; ++t) {
+    flood.emplace_back([&] {
+      HttpClient client(port_);
+      for (int i = 0; i < 200 && (flooding || unavailable == 0); ++i) {
+        auto response = client.Post("/api/v1/auth/machine-token", wrong);
+        if (response.status == 503) {
+          if (unavailable++ == 0) {
+            std::lock_guard lock(full_mutex);
+            full = response;
+          }
+        } else if (response.status != 401) {
+          ++unexpected;
+        }
+      }
+    });
+  }
+  HttpClient other(port_);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(other.Get("/healthz").status, 200);
+    EXPECT_EQ(other.Get("/api/v1/templates", {{"Authorization", "Bearer " + token_b}}).status, 200);
+    const int status = other
+                           .Post("/api/v1/auth/machine-token",
+                                 boost::json::serialize(boost::json::object{
+                                     {"clientId", b.client_id}, {"clientSecret", b.client_secret}}))
+                           .status;
+    EXPECT_TRUE(status == 200 || status == 503) << status;
+  }
+  flooding = false;
+  for (auto& thread : flood) thread.join();
+  EXPECT_EQ(unexpected, 0);
+  ASSERT_GT(unavailable, 0);
+  EXPECT_EQ(full.ErrorCode(), "UNAVAILABLE") << full.body;
+  EXPECT_EQ(full.Header("retry-after"), "1");
+  EXPECT_FALSE(TokenFor(b).empty());
+  StopServer(*server);
+}
+
+// Issue 30: a repeated 400 KB parameter name was echoed whole (a 400,076-byte answer).
+TEST_F(ContractdAuthTest, TheTokenFormEchoesARepeatedParameterNameCut) {
+  auto server = StartServer();
+  ASSERT_NE(port_, 0);
+  const std::string name(400'000, 'n');
+  auto response = HttpClient(port_).Post(
+      "/api/v1/auth/machine-token", "grant_type=client_credentials&" + name + "=1&" + name + "=2",
+      {{"Content-Type", "application/x-www-form-urlencoded"}});
+  EXPECT_EQ(response.status, 400);
+  EXPECT_LT(response.body.size(), 1024u);
+  EXPECT_EQ(response.Json().at("error"), "invalid_request");
+  EXPECT_EQ(response.Json().at("error_description").as_string(),
+            "the parameter " + name.substr(0, 256) + "... is repeated");
   StopServer(*server);
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <future>
 
 #include "eventstore/memory_event_store.h"
 #include "projections/memory_view_store.h"
@@ -107,6 +108,43 @@ TEST_F(AuthServiceTest, WrongSecretAndUnknownClientGetTheSameAnswer) {
     EXPECT_EQ(result->error().code, ErrorCode::kInvalidClient);
     EXPECT_EQ(result->error().message, wrong.error().message);
     EXPECT_TRUE(result->error().details.empty());
+  }
+}
+
+// IssueTokenAsync's answer, waited for.
+TokenAnswer IssueAndWait(AuthService& auth, TokenRequest request) {
+  std::promise<TokenAnswer> answered;
+  auto answer = answered.get_future();
+  auth.IssueTokenAsync(std::move(request),
+                       [&answered](TokenAnswer a) { answered.set_value(std::move(a)); });
+  return answer.get();
+}
+
+TEST_F(AuthServiceTest, FailuresBeyondTheLimitAreRefusedUncheckedEvenWithTheRightSecret) {
+  const CreatedClient client = MakeClient("org_1");
+  const CreatedClient other = MakeClient("org_1");
+  AuthService throttled(*clients_, directory_, *codec_, *authenticator_,
+                        AuthServiceOptions{.pbkdf2_iterations = kFastIterations,
+                                           .throttle = {.failures_per_client_per_minute = 2,
+                                                        .failures_per_address_per_minute = 100}},
+                        clock_);
+  const TokenRequest wrong{client.client_id, client.client_secret + "x", {}, "192.0.2.1"};
+  for (int i = 0; i < 2; ++i) {
+    auto answer = IssueAndWait(throttled, wrong);
+    ASSERT_FALSE(answer.issued);
+    EXPECT_EQ(answer.issued.error().code, ErrorCode::kInvalidClient);
+  }
+  auto refused = IssueAndWait(throttled, wrong);
+  ASSERT_FALSE(refused.issued);
+  EXPECT_EQ(refused.issued.error().code, ErrorCode::kRateLimited);
+  EXPECT_EQ(refused.retry_after_seconds, 30);
+  auto right = IssueAndWait(throttled, {client.client_id, client.client_secret, {}, "192.0.2.2"});
+  ASSERT_FALSE(right.issued);
+  EXPECT_EQ(right.issued.error().code, ErrorCode::kRateLimited);
+  // Successes are not failures: another client asks as often as it likes.
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_TRUE(
+        IssueAndWait(throttled, {other.client_id, other.client_secret, {}, "192.0.2.1"}).issued);
   }
 }
 

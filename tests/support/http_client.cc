@@ -31,6 +31,10 @@ std::string HttpResult::ErrorCode() const {
 void HttpClient::EnsureConnected() {
   if (socket_.is_open()) return;
   buffer_.clear();
+  if (!source_address_.empty()) {
+    socket_.open(asio::ip::tcp::v4());
+    socket_.bind({asio::ip::make_address(source_address_), 0});
+  }
   socket_.connect({asio::ip::make_address("127.0.0.1"), port_});
 }
 

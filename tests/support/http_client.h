@@ -36,6 +36,10 @@ struct HttpResult {
 class HttpClient {
  public:
   explicit HttpClient(uint16_t port) : port_(port) {}
+  // Connects from `source_address` (another loopback address such as "127.0.0.2"), so that the
+  // server sees another client address.
+  HttpClient(uint16_t port, std::string source_address)
+      : port_(port), source_address_(std::move(source_address)) {}
 
   HttpResult Send(boost::beast::http::verb method, const std::string& target,
                   const std::string& body = "",
@@ -63,6 +67,7 @@ class HttpClient {
   void EnsureConnected();
 
   uint16_t port_;
+  std::string source_address_;  // empty: the kernel's choice
   boost::asio::io_context ioc_;
   boost::asio::ip::tcp::socket socket_{ioc_};
   boost::beast::flat_buffer buffer_;

@@ -19,7 +19,9 @@ export interface paths {
          *
          *     Also takes the OAuth 2.0 client-credentials request (RFC 6749 section 4.4) as `application/x-www-form-urlencoded`: `grant_type=client_credentials`, the client authenticated with HTTP Basic (section 2.3.1) or with `client_id` and `client_secret` in the body (not both), an optional `scope` (permissions separated by spaces, each held by the client; the token carries only those). It answers `{access_token, token_type, expires_in, scope}` with `Cache-Control: no-store` and `Pragma: no-cache`, and refuses in RFC 6749 section 5.2's shape `{error, error_description}`: 400 `invalid_request`, `unsupported_grant_type`, `invalid_scope`; 401 `invalid_client` with `WWW-Authenticate: Basic realm="contract-api"`.
          *
-         *     Errors of the JSON form: 400 VALIDATION_FAILED (body is not `{clientId, clientSecret}`); 401 INVALID_CLIENT (unknown client or wrong secret: the same answer, in similar time, either way); 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; 429 RATE_LIMITED.
+         *     Errors of the JSON form: 400 VALIDATION_FAILED (body is not `{clientId, clientSecret}`); 401 INVALID_CLIENT (unknown client or wrong secret: the same answer, in similar time, either way); 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         *
+         *     In both forms: 429 RATE_LIMITED after too many failed authentications of the client id (10 a minute) or from the address (30 a minute), without checking the credentials, even right ones, until `Retry-After` seconds have passed; 503 UNAVAILABLE when too many token requests wait for their check (`Retry-After: 1`). Both in the API's error body.
          */
         post: operations["createMachineToken"];
         delete?: never;
@@ -5379,6 +5381,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["Error"];
         };

@@ -1,21 +1,21 @@
-#include "documents/render_pool.h"
+#include "base/work_queue.h"
 
 #include <algorithm>
 
-namespace esign::documents {
+namespace esign {
 namespace {
 
-thread_local bool on_pool_thread = false;
+thread_local const WorkQueue* current_queue = nullptr;
 
 }  // namespace
 
-RenderPool::RenderPool(size_t threads) {
+WorkQueue::WorkQueue(size_t threads, size_t capacity) : capacity_(capacity) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads_.reserve(threads);
   for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { Loop(); });
 }
 
-RenderPool::~RenderPool() {
+WorkQueue::~WorkQueue() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -24,18 +24,25 @@ RenderPool::~RenderPool() {
   for (std::thread& thread : threads_) thread.join();
 }
 
-bool RenderPool::OnPoolThread() { return on_pool_thread; }
-
-void RenderPool::Post(std::function<void()> task) {
+bool WorkQueue::TryPost(std::function<void()> task) {
   {
     std::lock_guard lock(mutex_);
+    if (queue_.size() >= capacity_) return false;
     queue_.push_back(std::move(task));
   }
   ready_.notify_one();
+  return true;
 }
 
-void RenderPool::Loop() {
-  on_pool_thread = true;
+size_t WorkQueue::waiting() const {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
+}
+
+bool WorkQueue::OnQueueThread() const { return current_queue == this; }
+
+void WorkQueue::Loop() {
+  current_queue = this;
   for (;;) {
     std::function<void()> task;
     {
@@ -49,4 +56,4 @@ void RenderPool::Loop() {
   }
 }
 
-}  // namespace esign::documents
+}  // namespace esign
