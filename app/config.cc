@@ -153,6 +153,14 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "sender address of the e-mails")(
       "mail-from-name", po::value(&serve.mail_from_name)->default_value(serve.mail_from_name),
       "sender name of the e-mails")(
+      "mail-limit-per-organization",
+      po::value(&serve.mail_limit_per_organization)
+          ->default_value(serve.mail_limit_per_organization),
+      "e-mails an hour for one organization's contracts; more are recorded failed, not sent "
+      "(0 = no limit)")(
+      "mail-limit-per-recipient",
+      po::value(&serve.mail_limit_per_recipient)->default_value(serve.mail_limit_per_recipient),
+      "e-mails an hour to one address, across organizations (0 = no limit)")(
       "tsa-url", po::value(&serve.tsa_url),
       "RFC 3161 timestamp authority, http(s)://...: seals become PAdES B-LT and tree heads are "
       "timestamped (default: none, seals are B-B)")(
@@ -207,6 +215,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
   if (!IsEmailAddress(serve.mail_from)) {
     return Fail(ErrorCode::kValidationFailed, "--mail-from must be an e-mail address", "mail-from",
                 serve.mail_from);
+  }
+  if (serve.mail_limit_per_organization < 0 || serve.mail_limit_per_recipient < 0) {
+    return Fail(ErrorCode::kValidationFailed, "the --mail-limit-* flags must be 0 or more",
+                "mail-limit", "a negative number");
   }
   if (serve.smtp_user.empty() != serve.smtp_password_file.empty()) {
     return Fail(ErrorCode::kValidationFailed, "--smtp-user and --smtp-password-file go together",
