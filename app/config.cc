@@ -216,9 +216,13 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
     return Fail(ErrorCode::kValidationFailed, "--mail-from must be an e-mail address", "mail-from",
                 serve.mail_from);
   }
-  if (serve.mail_limit_per_organization < 0 || serve.mail_limit_per_recipient < 0) {
-    return Fail(ErrorCode::kValidationFailed, "the --mail-limit-* flags must be 0 or more",
-                "mail-limit", "a negative number");
+  for (const auto& [flag, value] :
+       {std::pair{"mail-limit-per-organization", serve.mail_limit_per_organization},
+        std::pair{"mail-limit-per-recipient", serve.mail_limit_per_recipient}}) {
+    if (value < 0) {
+      return Fail(ErrorCode::kValidationFailed, std::string("--") + flag + " must be 0 or more",
+                  flag, std::to_string(value));
+    }
   }
   if (serve.smtp_user.empty() != serve.smtp_password_file.empty()) {
     return Fail(ErrorCode::kValidationFailed, "--smtp-user and --smtp-password-file go together",

@@ -168,6 +168,10 @@ Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingM
                       .to_name = mail.to_name,
                       .message_id = MessageIdOf(delivery.id, options_.from_address),
                       .date_us = delivery.created_us};
+  if (!IsTransportableAddress(mail.to)) {
+    return Fail(ErrorCode::kValidationFailed,
+                "not sent: the address is not plain ASCII, which only SMTPUTF8 could carry");
+  }
   const std::string now = FormatTimestamp(deps_.clock.NowMicros());
   if (mail.kind == MailKind::kSigningRequest || mail.kind == MailKind::kReminder) {
     auto contract = LatestContract(deps_.store, delivery.contract_id);

@@ -296,6 +296,29 @@ TEST_F(MailOutboxTest, MessagesOverTheHourlyLimitsAreRecordedFailedAndCounted) {
   EXPECT_EQ(EmlFiles(), 3u);
 }
 
+// The review's look-alike: "admín@" was accepted, then written "admn@" in To: while RCPT TO kept
+// it. Without SMTPUTF8 such an address is refused where it is given, and nothing is stored.
+TEST_F(MailOutboxTest, AnAddressOnlySmtputf8CouldCarryIsRefusedAndNothingStored) {
+  Start();
+  const std::string events = Metric("contractd_log_events");
+  for (const std::string email : {"adm\xC3\xADn@acme.example",
+                                  "ada@b\xC3\xBC"
+                                  "cher.example"}) {
+    auto body = Nda();
+    body["participants"].as_array()[0].as_object()["email"] = email;
+    auto refused =
+        HttpClient(port_).Post("/api/v1/contracts", boost::json::serialize(body), Auth());
+    ASSERT_EQ(refused.status, 400) << refused.body;
+    const auto error = refused.Json().at("error").as_object();
+    EXPECT_EQ(error.at("code"), "VALIDATION_FAILED");
+    EXPECT_NE(refused.body.find("participants[0].email"), std::string::npos) << refused.body;
+  }
+  EXPECT_EQ(Metric("contractd_log_events"), events);
+  auto listed = HttpClient(port_).Get("/api/v1/contracts", Auth());
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_TRUE(listed.Json().at("items").as_array().empty()) << listed.body;
+}
+
 TEST_F(MailOutboxTest, TheCodeASignerAsksForIsMailedAndOpensTheLink) {
   Start();
   auto body = Nda();
@@ -319,6 +342,19 @@ TEST_F(MailOutboxTest, TheCodeASignerAsksForIsMailedAndOpensTheLink) {
       HttpClient(port_).Post(hosted + "/authentication", R"({"code":")" + code[1].str() + "\"}");
   ASSERT_EQ(proven.status, 200) << proven.body;
   EXPECT_FALSE(proven.Json().at("signerProof").as_string().empty());
+
+  // The code is spent: typed again, it is refused and nothing is recorded (no failed attempt).
+  const std::string events = Metric("contractd_log_events");
+  auto again =
+      HttpClient(port_).Post(hosted + "/authentication", R"({"code":")" + code[1].str() + "\"}");
+  ASSERT_EQ(again.status, 401) << again.body;
+  EXPECT_EQ(again.Json().at("error").at("code"), "SIGNER_AUTHENTICATION_FAILED");
+  EXPECT_NE(again.body.find(R"({"field":"code","issue":"spent"})"), std::string::npos)
+      << again.body;
+  EXPECT_NE(again.body.find(R"({"field":"remainingAttempts","issue":"5"})"), std::string::npos)
+      << again.body;
+  EXPECT_EQ(Metric("contractd_log_events"), events);
+  EXPECT_EQ(HttpClient(port_).Get(hosted).Json().at("authentication").at("remainingAttempts"), 5);
 }
 
 TEST_F(MailOutboxTest, ADeferredMessageIsRetriedAndARefusedOneFailsForGood) {
