@@ -175,6 +175,14 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "sender address of the e-mails")(
       "mail-from-name", po::value(&serve.mail_from_name)->default_value(serve.mail_from_name),
       "sender name of the e-mails")(
+      "mail-limit-per-organization",
+      po::value(&serve.mail_limit_per_organization)
+          ->default_value(serve.mail_limit_per_organization),
+      "e-mails an hour for one organization's contracts; more are recorded failed, not sent "
+      "(0 = no limit)")(
+      "mail-limit-per-recipient",
+      po::value(&serve.mail_limit_per_recipient)->default_value(serve.mail_limit_per_recipient),
+      "e-mails an hour to one address, across organizations (0 = no limit)")(
       "tsa-url", po::value(&serve.tsa_url),
       "RFC 3161 timestamp authority, http(s)://...: seals become PAdES B-LT and tree heads are "
       "timestamped (default: none, seals are B-B)")(
@@ -229,6 +237,14 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
   if (!IsEmailAddress(serve.mail_from)) {
     return Fail(ErrorCode::kValidationFailed, "--mail-from must be an e-mail address", "mail-from",
                 serve.mail_from);
+  }
+  for (const auto& [flag, value] :
+       {std::pair{"mail-limit-per-organization", serve.mail_limit_per_organization},
+        std::pair{"mail-limit-per-recipient", serve.mail_limit_per_recipient}}) {
+    if (value < 0) {
+      return Fail(ErrorCode::kValidationFailed, std::string("--") + flag + " must be 0 or more",
+                  flag, std::to_string(value));
+    }
   }
   if (serve.smtp_user.empty() != serve.smtp_password_file.empty()) {
     return Fail(ErrorCode::kValidationFailed, "--smtp-user and --smtp-password-file go together",

@@ -85,6 +85,11 @@ struct ServeConfig {
   // --mail-from / CONTRACTD_MAIL_FROM: the sender address. Default: no-reply@localhost.localdomain.
   std::string mail_from = "no-reply@localhost.localdomain";
   std::string mail_from_name = "Contract signing";  // --mail-from-name
+  // --mail-limit-per-organization, --mail-limit-per-recipient: messages an hour for one
+  // organization's contracts, and to one address across organizations (mail/mail_rate_limits.h);
+  // those over a limit are recorded failed, not sent. 0: no limit.
+  int64_t mail_limit_per_organization = 1000;
+  int64_t mail_limit_per_recipient = 60;
   // Trusted time (docs/documents.md). --tsa-url / CONTRACTD_TSA_URL: an RFC 3161 authority; seals
   // become PAdES B-LT and tree heads are timestamped. Empty (the default): seals stay B-B.
   std::string tsa_url;

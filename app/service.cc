@@ -255,6 +255,14 @@ void Service::AddGauges() {
                      const uint64_t acknowledged = relay_->acknowledged();
                      return static_cast<double>(size > acknowledged ? size - acknowledged : 0);
                    });
+  for (const mail::MailLimitReason reason :
+       {mail::MailLimitReason::kOrganization, mail::MailLimitReason::kRecipient}) {
+    metrics.AddCounter("contractd_mail_suppressed_total",
+                       "E-mails recorded failed, not sent, because an hourly limit was reached.",
+                       "reason=\"" + std::string(mail::ToString(reason)) + "\"", [this, reason] {
+                         return static_cast<double>(mail_limiter_->Suppressed(reason));
+                       });
+  }
   metrics.AddGauge("contractd_projection_lag_events",
                    "Events in the log that the read side has not applied yet.", [this] {
                      const uint64_t size = store_->Size();

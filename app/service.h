@@ -134,6 +134,7 @@ class Service {
   std::unique_ptr<commands::DueTimerScheduler> timers_;
   std::atomic<commands::DueTimerScheduler*> running_timers_{nullptr};  // for the projector's thread
   std::unique_ptr<webhooks::DeliveryStore> mail_records_;
+  std::unique_ptr<mail::MailRateLimiter> mail_limiter_;
   std::unique_ptr<mail::MailTransport> mail_transport_;
   std::unique_ptr<mail::MailOutbox> mail_outbox_;
 };

@@ -30,6 +30,14 @@ Status Service::OpenMailRecords(const ServeConfig& config) {
   auto records = webhooks::DeliveryStore::Open(config.data_dir, "mail", /*outbox=*/true);
   if (!records) return std::unexpected(records.error());
   mail_records_ = std::move(*records);
+  auto limiter = mail::MailRateLimiter::Open(
+      (std::filesystem::path(config.data_dir) / "mail-limits").string(),
+      mail::MailLimits{
+          .per_organization = static_cast<uint64_t>(config.mail_limit_per_organization),
+          .per_recipient = static_cast<uint64_t>(config.mail_limit_per_recipient)},
+      clock_);
+  if (!limiter) return Fail(limiter.error());
+  mail_limiter_ = std::move(*limiter);
   // The first start with e-mail, on a log that may hold years of contracts: what happened before
   // is not mailed now. Set before any request can append, so nothing after it is missed.
   auto checkpoint = mail_records_->Checkpoint();
@@ -65,7 +73,8 @@ Status Service::StartMail(const ServeConfig& config) {
                                                    .records = *mail_records_,
                                                    .transport = *mail_transport_,
                                                    .secrets = *signer_secrets_,
-                                                   .clock = clock_},
+                                                   .clock = clock_,
+                                                   .limiter = mail_limiter_.get()},
                               mail::MailOutboxOptions{.from_address = config.mail_from,
                                                       .from_name = config.mail_from_name,
                                                       .link_origin = PublicOrigin(config)});

@@ -110,6 +110,8 @@ void ApplySignerAuthentication(ContractState& state, std::string_view type,
     session->code_expires_at = StringMemberOrEmpty(d, "expiresAt");
   } else if (type == event_type::kSignerAuthenticated) {
     session->authenticated_at.push_back(StringMemberOrEmpty(d, "authenticatedAt"));
+    // The latest code did it, and a code proves once (logs from before this rule included).
+    if (StringMemberOrEmpty(d, "method") == "email_otp") session->code_spent = session->codes_sent;
   } else {
     session->failed_attempts = static_cast<int>(IntegerMember(d, "failedAttempts").value_or(0));
     if (type == event_type::kSignerAuthenticationFailed) session->locked = true;

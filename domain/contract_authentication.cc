@@ -96,6 +96,14 @@ Result<std::vector<DomainEvent>> DecideSignerAuthentication(const ContractState&
   if (!found) return Fail(found.error());
   const SigningSession& session = *found->session;
   boost::json::object data = AuthenticationData(state, *found);
+  if (c.check == SignerCodeCheck::kSpent) return std::unexpected(SpentCodeError());
+  if (c.check == SignerCodeCheck::kMatched &&
+      found->signer->authentication == SignerAuthentication::kEmailOtp &&
+      (c.code_number != session.codes_sent || session.code_spent == session.codes_sent)) {
+    // Checked against the session as it was read: meanwhile the code proved it once already (a
+    // request at the same time), or a newer code replaced it.
+    return std::unexpected(SpentCodeError());
+  }
   if (c.check == SignerCodeCheck::kMatched) {
     const int n = static_cast<int>(session.authenticated_at.size()) + 1;
     if (n > kMaxSignerAuthentications) {

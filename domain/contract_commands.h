@@ -167,7 +167,8 @@ struct SendSignerCode {
 };
 
 // What a code the signer typed turned out to be (CheckSignerCode, signer_authentication.h).
-enum class SignerCodeCheck { kMatched, kWrong, kExpired };
+// kSpent: the right e-mail code, but it proved the session already (a code is good once).
+enum class SignerCodeCheck { kMatched, kWrong, kExpired, kSpent };
 
 // POST /hosted-signing/{token}/authentication: the signer typed a code; a match is recorded as
 // signer.authenticated, anything else as a failed attempt (the fifth locks the session).
@@ -175,6 +176,7 @@ struct RecordSignerAuthentication {
   std::string session_id;
   std::string link_sha256;
   SignerCodeCheck check = SignerCodeCheck::kWrong;
+  int code_number = 0;  // email_otp: the number of the code that matched (the session's latest)
 };
 
 using Command =

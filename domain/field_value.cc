@@ -95,7 +95,7 @@ std::optional<boost::json::value> NormalizeFieldValue(const FieldDef& def,
       return value;
     case FieldType::kEmail:
       if (!value.is_string() || !IsEmailAddress(value.get_string())) {
-        AddDetail(details, path, "must be an e-mail address");
+        AddDetail(details, path, std::string(kEmailAddressRule));
         return std::nullopt;
       }
       return value;

@@ -118,6 +118,9 @@ void AddGroups(const ContractState& state, std::string_view event_key, MailKind 
       }
       continue;
     }
+    // A draft that was never sent has told its participants nothing, and a void must not be
+    // the first they hear of it: whoever creates drafts could mail any address with the reason.
+    if (!state.sent_at) continue;
     for (const auto& p : state.participants) {
       const bool in_group =
           (name == "signers" && p.action == ParticipantAction::kSign) ||

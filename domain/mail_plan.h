@@ -11,9 +11,9 @@
 // Groups: owner (the organization's notification address, when it has one), signers, viewers and
 // copy_recipients (the participants that sign, view, receive a copy). Integrator- and
 // provider-managed signers get no link; a participant without an e-mail address gets nothing;
-// one address gets one message per event. Settings missing from an old snapshot take the
-// platform defaults.
-// Pure functions; safe from any thread.
+// one address gets one message per event. A contract never sent mails none of its participants
+// (a void of a draft goes to the owner at most: the sender's own address). Settings missing from an
+// old snapshot take the platform defaults. Pure functions; safe from any thread.
 #pragma once
 
 #include <optional>

@@ -122,7 +122,7 @@ std::optional<ParticipantRequest> ReadOne(const boost::json::object& object,
   }
   auto email = ReadText(object, path, "email", 254, validation);
   if (email && !IsEmailAddress(*email)) {
-    AddDetail(validation, JoinPath(path, "email"), "must be an e-mail address");
+    AddDetail(validation, JoinPath(path, "email"), std::string(kEmailAddressRule));
   }
   auto organization_id = ReadText(object, path, "organizationId", 128, validation);
   if (parsed_type == RecipientType::kIndividual) {

@@ -54,9 +54,16 @@ SignerCodeCheck CheckSignerCode(std::string_view contract_id, const SigningSessi
           !ConstantTimeEquals(code, secrets.EmailCode(session.session_id, session.codes_sent))) {
         return SignerCodeCheck::kWrong;
       }
+      if (session.code_spent == session.codes_sent) return SignerCodeCheck::kSpent;
       return session.code_expires_at <= now ? SignerCodeCheck::kExpired : SignerCodeCheck::kMatched;
   }
   return SignerCodeCheck::kWrong;
+}
+
+Error SpentCodeError() {
+  return Error{ErrorCode::kSignerAuthenticationFailed,
+               "this code was used already: ask for a new one",
+               {ErrorDetail{"code", "spent"}}};
 }
 
 std::string SignerProofHeader(const SignerSecrets& secrets, std::string_view session_id, int n) {

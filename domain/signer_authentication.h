@@ -33,10 +33,16 @@ inline constexpr size_t kMaxTypedCodeLength = 64;         // what a signer may t
 Status HashAccessCodes(std::vector<DomainEvent>& events, const SignerSecrets* secrets);
 
 // `code` against the participant's access code hash, or against the session's latest e-mail
-// code (kExpired once past its expiry; kWrong when none was sent). Compared in constant time.
+// code (kExpired once past its expiry; kWrong when none was sent; kSpent once it proved the
+// session: an e-mail code is good for one proof). Compared in constant time.
 SignerCodeCheck CheckSignerCode(std::string_view contract_id, const SigningSession& session,
                                 const Participant& signer, std::string_view code,
                                 const SignerSecrets& secrets, std::string_view now);
+
+// The answer to an e-mail code typed again after it proved the session: 401
+// SIGNER_AUTHENTICATION_FAILED with the detail code "spent". Nothing is recorded: it is not a
+// wrong guess, and the signer asks for a new code as after an expiry.
+Error SpentCodeError();
 
 // "<n>.<SignerProof(session, n)>": what the hosted page sends as Signer-Proof.
 std::string SignerProofHeader(const SignerSecrets& secrets, std::string_view session_id, int n);

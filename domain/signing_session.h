@@ -45,6 +45,7 @@ struct SigningSession {
   std::string last_code_sent_at;  // of the latest
   std::string code_expires_at;    // of the latest
   int failed_attempts = 0;        // wrong or expired codes typed
+  int code_spent = 0;             // the e-mail code that proved the session: used once, spent
   bool locked = false;            // signer.authentication_failed: the link serves nothing more
   std::vector<std::string> authenticated_at;  // one per signer.authenticated: proof n is [n-1]
 };

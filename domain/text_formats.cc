@@ -7,7 +7,10 @@
 namespace esign {
 namespace {
 
-bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+// ASCII only, whatever the locale.
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 }  // namespace
 
@@ -27,6 +30,9 @@ bool IsEmailAddress(std::string_view text) {
   if (text.find('@', at + 1) != std::string_view::npos) return false;
   std::string_view local = text.substr(0, at);
   for (char c : local) {
+    // Not ASCII: only SMTPUTF8 carries it, which the transport does not speak; a header and the
+    // envelope could then name different mailboxes.
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
     if (std::isspace(static_cast<unsigned char>(c)) ||
         std::iscntrl(static_cast<unsigned char>(c)) || c == '"' || c == '(' || c == ')' ||
         c == ',' || c == ':' || c == ';' || c == '<' || c == '>' || c == '[' || c == ']' ||

@@ -313,8 +313,14 @@ ApiResult Authenticate(const SigningRoutesDeps& deps, const ApiRequest& request)
   }
   const SignerCodeCheck check = CheckSignerCode(loaded->contract.id, loaded->session, *signer, code,
                                                 *deps.signer_secrets, NowText(deps));
+  if (check == SignerCodeCheck::kSpent) {
+    Error error = SpentCodeError();
+    error.details.push_back(
+        ErrorDetail{"remainingAttempts", std::to_string(RemainingAttempts(loaded->session))});
+    return std::unexpected(std::move(error));
+  }
   RecordSignerAuthentication command{loaded->session.session_id, loaded->session.token_sha256,
-                                     check};
+                                     check, loaded->session.codes_sent};
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   const SigningSession* session = outcome->state.FindSession(loaded->session.session_id);

@@ -87,6 +87,13 @@ void Metrics::AddGauge(std::string name, std::string help, std::function<double(
   gauges_.push_back(Gauge{std::move(name), std::move(help), std::move(read)});
 }
 
+void Metrics::AddCounter(std::string name, std::string help, std::string labels,
+                         std::function<double()> read) {
+  std::unique_lock lock(mutex_);
+  gauges_.push_back(
+      Gauge{std::move(name), std::move(help), std::move(read), "counter", std::move(labels)});
+}
+
 void Metrics::RenderHistogram(std::ostream& out, const std::string& name, const std::string& labels,
                               const Series& series) {
   const std::string sep = labels.empty() ? "" : ",";
@@ -128,10 +135,15 @@ std::string Metrics::Render() const {
         << "# TYPE " << name << " histogram\n";
     RenderHistogram(out, name, "", *series);
   }
+  const std::string* previous = nullptr;
   for (const auto& gauge : gauges_) {
-    out << "# HELP " << gauge.name << " " << gauge.help << "\n"
-        << "# TYPE " << gauge.name << " gauge\n"
-        << gauge.name << " " << gauge.read() << "\n";
+    if (previous == nullptr || *previous != gauge.name) {
+      out << "# HELP " << gauge.name << " " << gauge.help << "\n"
+          << "# TYPE " << gauge.name << " " << gauge.type << "\n";
+    }
+    previous = &gauge.name;
+    out << gauge.name << (gauge.labels.empty() ? "" : "{" + gauge.labels + "}") << " "
+        << gauge.read() << "\n";
   }
   return out.str();
 }

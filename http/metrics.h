@@ -33,6 +33,10 @@ class Metrics {
 
   // A gauge read when /metrics is rendered, e.g. "contractd_projection_lag_events".
   void AddGauge(std::string name, std::string help, std::function<double()> read);
+  // A counter read the same way, one series per call: `labels` is fixed text such as
+  // reason="recipient_hourly_limit" (the calls of one name follow each other, with one help).
+  void AddCounter(std::string name, std::string help, std::string labels,
+                  std::function<double()> read);
 
   std::string Render() const;
 
@@ -45,6 +49,8 @@ class Metrics {
   struct Gauge {
     std::string name, help;
     std::function<double()> read;
+    std::string type = "gauge";
+    std::string labels;
   };
   using Key = std::tuple<std::string, std::string, unsigned>;  // method, route, status
   // A request series as the lock-free index holds it: written once, then only read.

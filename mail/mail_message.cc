@@ -274,4 +274,11 @@ std::string RenderMime(const MailMessage& message) {
          Multipart(mixed_boundary, parts);
 }
 
+bool IsTransportableAddress(std::string_view address) {
+  const size_t at = address.find('@');
+  return at != std::string_view::npos && at != 0 && at + 1 < address.size() &&
+         address.find('@', at + 1) == std::string_view::npos &&
+         AddressCharacters(address) == address;
+}
+
 }  // namespace esign::mail

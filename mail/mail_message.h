@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace esign::mail {
@@ -36,5 +37,11 @@ struct MailMessage {
 // which neither quoted-printable nor base64 can produce), so a message sent again is
 // byte-identical.
 std::string RenderMime(const MailMessage& message);
+
+// Whether `address` is written unchanged in To: (and From:) and can be given as it is to RCPT TO
+// (MAIL FROM): visible ASCII, one "@", none of the delimiters of addresses. The service does not
+// speak SMTPUTF8, so an address that is not must not be sent at all: the header would name
+// another mailbox than the envelope.
+bool IsTransportableAddress(std::string_view address);
 
 }  // namespace esign::mail

@@ -11,6 +11,7 @@
 #include "eventstore/domain_events.h"
 #include "mail/mail_content.h"
 #include "mail/mail_message.h"
+#include "mail/mail_rate_limits.h"
 #include "mail/outgoing_mail.h"
 #include "webhooks/delivery_policy.h"
 #include "webhooks/log_line.h"
@@ -55,7 +56,10 @@ Result<std::unique_ptr<MailOutbox>> MailOutbox::Start(MailOutboxDeps deps,
   auto pending = deps.records.Pending();
   if (!pending) return std::unexpected(pending.error());
   std::unique_ptr<MailOutbox> outbox(new MailOutbox(deps, std::move(options)));
-  for (Delivery& delivery : *pending) outbox->lanes_->Push(std::move(delivery));
+  for (Delivery& delivery :
+       WithinLimits(deps.records, deps.limiter, std::move(*pending), deps.clock.NowMicros())) {
+    outbox->lanes_->Push(std::move(delivery));
+  }
   outbox->intake_ = std::make_unique<eventstore::CatchUpSubscription>(
       deps.store, GlobalPosition(checkpoint->value_or(0)),
       [o = outbox.get()](const std::vector<eventstore::EventRecord>& batch,
@@ -138,7 +142,7 @@ Result<GlobalPosition> MailOutbox::Intake(const std::vector<eventstore::EventRec
   }
   const GlobalPosition next(batch.back().position.value() + 1);
   if (!deliveries.empty()) {
-    auto admitted = deps_.records.Admit(std::move(deliveries));
+    auto admitted = AdmitWithinLimits(deps_.records, deps_.limiter, std::move(deliveries), now);
     if (!admitted) return std::unexpected(admitted.error());
     for (Delivery& delivery : *admitted) lanes_->Push(std::move(delivery));
   }
@@ -164,6 +168,10 @@ Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingM
                       .to_name = mail.to_name,
                       .message_id = MessageIdOf(delivery.id, options_.from_address),
                       .date_us = delivery.created_us};
+  if (!IsTransportableAddress(mail.to)) {
+    return Fail(ErrorCode::kValidationFailed,
+                "not sent: the address is not plain ASCII, which only SMTPUTF8 could carry");
+  }
   const std::string now = FormatTimestamp(deps_.clock.NowMicros());
   if (mail.kind == MailKind::kSigningRequest || mail.kind == MailKind::kReminder) {
     auto contract = LatestContract(deps_.store, delivery.contract_id);

@@ -7,7 +7,8 @@
 // event that mails someone, the contract as of that event decides who gets what (PlanMail, under
 // the contract's snapshotted settings; `owner` is the organization's address); one pending
 // delivery per recipient is recorded (synced, ids derived from event and recipient, so an event
-// read again records nothing new), and only then does the checkpoint move past the event.
+// read again records nothing new), and only then does the checkpoint move past the event. A
+// message over the hourly limits (mail_rate_limits.h) is recorded failed then, never sent.
 // At start, the deliveries still pending are queued again: nothing recorded is lost to a crash.
 // Records without a checkpoint read the log from its start (the caller sets one first to skip
 // what was appended before mail existed: app/service_mail.cc).
@@ -33,6 +34,7 @@
 #include "domain/signer_secrets.h"
 #include "eventstore/event_store.h"
 #include "eventstore/subscription.h"
+#include "mail/mail_rate_limits.h"
 #include "mail/mail_transport.h"
 #include "mail/outgoing_mail.h"
 #include "webhooks/delivery_lanes.h"
@@ -46,6 +48,7 @@ struct MailOutboxDeps {
   MailTransport& transport;
   const SignerSecrets& secrets;
   const Clock& clock;
+  MailRateLimiter* limiter = nullptr;  // the hourly limits (mail_rate_limits.h); null: none
 };
 
 struct MailOutboxOptions {

@@ -93,4 +93,9 @@ std::string MessageIdOf(std::string_view delivery_id, std::string_view from_addr
 
 std::string_view LaneOrganization(std::string_view lane) { return lane.substr(0, lane.find('/')); }
 
+std::string_view LaneAddress(std::string_view lane) {
+  const size_t slash = lane.find('/');
+  return slash == std::string_view::npos ? std::string_view() : lane.substr(slash + 1);
+}
+
 }  // namespace esign::mail

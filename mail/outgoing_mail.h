@@ -47,5 +47,7 @@ std::string MailLane(std::string_view organization_id, std::string_view address)
 std::string MessageIdOf(std::string_view delivery_id, std::string_view from_address);
 // The organization of a lane.
 std::string_view LaneOrganization(std::string_view lane);
+// The address of a lane, in lower case.
+std::string_view LaneAddress(std::string_view lane);
 
 }  // namespace esign::mail

@@ -166,9 +166,18 @@ TEST(ConfigTest, MailFlagsAreCheckedBeforeAnythingStarts) {
   ASSERT_TRUE(mail) << mail.error().message;
   EXPECT_EQ(mail->serve.smtp_url, "smtps://mail.example.com");
   EXPECT_EQ(mail->serve.mail_from, "c@acme.example");
+  EXPECT_EQ(mail->serve.mail_limit_per_organization, 1000);
+  EXPECT_EQ(mail->serve.mail_limit_per_recipient, 60);
+  auto limits = Parse({"--mail-limit-per-organization", "0", "--mail-limit-per-recipient", "5"});
+  ASSERT_TRUE(limits) << limits.error().message;
+  EXPECT_EQ(limits->serve.mail_limit_per_organization, 0);
+  EXPECT_EQ(limits->serve.mail_limit_per_recipient, 5);
   for (const auto& [args, field] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--smtp-url", "http://mail.example.com"}, "smtp-url"},
            {{"--mail-from", "not an address"}, "mail-from"},
+           {{"--mail-from", "adm\xC3\xADn@acme.example"}, "mail-from"},
+           {{"--mail-limit-per-organization=-1"}, "mail-limit-per-organization"},
+           {{"--mail-limit-per-recipient=-1"}, "mail-limit-per-recipient"},
            {{"--smtp-user", "alice"}, "smtp-user"},
            {{"--smtp-password-file", "/run/secret"}, "smtp-user"}}) {
     auto refused = Parse(args);

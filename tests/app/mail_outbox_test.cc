@@ -36,18 +36,47 @@ class MailOutboxTest : public RestartedServerFixture {
   }
   void Start(std::vector<std::string> extra = {}) { StartAndLogIn(std::move(extra)); }
 
-  // The example NDA, sent at once, with these notification settings.
-  std::string SendNda(const boost::json::object& notifications = {}) {
+  // The example NDA, sent at once.
+  static boost::json::object Nda() {
     std::ifstream in(std::string(SOURCE_DIR) + "/examples/requests/create-nda.json");
     std::stringstream text;
     text << in.rdbuf();
     auto body = boost::json::parse(text.str()).as_object();
     body["sendNow"] = true;
-    if (!notifications.empty()) body["notifications"] = notifications;
+    return body;
+  }
+  std::string Create(const boost::json::object& body) {
     auto created =
         HttpClient(port_).Post("/api/v1/contracts", boost::json::serialize(body), Auth());
     EXPECT_EQ(created.status, 201) << created.body;
     return created.status == 201 ? std::string(created.Json().at("id").as_string()) : "";
+  }
+  // The example NDA with these notification settings.
+  std::string SendNda(const boost::json::object& notifications = {}) {
+    auto body = Nda();
+    if (!notifications.empty()) body["notifications"] = notifications;
+    return Create(body);
+  }
+  // The example NDA with its hosted signer at `email`.
+  std::string SendNdaTo(const std::string& email) {
+    auto body = Nda();
+    body["participants"].as_array()[0].as_object()["email"] = email;
+    return Create(body);
+  }
+
+  // The messages written to <data-dir>/outbox.
+  size_t EmlFiles() const {
+    const auto files = std::filesystem::directory_iterator(data_dir_ / "outbox");
+    return static_cast<size_t>(std::distance(begin(files), end(files)));
+  }
+
+  // The value of one series of /metrics.
+  std::string Metric(const std::string& series) {
+    const std::string metrics = HttpClient(port_).Get("/metrics").body;
+    const size_t at = metrics.find("\n" + series + " ");
+    if (at == std::string::npos) return "absent";
+    const size_t start = at + series.size() + 2;
+    return metrics.substr(start, metrics.find('\n', start) - start);
   }
 
   boost::json::array Notifications(const std::string& id) {
@@ -183,17 +212,119 @@ TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
   EXPECT_TRUE(sessions.Json().at("items").as_array().empty()) << sessions.body;
 }
 
+// The review's exploit: a draft naming 2 signers and 98 viewers at any addresses, voided with a
+// reason that is an advertisement, mailed all 100; 20 of them, 2,100 messages.
+TEST_F(MailOutboxTest, VoidingADraftNeverSentMailsNoParticipant) {
+  ASSERT_EQ(RunContractd({"organizations", "set", "--data-dir", data_dir_.string(), "--org",
+                          "org_m", "--email", "legal@acme.example", "--name", "Acme GmbH"})
+                .exit_code,
+            0);
+  Start();
+  auto body = Nda();
+  body["sendNow"] = false;
+  body["notifications"] = {
+      {"contract.voided", {{"recipients", {"owner", "signers", "viewers", "copy_recipients"}}}}};
+  auto& participants = body["participants"].as_array();
+  participants.pop_back();
+  for (int i = 0; i < 98; ++i) {
+    participants.push_back({{"action", "view"},
+                            {"recipientType", "individual"},
+                            {"name", "Victim " + std::to_string(i)},
+                            {"email", "victim" + std::to_string(i) + "@example.org"}});
+  }
+  std::vector<std::string> drafts;
+  for (int i = 0; i < 3; ++i) {
+    drafts.push_back(Create(body));
+    ASSERT_FALSE(drafts.back().empty());
+    auto voided =
+        HttpClient(port_).Post("/api/v1/contracts/" + drafts.back() + "/void",
+                               R"({"reason":"Click http://phish.example to claim"})", Auth());
+    ASSERT_EQ(voided.status, 200) << voided.body;
+    EXPECT_EQ(voided.Json().at("status"), "voided");
+  }
+  // A contract sent after them: once its message is recorded, the voids have been read.
+  MessageTo(SendNda(), kAda, "sent");
+  for (const std::string& id : drafts) {
+    const auto messages = Notifications(id);
+    ASSERT_EQ(messages.size(), 1u) << boost::json::serialize(messages);
+    EXPECT_EQ(messages[0].at("recipient").at("email"), "legal@acme.example");  // the sender's own
+    EXPECT_EQ(messages[0].at("kind"), "contract_voided");
+  }
+  EXPECT_EQ(EmlFiles(), 4u);  // three voids to the owner, one signing request
+}
+
+// Hourly limits set small: the messages over them are recorded failed with the reason, never
+// sent, counted in /metrics, and the count survives a restart within the hour.
+TEST_F(MailOutboxTest, MessagesOverTheHourlyLimitsAreRecordedFailedAndCounted) {
+  // Within an hour of the service's clock whatever the test's duration: a minute past the hour.
+  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const std::vector<std::string> flags = {"--mail-limit-per-recipient",
+                                          "2",
+                                          "--mail-limit-per-organization",
+                                          "3",
+                                          "--clock-offset",
+                                          std::to_string(3600 - now % 3600 + 60)};
+  Start(flags);
+  const std::string first = SendNdaTo(kAda);
+  const std::string second = SendNdaTo(kAda);
+  const std::string third = SendNdaTo(kAda);  // a third to one address: over 2
+  MessageTo(first, kAda, "sent");
+  MessageTo(second, kAda, "sent");
+  const auto refused = MessageTo(third, kAda, "failed");
+  EXPECT_EQ(refused.at("attempts"), 1);
+  const std::string reply(refused.at("lastReply").at("text").as_string());
+  EXPECT_TRUE(reply.starts_with("rate limited: ")) << reply;
+  EXPECT_NE(reply.find("2 messages an hour to one address"), std::string::npos) << reply;
+
+  MessageTo(SendNdaTo("bob@acme.example"), "bob@acme.example", "sent");  // the third of org_m
+  const auto over = MessageTo(SendNdaTo("carol@acme.example"), "carol@acme.example", "failed");
+  EXPECT_NE(over.at("lastReply").at("text").as_string().find("organization's limit of 3"),
+            std::string::npos)
+      << boost::json::serialize(over);
+  EXPECT_EQ(Metric("contractd_mail_suppressed_total{reason=\"recipient_hourly_limit\"}"), "1");
+  EXPECT_EQ(Metric("contractd_mail_suppressed_total{reason=\"organization_hourly_limit\"}"), "1");
+
+  StopServer(*server_);
+  Start(flags);
+  const auto still = MessageTo(SendNdaTo("dave@acme.example"), "dave@acme.example", "failed");
+  EXPECT_NE(still.at("lastReply").at("text").as_string().find("organization's limit of 3"),
+            std::string::npos);
+  EXPECT_EQ(Metric("contractd_mail_suppressed_total{reason=\"organization_hourly_limit\"}"), "1");
+  // Three messages went out in all: the two to Ada, the one to Bob.
+  EXPECT_EQ(EmlFiles(), 3u);
+}
+
+// The review's look-alike: "admín@" was accepted, then written "admn@" in To: while RCPT TO kept
+// it. Without SMTPUTF8 such an address is refused where it is given, and nothing is stored.
+TEST_F(MailOutboxTest, AnAddressOnlySmtputf8CouldCarryIsRefusedAndNothingStored) {
+  Start();
+  const std::string events = Metric("contractd_log_events");
+  for (const std::string email : {"adm\xC3\xADn@acme.example",
+                                  "ada@b\xC3\xBC"
+                                  "cher.example"}) {
+    auto body = Nda();
+    body["participants"].as_array()[0].as_object()["email"] = email;
+    auto refused =
+        HttpClient(port_).Post("/api/v1/contracts", boost::json::serialize(body), Auth());
+    ASSERT_EQ(refused.status, 400) << refused.body;
+    const auto error = refused.Json().at("error").as_object();
+    EXPECT_EQ(error.at("code"), "VALIDATION_FAILED");
+    EXPECT_NE(refused.body.find("participants[0].email"), std::string::npos) << refused.body;
+  }
+  EXPECT_EQ(Metric("contractd_log_events"), events);
+  auto listed = HttpClient(port_).Get("/api/v1/contracts", Auth());
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_TRUE(listed.Json().at("items").as_array().empty()) << listed.body;
+}
+
 TEST_F(MailOutboxTest, TheCodeASignerAsksForIsMailedAndOpensTheLink) {
   Start();
-  std::ifstream in(std::string(SOURCE_DIR) + "/examples/requests/create-nda.json");
-  std::stringstream nda;
-  nda << in.rdbuf();
-  auto body = boost::json::parse(nda.str()).as_object();
-  body["sendNow"] = true;
+  auto body = Nda();
   body["participants"].as_array()[0].as_object()["authentication"] = "email_otp";
-  auto created = HttpClient(port_).Post("/api/v1/contracts", boost::json::serialize(body), Auth());
-  ASSERT_EQ(created.status, 201) << created.body;
-  const std::string id(created.Json().at("id").as_string());
+  const std::string id = Create(body);
+  ASSERT_FALSE(id.empty());
   const std::string request = Eml(MessageTo(id, kAda, "sent"));
   std::smatch link;
   ASSERT_TRUE(std::regex_search(request, link, std::regex(R"(/sign/([A-Za-z0-9_-]{43}))")));
@@ -211,6 +342,19 @@ TEST_F(MailOutboxTest, TheCodeASignerAsksForIsMailedAndOpensTheLink) {
       HttpClient(port_).Post(hosted + "/authentication", R"({"code":")" + code[1].str() + "\"}");
   ASSERT_EQ(proven.status, 200) << proven.body;
   EXPECT_FALSE(proven.Json().at("signerProof").as_string().empty());
+
+  // The code is spent: typed again, it is refused and nothing is recorded (no failed attempt).
+  const std::string events = Metric("contractd_log_events");
+  auto again =
+      HttpClient(port_).Post(hosted + "/authentication", R"({"code":")" + code[1].str() + "\"}");
+  ASSERT_EQ(again.status, 401) << again.body;
+  EXPECT_EQ(again.Json().at("error").at("code"), "SIGNER_AUTHENTICATION_FAILED");
+  EXPECT_NE(again.body.find(R"({"field":"code","issue":"spent"})"), std::string::npos)
+      << again.body;
+  EXPECT_NE(again.body.find(R"({"field":"remainingAttempts","issue":"5"})"), std::string::npos)
+      << again.body;
+  EXPECT_EQ(Metric("contractd_log_events"), events);
+  EXPECT_EQ(HttpClient(port_).Get(hosted).Json().at("authentication").at("remainingAttempts"), 5);
 }
 
 TEST_F(MailOutboxTest, ADeferredMessageIsRetriedAndARefusedOneFailsForGood) {

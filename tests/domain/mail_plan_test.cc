@@ -42,9 +42,10 @@ class MailPlanTest : public ::testing::Test {
   // Sends a contract: Bea (buyer, order 1) and Cora (co-signer, order 1) sign first, then Sam
   // (seller, order 2, `sam_channel`); Olga views, Archive receives a copy.
   std::vector<DomainEvent> Send(const std::string& sam_channel,
-                                const std::string& notifications = "{}") {
+                                const std::string& notifications = "{}", bool send_now = true) {
     return Run("CreateContract", R"({
-      "title": "Widget purchase", "templateId": "tpl_test_contract", "sendNow": true,
+      "title": "Widget purchase", "templateId": "tpl_test_contract", "sendNow": )" +
+                                     std::string(send_now ? "true" : "false") + R"(,
       "notifications": )" + notifications +
                                      R"(,
       "participants": [
@@ -203,6 +204,17 @@ TEST_F(MailPlanTest, VoidAndDeclineGoToTheirGroups) {
       Plan(Run("RecordSignerDeclined", R"({"participantId": "prt_1"})"), "contract.declined");
   EXPECT_EQ(Emails(declined),
             (std::vector<std::string>{"bea@example.com", "sam@example.com", "cora@example.com"}));
+}
+
+TEST_F(MailPlanTest, AVoidedDraftMailsTheOwnerOnly) {
+  Send("platform_hosted", R"({"contract.voided": {"recipients": ["owner", "signers", "viewers",
+                                                                  "copy_recipients"]}})",
+       /*send_now=*/false);
+  ASSERT_FALSE(state_.sent_at);
+  const auto events = Run("VoidContract", R"({"reason": "Click http://phish.example"})");
+  EXPECT_EQ(Emails(Plan(events, "contract.voided")),
+            (std::vector<std::string>{"legal@acme.example"}));
+  EXPECT_TRUE(Plan(events, "contract.voided", std::nullopt).empty());
 }
 
 TEST_F(MailPlanTest, DisabledEventsAndEventsWithoutMailPlanNothing) {

@@ -174,6 +174,47 @@ TEST(SignerAuthenticationTest, TheFifthFailureLocksTheSession) {
             ErrorCode::kSigningSessionLocked);
 }
 
+// The review found an e-mail code good for ten proofs (one per Signer-Proof): it proves once.
+TEST(SignerAuthenticationTest, AnEmailCodeProvesTheSessionOnce) {
+  ContractState state = SignerWith(SignerAuthentication::kEmailOtp);
+  const Participant& ada = state.participants[0];
+  const SendSignerCode send{"ses_1", std::string(64, 'a'), "2026-01-01T11:00:00.000000Z"};
+  auto sent = Decide(state, send, At("2026-01-01T10:00:00.000000Z"));
+  ASSERT_TRUE(sent) << sent.error().message;
+  state = Apply(std::move(state), (*sent)[0]);
+  const std::string code = kSecrets.EmailCode("ses_1", 1);
+  const std::string now = "2026-01-01T10:01:00.000000Z";
+  ASSERT_EQ(CheckSignerCode("ctr_1", state.sessions[0], ada, code, kSecrets, now),
+            SignerCodeCheck::kMatched);
+  const RecordSignerAuthentication matched{"ses_1", std::string(64, 'a'), SignerCodeCheck::kMatched,
+                                           1};
+  auto proven = Decide(state, matched, At(now));
+  ASSERT_TRUE(proven) << proven.error().message;
+  state = Apply(std::move(state), (*proven)[0]);
+
+  EXPECT_EQ(CheckSignerCode("ctr_1", state.sessions[0], ada, code, kSecrets, now),
+            SignerCodeCheck::kSpent);
+  // Checked as matched by a request that read the session before the first proof: refused too.
+  for (const SignerCodeCheck check : {SignerCodeCheck::kSpent, SignerCodeCheck::kMatched}) {
+    auto again =
+        Decide(state, RecordSignerAuthentication{"ses_1", std::string(64, 'a'), check, 1}, At(now));
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().code, ErrorCode::kSignerAuthenticationFailed);
+    EXPECT_EQ(again.error().details, (std::vector<ErrorDetail>{{"code", "spent"}}));
+  }
+  // A new code, asked for as today, proves it again.
+  auto resent = Decide(state, send, At("2026-01-01T10:02:00.000000Z"));
+  ASSERT_TRUE(resent) << resent.error().message;
+  state = Apply(std::move(state), (*resent)[0]);
+  EXPECT_EQ(CheckSignerCode("ctr_1", state.sessions[0], ada, kSecrets.EmailCode("ses_1", 2),
+                            kSecrets, now),
+            SignerCodeCheck::kMatched);
+  EXPECT_TRUE(Decide(
+      state,
+      RecordSignerAuthentication{"ses_1", std::string(64, 'a'), SignerCodeCheck::kMatched, 2},
+      At(now)));
+}
+
 TEST(SignerAuthenticationTest, EmailCodesAreSentAtAPace) {
   ContractState state = SignerWith(SignerAuthentication::kEmailOtp);
   const SendSignerCode send{"ses_1", std::string(64, 'a'), "2026-01-01T11:00:00.000000Z"};

@@ -179,5 +179,27 @@ TEST(RenderMimeTest, SameInputSameBytesOtherInputOtherBoundary) {
             Header(RenderMime(other), "Content-Type:"));
 }
 
+// The review's look-alike: a non-ASCII local part was stripped from To: ("admn@") while RCPT TO
+// kept it ("admín@"). An address is sent only when To: carries it exactly as the envelope does.
+TEST(RenderMimeTest, ToCarriesExactlyTheAddressTheEnvelopeGetsOrTheAddressIsNotSendable) {
+  for (const std::string address : {"bob@example.org", "o'brien+tag@sub.example.co.uk",
+                                    "a.b-c_d=e@xn--bcher-kva.example", "Mixed.Case@Example.ORG"}) {
+    MailMessage message = Sample();
+    message.to_address = address;
+    EXPECT_TRUE(IsTransportableAddress(address)) << address;
+    EXPECT_EQ(Header(RenderMime(message), "To:"), "Bob Signer <" + address + ">") << address;
+    message.to_name.clear();
+    EXPECT_EQ(Header(RenderMime(message), "To:"), address) << address;
+  }
+  for (const std::string address :
+       {"adm\xC3\xADn@example.org",
+        "bob@b\xC3\xBC"
+        "cher.example",
+        "a b@example.org", "a<b>@example.org", "a,b@example.org", "a@b@example.org", "@example.org",
+        "bob@", "bob", "bob@example.org\r\nBcc: x@example.org"}) {
+    EXPECT_FALSE(IsTransportableAddress(address)) << address;
+  }
+}
+
 }  // namespace
 }  // namespace esign::mail
