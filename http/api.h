@@ -109,6 +109,10 @@ struct RouteSpec {
   BodyTypes body_types = BodyTypes::kJson;
   // When set, runs instead of `handler` (where `execution` says) and answers through `done`.
   AsyncRouteFunction async_handler;
+  // Auth::kNone routes: count each request against the bucket of the caller's address (the same
+  // limiter and limits as an authenticated client's), so that an open route cannot be called
+  // without bound.
+  bool limit_by_address = false;
 };
 
 // Collects the routes of every API family at start; read-only afterwards.
