@@ -187,7 +187,9 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "RFC 3161 timestamp authority, http(s)://...: seals become PAdES B-LT and tree heads are "
       "timestamped (default: none, seals are B-B)")(
       "tsa-ca-file", po::value(&serve.tsa_ca_file),
-      "PEM CA the timestamp authority's tokens must chain to");
+      "PEM CA the timestamp authority's tokens must chain to")(
+      "tsa-timeout-ms", po::value(&serve.tsa_timeout_ms)->default_value(serve.tsa_timeout_ms),
+      "milliseconds each request to the timestamp authority may take, 100 to 60000");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -229,6 +231,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       !serve.tsa_url.starts_with("https://")) {
     return Fail(ErrorCode::kValidationFailed, "--tsa-url must be an http or https URL", "tsa-url",
                 serve.tsa_url);
+  }
+  if (serve.tsa_timeout_ms < 100 || serve.tsa_timeout_ms > 60000) {
+    return Fail(ErrorCode::kValidationFailed, "--tsa-timeout-ms must be 100 to 60000",
+                "tsa-timeout-ms", std::to_string(serve.tsa_timeout_ms));
   }
   if (!serve.tsa_ca_file.empty() && serve.tsa_url.empty()) {
     return Fail(ErrorCode::kValidationFailed, "--tsa-ca-file needs --tsa-url", "tsa-ca-file",

@@ -94,6 +94,8 @@ struct ServeConfig {
   // become PAdES B-LT and tree heads are timestamped. Empty (the default): seals stay B-B.
   std::string tsa_url;
   std::string tsa_ca_file;  // --tsa-ca-file: the PEM CA the authority's tokens must chain to
+  // --tsa-timeout-ms: each request to the authority, connection included (100 to 60,000).
+  int64_t tsa_timeout_ms = 5000;
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

@@ -15,11 +15,13 @@
 #include <boost/json.hpp>
 
 #include "app/ledger_progress.h"
+#include "app/ledger_trust.h"
 #include "base/hex.h"
 #include "base/sha256.h"
 #include "documents/evidence_bundle.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
+#include "eventstore/ledger_key.h"
 #include "eventstore/proof_bundle.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "eventstore/rocksdb_log.h"
@@ -399,27 +401,21 @@ int Prove(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
   return kLedgerOk;
 }
 
-Result<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Fail(ErrorCode::kStorage, "cannot open " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Fail(ErrorCode::kStorage, "cannot read " + path);
-  return text.str();
-}
-
 // Each check as "pass NAME: detail" or "FAIL NAME: detail" (an evidence bundle's unproven parts
 // as "note NAME: detail", which decide nothing), then the verdict, which names the first failed
-// check. EvidenceCheck and BundleCheck alike.
+// check. EvidenceCheck and BundleCheck alike. Without a trusted key the key check is a note too,
+// and a bundle whose every check passed is not ok: anyone can re-sign a changed bundle with a key
+// of their own and put that key in it.
 template <typename Check>
-int PrintChecks(const std::vector<Check>& checks, std::ostream& out) {
+int PrintChecks(const std::vector<Check>& checks, bool key_trusted, std::ostream& out) {
   const Check* failed = nullptr;
   for (const Check& check : checks) {
-    if constexpr (requires { check.unproven; }) {
-      if (check.unproven) {
-        out << "note " << check.name << ": " << check.detail << "\n";
-        continue;
-      }
+    bool note =
+        !key_trusted && check.ok && (check.name == "publicKey" || check.name == "ledger.publicKey");
+    if constexpr (requires { check.unproven; }) note = note || check.unproven;
+    if (note) {
+      out << "note " << check.name << ": " << check.detail << "\n";
+      continue;
     }
     out << (check.ok ? "pass " : "FAIL ") << check.name << ": " << check.detail << "\n";
     if (!check.ok && failed == nullptr) failed = &check;
@@ -427,6 +423,12 @@ int PrintChecks(const std::vector<Check>& checks, std::ostream& out) {
   if (failed != nullptr) {
     out << "verify-bundle: FAILED (first failed check: " << failed->name << ")\n";
     return kLedgerVerificationFailed;
+  }
+  if (!key_trusted) {
+    out << "verify-bundle: NOT TRUSTED: every check passed, but against the key the bundle "
+           "carries; a bundle re-signed with any key passes them as well. Give the service's key "
+           "with --public-key FILE or --public-key-url URL\n";
+    return kLedgerUntrusted;
   }
   out << "verify-bundle: ok\n";
   return kLedgerOk;
@@ -454,20 +456,49 @@ int VerifyEvidence(const LedgerCommand& command, const json::object& bundle,
   }
   return PrintChecks(VerifyEvidenceBundle(bundle, store ? &store->blobs() : nullptr,
                                           trust.public_key, trust.certificate, trust.tsa_ca),
-                     out);
+                     !trust.public_key.empty(), out);
+}
+
+// The key of --public-key or --public-key-url into `pem` (nothing when neither was given), its
+// fingerprint and source on `err`. A file or service that cannot be read is an I/O error, what
+// they hold when it is no Ed25519 key a usage error.
+int LoadTrustedKey(const LedgerCommand& command, std::string& pem, std::ostream& err) {
+  if (command.public_key.empty() && command.public_key_url.empty()) return kLedgerOk;
+  const bool from_file = !command.public_key.empty();
+  Result<std::string> key =
+      from_file ? ReadLedgerKeyFile(command.public_key) : FetchLedgerKey(command.public_key_url);
+  const std::string source =
+      from_file ? command.public_key : PublicKeyRouteUrl(command.public_key_url);
+  if (!key) {
+    if (key.error().code == ErrorCode::kValidationFailed) {
+      err << "contract-ledger: the trusted key from " << source << ": " << key.error().message
+          << "\n";
+      return kLedgerUsage;
+    }
+    return IoError(err, "reading the trusted key", key.error());
+  }
+  Result<eventstore::LedgerPublicKey> described = eventstore::DescribeLedgerKey(*key);
+  if (described) {
+    err << "trusted key: SHA-256 fingerprint " << described->fingerprint_sha256 << " from "
+        << source << "\n";
+  }
+  pem = std::move(*key);
+  return kLedgerOk;
 }
 
 int VerifyBundle(const LedgerCommand& command, std::ostream& out, std::ostream& err) {
-  Result<std::string> text = ReadFile(command.bundle_file);
+  Result<std::string> text = ReadWholeFile(command.bundle_file);
   if (!text) return IoError(err, "reading the bundle", text.error());
   BundleTrust trust;
+  if (int loaded = LoadTrustedKey(command, trust.public_key, err); loaded != kLedgerOk) {
+    return loaded;
+  }
   const std::tuple<const std::string&, std::string&, std::string_view> anchors[] = {
-      {command.public_key, trust.public_key, "reading the public key"},
       {command.certificate, trust.certificate, "reading the certificate"},
       {command.tsa_ca, trust.tsa_ca, "reading the timestamp authority's CA"}};
   for (const auto& [path, pem, what] : anchors) {
     if (path.empty()) continue;
-    Result<std::string> read = ReadFile(path);
+    Result<std::string> read = ReadWholeFile(path);
     if (!read) return IoError(err, what, read.error());
     pem = std::move(*read);
   }
@@ -488,7 +519,7 @@ int VerifyBundle(const LedgerCommand& command, std::ostream& out, std::ostream& 
     out << "FAIL json: " << report.error().message << "\nverify-bundle: FAILED\n";
     return kLedgerVerificationFailed;
   }
-  return PrintChecks(report->checks, out);
+  return PrintChecks(report->checks, !trust.public_key.empty(), out);
 }
 
 }  // namespace

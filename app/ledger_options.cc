@@ -9,7 +9,8 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr char kExitCodes[] =
-    "exit codes: 0 ok, 1 verification failed (or nothing to prove), 2 usage error, 3 I/O error\n";
+    "exit codes: 0 ok, 1 verification failed (or nothing to prove), 2 usage error (verify-bundle:\n"
+    "also every check passed but no trusted key was given), 3 I/O error\n";
 
 struct Subcommand {
   std::string_view name;
@@ -26,9 +27,11 @@ constexpr Subcommand kSubcommands[] = {
     {"prove", "prove --data-dir DIR CONTRACT_ID",
      "a proof bundle of a contract's events against a stored signed tree head"},
     {"verify-bundle",
-     "verify-bundle FILE [--public-key PEM] [--certificate PEM] [--tsa-ca PEM] [--data-dir DIR]",
-     "check a proof bundle, or an evidence bundle, with the ledger public key alone (with\n"
-     "      --data-dir, an evidence bundle's documents against that directory's stored ones)"},
+     "verify-bundle FILE (--public-key FILE | --public-key-url URL) [--certificate PEM]\n"
+     "                [--tsa-ca PEM] [--data-dir DIR]",
+     "check a proof bundle, or an evidence bundle, against the service's published ledger key\n"
+     "      (without one it says what it checked and exits 2, never 0; with --data-dir, an\n"
+     "      evidence bundle's documents against that directory's stored ones)"},
 };
 
 }  // namespace
@@ -68,7 +71,11 @@ Result<LedgerCommand> ParseLedgerCommand(const std::vector<std::string>& args) {
   if (command.name == "verify-bundle") {
     options.add_options()("file", po::value(&command.bundle_file), "the bundle (JSON)")(
         "public-key", po::value(&command.public_key),
-        "PEM file of the trusted ledger key; the bundle's key must equal it")(
+        "the trusted ledger key: a PEM file, a JWK, or the answer of GET "
+        "/api/v1/ledger/public-key; the bundle's key must equal it")(
+        "public-key-url", po::value(&command.public_key_url),
+        "fetch the trusted key from the service: its URL, or its origin (then "
+        "/api/v1/ledger/public-key is appended)")(
         "certificate", po::value(&command.certificate),
         "evidence bundles: PEM file of the service's signing certificate; the bundle's must "
         "equal it, and it must have made every PDF signature")(
@@ -112,6 +119,10 @@ Result<LedgerCommand> ParseLedgerCommand(const std::vector<std::string>& args) {
   if (command.name == "verify-bundle") {
     if (command.bundle_file.empty()) {
       return Fail(ErrorCode::kValidationFailed, "verify-bundle needs a bundle FILE");
+    }
+    if (!command.public_key.empty() && !command.public_key_url.empty()) {
+      return Fail(ErrorCode::kValidationFailed,
+                  "give the trusted key once: --public-key or --public-key-url");
     }
     return command;
   }

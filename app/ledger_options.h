@@ -16,20 +16,24 @@ enum LedgerExit : int {
   kLedgerOk = 0,
   kLedgerVerificationFailed = 1,
   kLedgerUsage = 2,
+  // verify-bundle without a trusted key: every check passed, but only with the key the bundle
+  // carries, which anyone re-signing it could have put there (DESIGN 24). Never 0.
+  kLedgerUntrusted = 2,
   kLedgerIoError = 3,
 };
 
 struct LedgerCommand {
   // "verify", "replay", "export", "prove", "verify-bundle", or "help" (usage holds the text).
   std::string name;
-  std::string data_dir;     // verify-bundle: optional, for an evidence bundle's documents
-  std::string out_dir;      // replay: where the fresh views go; empty: in memory
-  uint64_t from = 0;        // export: the first position
-  std::string contract_id;  // prove
-  std::string bundle_file;  // verify-bundle
-  std::string public_key;   // verify-bundle: a PEM file the bundle's key must match; optional
-  std::string certificate;  // verify-bundle: the service's signing certificate (PEM); optional
-  std::string tsa_ca;       // verify-bundle: the CA timestamps must chain to (PEM); optional
+  std::string data_dir;        // verify-bundle: optional, for an evidence bundle's documents
+  std::string out_dir;         // replay: where the fresh views go; empty: in memory
+  uint64_t from = 0;           // export: the first position
+  std::string contract_id;     // prove
+  std::string bundle_file;     // verify-bundle
+  std::string public_key;      // verify-bundle: the trusted key's file (PEM or JWK); optional
+  std::string public_key_url;  // verify-bundle: the service to fetch the trusted key from
+  std::string certificate;     // verify-bundle: the service's signing certificate (PEM); optional
+  std::string tsa_ca;          // verify-bundle: the CA timestamps must chain to (PEM); optional
   std::string usage;
 };
 

@@ -18,6 +18,7 @@
 #include "eventstore/start_check.h"
 #include "http/auth_token_key.h"
 #include "http/contract_routes.h"
+#include "http/ledger_routes.h"
 #include "http/openapi_routes.h"
 #include "http/signing_page_routes.h"
 #include "http/template_routes.h"
@@ -205,6 +206,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
   if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
   if (auto s = AddSigning(config); !s) return s;
   http::AddOpenApiRoutes(routes_);
+  if (auto s = http::AddLedgerRoutes(routes_, store_->ledger()); !s) return s;
   http::AddSigningPageRoutes(routes_);
   return {};
 }

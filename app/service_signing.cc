@@ -25,12 +25,15 @@ Status Service::AddSigning(const ServeConfig& config) {
   };
   if (!config.tsa_url.empty()) {
     auto authority = documents::TimestampAuthority::Create(
-        {.url = config.tsa_url, .ca_file = config.tsa_ca_file});
+        {.url = config.tsa_url,
+         .ca_file = config.tsa_ca_file,
+         .timeout = std::chrono::milliseconds(config.tsa_timeout_ms)});
     if (!authority) return std::unexpected(authority.error());
     timestamp_authority_ = std::move(*authority);
     documents_->SetTimestampAuthority(timestamp_authority_.get());
     evidence_commands_->SetTrustedTimestampCa(timestamp_authority_->trusted_ca_pem());
-    store_->ledger().SetTimestamper(documents::TreeHeadTimestamperOn(*timestamp_authority_));
+    store_->ledger().SetTimestamper(
+        documents::TreeHeadTimestamperOn(*timestamp_authority_, clock_));
   }
   contract_commands_->SetSealDocument(
       [this](const ContractState& state, const documents::Completion& completion) {

@@ -8,6 +8,7 @@
 #include "base/sha256.h"
 #include "base/time_text.h"
 #include "domain/stream_kinds.h"
+#include "eventstore/ledger_key.h"
 
 namespace esign::documents {
 namespace {
@@ -232,15 +233,7 @@ std::string CertificateTime(std::string_view rfc3339) {
 }
 
 std::string KeyFingerprint(std::string_view public_key_pem) {
-  const size_t begin = public_key_pem.find("-----BEGIN PUBLIC KEY-----");
-  const size_t end = public_key_pem.find("-----END PUBLIC KEY-----");
-  if (begin == std::string_view::npos || end == std::string_view::npos || end < begin) return "";
-  std::string body;
-  for (const char c : public_key_pem.substr(begin + 26, end - begin - 26)) {
-    if (c != '\n' && c != '\r' && c != ' ') body += c;
-  }
-  const auto der = Base64Decode(body);
-  return der && !der->empty() ? Sha256Hex(*der) : "";
+  return eventstore::PublicKeyFingerprint(public_key_pem);
 }
 
 CompletionCertificate BuildCompletionCertificate(const CertificateSources& sources) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/json_difference.h"
 #include "base/json_read.h"
 #include "base/sha256.h"
 #include "documents/pdf_signature_check.h"
@@ -91,9 +92,10 @@ void CompareWithRecords(const std::string& name, const boost::json::value& shown
     const boost::json::value* expected = proven.if_contains(key);
     if (given != nullptr && expected != nullptr && *given == *expected) return;
     equal = false;
-    checks.push_back(
-        {name + "." + std::string(key), false,
-         "the bundle shows " + Shown(given) + ", the proven record says " + Shown(expected)});
+    const std::string member = name + "." + std::string(key);
+    checks.push_back({member, false,
+                      DescribeJsonDifference(member, given, expected, "the bundle shows",
+                                             "the proven record says")});
   };
   for (const auto& member : proven) compare(member.key());
   for (const auto& member : object) {

@@ -1,6 +1,5 @@
 #include "documents/timestamp_authority.h"
 
-#include <curl/curl.h>
 #include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/objects.h>
@@ -11,9 +10,11 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <utility>
 
+#include "documents/http_fetch.h"
 #include "documents/openssl_handles.h"
 #include "eventstore/tree_head_timestamp.h"
 
@@ -33,73 +34,14 @@ const Sha256Digest& ProbeDigest() {
   return digest;
 }
 
-void InitCurl() {
-  // libcurl asks for one global initialisation before any handle, and it is not thread-safe.
-  [[maybe_unused]] static const bool initialised = curl_global_init(CURL_GLOBAL_DEFAULT) == 0;
-}
-
-struct CurlFree {
-  void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
-  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
-};
-
-struct Download {
-  std::string body;
-  size_t limit = 0;
-  bool too_large = false;
-};
-
-size_t Collect(char* data, size_t size, size_t count, void* user) {
-  auto* download = static_cast<Download*>(user);
-  const size_t bytes = size * count;
-  if (download->body.size() + bytes > download->limit) {
-    download->too_large = true;
-    return 0;  // libcurl stops with CURLE_WRITE_ERROR
-  }
-  download->body.append(data, bytes);
-  return bytes;
-}
-
 Result<std::string> Post(const TimestampAuthorityOptions& options, const std::string& query) {
-  InitCurl();
-  const std::unique_ptr<CURL, CurlFree> handle(curl_easy_init());
-  const std::unique_ptr<curl_slist, CurlFree> headers(
-      curl_slist_append(curl_slist_append(nullptr, "Content-Type: application/timestamp-query"),
-                        "Accept: application/timestamp-reply"));
-  if (handle == nullptr || headers == nullptr) {
-    return Fail(ErrorCode::kInternal, "cannot start an HTTP request");
-  }
-  CURL* curl = handle.get();
-  Download download{.limit = options.max_response_bytes};
-  std::string error(CURL_ERROR_SIZE, '\0');
-  curl_easy_setopt(curl, CURLOPT_URL, options.url.c_str());
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error.data());
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout.count()));
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.timeout.count()));
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, query.data());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(query.size()));
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, Collect);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &download);
-  const CURLcode code = curl_easy_perform(curl);
-  if (download.too_large) {
-    return Fail(ErrorCode::kUnavailable, "the timestamp authority's answer exceeds " +
-                                             std::to_string(options.max_response_bytes) + " bytes");
-  }
-  if (code != CURLE_OK) {
-    return Fail(ErrorCode::kUnavailable,
-                "the timestamp authority cannot be reached: " +
-                    std::string(error[0] != '\0' ? error.c_str() : curl_easy_strerror(code)));
-  }
-  long status = 0;
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-  if (status != 200) {
-    return Fail(ErrorCode::kUnavailable,
-                "the timestamp authority answered HTTP " + std::to_string(status));
-  }
-  return std::move(download.body);
+  return FetchHttp({.url = options.url,
+                    .headers = {"Content-Type: application/timestamp-query",
+                                "Accept: application/timestamp-reply"},
+                    .post_body = query,
+                    .timeout = options.timeout,
+                    .max_response_bytes = options.max_response_bytes,
+                    .what = "the timestamp authority"});
 }
 
 // A TimeStampReq over `digest` with `nonce`, DER.
@@ -251,12 +193,23 @@ Result<std::vector<std::string>> TimestampAuthority::Certificates() const {
   return certificates;
 }
 
-eventstore::TreeHeadTimestamper TreeHeadTimestamperOn(const TimestampAuthority& authority) {
-  return [&authority](const eventstore::SignedTreeHead& head) {
+eventstore::TreeHeadTimestamper TreeHeadTimestamperOn(
+    const TimestampAuthority& authority, const Clock& clock,
+    eventstore::TimestampBreaker::Options breaker_options) {
+  auto breaker = std::make_shared<eventstore::TimestampBreaker>(clock, breaker_options);
+  return [&authority, breaker](const eventstore::SignedTreeHead& head) {
+    if (!breaker->Allow()) return std::string();
     Result<std::string> token = authority.Timestamp(eventstore::TreeHeadTimestampDigest(head));
+    const bool opened = breaker->Record(token.has_value());
     if (token) return std::move(*token);
     std::cerr << "contractd: tree head of size " << head.size
               << " kept without a timestamp: " << token.error().message << std::endl;
+    if (opened) {
+      std::cerr << "contractd: the timestamp authority failed "
+                << breaker->options().failures_to_open << " times in a row: tree heads are "
+                << "signed without a timestamp for the next " << breaker->options().pause.count()
+                << " s" << std::endl;
+    }
     return std::string();
   };
 }

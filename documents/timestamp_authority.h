@@ -24,8 +24,10 @@
 
 #include "base/sha256.h"
 #include "base/timestamp_token.h"
+#include "domain/clock.h"
 #include "domain/result.h"
 #include "eventstore/tree_head.h"
+#include "eventstore/tree_head_timestamp.h"
 
 namespace esign::documents {
 
@@ -62,8 +64,12 @@ class TimestampAuthority {
   mutable std::optional<std::vector<std::string>> certificates_;  // guarded by mutex_
 };
 
-// The ledger's timestamper (eventstore/tree_head_timestamp.h) on `authority`, which must outlive
-// it: a head the authority gives no token is kept without one, and the failure logged.
-eventstore::TreeHeadTimestamper TreeHeadTimestamperOn(const TimestampAuthority& authority);
+// The ledger's timestamper (eventstore/tree_head_timestamp.h) on `authority` and `clock`, which
+// must outlive it: a head the authority gives no token is kept without one, and the failure
+// logged. Behind a TimestampBreaker with `breaker`: after repeated failures the authority is not
+// asked for a pause (logged when it starts), and the heads signed meanwhile carry no token.
+eventstore::TreeHeadTimestamper TreeHeadTimestamperOn(
+    const TimestampAuthority& authority, const Clock& clock,
+    eventstore::TimestampBreaker::Options breaker = {});
 
 }  // namespace esign::documents

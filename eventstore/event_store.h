@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -74,9 +75,13 @@ class Ledger {
   virtual Result<SignedTreeHead> SignTreeHead() = 0;
   // Every stored head, by increasing size.
   virtual Result<std::vector<SignedTreeHead>> TreeHeads() const = 0;
+  // The newest signed head (with its timestamp token once it has one); nothing before the first.
+  virtual std::optional<SignedTreeHead> NewestTreeHead() const = 0;
   virtual std::string PublicKeyPem() const = 0;
-  // Heads signed from now on are timestamped by `timestamper` before they are stored (while
-  // SignTreeHead waits); a head it gives no token is stored without one.
+  // Heads signed from now on are timestamped by `timestamper`. A head is stored and becomes the
+  // newest as soon as it is signed; the SignTreeHead call that signed it then asks `timestamper`
+  // without holding the ledger's lock, and stores the head again with the token it gets, so
+  // other callers never wait for the authority. A head it gives no token keeps none.
   virtual void SetTimestamper(TreeHeadTimestamper timestamper) = 0;
 };
 

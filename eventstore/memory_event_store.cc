@@ -172,6 +172,12 @@ std::pair<uint64_t, Hash> MemoryEventStore::CurrentHead() const {
 
 Status MemoryEventStore::Store(const SignedTreeHead& head) {
   std::lock_guard lock(mutex_);
+  for (SignedTreeHead& stored : heads_) {
+    if (stored.size == head.size) {
+      stored = head;
+      return {};
+    }
+  }
   heads_.push_back(head);
   return {};
 }

@@ -1,5 +1,6 @@
 #include "eventstore/merkle_ledger.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace esign::eventstore {
@@ -64,20 +65,38 @@ Result<std::vector<Hash>> MerkleLedger::ConsistencyProof(uint64_t old_size,
 }
 
 Result<SignedTreeHead> MerkleLedger::SignTreeHead() {
+  SignedTreeHead head;
+  TreeHeadTimestamper timestamper;
+  {
+    std::lock_guard lock(sign_mutex_);
+    const auto [size, root] = view_.CurrentHead();
+    if (newest_ && newest_->size >= size) return *newest_;
+    int64_t timestamp_ms = clock_.NowMicros() / 1000;
+    // Later heads never carry an earlier timestamp, even if the wall clock steps back.
+    if (newest_) timestamp_ms = std::max(timestamp_ms, newest_->timestamp_ms);
+    head = signer_->Sign(size, root, timestamp_ms);
+    if (Status stored = heads_.Store(head); !stored) return Fail(stored.error());
+    newest_ = head;
+    timestamper = timestamper_;
+  }
+  if (!timestamper) return head;
+  // A slow authority holds up only this call: the head is already the newest, so concurrent
+  // callers (bundle reads) take it as it is instead of waiting behind the lock.
+  std::string token = timestamper(head);
+  if (token.empty()) return head;
+  head.timestamp_token = std::move(token);
   std::lock_guard lock(sign_mutex_);
-  const auto [size, root] = view_.CurrentHead();
-  if (newest_ && newest_->size >= size) return *newest_;
-  int64_t timestamp_ms = clock_.NowMicros() / 1000;
-  // Later heads never carry an earlier timestamp, even if the wall clock steps back.
-  if (newest_) timestamp_ms = std::max(timestamp_ms, newest_->timestamp_ms);
-  SignedTreeHead head = signer_->Sign(size, root, timestamp_ms);
-  if (timestamper_) head.timestamp_token = timestamper_(head);
   if (Status stored = heads_.Store(head); !stored) return Fail(stored.error());
-  newest_ = head;
+  if (newest_ && newest_->size == head.size) newest_ = head;
   return head;
 }
 
 Result<std::vector<SignedTreeHead>> MerkleLedger::TreeHeads() const { return heads_.LoadAll(); }
+
+std::optional<SignedTreeHead> MerkleLedger::NewestTreeHead() const {
+  std::lock_guard lock(sign_mutex_);
+  return newest_;
+}
 
 std::string MerkleLedger::PublicKeyPem() const { return signer_->PublicKeyPem(); }
 

@@ -2,7 +2,8 @@
 // and signed tree heads kept in a TreeHeadLog. The store supplies what differs between them: where
 // nodes live, where heads are stored, and a consistent (size, root) snapshot of its log.
 //
-// Thread safety: every method may be called from any thread; SignTreeHead calls are serialized.
+// Thread safety: every method may be called from any thread. SignTreeHead signs and stores under
+// a lock, and timestamps outside it (Ledger::SetTimestamper).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,8 @@ class LedgerView {
 class TreeHeadLog {
  public:
   virtual ~TreeHeadLog() = default;
+  // Storing a head of the size of one stored before replaces it (the same head, now with its
+  // timestamp token).
   virtual Status Store(const SignedTreeHead& head) = 0;
   // By increasing size.
   virtual Result<std::vector<SignedTreeHead>> LoadAll() const = 0;
@@ -52,6 +55,7 @@ class MerkleLedger final : public Ledger {
   Result<std::vector<Hash>> ConsistencyProof(uint64_t old_size, uint64_t new_size) const override;
   Result<SignedTreeHead> SignTreeHead() override;
   Result<std::vector<SignedTreeHead>> TreeHeads() const override;
+  std::optional<SignedTreeHead> NewestTreeHead() const override;
   std::string PublicKeyPem() const override;
   void SetTimestamper(TreeHeadTimestamper timestamper) override;
 
@@ -64,7 +68,7 @@ class MerkleLedger final : public Ledger {
   TreeHeadLog& heads_;
   const std::unique_ptr<TreeHeadSigner> signer_;
   const Clock& clock_;
-  std::mutex sign_mutex_;
+  mutable std::mutex sign_mutex_;
   std::optional<SignedTreeHead> newest_;  // guarded by sign_mutex_
   TreeHeadTimestamper timestamper_;       // guarded by sign_mutex_
 };

@@ -9,6 +9,7 @@
 #include "base/hex.h"
 #include "base/json_read.h"
 #include "eventstore/event_record.h"
+#include "eventstore/ledger_key.h"
 #include "eventstore/merkle.h"
 #include "eventstore/tree_head.h"
 #include "eventstore/tree_head_timestamp.h"
@@ -229,11 +230,17 @@ Result<BundleReport> VerifyProofBundle(const json::value& value,
     report.Add("publicKey", false, "publicKeyPem is not a public key in canonical PEM form");
   } else if (!trusted_public_key_pem.empty() &&
              TrimPem(*bundle_key) != TrimPem(trusted_public_key_pem)) {
-    report.Add("publicKey", false, "the bundle's key is not the trusted key");
+    report.Add("publicKey", false,
+               "the bundle was signed by key " + PublicKeyFingerprint(*bundle_key) +
+                   ", not by the trusted key " + PublicKeyFingerprint(trusted_public_key_pem));
+  } else if (trusted_public_key_pem.empty()) {
+    key = *bundle_key;
+    report.Add(
+        "publicKey", true,
+        std::string(kOwnKeyDetail) + " (SHA-256 fingerprint " + PublicKeyFingerprint(key) + ")");
   } else {
-    if (key.empty()) key = *bundle_key;
     report.Add("publicKey", true,
-               trusted_public_key_pem.empty() ? "the bundle's own key" : "the trusted key");
+               "the trusted key (SHA-256 fingerprint " + PublicKeyFingerprint(key) + ")");
   }
 
   std::optional<SignedTreeHead> head;

@@ -49,6 +49,11 @@ struct BundleReport {
   const BundleCheck* first_failure() const;
 };
 
+// The detail of the check "publicKey" when no trusted key was given: it then passes with the key
+// the bundle carries, which proves only that the bundle is consistent, not who signed it.
+inline constexpr std::string_view kOwnKeyDetail =
+    "the bundle's own key, not checked against a trusted key";
+
 // Checks a bundle: its format, the key (when `trusted_public_key_pem` is given, the bundle's key
 // must be the same), the head's signature, and for every event that its record is a record of
 // that stream, position and version, that its leaf hash is the hash of its bytes and that its

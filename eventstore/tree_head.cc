@@ -3,6 +3,7 @@
 #include "base/base64.h"
 #include "base/hex.h"
 #include "base/json_read.h"
+#include "eventstore/openssl_ptr.h"
 #include "eventstore/secret_file.h"
 
 #include <fcntl.h>
@@ -34,19 +35,6 @@ namespace json = boost::json;
 constexpr uint8_t kTreeHeadVersion = 0x01;
 constexpr size_t kSignatureSize = 64;
 constexpr const char* kKeyFileName = "ledger-key.pem";
-
-struct PkeyDeleter {
-  void operator()(EVP_PKEY* pkey) const { EVP_PKEY_free(pkey); }
-};
-struct BioDeleter {
-  void operator()(BIO* bio) const { BIO_free(bio); }
-};
-struct MdCtxDeleter {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyDeleter>;
-using BioPtr = std::unique_ptr<BIO, BioDeleter>;
-using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxDeleter>;
 
 void AppendBigEndian(std::string& out, uint64_t value) {
   for (int shift = 56; shift >= 0; shift -= 8) out += static_cast<char>(value >> shift);

@@ -4,6 +4,8 @@
 #include "base/time_text.h"
 #include "base/timestamp_token.h"
 
+#include <utility>
+
 namespace esign::eventstore {
 
 Sha256Digest TreeHeadTimestampDigest(const SignedTreeHead& head) {
@@ -36,6 +38,32 @@ BundleCheck CheckTreeHeadTimestamp(const boost::json::value& member, const Signe
                    (info->anchored ? ", anchored to the trusted CA)" : ")");
   }
   return check;
+}
+
+TimestampBreaker::TimestampBreaker(const Clock& clock, Options options)
+    : clock_(clock), options_(options) {}
+
+bool TimestampBreaker::Allow() {
+  std::lock_guard lock(mutex_);
+  if (open_until_us_ == 0) return true;
+  if (trial_ || clock_.NowMicros() < open_until_us_) return false;
+  trial_ = true;
+  return true;
+}
+
+bool TimestampBreaker::Record(bool succeeded) {
+  std::lock_guard lock(mutex_);
+  const bool trial = std::exchange(trial_, false);
+  if (succeeded) {
+    failures_ = 0;
+    open_until_us_ = 0;
+    return false;
+  }
+  ++failures_;
+  if (!trial && (open_until_us_ != 0 || failures_ < options_.failures_to_open)) return false;
+  open_until_us_ = clock_.NowMicros() +
+                   std::chrono::duration_cast<std::chrono::microseconds>(options_.pause).count();
+  return true;
 }
 
 }  // namespace esign::eventstore

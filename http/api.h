@@ -113,6 +113,10 @@ struct RouteSpec {
   // routes): the path parameter that holds the link. Requests are then limited per link and per
   // address (ApiHandlerOptions::link_rate_limit, address_rate_limit). Empty: no such limit.
   std::string link_param;
+  // Auth::kNone routes: count each request against the bucket of the caller's address (the same
+  // limiter and limits as an authenticated client's), so that an open route cannot be called
+  // without bound.
+  bool limit_by_address = false;
 };
 
 // Collects the routes of every API family at start; read-only afterwards.

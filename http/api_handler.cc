@@ -204,10 +204,13 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
     }
     api.principal = std::move(*principal);
     exchange->admission = rate_limiter_.Admit(api.principal->client_id, exchange->started);
-    if (!exchange->admission.admitted) {
-      return Finish(*exchange, Fail(ErrorCode::kRateLimited,
-                                    "too many requests from this client; retry later"));
-    }
+  } else if (exchange->route->limit_by_address) {
+    // A prefix no client id has, so an address never shares a client's bucket.
+    exchange->admission = rate_limiter_.Admit("address " + api.remote_ip, exchange->started);
+  }
+  if (!exchange->admission.admitted) {
+    return Finish(*exchange,
+                  Fail(ErrorCode::kRateLimited, "too many requests from this client; retry later"));
   }
   if (!exchange->route->link_param.empty()) {
     const std::string_view link = api.params.Get(exchange->route->link_param);

@@ -89,7 +89,8 @@ class BackupTest : public RestartedServerFixture {
     ASSERT_EQ(bundle.status, 200) << bundle.body;
     const fs::path bundle_file = copy_.parent_path() / (copy_.filename().string() + ".json");
     std::ofstream(bundle_file, std::ios::binary) << bundle.body;
-    auto checked = Ledger({"verify-bundle", bundle_file.string(), "--data-dir", copy_.string()});
+    auto checked = Ledger({"verify-bundle", bundle_file.string(), "--data-dir", copy_.string(),
+                           "--public-key-url", "http://127.0.0.1:" + std::to_string(port_)});
     fs::remove(bundle_file);
     EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
     StopServer(*server_);

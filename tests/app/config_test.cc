@@ -195,9 +195,15 @@ TEST(ConfigTest, TimestampAuthorityFlagsAreCheckedBeforeAnythingStarts) {
   ASSERT_TRUE(tsa) << tsa.error().message;
   EXPECT_EQ(tsa->serve.tsa_url, "https://tsa.example.com/");
   EXPECT_EQ(tsa->serve.tsa_ca_file, "/etc/tsa.pem");
+  EXPECT_EQ(tsa->serve.tsa_timeout_ms, 5000);
+  auto quick = Parse({"--tsa-url", "http://tsa.example.com/", "--tsa-timeout-ms", "100"});
+  ASSERT_TRUE(quick) << quick.error().message;
+  EXPECT_EQ(quick->serve.tsa_timeout_ms, 100);
   for (const auto& [args, field] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--tsa-url", "ftp://tsa.example.com"}, "tsa-url"},
-           {{"--tsa-ca-file", "/etc/tsa.pem"}, "tsa-ca-file"}}) {
+           {{"--tsa-ca-file", "/etc/tsa.pem"}, "tsa-ca-file"},
+           {{"--tsa-timeout-ms", "99"}, "tsa-timeout-ms"},
+           {{"--tsa-timeout-ms", "60001"}, "tsa-timeout-ms"}}) {
     auto refused = Parse(args);
     ASSERT_FALSE(refused) << args[0];
     EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed) << args[0];

@@ -426,7 +426,8 @@ TEST_F(ContractApiTest, EvidenceBundlesProveTheHistoryAndArePersistedAsRevisions
       out << text;
     }
     const int status = std::system(
-        (std::string(LEDGER_BINARY) + " verify-bundle " + proof_path.string() + " >/dev/null 2>&1")
+        (std::string(LEDGER_BINARY) + " verify-bundle " + proof_path.string() +
+         " --public-key-url http://127.0.0.1:" + std::to_string(port_) + " >/dev/null 2>&1")
             .c_str());
     return WEXITSTATUS(status);
   };

@@ -17,6 +17,7 @@
 #include "documents/service_certificate.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
+#include "eventstore/ledger_key.h"
 #include "eventstore/proof_bundle.h"
 #include "eventstore/store_keys.h"
 #include "eventstore/tree_head.h"
@@ -155,6 +156,17 @@ class LedgerToolTest : public ::testing::Test {
     return copy;
   }
 
+  // The service's key, from the data directory's store (what GET /api/v1/ledger/public-key
+  // serves).
+  static std::string ServiceKeyPem() {
+    eventstore::RocksStoreOptions options;
+    options.data_dir = data_dir_.string();
+    options.read_only = true;
+    auto store = eventstore::RocksEventStore::Open(options);
+    EXPECT_TRUE(store) << store.error().message;
+    return store ? (*store)->ledger().PublicKeyPem() : std::string();
+  }
+
   static std::filesystem::path ProveToFile(const std::string& name) {
     auto proved = Run({"prove", "--data-dir", data_dir_.string(), contract_id_});
     EXPECT_EQ(proved.exit_code, 0) << proved.err;
@@ -254,13 +266,28 @@ TEST_F(LedgerToolTest, ProveAndVerifyBundlePass) {
   const std::filesystem::path bundle = ProveToFile("bundle.json");
   const boost::json::object parsed = boost::json::parse(ReadText(bundle)).as_object();
   EXPECT_EQ(parsed.at("events").as_array().size(), 2u);
+  // Without a trusted key: every check passes, and the verdict says why that is not enough.
   auto checked = Run({"verify-bundle", bundle.string()});
-  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  EXPECT_EQ(checked.exit_code, 2) << checked.out << checked.err;
   EXPECT_EQ(checked.out.find("FAIL"), std::string::npos) << checked.out;
+  EXPECT_NE(checked.out.find("note publicKey: the bundle's own key"), std::string::npos)
+      << checked.out;
+  EXPECT_NE(checked.out.find("verify-bundle: NOT TRUSTED"), std::string::npos) << checked.out;
 
+  // The service's key, as PEM, as a JWK, or as the public-key route's answer: ok.
   const std::filesystem::path key = root_ / "ledger.pub";
-  WriteText(key, std::string(parsed.at("publicKeyPem").as_string()));
-  EXPECT_EQ(Run({"verify-bundle", bundle.string(), "--public-key", key.string()}).exit_code, 0);
+  auto described = eventstore::DescribeLedgerKey(ServiceKeyPem());
+  ASSERT_TRUE(described);
+  for (const std::string& form :
+       {described->pem, boost::json::serialize(described->jwk),
+        boost::json::serialize(eventstore::LedgerKeyDocument(*described))}) {
+    WriteText(key, form);
+    auto trusted = Run({"verify-bundle", bundle.string(), "--public-key", key.string()});
+    EXPECT_EQ(trusted.exit_code, 0) << form << "\n" << trusted.out << trusted.err;
+    EXPECT_NE(trusted.out.find("pass publicKey: the trusted key"), std::string::npos)
+        << trusted.out;
+    EXPECT_NE(trusted.out.find("verify-bundle: ok"), std::string::npos) << trusted.out;
+  }
 
   auto other = eventstore::TreeHeadSigner::CreateEphemeral();
   ASSERT_TRUE(other);
@@ -268,6 +295,51 @@ TEST_F(LedgerToolTest, ProveAndVerifyBundlePass) {
   auto foreign = Run({"verify-bundle", bundle.string(), "--public-key", key.string()});
   EXPECT_EQ(foreign.exit_code, 1);
   EXPECT_NE(foreign.out.find("FAIL publicKey"), std::string::npos) << foreign.out;
+
+  // What is not a key, or not there, is refused before any check.
+  WriteText(key, "not a key");
+  EXPECT_EQ(Run({"verify-bundle", bundle.string(), "--public-key", key.string()}).exit_code, 2);
+  EXPECT_EQ(
+      Run({"verify-bundle", bundle.string(), "--public-key", (root_ / "none").string()}).exit_code,
+      3);
+  EXPECT_EQ(Run({"verify-bundle", bundle.string(), "--public-key", key.string(), "--public-key-url",
+                 "http://127.0.0.1:1"})
+                .exit_code,
+            2);
+}
+
+// The bundle re-signed by someone else: its head signed again with a fresh key, which replaces
+// the bundle's own. Every check passes against the key the bundle carries, so the tool must not
+// say ok without a trusted key (exit 2), and against the service's key it fails by name (exit 1).
+TEST_F(LedgerToolTest, ABundleReSignedWithAFreshKeyIsNeverOk) {
+  boost::json::object bundle =
+      boost::json::parse(ReadText(ProveToFile("resigned.json"))).as_object();
+  auto forger = eventstore::TreeHeadSigner::CreateEphemeral();
+  ASSERT_TRUE(forger);
+  auto head = eventstore::ParseTreeHead(boost::json::serialize(bundle.at("treeHead")));
+  ASSERT_TRUE(head);
+  const eventstore::SignedTreeHead forged =
+      (*forger)->Sign(head->size, head->root, head->timestamp_ms);
+  bundle["treeHead"] = boost::json::parse(eventstore::SerializeTreeHead(forged));
+  bundle["publicKeyPem"] = (*forger)->PublicKeyPem();
+  const std::filesystem::path file = root_ / "resigned.json";
+  WriteText(file, boost::json::serialize(bundle));
+
+  auto alone = Run({"verify-bundle", file.string()});
+  EXPECT_EQ(alone.exit_code, 2) << alone.out;
+  EXPECT_EQ(alone.out.find("verify-bundle: ok"), std::string::npos) << alone.out;
+  EXPECT_NE(alone.out.find("verify-bundle: NOT TRUSTED"), std::string::npos) << alone.out;
+
+  const std::filesystem::path key = root_ / "service.pub";
+  WriteText(key, ServiceKeyPem());
+  auto trusted = Run({"verify-bundle", file.string(), "--public-key", key.string()});
+  EXPECT_EQ(trusted.exit_code, 1) << trusted.out;
+  const std::string named = "FAIL publicKey: the bundle was signed by key " +
+                            eventstore::PublicKeyFingerprint((*forger)->PublicKeyPem()) +
+                            ", not by the trusted key " +
+                            eventstore::PublicKeyFingerprint(ServiceKeyPem());
+  EXPECT_NE(trusted.out.find(named), std::string::npos) << trusted.out;
+  EXPECT_NE(trusted.out.find("FAIL treeHead.signature"), std::string::npos) << trusted.out;
 }
 
 TEST_F(LedgerToolTest, AChangedByteInABundleIsNamed) {
@@ -458,6 +530,13 @@ class StoredDocumentTest : public ContractdFixture {
     server_ = StartServer();
     client_ = std::make_unique<HttpClient>(port_);
     auth_ = {{"Authorization", "Bearer " + TokenFor(credentials_)}};
+    // The key the service publishes, as an auditor keeps it: verify-bundle trusts it.
+    auto key = client_->Get("/api/v1/ledger/public-key");
+    EXPECT_EQ(key.status, 200) << key.body;
+    WriteText(KeyFile(), key.body);
+  }
+  std::filesystem::path KeyFile() const {
+    return data_dir_.parent_path() / (data_dir_.filename().string() + "-ledger-key.json");
   }
   void Stop() {
     StopServer(*server_);
@@ -498,8 +577,12 @@ class StoredDocumentTest : public ContractdFixture {
   }
 
   // contract-ledger on the data directory; `verify` unless other arguments are given.
-  CommandResult VerifyOffline(std::vector<std::string> args = {}) {
+  // verify-bundle trusts the service's published key unless `trusted` is false.
+  CommandResult VerifyOffline(std::vector<std::string> args = {}, bool trusted = true) {
     if (args.empty()) args = {"verify", "--data-dir", data_dir_.string()};
+    if (args[0] == "verify-bundle" && trusted) {
+      args.insert(args.end(), {"--public-key", KeyFile().string()});
+    }
     const std::filesystem::path err =
         data_dir_.parent_path() / (data_dir_.filename().string() + ".err");
     CommandResult result = RunLedger(args, err);
@@ -529,6 +612,13 @@ TEST_F(StoredDocumentTest, AChangedByteInTheFrozenPdfIsNamedByTheReportAndTheToo
   EXPECT_EQ(alone.exit_code, 0) << alone.out << alone.err;
   EXPECT_NE(alone.out.find("pass ledger.treeHead.signature"), std::string::npos) << alone.out;
   EXPECT_NE(alone.out.find("note documents.bytes:"), std::string::npos) << alone.out;
+  // Without the service's key every check passes, and still nothing is trusted.
+  auto untrusted = VerifyOffline({"verify-bundle", bundle_file.string()}, false);
+  EXPECT_EQ(untrusted.exit_code, 2) << untrusted.out << untrusted.err;
+  EXPECT_NE(untrusted.out.find("note ledger.publicKey: the bundle's own key"), std::string::npos)
+      << untrusted.out;
+  EXPECT_NE(untrusted.out.find("verify-bundle: NOT TRUSTED"), std::string::npos) << untrusted.out;
+  EXPECT_EQ(untrusted.out.find("verify-bundle: ok"), std::string::npos) << untrusted.out;
   auto with_documents =
       VerifyOffline({"verify-bundle", bundle_file.string(), "--data-dir", data_dir_.string()});
   EXPECT_EQ(with_documents.exit_code, 0) << with_documents.out << with_documents.err;
@@ -622,6 +712,35 @@ TEST_F(StoredDocumentTest, AnEvidenceBundleWithAChangedShownPartFailsTheToolByNa
   EXPECT_NE(foreign.out.find("FAIL serviceCertificate"), std::string::npos) << foreign.out;
   std::filesystem::remove(file);
   std::filesystem::remove(pem);
+}
+
+// A change deep inside a long member (an audit-trail entry's details) is shown where it is: the
+// path to the changed member, not the first 160 characters of the whole entry (the offset and
+// window within one long value: tests/base/json_difference_test.cc).
+TEST_F(StoredDocumentTest, AChangeDeepInALongMemberIsShownWhereItIs) {
+  const std::string id(SendNda().at("id").as_string());
+  auto got = client_->Get("/api/v1/contracts/" + id + "/evidence/bundle", auth_);
+  ASSERT_EQ(got.status, 200) << got.body;
+  boost::json::object bundle = got.Json().as_object();
+  // The first entry with details gets a member the records do not have, long enough that the
+  // entry's text is cut when shown.
+  boost::json::array& trail = bundle["auditTrail"].as_array();
+  size_t index = 0;
+  while (index < trail.size() && !trail[index].as_object().contains("details")) ++index;
+  ASSERT_LT(index, trail.size()) << got.body;
+  const std::string name = "auditTrail[" + std::to_string(index) + "].details";
+  trail[index].as_object()["details"].as_object()["addedByHand"] = std::string(300, 'x') + "!";
+  const std::filesystem::path file =
+      data_dir_.parent_path() / (data_dir_.filename().string() + "-deep.json");
+  WriteText(file, boost::json::serialize(bundle));
+  auto run = VerifyOffline({"verify-bundle", file.string()});
+  std::filesystem::remove(file);
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  const size_t line_at = run.out.find("FAIL " + name + ": differs at " + name + ".addedByHand");
+  ASSERT_NE(line_at, std::string::npos) << run.out;
+  const std::string line = run.out.substr(line_at, run.out.find('\n', line_at) - line_at);
+  // The added member is all the difference: the records show nothing there.
+  EXPECT_NE(line.find("the proven record says nothing"), std::string::npos) << line;
 }
 
 TEST_F(StoredDocumentTest, EverySignatureOfTheSignedPdfIsCheckedAndAChangedByteIsNamed) {

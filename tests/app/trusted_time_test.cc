@@ -8,7 +8,9 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "app/admin_socket.h"
 #include "documents/pdf_signature_check.h"
 #include "tests/app/api_suite.h"
 #include "tests/app/contractd_fixture.h"
@@ -40,8 +42,10 @@ class TrustedTimeTest : public ContractdFixture {
   ShellResult VerifyOffline(const boost::json::object& bundle, const std::string& flags = "") {
     const auto path = data_dir_.parent_path() / (data_dir_.filename().string() + "-bundle.json");
     std::ofstream(path) << boost::json::serialize(bundle);
+    // Against the key the running service publishes.
     auto result =
-        RunShell(std::string(LEDGER_BINARY) + " verify-bundle " + path.string() + " " + flags);
+        RunShell(std::string(LEDGER_BINARY) + " verify-bundle " + path.string() +
+                 " --public-key-url http://127.0.0.1:" + std::to_string(port_) + " " + flags);
     std::filesystem::remove(path);
     return result;
   }
@@ -89,6 +93,93 @@ TEST_F(TrustedTimeTest, AnAuthorityDownLeavesHeadsWithoutATimestampAndClaimsNone
   EXPECT_EQ(checked.exit_code, 0) << checked.out;
   EXPECT_EQ(checked.out.find("treeHead.timestamp"), std::string::npos) << checked.out;
   EXPECT_TRUE(server_->WaitForLine("kept without a timestamp", std::chrono::seconds(5)));
+  StopServer(*server_);
+}
+
+// An authority that never answers (tsa_server.mjs "slow", --tsa-timeout-ms 1500). The bundle read
+// that signed a new head waits for it once; the reads that come meanwhile take that head as it is
+// instead of queueing behind it. Three failures in a row pause the authority: the next heads are
+// signed without asking it (it receives nothing more) until the pause of 60 s has passed (the
+// admin socket moves the service's clock), and then a head is timestamped again.
+TEST_F(TrustedTimeTest, AHangingAuthorityHoldsUpOneReadOnceAndIsPausedAfterThreeFailures) {
+  using std::chrono::milliseconds;
+  using std::chrono::steady_clock;
+  constexpr milliseconds kTimeout(1500);
+  const TestTsa tsa("slow");
+  const Credentials credentials =
+      ParseCreated(CreateClient("org_a", "contracts:read,contracts:create,contracts:send"));
+  server_ =
+      StartServer({"--tsa-url", tsa.Url(), "--tsa-timeout-ms", std::to_string(kTimeout.count()),
+                   "--tree-head-interval", "3600", "--clock-offset", "0"});
+  const std::map<std::string, std::string> auth = {
+      {"Authorization", "Bearer " + TokenFor(credentials)}};
+  // A new contract (so that the next bundle read signs a new head), and its bundle's path.
+  const auto new_contract = [&] {
+    HttpClient client(port_);
+    auto created = client.Post("/api/v1/contracts", NdaBody("Timed", true, true), auth);
+    EXPECT_EQ(created.status, 201) << created.body;
+    return "/api/v1/contracts/" + std::string(created.Json().at("id").as_string()) +
+           "/evidence/bundle";
+  };
+  struct Read {
+    HttpResult answer;
+    milliseconds took{};
+  };
+  const auto read = [&](const std::string& path) {
+    HttpClient client(port_);
+    const auto started = steady_clock::now();
+    Read done{client.Get(path, auth)};
+    done.took = std::chrono::duration_cast<milliseconds>(steady_clock::now() - started);
+    EXPECT_EQ(done.answer.status, 200) << done.answer.body;
+    return done;
+  };
+  const auto timestamped = [](const Read& done) {
+    return done.answer.status == 200 &&
+           done.answer.Json().at("ledger").as_object().contains("treeHeadTimestamp");
+  };
+
+  const std::string first = new_contract();
+  Read signing;
+  std::thread signer([&] { signing = read(first); });
+  for (int i = 0; i < 500 && tsa.Received() == 0; ++i) {
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  ASSERT_EQ(tsa.Received(), 1u);
+  std::vector<Read> reads(5);
+  std::vector<std::thread> readers;
+  for (Read& r : reads) readers.emplace_back([&] { r = read(first); });
+  for (std::thread& t : readers) t.join();
+  signer.join();
+  for (const Read& r : reads) {
+    EXPECT_LT(r.took, kTimeout / 2) << "a read waited for the authority it did not ask";
+    EXPECT_FALSE(timestamped(r));
+  }
+  EXPECT_GE(signing.took, kTimeout);
+  EXPECT_LT(signing.took, 2 * kTimeout);
+  EXPECT_FALSE(timestamped(signing));
+  EXPECT_EQ(tsa.Received(), 1u);
+
+  // Failures two and three open the breaker.
+  for (int i = 0; i < 2; ++i) EXPECT_GE(read(new_contract()).took, kTimeout);
+  EXPECT_EQ(tsa.Received(), 3u);
+  EXPECT_TRUE(server_->WaitForLine("failed 3 times in a row", std::chrono::seconds(5)));
+  for (int i = 0; i < 2; ++i) {
+    const Read paused = read(new_contract());
+    EXPECT_LT(paused.took, kTimeout / 2);
+    EXPECT_FALSE(timestamped(paused));
+  }
+  EXPECT_EQ(tsa.Received(), 3u);
+
+  // The pause over, the next head asks again, and the authority, now answering, timestamps it.
+  tsa.SetMode("ok");
+  auto advanced =
+      app::AdminRequest(data_dir_ / "admin.sock", R"({"command":"clock.advance","seconds":61})",
+                        std::chrono::seconds(10));
+  ASSERT_TRUE(advanced && *advanced);
+  EXPECT_NE((*advanced)->find(R"("ok":true)"), std::string::npos) << **advanced;
+  const Read again = read(new_contract());
+  EXPECT_TRUE(timestamped(again)) << again.answer.body;
+  EXPECT_EQ(tsa.Received(), 4u);
   StopServer(*server_);
 }
 

@@ -167,6 +167,9 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "authenticateHostedSigner",
       "sendHostedSignerEmailCode",
       "receiveProviderCallback",
+      "getLedgerPublicKey",
+      "getLedgerTreeHead",
+      "getLedgerConsistencyProof",
   };
   std::multiset<std::string> actual;
   for (const auto& op : Operations())
@@ -214,7 +217,8 @@ TEST(OpenApiDocumentTest, ContractOperationsMatchTheSpecificationTable) {
 }
 
 // Open: the machine token, this document, the signing page and its operations (authenticated by
-// the link's token) and provider callbacks (authenticated by their HMAC signature).
+// the link's token), provider callbacks (authenticated by their HMAC signature) and the ledger's
+// published trust (sizes and hashes only).
 TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
   const std::set<std::string_view> open = {"createMachineToken",
                                            "getOpenApiDocument",
@@ -227,7 +231,10 @@ TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
                                            "declineHostedSigning",
                                            "authenticateHostedSigner",
                                            "sendHostedSignerEmailCode",
-                                           "receiveProviderCallback"};
+                                           "receiveProviderCallback",
+                                           "getLedgerPublicKey",
+                                           "getLedgerTreeHead",
+                                           "getLedgerConsistencyProof"};
   for (const auto& op : Operations()) {
     SCOPED_TRACE(Name(op));
     const std::string_view id = op.body->at("operationId").as_string();

@@ -185,6 +185,11 @@ try {
              { token, expect: 404 });
   await call("GET", `/api/v1/contracts/${id}/evidence/audit-trail`, { token, expect: 200 });
   await call("GET", `/api/v1/contracts/${id}/evidence/bundle`, { token, expect: 200 });
+  // The ledger's published trust, without a token: the bundle read just signed a head.
+  await call("GET", "/api/v1/ledger/public-key", { expect: 200 });
+  const head = (await call("GET", "/api/v1/ledger/tree-head", { expect: 200 })).json;
+  await call("GET", `/api/v1/ledger/consistency?from=1&to=${head.size}`, { expect: 200 });
+  await call("GET", `/api/v1/ledger/consistency?from=x&to=${head.size}`, { expect: 400 });
   await call("POST", `/api/v1/contracts/${id}/evidence/bundle`,
              { token, headers: { "idempotency-key": `wire-bundle-${run}` }, expect: 201 });
   await call("GET", `/api/v1/contracts/${id}/evidence/verification`, { token, expect: 200 });

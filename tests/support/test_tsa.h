@@ -32,12 +32,15 @@ class TestTsa {
              std::string(mode));
   }
   // Tokens issued so far.
-  size_t Served() const {
-    const std::string text = Read(dir_.path() + "/served");
-    return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
-  }
+  size_t Served() const { return Lines("served"); }
+  // Queries received so far, answered or not.
+  size_t Received() const { return Lines("received"); }
   const std::string& dir() const { return dir_.path(); }
 
+  size_t Lines(const std::string& name) const {
+    const std::string text = Read(dir_.path() + "/" + name);
+    return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  }
   static std::string Read(const std::string& path) {
     std::ifstream file(path, std::ios::binary);
     std::ostringstream text;

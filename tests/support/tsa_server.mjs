@@ -11,8 +11,8 @@
 //             reject: a TimeStampResp of status rejection (badAlg) and no token;
 //             slow: answers nothing for 60 seconds.
 //             POST /mode/<mode> switches mode while running (answers 204).
-// Prints "listening PORT" on stdout once it accepts connections; counts each query answered in
-// DIR/served (one line per token); exits on SIGTERM.
+// Prints "listening PORT" on stdout once it accepts connections; counts each query received in
+// DIR/received and each answered in DIR/served (one line per token); exits on SIGTERM.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -97,6 +97,7 @@ const server = createServer((request, response) => {
       response.writeHead(405).end();
       return;
     }
+    appendFileSync(file('received'), 'query\n');
     if (mode === 'slow') return;  // never answered; the client's timeout ends it
     const send = (body) =>
       response.writeHead(200, { 'Content-Type': 'application/timestamp-reply' }).end(body);

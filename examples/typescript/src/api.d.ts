@@ -1289,6 +1289,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ledger/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ledger public key
+         * @description The Ed25519 key that signs every tree head, as PEM, as an RFC 8037 JWK and as the SHA-256 fingerprint of its DER SubjectPublicKeyInfo. An auditor gives it to `contract-ledger verify-bundle --public-key` (or lets `--public-key-url` fetch it); a bundle whose key differs fails. No authentication; rate-limited per caller address.
+         */
+        get: operations["getLedgerPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/tree-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest signed tree head
+         * @description The newest tree head the service has signed (every event is covered by one within the tree-head interval): its size, root, timestamp and Ed25519 signature over `0x01 || timestamp || size || root`, and `treeHeadTimestamp` when an RFC 3161 authority timestamped it. No authentication; rate-limited per caller address.
+         */
+        get: operations["getLedgerTreeHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consistency proof between two tree sizes
+         * @description The RFC 9162 (section 2.1.4) consistency proof that the tree of size `to` extends the tree of size `from`: with the roots of two signed heads an auditor proves that the log only grew. `from` = 0 and `from` = `to` give the empty proof. No authentication; rate-limited per caller address.
+         */
+        get: operations["getLedgerConsistencyProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1554,6 +1614,44 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description The ledger's Ed25519 public key. */
+        LedgerPublicKey: {
+            /** @constant */
+            algorithm: "Ed25519";
+            /** @description SubjectPublicKeyInfo, PEM. */
+            pem: string;
+            /** @description RFC 8037 JWK of the same key. */
+            jwk: {
+                /** @constant */
+                kty: "OKP";
+                /** @constant */
+                crv: "Ed25519";
+                x: string;
+                /** @constant */
+                use: "sig";
+                /** @constant */
+                alg: "EdDSA";
+            };
+            /** @description SHA-256 of the key's DER SubjectPublicKeyInfo, hex. */
+            fingerprintSha256: string;
+        };
+        /** @description A signed tree head, in the form proof bundles carry it. */
+        LedgerTreeHead: {
+            size: number;
+            root: string;
+            /** @description Milliseconds since the epoch. */
+            timestamp: number;
+            /** @description Ed25519 signature, base64. */
+            signature: string;
+            /** @description RFC 3161 token over the head, base64 DER; present when the head was timestamped. */
+            treeHeadTimestamp?: string;
+        };
+        /** @description An RFC 9162 consistency proof. */
+        LedgerConsistencyProof: {
+            from: number;
+            to: number;
+            proof: string[];
+        };
         ProviderCallback: {
             /** @description The provider's own id of this report. */
             eventId: string;
@@ -5319,6 +5417,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getLedgerPublicKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ledger public key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerPublicKey"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getLedgerTreeHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest signed tree head. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerTreeHead"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getLedgerConsistencyProof: {
+        parameters: {
+            query: {
+                /** @description The older tree size, 0 to `to`. */
+                from: string;
+                /** @description The newer tree size, at most the newest signed tree head's size. */
+                to: string;
+            };
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A consistency proof between two tree sizes. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerConsistencyProof"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             default: components["responses"]["Error"];
         };
     };
