@@ -8,6 +8,7 @@
 #include "domain/contract.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
+#include "projections/contract_index.h"
 
 namespace esign::projections {
 namespace {
@@ -96,6 +97,16 @@ Result<ContractAt> ContractAsOf::At(std::string_view contract_id, const LogPoint
   ContractState state = Replay(*events);
   if (!state.exists()) return ContractNotFound();
   return ContractAt{std::move(state), within.back().position, within.back().recorded_at_us};
+}
+
+Result<ContractAt> ContractAsOf::ReadableAt(std::string_view contract_id, const LogPoint& point,
+                                            std::string_view organization_id) const {
+  Result<ContractAt> then = At(contract_id, point);
+  if (!then) return then;
+  if (organization_id.empty() || AccessRolesOf(then->state, organization_id) == 0) {
+    return ContractNotFound();
+  }
+  return then;
 }
 
 }  // namespace esign::projections

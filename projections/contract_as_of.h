@@ -3,9 +3,13 @@
 // latest state). The answer is what ContractToJson / ContractStatusToJson of the live views
 // would have shown then.
 //
-// Access is not checked here: callers first check the reader's grant as for a live read
-// (contract_queries.h), so a contract the reader may not see stays indistinguishable from a
-// missing one.
+// Access: callers first check the reader's live grant (contract_queries.h), so a contract the
+// reader may not see today stays indistinguishable from a missing one. ReadableAt then keeps the
+// reader to the points at which a live read would have answered it: the grant an organization
+// held at a point is the one the state at that point gives it (contract_index.h, AccessRolesOf),
+// so the controller sees every point from creation on, and a signer or viewer organization every
+// point from the send on. An earlier point answers kContractNotFound, as a contract the reader
+// cannot see does.
 //
 // Cost: one read of the contract's stream up to the point asked for, and one Apply per event.
 // A contract's stream is bounded (domain/contract_commands.h: kMaxContractEvents, plus the
@@ -53,6 +57,10 @@ class ContractAsOf {
   // kValidationFailed (detail field "asOf") for a position beyond the end of the log or a time
   // after now; kContractNotFound when the contract had no event by then (or has none at all).
   Result<ContractAt> At(std::string_view contract_id, const LogPoint& point) const;
+  // At, for a reader of `organization_id`: kContractNotFound as well when that organization held
+  // no grant on the contract at the point.
+  Result<ContractAt> ReadableAt(std::string_view contract_id, const LogPoint& point,
+                                std::string_view organization_id) const;
 
  private:
   const eventstore::EventStore* log_;
