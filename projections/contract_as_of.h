@@ -11,9 +11,11 @@
 // point from the send on. An earlier point answers kContractNotFound, as a contract the reader
 // cannot see does.
 //
-// Cost: one read of the contract's stream up to the point asked for, and one Apply per event.
-// A contract's stream is bounded (domain/contract_commands.h: kMaxContractEvents, plus the
-// signers' own steps), so a read is bounded as well.
+// Cost: finding the contract's last event at the point reads O(log n) single events of its
+// stream (a binary search over its versions: the events within a point are a prefix of the
+// stream); its state then comes from the state cache (contract_state_cache.h), which starts
+// from its checkpoint at or before that version and applies at most checkpoint_interval - 1
+// events (256 by default). A stream is bounded as well (domain/contract_commands.h).
 //
 // Thread safety: every method may be called from any thread (the event store's reads are).
 #pragma once
@@ -27,6 +29,7 @@
 #include "domain/result.h"
 #include "domain/strong_types.h"
 #include "eventstore/event_store.h"
+#include "projections/contract_state_cache.h"
 
 namespace esign::projections {
 
@@ -50,9 +53,11 @@ struct ContractAt {
 
 class ContractAsOf {
  public:
-  // `log` and `clock` must outlive this object, which only refers to them (copies are cheap).
-  ContractAsOf(const eventstore::EventStore& log, const Clock& clock)
-      : log_(&log), clock_(&clock) {}
+  // `log`, `clock` and `states` (a cache over the same log) must outlive this object, which only
+  // refers to them (copies are cheap).
+  ContractAsOf(const eventstore::EventStore& log, const Clock& clock,
+               const ContractStateCache& states)
+      : log_(&log), clock_(&clock), states_(&states) {}
 
   // kValidationFailed (detail field "asOf") for a position beyond the end of the log or a time
   // after now; kContractNotFound when the contract had no event by then (or has none at all).
@@ -65,6 +70,7 @@ class ContractAsOf {
  private:
   const eventstore::EventStore* log_;
   const Clock* clock_;
+  const ContractStateCache* states_;
 };
 
 }  // namespace esign::projections
