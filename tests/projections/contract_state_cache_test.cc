@@ -160,7 +160,7 @@ TEST_F(ContractStateCacheTest, InterleavedWritersAndReadersSeeOnlyFullReplays) {
   for (int r = 0; r < 2; ++r) {
     threads.emplace_back([&, r] {
       uint64_t n = 0;
-      while (writing.load() > 0 || n < 50) {
+      while (writing.load() > 0 || seen[r].size() < 50) {
         ++n;
         auto got = r == 0 || n % 3 != 0 ? cache.Latest(id_)
                                         : cache.AtVersion(id_, 1 + (n * 7919) % (2 + n));
