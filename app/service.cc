@@ -197,7 +197,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
       *evidence_commands_,
       *contract_queries_,
       *read_your_writes_,
-      projections::ContractAsOf(*store_, clock_),
+      projections::ContractAsOf(*store_, clock_, contract_commands_->states()),
       store_->blobs(),
       [this](const ContractState& s) { return documents_->Render(s); },
       mail_records_.get(),

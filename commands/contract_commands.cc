@@ -13,7 +13,6 @@ namespace esign::commands {
 namespace {
 
 constexpr int kMaxAttempts = 5;
-constexpr size_t kMaxStreamEvents = 100000;
 
 size_t ParticipantCount(const Command& command) {
   const boost::json::value* participants = nullptr;
@@ -51,10 +50,28 @@ std::string TemplateIdOf(const Command& command, const ContractState& state) {
 
 }  // namespace
 
+Status WithinStreamBounds(uint64_t version, uint64_t bytes,
+                          const std::vector<eventstore::NewEvent>& events) {
+  uint64_t added = 0;
+  for (const eventstore::NewEvent& event : events) added += event.data.size();
+  if (version + events.size() <= kMaxContractStreamEvents &&
+      bytes + added <= kMaxContractStreamBytes) {
+    return {};
+  }
+  return Fail(ErrorCode::kContractStateConflict,
+              "a contract holds at most " + std::to_string(kMaxContractStreamEvents) +
+                  " events and " + std::to_string(kMaxContractStreamBytes) +
+                  " bytes of event data; it holds " + std::to_string(version) + " events and " +
+                  std::to_string(bytes) + " bytes",
+              "stream", "limit reached");
+}
+
 ContractCommandHandler::ContractCommandHandler(eventstore::EventStore& store,
                                                TemplateLookup templates, RecordWrite record_write,
-                                               IdGenerator& ids, const Clock& clock)
+                                               IdGenerator& ids, const Clock& clock,
+                                               projections::ContractStateCacheOptions cache)
     : store_(store),
+      states_(std::make_unique<projections::ContractStateCache>(store, cache)),
       templates_(std::move(templates)),
       record_write_(std::move(record_write)),
       ids_(ids),
@@ -62,14 +79,21 @@ ContractCommandHandler::ContractCommandHandler(eventstore::EventStore& store,
 
 Result<ContractState> ContractCommandHandler::Load(const std::string& contract_id,
                                                    uint64_t version) const {
-  auto records = store_.ReadStream(ContractStreamId(contract_id), StreamVersion(1),
-                                   version == 0 ? kMaxStreamEvents : version);
-  if (!records) return std::unexpected(records.error());
-  auto events = eventstore::ToDomainEvents(*records);
-  if (!events) return std::unexpected(events.error());
-  ContractState state = Replay(*events);
-  if (!state.exists()) return ContractNotFound();
-  return state;
+  auto loaded = LoadSnapshot(contract_id, version);
+  if (!loaded) return std::unexpected(loaded.error());
+  return std::move(loaded->state);
+}
+
+Result<projections::ContractSnapshot> ContractCommandHandler::LoadSnapshot(
+    const std::string& contract_id, uint64_t version) const {
+  auto loaded =
+      version == 0 ? states_->Latest(contract_id) : states_->AtVersion(contract_id, version);
+  if (!loaded) {
+    if (loaded.error().code == ErrorCode::kNotFound) return ContractNotFound();
+    return std::unexpected(loaded.error());
+  }
+  if (!loaded->state.exists()) return ContractNotFound();
+  return loaded;
 }
 
 Result<CommandOutcome> ContractCommandHandler::Create(const esign::Actor& actor,
@@ -134,9 +158,10 @@ Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollo
   Decision decision;
   ContractState& state = decision.before;
   if (!creating) {
-    auto loaded = Load(contract_id);
+    auto loaded = LoadSnapshot(contract_id);
     if (!loaded) return std::unexpected(loaded.error());
-    state = std::move(*loaded);
+    state = std::move(loaded->state);
+    decision.stream_bytes = loaded->stream_bytes;
     // Another organization's contract is not there for it: not its version either.
     if (meta.if_match && state.organization_id != actor.organization_id) {
       return ContractNotFound();
@@ -220,9 +245,14 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
     const auto expected =
         creating ? eventstore::ExpectedVersion::NoStream()
                  : eventstore::ExpectedVersion::Exactly(StreamVersion(decision->before.version));
+    std::vector<eventstore::NewEvent> events =
+        NewEvents(contract_id, command, decision->events, meta, seed);
+    if (auto bounded = WithinStreamBounds(decision->before.version, decision->stream_bytes, events);
+        !bounded) {
+      return std::unexpected(bounded.error());
+    }
     const auto append_started = std::chrono::steady_clock::now();
-    auto appended = store_.Append(ContractStreamId(contract_id), expected,
-                                  NewEvents(contract_id, command, decision->events, meta, seed));
+    auto appended = store_.Append(ContractStreamId(contract_id), expected, std::move(events));
     if (observe_append_) observe_append_(std::chrono::steady_clock::now() - append_started);
     if (!appended) {
       if (appended.error().code != ErrorCode::kStreamVersionConflict) {

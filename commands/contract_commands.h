@@ -31,6 +31,7 @@
 #include "domain/signer_secrets.h"
 #include "eventstore/event_store.h"
 #include "eventstore/idempotency_keys.h"
+#include "projections/contract_state_cache.h"
 #include "projections/template_catalog.h"
 
 namespace esign::commands {
@@ -77,10 +78,17 @@ struct CommandOutcome {
 const SigningSession* MailedSession(const ContractState& state, std::string_view participant_id,
                                     std::string_view now, const SignerSecrets& secrets);
 
+// Whether a contract stream at `version` holding `bytes` of event data may take `events`: the
+// limits every reader of a contract relies on (domain/contract_commands.h,
+// kMaxContractStreamEvents and kMaxContractStreamBytes). kContractStateConflict on "stream".
+Status WithinStreamBounds(uint64_t version, uint64_t bytes,
+                          const std::vector<eventstore::NewEvent>& events);
+
 class ContractCommandHandler {
  public:
   ContractCommandHandler(eventstore::EventStore& store, TemplateLookup templates,
-                         RecordWrite record_write, IdGenerator& ids, const Clock& clock);
+                         RecordWrite record_write, IdGenerator& ids, const Clock& clock,
+                         projections::ContractStateCacheOptions cache = {});
 
   Result<CommandOutcome> Create(const esign::Actor& actor, CreateContract command,
                                 const CommandMeta& meta);
@@ -125,7 +133,14 @@ class ContractCommandHandler {
   // The contract as of `version` (0 = latest), for the caller's organization only.
   Result<ContractState> Load(const std::string& contract_id, uint64_t version = 0) const;
 
+  // The cache Load reads contracts through (projections/contract_state_cache.h), for the other
+  // readers of contract state (point-in-time reads) to share.
+  const projections::ContractStateCache& states() const { return *states_; }
+
  private:
+  // Load, with the stream's size in bytes.
+  Result<projections::ContractSnapshot> LoadSnapshot(const std::string& contract_id,
+                                                     uint64_t version = 0) const;
   Result<CommandOutcome> Run(const esign::Actor& actor, const std::string& contract_id,
                              bool creating, const Command& command, const CommandMeta& meta);
   Result<CommandOutcome> DecideAndAppend(const esign::Actor& actor, const std::string& contract_id,
@@ -135,6 +150,7 @@ class ContractCommandHandler {
   // A command decided, with what the service adds by itself, not yet appended.
   struct Decision {
     ContractState before;             // the contract the command was decided on
+    uint64_t stream_bytes = 0;        // of event data in its stream then
     ContractState after;              // the contract once `events` are appended
     std::vector<DomainEvent> events;  // the command's, then the follow-ups
   };
@@ -162,6 +178,7 @@ class ContractCommandHandler {
                                     const eventstore::IdempotencyReservation* seed);
 
   eventstore::EventStore& store_;
+  std::unique_ptr<projections::ContractStateCache> states_;
   TemplateLookup templates_;
   RecordWrite record_write_;
   IdGenerator& ids_;

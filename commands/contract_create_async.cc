@@ -16,9 +16,12 @@ void ContractCommandHandler::CreateAsync(
   auto decision = DecideWithFollowUps(actor, contract_id, /*creating=*/true, create, meta);
   if (!decision) return done(std::unexpected(decision.error()));
   if (decision->events.empty()) return done(CommandOutcome{std::move(decision->before), false});
-  if (before_append) before_append(decision->after);
   std::vector<eventstore::NewEvent> events =
       NewEvents(contract_id, create, decision->events, meta, /*seed=*/nullptr);
+  if (auto bounded = WithinStreamBounds(0, 0, events); !bounded) {
+    return done(std::unexpected(bounded.error()));
+  }
+  if (before_append) before_append(decision->after);
   store_.AppendAsync(
       ContractStreamId(contract_id), eventstore::ExpectedVersion::NoStream(), std::move(events),
       [this, client_id = actor.client_id, decision = std::move(*decision),

@@ -129,6 +129,12 @@ struct RunDueTimers {};
 // A contract's stream takes at most this many events from commands other than the signers' own
 // (every command replays the stream, so it must stay bounded).
 inline constexpr uint64_t kMaxContractEvents = 10000;
+// And at most this many events, and this many bytes of event data, from any command at all,
+// signers' steps included: past either, a command is refused (409 CONTRACT_STATE_CONFLICT on
+// "stream") and nothing is stored. The room above kMaxContractEvents is for the signers' own
+// steps (at most 100 participants, each signing or declining once, its reminders and codes).
+inline constexpr uint64_t kMaxContractStreamEvents = 12000;
+inline constexpr uint64_t kMaxContractStreamBytes = uint64_t{64} << 20;
 
 // At most this many evidence bundles are persisted per contract (each is a stored blob).
 inline constexpr size_t kMaxEvidenceBundlesPerContract = 50;

@@ -45,11 +45,13 @@ enum class Representation { kContract, kStatus };
 
 // ?asOf=: the representation of the contract as it stood then. The reader's grant is checked
 // first, exactly as for a live read, so a contract it may not see answers what it answers today
-// whatever asOf says. X-Log-Position names the contract's last event at that point.
+// whatever asOf says; a point before its organization's access began answers the same.
+// X-Log-Position names the contract's last event at that point.
 ApiResult AsOfResponse(const ContractRoutesDeps& deps, const ApiRequest& request,
                        Representation representation) {
   const std::string_view id = request.params.Get("id");
-  if (auto readable = deps.queries.Get(ReaderOf(request), id); !readable) {
+  const projections::QueryActor reader = ReaderOf(request);
+  if (auto readable = deps.queries.Get(reader, id); !readable) {
     return std::unexpected(readable.error());
   }
   size_t given = 0;
@@ -60,7 +62,7 @@ ApiResult AsOfResponse(const ContractRoutesDeps& deps, const ApiRequest& request
   }
   auto point = projections::ParseLogPoint(*request.Query("asOf"));
   if (!point) return std::unexpected(point.error());
-  auto then = deps.as_of.At(id, *point);
+  auto then = deps.as_of.ReadableAt(id, *point, reader.organization_id);
   if (!then) return std::unexpected(then.error());
   return ApiResponse::Json(200, representation == Representation::kContract
                                     ? ContractToJson(then->state)

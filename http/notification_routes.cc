@@ -1,6 +1,11 @@
 // GET /contracts/{id}/notifications (contracts:read): every e-mail the contract caused, in log
 // order, as the outbox recorded it (mail/mail_outbox.h): to whom, what, its state and attempts,
-// the mail server's last reply. A contract of another organization is CONTRACT_NOT_FOUND.
+// the mail server's last reply. Controller only: the recipients and the outbox are the
+// controlling organization's business, so any other reader, even one with a signer or viewer
+// grant, gets CONTRACT_NOT_FOUND, as for the controller's commands (domain RequireControl). The
+// reply keeps the server's numeric code but not its text, which can name hosts and paths inside
+// the mail system: a fixed text per class of answer stands in for it.
+#include <algorithm>
 #include <boost/json.hpp>
 
 #include "base/time_text.h"
@@ -23,6 +28,15 @@ boost::json::value Timestamp(int64_t micros) {
 
 std::string_view StateName(webhooks::DeliveryState state) {
   return state == webhooks::DeliveryState::kSucceeded ? "sent" : webhooks::DeliveryStateName(state);
+}
+
+// The text shown for a reply with this code (0: no server answered).
+std::string_view ReplyText(int code) {
+  if (code == 0) return "no answer: could not connect to the mail server or lost the connection";
+  if (code >= 200 && code < 300) return "accepted by the mail server";
+  if (code >= 400 && code < 500) return "deferred by the mail server; tried again later";
+  if (code >= 500 && code < 600) return "refused by the mail server";
+  return "unexpected answer from the mail server";
 }
 
 boost::json::object NotificationJson(const webhooks::Delivery& d, std::string_view mail_from) {
@@ -52,8 +66,9 @@ boost::json::object NotificationJson(const webhooks::Delivery& d, std::string_vi
   } else {
     const webhooks::DeliveryAttempt& last = d.attempts.back();
     item["lastAttemptAt"] = Timestamp(last.at_us);
-    item["lastReply"] = boost::json::object{
-        {"code", last.code != 0 ? boost::json::value(last.code) : nullptr}, {"text", last.error}};
+    item["lastReply"] =
+        boost::json::object{{"code", last.code != 0 ? boost::json::value(last.code) : nullptr},
+                            {"text", ReplyText(last.code)}};
   }
   return item;
 }
@@ -61,9 +76,11 @@ boost::json::object NotificationJson(const webhooks::Delivery& d, std::string_vi
 ApiResult ListNotifications(const ContractRoutesDeps& deps, const ApiRequest& request) {
   if (auto ready = BeginRead(deps, request); !ready) return std::unexpected(ready.error());
   const std::string id(request.params.Get("id"));
-  // Whether the caller may see the contract at all.
-  if (auto row = deps.queries.Status(ReaderOf(request), id); !row) {
-    return std::unexpected(row.error());
+  auto row = deps.queries.Status(ReaderOf(request), id);
+  if (!row) return std::unexpected(row.error());
+  if (std::ranges::find(row->access_roles, projections::AccessRole::kController) ==
+      row->access_roles.end()) {
+    return ContractNotFound();
   }
   auto records = deps.mail_records->OfContract(id, kMaxNotifications);
   if (!records) return std::unexpected(records.error());

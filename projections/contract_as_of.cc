@@ -1,6 +1,7 @@
 #include "projections/contract_as_of.h"
 
 #include <charconv>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,13 +9,10 @@
 #include "domain/contract.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
+#include "projections/contract_index.h"
 
 namespace esign::projections {
 namespace {
-
-// A page of the stream: large enough that a whole completed contract is one read, small enough
-// that a point early in a long stream reads little past it.
-constexpr size_t kStreamPage = 256;
 
 std::unexpected<Error> BadAsOf(std::string issue) {
   return Fail(ErrorCode::kValidationFailed, "invalid query parameters", "asOf", std::move(issue));
@@ -72,30 +70,46 @@ Result<ContractAt> ContractAsOf::At(std::string_view contract_id, const LogPoint
     return BadAsOf("a time in the future");
   }
 
+  // A stream's events are in log order, and recorded times never go back: the events within the
+  // point are a prefix of the stream, found by a binary search over its versions.
   const std::string stream_id = ContractStreamId(contract_id);
-  std::vector<eventstore::EventRecord> within;
-  for (bool more = true; more;) {
-    Result<std::vector<eventstore::EventRecord>> page =
-        log_->ReadStream(stream_id, StreamVersion(within.size() + 1), kStreamPage);
-    if (!page) return Fail(page.error());
-    more = page->size() == kStreamPage;
-    for (eventstore::EventRecord& record : *page) {
-      // A stream's events are in log order, and recorded times never go back: the events within
-      // the point are a prefix of the stream.
-      if (!Within(record, point)) {
-        more = false;
-        break;
-      }
-      within.push_back(std::move(record));
+  Result<StreamVersion> current = log_->CurrentVersion(stream_id);
+  if (!current) return Fail(current.error());
+  uint64_t low = 0;                      // a version known to be within the point (0: none)
+  uint64_t high = current->value() + 1;  // a version known to be past it
+  std::optional<eventstore::EventRecord> last;
+  while (high - low > 1) {
+    const uint64_t middle = low + (high - low) / 2;
+    Result<std::vector<eventstore::EventRecord>> one =
+        log_->ReadStream(stream_id, StreamVersion(middle), 1);
+    if (!one) return Fail(one.error());
+    if (one->empty() || one->front().version.value() != middle) {
+      return Fail(ErrorCode::kCorruption,
+                  "stream " + stream_id + " has no version " + std::to_string(middle));
+    }
+    if (Within(one->front(), point)) {
+      low = middle;
+      last = std::move(one->front());
+    } else {
+      high = middle;
     }
   }
-  if (within.empty()) return ContractNotFound();
+  if (low == 0) return ContractNotFound();
 
-  Result<std::vector<DomainEvent>> events = eventstore::ToDomainEvents(within);
-  if (!events) return Fail(events.error());
-  ContractState state = Replay(*events);
-  if (!state.exists()) return ContractNotFound();
-  return ContractAt{std::move(state), within.back().position, within.back().recorded_at_us};
+  Result<ContractSnapshot> then = states_->AtVersion(contract_id, low);
+  if (!then) return Fail(then.error());
+  if (!then->state.exists()) return ContractNotFound();
+  return ContractAt{std::move(then->state), last->position, last->recorded_at_us};
+}
+
+Result<ContractAt> ContractAsOf::ReadableAt(std::string_view contract_id, const LogPoint& point,
+                                            std::string_view organization_id) const {
+  Result<ContractAt> then = At(contract_id, point);
+  if (!then) return then;
+  if (organization_id.empty() || AccessRolesOf(then->state, organization_id) == 0) {
+    return ContractNotFound();
+  }
+  return then;
 }
 
 }  // namespace esign::projections

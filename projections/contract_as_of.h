@@ -3,13 +3,19 @@
 // latest state). The answer is what ContractToJson / ContractStatusToJson of the live views
 // would have shown then.
 //
-// Access is not checked here: callers first check the reader's grant as for a live read
-// (contract_queries.h), so a contract the reader may not see stays indistinguishable from a
-// missing one.
+// Access: callers first check the reader's live grant (contract_queries.h), so a contract the
+// reader may not see today stays indistinguishable from a missing one. ReadableAt then keeps the
+// reader to the points at which a live read would have answered it: the grant an organization
+// held at a point is the one the state at that point gives it (contract_index.h, AccessRolesOf),
+// so the controller sees every point from creation on, and a signer or viewer organization every
+// point from the send on. An earlier point answers kContractNotFound, as a contract the reader
+// cannot see does.
 //
-// Cost: one read of the contract's stream up to the point asked for, and one Apply per event.
-// A contract's stream is bounded (domain/contract_commands.h: kMaxContractEvents, plus the
-// signers' own steps), so a read is bounded as well.
+// Cost: finding the contract's last event at the point reads O(log n) single events of its
+// stream (a binary search over its versions: the events within a point are a prefix of the
+// stream); its state then comes from the state cache (contract_state_cache.h), which starts
+// from its checkpoint at or before that version and applies at most checkpoint_interval - 1
+// events (256 by default). A stream is bounded as well (domain/contract_commands.h).
 //
 // Thread safety: every method may be called from any thread (the event store's reads are).
 #pragma once
@@ -23,6 +29,7 @@
 #include "domain/result.h"
 #include "domain/strong_types.h"
 #include "eventstore/event_store.h"
+#include "projections/contract_state_cache.h"
 
 namespace esign::projections {
 
@@ -46,17 +53,24 @@ struct ContractAt {
 
 class ContractAsOf {
  public:
-  // `log` and `clock` must outlive this object, which only refers to them (copies are cheap).
-  ContractAsOf(const eventstore::EventStore& log, const Clock& clock)
-      : log_(&log), clock_(&clock) {}
+  // `log`, `clock` and `states` (a cache over the same log) must outlive this object, which only
+  // refers to them (copies are cheap).
+  ContractAsOf(const eventstore::EventStore& log, const Clock& clock,
+               const ContractStateCache& states)
+      : log_(&log), clock_(&clock), states_(&states) {}
 
   // kValidationFailed (detail field "asOf") for a position beyond the end of the log or a time
   // after now; kContractNotFound when the contract had no event by then (or has none at all).
   Result<ContractAt> At(std::string_view contract_id, const LogPoint& point) const;
+  // At, for a reader of `organization_id`: kContractNotFound as well when that organization held
+  // no grant on the contract at the point.
+  Result<ContractAt> ReadableAt(std::string_view contract_id, const LogPoint& point,
+                                std::string_view organization_id) const;
 
  private:
   const eventstore::EventStore* log_;
   const Clock* clock_;
+  const ContractStateCache* states_;
 };
 
 }  // namespace esign::projections

@@ -106,22 +106,19 @@ std::string EncodeIndexEntry(const IndexEntry& entry) {
   return boost::json::serialize(out);
 }
 
-std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
-                                                 std::string_view contract_id) {
-  if (!state.exists()) return {};
-  return IndexEntriesOf(state, contract_id, FoldText(SearchTextOf(state, contract_id)));
-}
+namespace {
 
-std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
-                                                 std::string_view contract_id,
-                                                 std::string folded_text) {
-  std::map<std::string, IndexEntry> entries;
-  if (!state.exists()) return entries;
+// An organization's access roles and participant actions on a contract (bits as IndexEntry's).
+struct OrganizationRelation {
+  uint8_t roles = 0;
+  uint8_t actions = 0;
+};
 
-  // Relations and actions of each organization.
-  std::map<std::string, std::pair<uint8_t, uint8_t>> orgs;  // org -> {roles, actions}
+std::map<std::string, OrganizationRelation> RelationsOf(const ContractState& state) {
+  std::map<std::string, OrganizationRelation> orgs;
+  if (!state.exists()) return orgs;
   if (!state.organization_id.empty()) {
-    orgs[state.organization_id].first |= IndexEntry::Bit(AccessRole::kController);
+    orgs[state.organization_id].roles |= IndexEntry::Bit(AccessRole::kController);
   }
   // Participants see a contract once it is sent to them: a draft is the controller's
   // workspace, and its participants may still be replaced.
@@ -136,6 +133,30 @@ std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
     if (sent && p.action == ParticipantAction::kSign) roles |= IndexEntry::Bit(AccessRole::kSigner);
     if (sent && p.action == ParticipantAction::kView) roles |= IndexEntry::Bit(AccessRole::kViewer);
   }
+  return orgs;
+}
+
+}  // namespace
+
+uint8_t AccessRolesOf(const ContractState& state, std::string_view organization_id) {
+  const std::map<std::string, OrganizationRelation> orgs = RelationsOf(state);
+  const auto found = orgs.find(std::string(organization_id));
+  return found == orgs.end() ? 0 : found->second.roles;
+}
+
+std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
+                                                 std::string_view contract_id) {
+  if (!state.exists()) return {};
+  return IndexEntriesOf(state, contract_id, FoldText(SearchTextOf(state, contract_id)));
+}
+
+std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
+                                                 std::string_view contract_id,
+                                                 std::string folded_text) {
+  std::map<std::string, IndexEntry> entries;
+  if (!state.exists()) return entries;
+
+  const std::map<std::string, OrganizationRelation> orgs = RelationsOf(state);
 
   IndexEntry common;
   common.contract_id = std::string(contract_id);
@@ -154,10 +175,10 @@ std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
   common.text = std::move(folded_text);
 
   for (const auto& [org, relation] : orgs) {
-    if (relation.first == 0) continue;  // involved, but without a grant (receive_copy, drafts)
+    if (relation.roles == 0) continue;  // involved, but without a grant (receive_copy, drafts)
     IndexEntry entry = common;
-    entry.roles = relation.first;
-    entry.actions = relation.second;
+    entry.roles = relation.roles;
+    entry.actions = relation.actions;
     for (const auto& [other, unused] : orgs) {
       if (other != org) entry.counterparties.push_back(other);
     }

@@ -77,6 +77,11 @@ struct IndexEntry {
 std::string EncodeIndexEntry(const IndexEntry& entry);
 Result<IndexEntry> DecodeIndexEntry(std::string_view bytes);
 
+// The access roles (bit per AccessRole) `organization_id` holds on the contract in `state`; 0 when
+// it holds none (a draft's participants, receive_copy). IndexEntriesOf grants exactly these, so a
+// past state answers what a live read would have answered then (contract_as_of.h).
+uint8_t AccessRolesOf(const ContractState& state, std::string_view organization_id);
+
 // Organization id -> its entry, for every organization with a grant on the contract.
 std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
                                                  std::string_view contract_id);

@@ -210,6 +210,54 @@ TEST_F(AsOfApiTest, AReaderWithoutAGrantGetsTheAnswerItGetsToday) {
   }
 }
 
+// A draft is the controller's workspace: an organization it names sees the contract from the send
+// on, and asking for an earlier point answers what a contract it cannot see answers, by position
+// and by time, for both representations. The controller sees every point.
+TEST_F(AsOfApiTest, AnOrganizationSeesNoPointBeforeItsAccessBegan) {
+  std::string body = NdaBody("Walk-away", true, false,
+                             R"(,{"action":"view","recipientType":"organization",)"
+                             R"("name":"Globex legal","organizationId":"org_b"})");
+  const std::string internal = "INTERNAL: our walk-away price is 1.2M";
+  body.replace(body.find("Evaluating a joint venture"), 26, internal);
+  const std::string id = IdOf(Create("a", body));
+  const Captured created = Capture("created", id);
+  ASSERT_NE(created.contract.find(internal), std::string::npos);
+  ASSERT_EQ(client_.Get(Path(id), As("b")).status, 404) << "a draft is not b's to see";
+  auto edited = client_.Put(
+      Path(id, "/data"), R"({"fieldValues":[{"key":"purpose","value":"Joint venture"}]})", As("a"));
+  ASSERT_EQ(edited.status, 200) << edited.body;
+  const Captured draft = Capture("edited", id);
+  auto sent = client_.Post(Path(id, "/send"), "", As("a"));
+  ASSERT_EQ(sent.status, 200) << sent.body;
+  const Captured after_send = Capture("sent", id);
+  ASSERT_EQ(client_.Get(Path(id), As("b")).status, 200) << "sent: b's viewer grant answers";
+
+  const uint64_t before = LogSize();
+  for (const std::string rest : {"", "/status"}) {
+    const HttpResult unknown = client_.Get(Path("ctr_does_not_exist", rest), As("b"));
+    for (const Captured* point : {&created, &draft}) {
+      for (const std::string& as_of : {std::to_string(point->position), point->recorded_at}) {
+        SCOPED_TRACE(rest + " asOf=" + as_of);
+        const HttpResult then = client_.Get(Path(id, rest) + "?asOf=" + as_of, As("b"));
+        ExpectRefused(then, 404, "CONTRACT_NOT_FOUND", before);
+        EXPECT_EQ(then.Json().at("error").at("message"), unknown.Json().at("error").at("message"));
+        EXPECT_EQ(then.body.find(internal), std::string::npos);
+      }
+    }
+    for (const std::string& as_of : {std::to_string(after_send.position), after_send.recorded_at}) {
+      SCOPED_TRACE(rest + " asOf=" + as_of);
+      const HttpResult then = client_.Get(Path(id, rest) + "?asOf=" + as_of, As("b"));
+      ASSERT_EQ(then.status, 200) << then.body;
+      EXPECT_EQ(then.body, rest.empty() ? after_send.contract : after_send.status);
+      EXPECT_EQ(then.Header("x-log-position"), std::to_string(after_send.position));
+    }
+  }
+  for (const Captured& point : {created, draft, after_send}) {
+    ExpectAsOf(id, std::to_string(point.position), point);
+    ExpectAsOf(id, point.recorded_at, point);
+  }
+}
+
 TEST_F(AsOfApiTest, BadAsOfValuesAreRefusedAndChangeNothing) {
   const std::string id = IdOf(Create("a", NdaBody("Bad asOf", true, true)));
   ASSERT_TRUE(Eventually([] { return ProjectionLag() == 0; }));

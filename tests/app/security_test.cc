@@ -11,6 +11,7 @@
 #include "domain/clock.h"
 #include "domain/contract_commands.h"
 #include "tests/app/api_suite.h"
+#include "tests/support/eventually.h"
 
 namespace esign::testing {
 namespace {
@@ -276,6 +277,40 @@ TEST_F(SecurityTest, SigningLinksNeverComeFromTheHostHeaderNorReachTheLog) {
   ASSERT_TRUE(server_->WaitForLine(request_id, std::chrono::seconds(5)));
   EXPECT_EQ(server_->output().find(token), std::string::npos)
       << "the signing token reached the access log";
+}
+
+TEST_F(SecurityTest, NotificationsAreTheControllersAndNameNoInternalPath) {
+  const object contract = Create("a", NdaViewedByB("Whom we mailed", /*send_now=*/true));
+  const std::string path =
+      "/api/v1/contracts/" + std::string(contract.at("id").as_string()) + "/notifications";
+  // Without a mail server the outbox writes files under the data directory; the outbox's own
+  // record of that names the file.
+  boost::json::array items;
+  ASSERT_TRUE(Eventually([&] {
+    const HttpResult listed = client_.Get(path, As("a"));
+    if (listed.status != 200) return false;
+    items = listed.Json().at("items").as_array();
+    return !items.empty() && items[0].at("attempts").to_number<int64_t>() > 0;
+  })) << boost::json::serialize(items);
+  for (const auto& item : items) {
+    if (item.at("lastReply").is_null()) continue;
+    const auto& reply = item.at("lastReply").as_object();
+    EXPECT_EQ(reply.at("code"), 250);
+    EXPECT_EQ(reply.at("text"), "accepted by the mail server");
+    EXPECT_EQ(boost::json::serialize(item).find(data_dir_.string()), std::string::npos);
+  }
+
+  // org_b reads the contract through its viewer grant, but not whom org_a mailed.
+  const uint64_t before = LogSize();
+  ASSERT_EQ(client_.Get("/api/v1/contracts/" + std::string(contract.at("id").as_string()), As("b"))
+                .status,
+            200);
+  const HttpResult refused = client_.Get(path, As("b"));
+  ExpectRefused(refused, 404, "CONTRACT_NOT_FOUND", before);
+  EXPECT_EQ(
+      ErrorWithoutRequestId(refused),
+      ErrorWithoutRequestId(client_.Get("/api/v1/contracts/ctr_none/notifications", As("b"))));
+  ExpectRefused(client_.Get(path, As("c")), 404, "CONTRACT_NOT_FOUND", before);
 }
 
 }  // namespace

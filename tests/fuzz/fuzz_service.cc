@@ -184,10 +184,10 @@ struct FuzzService::Parts {
     http::AddTemplateRoutes(routes, catalog);
     auth->AddRoutes(routes);
     http::AddContractRoutes(
-        routes,
-        http::ContractRoutesDeps{*commands, *evidence, *queries, *read_your_writes,
-                                 projections::ContractAsOf(*store, clock), store->blobs(),
-                                 [this](const ContractState& s) { return documents->Render(s); }});
+        routes, http::ContractRoutesDeps{
+                    *commands, *evidence, *queries, *read_your_writes,
+                    projections::ContractAsOf(*store, clock, commands->states()), store->blobs(),
+                    [this](const ContractState& s) { return documents->Render(s); }});
     const http::SigningRoutesDeps signing{
         .commands = *commands,
         .sessions = *sessions,

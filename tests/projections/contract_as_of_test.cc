@@ -34,7 +34,8 @@ TEST(ParseLogPointTest, PositionsAndTimes) {
 TEST(ContractAsOfTest, EachStepRebuiltEqualsTheLiveRows) {
   testing::ContractWorld world;
   const ManualClock clock(*ParseTimestampMicros("2030-01-01T00:00:00Z"));
-  const ContractAsOf as_of(world.store(), clock);
+  const ContractStateCache states(world.store());
+  const ContractAsOf as_of(world.store(), clock, states);
   const Actor a1 = testing::Client("cli_a1", "org_a");
   testing::ContractScript& script = world.script();
   const uint64_t before = world.store().Size();
