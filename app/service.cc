@@ -258,6 +258,13 @@ void Service::AddGauges() {
                      const uint64_t acknowledged = relay_->acknowledged();
                      return static_cast<double>(size > acknowledged ? size - acknowledged : 0);
                    });
+  metrics.AddCounter("contractd_webhook_offsets_out_of_range_total",
+                     "Partitions assigned to the webhook dispatcher whose committed offset was "
+                     "below the earliest message Kafka still held.",
+                     [this] {
+                       const webhooks::WebhookDelivery* delivery = running_delivery_.load();
+                       return delivery ? static_cast<double>(delivery->offsets_out_of_range()) : 0;
+                     });
   metrics.AddGauge("contractd_projection_lag_events",
                    "Events in the log that the read side has not applied yet.", [this] {
                      const uint64_t size = store_->Size();

@@ -87,6 +87,11 @@ void Metrics::AddGauge(std::string name, std::string help, std::function<double(
   gauges_.push_back(Gauge{std::move(name), std::move(help), std::move(read)});
 }
 
+void Metrics::AddCounter(std::string name, std::string help, std::function<double()> read) {
+  std::unique_lock lock(mutex_);
+  gauges_.push_back(Gauge{std::move(name), std::move(help), std::move(read), "counter"});
+}
+
 void Metrics::RenderHistogram(std::ostream& out, const std::string& name, const std::string& labels,
                               const Series& series) {
   const std::string sep = labels.empty() ? "" : ",";
@@ -130,7 +135,7 @@ std::string Metrics::Render() const {
   }
   for (const auto& gauge : gauges_) {
     out << "# HELP " << gauge.name << " " << gauge.help << "\n"
-        << "# TYPE " << gauge.name << " gauge\n"
+        << "# TYPE " << gauge.name << " " << gauge.type << "\n"
         << gauge.name << " " << gauge.read() << "\n";
   }
   return out.str();

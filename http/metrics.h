@@ -33,6 +33,9 @@ class Metrics {
 
   // A gauge read when /metrics is rendered, e.g. "contractd_projection_lag_events".
   void AddGauge(std::string name, std::string help, std::function<double()> read);
+  // A counter kept elsewhere (it only grows), read the same way, e.g.
+  // "contractd_webhook_offsets_out_of_range_total".
+  void AddCounter(std::string name, std::string help, std::function<double()> read);
 
   std::string Render() const;
 
@@ -45,6 +48,7 @@ class Metrics {
   struct Gauge {
     std::string name, help;
     std::function<double()> read;
+    std::string_view type = "gauge";
   };
   using Key = std::tuple<std::string, std::string, unsigned>;  // method, route, status
   // A request series as the lock-free index holds it: written once, then only read.

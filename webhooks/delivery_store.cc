@@ -31,15 +31,16 @@ std::string ContractKey(const Delivery& d) {
   return PositionKey('c', d.contract_id, d.position) + "/" + d.id;
 }
 constexpr std::string_view kCheckpointKey = "m/checkpoint";
+// Present once every pending record has its p/ key: stores written before webhook deliveries
+// had the index get it at their first open.
+constexpr std::string_view kPendingIndexKey = "m/pending-index";
 
-// The keys of a delivery's record that Admit and Update both write; the pending index only for
-// an outbox (webhook deliveries come back with their uncommitted Kafka messages instead).
+// The keys of a delivery's record that Admit and Update both write. The pending index is kept
+// for every channel: a restart sends what it names, whatever Kafka still holds.
 enum class ListKey { kPut, kPresent };
-void PutRecord(rocksdb::WriteBatch& batch, const Delivery& d, bool outbox,
-               ListKey list = ListKey::kPut) {
+void PutRecord(rocksdb::WriteBatch& batch, const Delivery& d, ListKey list = ListKey::kPut) {
   batch.Put(RecordKey(d.id), DeliveryToJson(d));
   if (list == ListKey::kPut) batch.Put(PositionKey('l', d.endpoint_id, d.position), d.id);
-  if (!outbox) return;
   if (d.state == DeliveryState::kPending) {
     batch.Put(PendingKey(d.id), "");
   } else {
@@ -160,8 +161,29 @@ Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& da
   rocksdb::DB* db = nullptr;
   const rocksdb::Status status = rocksdb::DB::Open(options, path, &db);
   if (!status.ok()) return eventstore::FailFromRocks(status, "opening " + path);
-  return std::unique_ptr<DeliveryStore>(
+  std::unique_ptr<DeliveryStore> store(
       new DeliveryStore(std::move(full_disk), std::unique_ptr<rocksdb::DB>(db), outbox));
+  if (Status indexed = store->IndexPending(); !indexed) return std::unexpected(indexed.error());
+  return store;
+}
+
+Status DeliveryStore::IndexPending() {
+  std::string marker;
+  const rocksdb::Status found = db_->Get(rocksdb::ReadOptions(), kPendingIndexKey, &marker);
+  if (found.ok()) return {};
+  if (!found.IsNotFound()) return eventstore::FailFromRocks(found, "reading the pending index");
+  rocksdb::WriteBatch batch;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek("d/"); it->Valid() && it->key().starts_with("d/"); it->Next()) {
+    auto delivery = ParseDelivery(it->value().ToStringView());
+    if (!delivery) return std::unexpected(delivery.error());
+    if (delivery->state == DeliveryState::kPending) batch.Put(PendingKey(delivery->id), "");
+  }
+  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "indexing deliveries");
+  batch.Put(kPendingIndexKey, "");
+  const rocksdb::Status status = Write(Synced(), batch);
+  if (!status.ok()) return eventstore::FailFromRocks(status, "indexing pending deliveries");
+  return {};
 }
 
 rocksdb::Status DeliveryStore::Write(const rocksdb::WriteOptions& options,
@@ -191,7 +213,7 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
       continue;
     }
     d.state = DeliveryState::kPending;
-    PutRecord(batch, d, outbox_);
+    PutRecord(batch, d);
     if (outbox_) batch.Put(ContractKey(d), d.id);
     pending.push_back(std::move(d));
   }
@@ -203,7 +225,7 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
 
 Status DeliveryStore::Update(const Delivery& delivery) {
   rocksdb::WriteBatch batch;
-  PutRecord(batch, delivery, outbox_);
+  PutRecord(batch, delivery);
   // Not synced: an outcome lost with the machine (the process's writes survive its own crash)
   // only means the delivery is sent again, with the same webhook-id.
   const rocksdb::Status status = Write(rocksdb::WriteOptions(), batch);
@@ -213,7 +235,7 @@ Status DeliveryStore::Update(const Delivery& delivery) {
 
 Status DeliveryStore::UpdateAdmitted(const Delivery& delivery) {
   rocksdb::WriteBatch batch;
-  PutRecord(batch, delivery, outbox_, ListKey::kPresent);
+  PutRecord(batch, delivery, ListKey::kPresent);
   // Not synced, as Update.
   const rocksdb::Status status = Write(rocksdb::WriteOptions(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "updating a delivery");

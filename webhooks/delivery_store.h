@@ -4,9 +4,11 @@
 // database of its own per channel, <data_dir>/webhook-deliveries or <data_dir>/mail. Keys:
 //   d/<deliveryId>                     -> the delivery as JSON (state, attempts, next attempt)
 //   l/<endpointId>/<BE u64 position>   -> deliveryId, every delivery, for the endpoint's list
+//   p/<deliveryId>                     -> nothing: the delivery is pending (what a restart sends,
+//                                         whatever the source of its events still holds)
+//   m/pending-index                    -> nothing: every pending record has its p/ key
 // and, for an outbox that reads the log itself (mail), also:
 //   c/<contractId>/<BE u64 position>/<deliveryId> -> deliveryId, for the contract's list
-//   p/<deliveryId>                     -> nothing: the delivery is pending
 //   m/checkpoint                       -> BE u64: where the outbox goes on reading the log
 // A delivery's id is derived from its endpoint and event, so the same event read twice from the
 // topic (after a restart) is recognized and not delivered again.
@@ -64,7 +66,8 @@ struct Delivery {
 
 class DeliveryStore {
  public:
-  // `outbox`: keep the contract and pending indexes (OfContract, Pending).
+  // `outbox`: keep the contract index (OfContract). A store written before the pending index
+  // existed for every channel gets it here, with one pass over its records.
   static Result<std::unique_ptr<DeliveryStore>> Open(const std::string& data_dir,
                                                      std::string_view name = "webhook-deliveries",
                                                      bool outbox = false);
@@ -101,6 +104,7 @@ class DeliveryStore {
   DeliveryStore(std::unique_ptr<eventstore::FullDiskRecovery> full_disk,
                 std::unique_ptr<rocksdb::DB> db, bool outbox)
       : full_disk_(std::move(full_disk)), db_(std::move(db)), outbox_(outbox) {}
+  Status IndexPending();
   // Writes through here, so that writes resume by themselves once a full disk has space again.
   rocksdb::Status Write(const rocksdb::WriteOptions& options, rocksdb::WriteBatch& batch);
 

@@ -8,6 +8,7 @@
 #include "webhooks/delivery_policy.h"
 #include "webhooks/delivery_topics.h"
 #include "webhooks/log_line.h"
+#include "webhooks/offset_gap.h"
 #include "webhooks/webhook_outcome.h"
 
 namespace esign::webhooks {
@@ -15,6 +16,8 @@ namespace {
 
 // Bounds how long a stopping intake goes unnoticed; messages wake it at once.
 constexpr int kPollMs = 500;
+// Bounds each of the two look-ups of an assignment's offsets (offset_gap.h).
+constexpr std::chrono::milliseconds kOffsetQueryTimeout{2000};
 
 std::vector<TopicPartition> PartitionsOf(const rd_kafka_topic_partition_list_t* list) {
   std::vector<TopicPartition> partitions;
@@ -55,8 +58,8 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
       });
   if (!consumer) return std::unexpected(consumer.error());
   dispatcher->consumer_ = std::move(*consumer);
-  // Deliveries left pending by an earlier run come back with their messages, which were not
-  // committed: nothing is loaded from the store here.
+  // Deliveries left pending by an earlier run are queued from the store by the intake thread
+  // (QueueStored): their messages may no longer be in Kafka.
   dispatcher->intake_ =
       std::jthread([d = dispatcher.get()](const std::stop_token& stop) { d->RunIntake(stop); });
   return dispatcher;
@@ -112,6 +115,13 @@ void Dispatcher::Settle(const std::string& delivery_id) {
 LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
                                         const WebhookEndpoint& endpoint, Delivery& delivery) {
   thread_local std::mt19937_64 random(std::random_device{}());
+  // Queued from the store at start and again from its message read again, it may have been sent
+  // and recorded already while this copy waited: the store says whether it is still due.
+  if (auto stored = deps_.deliveries.Get(delivery.id);
+      stored && *stored && (*stored)->state != DeliveryState::kPending) {
+    delivery = std::move(**stored);
+    return LaneDeps::Attempted::kDone;
+  }
   const int64_t now = deps_.clock.NowMicros();
   auto secrets = deps_.secrets.Signing(endpoint.id, now);
   AttemptOutcome outcome;
@@ -180,6 +190,14 @@ void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
   const std::vector<TopicPartition> changed = PartitionsOf(partitions);
   if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
     LogLine("webhook dispatcher", "partitions assigned: " + Describe(changed));
+    // Before fetching starts, while the committed offsets are still the group's last word.
+    for (const OffsetGap& gap : CommittedBelowEarliest(handle, *partitions, kOffsetQueryTimeout)) {
+      LogLine("webhook dispatcher",
+              DescribeGap(gap) +
+                  "; deliveries recorded as pending are sent from this member's store, events "
+                  "never read get none");
+      dispatcher->offsets_out_of_range_.fetch_add(1);
+    }
     rd_kafka_assign(handle, partitions);
     return;
   }
@@ -198,7 +216,26 @@ void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
   rd_kafka_assign(handle, nullptr);
 }
 
+void Dispatcher::QueueStored(const std::stop_token& stop) {
+  auto pending = deps_.deliveries.Pending();
+  while (!pending && !stop.stop_requested()) {
+    LogLine("webhook dispatcher", "reading pending deliveries failed: " + pending.error().message);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    pending = deps_.deliveries.Pending();
+  }
+  if (!pending || pending->empty()) return;
+  // A lane takes a delivery whose endpoint the directory does not know for one whose endpoint
+  // was deleted: the directory must first know every endpoint created before the last of them.
+  while (!deps_.wait_for_directory(pending->back().position)) {
+    if (stop.stop_requested()) return;
+  }
+  LogLine("webhook dispatcher", std::to_string(pending->size()) +
+                                    " deliveries recorded as pending queued from the store");
+  lanes_->PushAll(std::move(*pending));  // in log order (Pending)
+}
+
 void Dispatcher::RunIntake(const std::stop_token& stop) {
+  QueueStored(stop);
   rd_kafka_t* rk = consumer_.get();
   MessageGate gate(options_.auth, "contractd: webhook dispatcher");
   while (!stop.stop_requested()) {

@@ -6,7 +6,14 @@
 // of the organization that controls the contract, enabled or not, created before the event, that
 // want its type (RouteEvent, delivery_policy.h), and records one pending delivery per endpoint
 // (DeliveryStore, synced; the ids, derived from endpoint and event, keep a message read twice from
-// being recorded twice). A batch is routed only against a directory that has caught up with its
+// being recorded twice). Every delivery recorded as pending is sent, whatever Kafka still holds:
+// at start the intake first queues the store's pending deliveries (DeliveryStore::Pending), so a
+// delivery whose message retention removed, or whose committed offset moved past it, is not
+// lost; read again from its message, the same delivery replaces the queued copy (same id), and an
+// attempt first checks the store, so nothing recorded as sent is sent again. With several
+// members, each sends what its own store recorded. An assignment whose committed offset lies
+// below what the cluster still holds is logged and counted (offsets_out_of_range). A batch is
+// routed only against a directory that has caught up with its
 // last event: an endpoint created before an event but missing from the directory would silently
 // get nothing, so when wait_for_directory gives up, the batch is recorded again a second later
 // and no offset moves. A retry request makes its delivery pending again. A message's offset is
@@ -29,6 +36,7 @@
 // Threads: the intake, and sender_threads senders. Stop and Wake may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -96,6 +104,9 @@ class Dispatcher {
   void Stop();
   // Re-examines every lane's endpoint (it changed).
   void Wake();
+  // Assigned partitions whose committed offset was below the earliest offset the cluster still
+  // held (offset_gap.h), since start.
+  uint64_t offsets_out_of_range() const { return offsets_out_of_range_.load(); }
 
  private:
   struct Message {
@@ -105,6 +116,8 @@ class Dispatcher {
     bool authentic = false;  // written by contractd or a dispatcher; else nothing to do
   };
   Dispatcher(DispatcherDeps deps, DispatcherOptions options);
+  // Queues the deliveries the store holds as pending, once the directory knows their endpoints.
+  void QueueStored(const std::stop_token& stop);
   void RunIntake(const std::stop_token& stop);
   struct Recorded {
     std::vector<std::vector<std::string>> caused;  // per message, the deliveries left pending
@@ -133,6 +146,7 @@ class Dispatcher {
   std::mutex offsets_mutex_;
   OffsetTracker offsets_;     // guarded by offsets_mutex_
   uint64_t revocations_ = 0;  // the intake thread's (rebalances run inside its polls)
+  std::atomic<uint64_t> offsets_out_of_range_{0};
   std::jthread intake_;
 };
 

@@ -77,6 +77,10 @@ void WebhookDelivery::Wake() {
   if (dispatcher_) dispatcher_->Wake();
 }
 
+uint64_t WebhookDelivery::offsets_out_of_range() const {
+  return dispatcher_ ? dispatcher_->offsets_out_of_range() : 0;
+}
+
 Result<Delivery> WebhookDelivery::RequestRetry(std::string_view delivery_id,
                                                std::string_view organization_id) {
   auto stored = deps_.deliveries.Get(delivery_id);

@@ -71,6 +71,8 @@ class WebhookDelivery {
   void Stop();
   // An endpoint changed (enabled, disabled, deleted, secret rotated): its lane looks again.
   void Wake();
+  // Dispatcher::offsets_out_of_range; 0 for a follower.
+  uint64_t offsets_out_of_range() const;
 
   // The retry operation: the delivery, if its endpoint belongs to `organization_id`, made due
   // again in a new round of the schedule and written as a retry request; the delivery as

@@ -188,13 +188,46 @@ TEST(DeliveryStoreTest, AnOutboxListsAContractsDeliveriesWhatIsPendingAndItsChec
   ASSERT_TRUE((*store)->SetCheckpoint(10));
   EXPECT_EQ((*store)->Checkpoint().value(), std::optional<uint64_t>(10));
 
-  // A webhook store keeps neither index: its deliveries come back with their Kafka messages.
+  // A webhook store keeps no contract index, but knows its pending deliveries like any other:
+  // a restart sends them whatever Kafka still holds of their messages.
   esign::testing::TempDir webhook_dir;
   auto webhooks = DeliveryStore::Open(webhook_dir.path());
   ASSERT_TRUE(webhooks);
-  ASSERT_TRUE((*webhooks)->Admit({Make("whe_a", 1)}));
-  EXPECT_TRUE((*webhooks)->Pending()->empty());
+  ASSERT_TRUE((*webhooks)->Admit({Make("whe_a", 4), Make("whe_a", 1)}));
+  Delivery sent = Make("whe_a", 4);
+  sent.state = DeliveryState::kSucceeded;
+  ASSERT_TRUE((*webhooks)->UpdateAdmitted(sent));
+  auto webhook_pending = (*webhooks)->Pending();
+  ASSERT_TRUE(webhook_pending);
+  ASSERT_EQ(webhook_pending->size(), 1u);
+  EXPECT_EQ((*webhook_pending)[0].position, 1u);
   EXPECT_TRUE((*webhooks)->OfContract("ctr_1", 10)->empty());
+}
+
+// A store written before webhook deliveries had the pending index: its pending records get it at
+// the first open, the others not.
+TEST(DeliveryStoreTest, AStoreWithoutThePendingIndexGetsItAtOpen) {
+  esign::testing::TempDir dir;
+  Delivery pending = Make("whe_a", 2);
+  Delivery succeeded = Make("whe_a", 3);
+  succeeded.state = DeliveryState::kSucceeded;
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir.path() + "/webhook-deliveries", &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    ASSERT_TRUE(db->Put({}, "d/" + pending.id, DeliveryToJson(pending)).ok());
+    ASSERT_TRUE(db->Put({}, "d/" + succeeded.id, DeliveryToJson(succeeded)).ok());
+  }
+  for (int open = 0; open < 2; ++open) {  // the second finds the index made by the first
+    auto store = DeliveryStore::Open(dir.path());
+    ASSERT_TRUE(store) << store.error().message;
+    auto listed = (*store)->Pending();
+    ASSERT_TRUE(listed);
+    ASSERT_EQ(listed->size(), 1u);
+    EXPECT_EQ((*listed)[0], pending);
+  }
 }
 
 TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
