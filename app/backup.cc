@@ -24,8 +24,8 @@ namespace fs = std::filesystem;
 constexpr std::string_view kStoreDirName = "db";
 constexpr std::string_view kLedgerKeyName = "ledger-key.pem";
 
-// The delivery records a data directory may hold; the mail records are an outbox (they keep its
-// indexes).
+// The delivery records a data directory may hold; the mail records and the provider notices are
+// outboxes (they keep their indexes).
 struct RecordDatabase {
   std::string_view name;
   bool outbox;
@@ -33,7 +33,8 @@ struct RecordDatabase {
 };
 constexpr RecordDatabase kRecordDatabases[] = {
     {"webhook-deliveries", false, &BackupSources::webhook_deliveries},
-    {"mail", true, &BackupSources::mail_records}};
+    {"mail", true, &BackupSources::mail_records},
+    {"provider-notices", true, &BackupSources::provider_notices}};
 
 std::unexpected<Error> FsError(const std::string& what, const fs::path& path,
                                const std::error_code& ec) {

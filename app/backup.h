@@ -43,10 +43,12 @@ namespace esign::app {
 struct BackupSources {
   std::filesystem::path data_dir;
   eventstore::RocksEventStore* store = nullptr;  // required
-  // The delivery records, <data-dir>/webhook-deliveries and <data-dir>/mail; null when the
-  // directory holds none (one present but not given here fails the backup).
+  // The delivery records, <data-dir>/webhook-deliveries, <data-dir>/mail and
+  // <data-dir>/provider-notices; null when the directory holds none (one present but not given
+  // here fails the backup).
   const webhooks::DeliveryStore* webhook_deliveries = nullptr;
   const webhooks::DeliveryStore* mail_records = nullptr;
+  const webhooks::DeliveryStore* provider_notices = nullptr;
 };
 
 struct BackupSummary {

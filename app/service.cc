@@ -80,6 +80,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (!server) return std::unexpected(server.error());
   service->server_ = std::move(*server);
   if (auto s = service->StartMail(config); !s) return std::unexpected(s.error());
+  if (auto s = service->StartProviderNotices(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartAdmin(config); !s) return std::unexpected(s.error());
   service->StartTreeHeadSigner(config.tree_head_interval);
   service->handler_->SetReady(true);
@@ -265,6 +266,19 @@ void Service::AddGauges() {
                        const webhooks::WebhookDelivery* delivery = running_delivery_.load();
                        return delivery ? static_cast<double>(delivery->offsets_out_of_range()) : 0;
                      });
+  metrics.AddCounter("contractd_provider_notice_failed_attempts_total",
+                     "Attempts to tell a signing provider of a session that did not deliver.",
+                     [this] {
+                       const ProviderNotices* notices = running_provider_notices_.load();
+                       return notices ? static_cast<double>(notices->failed_attempts()) : 0;
+                     });
+  metrics.AddCounter("contractd_provider_notices_failed_total",
+                     "Notices to signing providers that failed for good (schedule exhausted, "
+                     "410, session no longer open).",
+                     [this] {
+                       const ProviderNotices* notices = running_provider_notices_.load();
+                       return notices ? static_cast<double>(notices->failed_notices()) : 0;
+                     });
   metrics.AddGauge("contractd_projection_lag_events",
                    "Events in the log that the read side has not applied yet.", [this] {
                      const uint64_t size = store_->Size();
@@ -285,6 +299,8 @@ void Service::Stop() {
   running_timers_.store(nullptr);
   if (timers_) timers_->Stop();
   if (mail_outbox_) mail_outbox_->Stop();
+  running_provider_notices_.store(nullptr);
+  if (provider_notices_) provider_notices_->Stop();
   if (projector_) projector_->Stop();
   // Every Kafka client goes before the embedded cluster: a client that outlived it would log its
   // brokers as down at every normal stop (the retry writer of webhook_delivery_ among them).
@@ -432,7 +448,8 @@ Result<boost::json::object> Service::BackUp(const std::string& data_dir,
   auto summary = app::BackUp(BackupSources{.data_dir = data_dir,
                                            .store = store_.get(),
                                            .webhook_deliveries = deliveries_.get(),
-                                           .mail_records = mail_records_.get()},
+                                           .mail_records = mail_records_.get(),
+                                           .provider_notices = provider_notice_records_.get()},
                              target_dir);
   if (!summary) return Fail(summary.error());
   std::cerr << "contractd: backup to " << target_dir << ": " << summary->events << " events"

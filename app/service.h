@@ -9,8 +9,8 @@
 #include "app/admin_socket.h"
 #include "app/cli_commands.h"
 #include "app/config.h"
+#include "app/provider_notices.h"
 #include "app/provider_registry.h"
-#include "app/provider_starter.h"
 #include "commands/contract_commands.h"
 #include "commands/due_timers.h"
 #include "commands/endpoint_commands.h"
@@ -91,6 +91,11 @@ class Service {
   // reads them); the outbox starts once the server listens (its links need the port).
   Status OpenMailRecords(const ServeConfig& config);
   Status StartMail(const ServeConfig& config);
+  // Provider notices (provider_notices.h): the records open with the signing family, so that the
+  // first start's checkpoint comes before any request; the notices start once the server listens
+  // (their callback URL needs the port).
+  Status OpenProviderNotices(const ServeConfig& config);
+  Status StartProviderNotices(const ServeConfig& config);
   // The origin of signing links: --public-url, else the address listened on.
   std::string PublicOrigin(const ServeConfig& config) const;
 
@@ -121,7 +126,6 @@ class Service {
   std::unique_ptr<AdminCommands> admin_commands_;
   std::unique_ptr<AdminSocketServer> admin_socket_;
   std::unique_ptr<ProviderRegistry> providers_;
-  std::unique_ptr<ProviderStarter> provider_starter_;
   std::jthread tree_head_signer_;
   std::unique_ptr<webhooks::EndpointSecrets> endpoint_secrets_;
   std::unique_ptr<commands::EndpointCommands> endpoint_commands_;
@@ -136,6 +140,10 @@ class Service {
   std::unique_ptr<webhooks::DeliveryStore> mail_records_;
   std::unique_ptr<mail::MailTransport> mail_transport_;
   std::unique_ptr<mail::MailOutbox> mail_outbox_;
+  std::unique_ptr<webhooks::DeliveryStore> provider_notice_records_;
+  std::unique_ptr<webhooks::WebhookSender> provider_sender_;
+  std::unique_ptr<ProviderNotices> provider_notices_;
+  std::atomic<ProviderNotices*> running_provider_notices_{nullptr};  // for /metrics
 };
 
 }  // namespace esign::app

@@ -4,6 +4,7 @@
 
 #include "base/json_read.h"
 #include "base/time_text.h"
+#include "commands/contract_at.h"
 #include "commands/contract_commands.h"
 #include "commands/organization_commands.h"
 #include "domain/contract.h"
@@ -18,6 +19,8 @@
 namespace esign::mail {
 namespace {
 
+using commands::ContractAt;
+using commands::LatestContract;
 using webhooks::Delivery;
 using webhooks::DeliveryState;
 
@@ -27,23 +30,6 @@ bool MayMail(std::string_view type) {
          type == event_type::kParticipantReminded || type == event_type::kContractCompleted ||
          type == event_type::kContractDeclined || type == event_type::kContractVoided ||
          type == event_type::kContractExpired || type == event_type::kSignerCodeSent;
-}
-
-// The contract as of `version`, replayed from its stream.
-Result<ContractState> ContractAt(const eventstore::EventStore& store, std::string_view contract_id,
-                                 uint64_t version) {
-  auto records = store.ReadStream(ContractStreamId(contract_id), StreamVersion(1), version);
-  if (!records) return std::unexpected(records.error());
-  auto events = eventstore::ToDomainEvents(*records);
-  if (!events) return std::unexpected(events.error());
-  return Replay(*events);
-}
-
-Result<ContractState> LatestContract(const eventstore::EventStore& store,
-                                     std::string_view contract_id) {
-  auto version = store.CurrentVersion(ContractStreamId(contract_id));
-  if (!version) return std::unexpected(version.error());
-  return ContractAt(store, contract_id, version->value());
 }
 
 }  // namespace
