@@ -1,7 +1,6 @@
 #include "app/provider_notices.h"
 
 #include <boost/json.hpp>
-#include <random>
 
 #include "base/base64.h"
 #include "base/json_read.h"
@@ -11,7 +10,6 @@
 #include "domain/contract_events.h"
 #include "domain/stream_kinds.h"
 #include "http/provider_callback_routes.h"
-#include "webhooks/delivery_policy.h"
 #include "webhooks/log_line.h"
 #include "webhooks/webhook_outcome.h"
 
@@ -74,85 +72,74 @@ std::vector<ProviderNotice> NoticesOf(const eventstore::EventRecord& record,
 }
 
 Result<std::unique_ptr<ProviderNotices>> ProviderNotices::Start(ProviderNoticesDeps deps) {
-  auto checkpoint = deps.records.Checkpoint();
-  if (!checkpoint) return std::unexpected(checkpoint.error());
-  auto pending = deps.records.Pending();
-  if (!pending) return std::unexpected(pending.error());
   std::unique_ptr<ProviderNotices> notices(new ProviderNotices(std::move(deps)));
-  if (!pending->empty()) {
-    webhooks::LogLine("provider notices", std::to_string(pending->size()) +
-                                              " notices recorded as pending queued from the store");
-  }
-  notices->lanes_->PushAll(std::move(*pending));
-  notices->intake_ = std::make_unique<eventstore::CatchUpSubscription>(
-      notices->deps_.store, GlobalPosition(checkpoint->value_or(0)),
-      [n = notices.get()](const std::vector<eventstore::EventRecord>& batch,
-                          const std::stop_token&) { return n->Intake(batch); });
-  notices->intake_->Start();
+  ProviderNotices* n = notices.get();
+  auto started = webhooks::LogOutbox::Start(
+      {.store = n->deps_.store,
+       .records = n->deps_.records,
+       .clock = n->deps_.clock,
+       .plan = [n](const eventstore::EventRecord& record,
+                   int64_t now) { return n->Plan(record, now); },
+       // One lane per provider, which is also its share of the threads.
+       .find = [](std::string_view provider_id) -> std::optional<webhooks::LaneDestination> {
+         return webhooks::LaneDestination{.id = std::string(provider_id),
+                                          .organization_id = std::string(provider_id)};
+       },
+       .send = [n](const Delivery& delivery) { return n->Send(delivery); },
+       .attempted =
+           [n](const Delivery& delivery, const webhooks::AttemptOutcome&) {
+             if (delivery.state == DeliveryState::kSucceeded) {
+               webhooks::LogLine("provider notices", "told " + delivery.event_type +
+                                                         " of contract " + delivery.contract_id +
+                                                         " to provider " + delivery.endpoint_id);
+               return;
+             }
+             n->failed_attempts_.fetch_add(1);
+             if (delivery.state == DeliveryState::kFailed) n->failed_notices_.fetch_add(1);
+           }},
+      {.name = "provider notices", .sender_threads = kSenderThreads});
+  if (!started) return std::unexpected(started.error());
+  notices->outbox_ = std::move(*started);
   return notices;
 }
 
-ProviderNotices::ProviderNotices(ProviderNoticesDeps deps) : deps_(std::move(deps)) {
-  lanes_ = std::make_unique<webhooks::DeliveryLanes>(
-      webhooks::LaneDeps{
-          .find = [](std::string_view provider_id) -> std::optional<webhooks::LaneDestination> {
-            return webhooks::LaneDestination{.id = std::string(provider_id),
-                                             .organization_id = std::string(provider_id)};
-          },
-          .attempt = [this](const std::stop_token&, const webhooks::LaneDestination&,
-                            Delivery& delivery) { return Attempt(delivery); },
-          .settle = [](const std::string&) {},
-          .clock = deps_.clock},
-      kSenderThreads);
-}
+ProviderNotices::ProviderNotices(ProviderNoticesDeps deps) : deps_(std::move(deps)) {}
 
 ProviderNotices::~ProviderNotices() { Stop(); }
 
 void ProviderNotices::Stop() {
-  if (intake_) intake_->Stop();
-  lanes_->Stop();
+  if (outbox_) outbox_->Stop();
 }
 
 bool ProviderNotices::WaitForIntake(uint64_t position, std::chrono::milliseconds timeout) const {
-  return intake_->WaitForPosition(GlobalPosition(position), timeout);
+  return outbox_->WaitForIntake(position, timeout);
 }
 
-Result<GlobalPosition> ProviderNotices::Intake(const std::vector<eventstore::EventRecord>& batch) {
+Result<std::vector<Delivery>> ProviderNotices::Plan(const eventstore::EventRecord& record,
+                                                    int64_t now) {
   std::vector<Delivery> deliveries;
-  const int64_t now = deps_.clock.NowMicros();
-  for (const eventstore::EventRecord& record : batch) {
-    const auto contract_id = IdInStream(StreamKind::kContract, record.stream_id);
-    if (!contract_id ||
-        (record.type != event_type::kSessionCreated && record.type != event_type::kContractVoided &&
-         record.type != event_type::kContractExpired)) {
-      continue;
-    }
-    auto contract = commands::ContractAt(deps_.store, *contract_id, record.version.value());
-    if (!contract) return std::unexpected(contract.error());
-    for (auto& [session, notice] : NoticesOf(record, *contract)) {
-      auto provider = deps_.providers.Find(session->provider_id);
-      if (!provider || provider->start_url.empty()) continue;  // nobody to tell
-      deliveries.push_back(Delivery{.id = NoticeId(record.event_id, session->session_id),
-                                    .endpoint_id = session->provider_id,
-                                    .event_id = record.event_id,
-                                    .event_type = std::string(notice.at("type").as_string()),
-                                    .contract_id = std::string(*contract_id),
-                                    .position = record.position.value(),
-                                    .body = boost::json::serialize(notice),
-                                    .next_attempt_us = now,
-                                    .created_us = now});
-    }
+  const auto contract_id = IdInStream(StreamKind::kContract, record.stream_id);
+  if (!contract_id ||
+      (record.type != event_type::kSessionCreated && record.type != event_type::kContractVoided &&
+       record.type != event_type::kContractExpired)) {
+    return deliveries;
   }
-  const GlobalPosition next(batch.back().position.value() + 1);
-  if (!deliveries.empty()) {
-    auto admitted = deps_.records.Admit(std::move(deliveries));
-    if (!admitted) return std::unexpected(admitted.error());
-    lanes_->PushAll(std::move(*admitted));
+  auto contract = commands::ContractAt(deps_.store, *contract_id, record.version.value());
+  if (!contract) return std::unexpected(contract.error());
+  for (auto& [session, notice] : NoticesOf(record, *contract)) {
+    auto provider = deps_.providers.Find(session->provider_id);
+    if (!provider || provider->start_url.empty()) continue;  // nobody to tell
+    deliveries.push_back(Delivery{.id = NoticeId(record.event_id, session->session_id),
+                                  .endpoint_id = session->provider_id,
+                                  .event_id = record.event_id,
+                                  .event_type = std::string(notice.at("type").as_string()),
+                                  .contract_id = std::string(*contract_id),
+                                  .position = record.position.value(),
+                                  .body = boost::json::serialize(notice),
+                                  .next_attempt_us = now,
+                                  .created_us = now});
   }
-  if (auto stored = deps_.records.SetCheckpoint(next.value()); !stored) {
-    return std::unexpected(stored.error());
-  }
-  return next;
+  return deliveries;
 }
 
 Result<std::string> ProviderNotices::Render(const Delivery& delivery,
@@ -177,9 +164,7 @@ Result<std::string> ProviderNotices::Render(const Delivery& delivery,
   return boost::json::serialize(notice);
 }
 
-webhooks::LaneDeps::Attempted ProviderNotices::Attempt(Delivery& delivery) {
-  thread_local std::mt19937_64 random(std::random_device{}());
-  webhooks::AttemptOutcome outcome;
+webhooks::AttemptOutcome ProviderNotices::Send(const Delivery& delivery) {
   const auto provider = deps_.providers.Find(delivery.endpoint_id);
   auto body = provider && !provider->start_url.empty()
                   ? Render(delivery, *provider)
@@ -187,47 +172,14 @@ webhooks::LaneDeps::Attempted ProviderNotices::Attempt(Delivery& delivery) {
                                              "not sent: the provider is no longer configured "
                                              "with a start URL"));
   if (!body) {
-    outcome.kind = webhooks::AttemptOutcome::Kind::kFailed;
-    outcome.reply = body.error().message;
-  } else {
-    const std::string timestamp = std::to_string(deps_.clock.NowMicros() / 1'000'000);
-    outcome = webhooks::WebhookAttemptOutcome(deps_.sender.Send(
-        {provider->start_url,
-         {{"X-Provider-Timestamp", timestamp},
-          {"X-Provider-Signature", http::ProviderSignature(provider->secret, timestamp, *body)}},
-         *body}));
+    return {.kind = webhooks::AttemptOutcome::Kind::kFailed, .reply = body.error().message};
   }
-  std::uniform_real_distribution<double> jitter(-1.0, 1.0);
-  const webhooks::AttemptVerdict verdict =
-      webhooks::AfterAttempt(delivery, outcome, deps_.clock.NowMicros(), jitter(random));
-  if (verdict.next == webhooks::AttemptVerdict::Next::kDisableEndpoint) {
-    // A provider is not disabled by one session's notice: the notice alone has failed.
-    delivery.state = DeliveryState::kFailed;
-    delivery.next_attempt_us = 0;
-  }
-  const std::string what = delivery.event_type + " of contract " + delivery.contract_id +
-                           " to provider " + delivery.endpoint_id + " (notice " + delivery.id + ")";
-  const std::string reply =
-      (outcome.code != 0 ? std::to_string(outcome.code) + " " : "") + outcome.reply;
-  if (delivery.state == DeliveryState::kSucceeded) {
-    webhooks::LogLine("provider notices", "told " + what);
-  } else {
-    failed_attempts_.fetch_add(1);
-    if (delivery.state == DeliveryState::kFailed) {
-      failed_notices_.fetch_add(1);
-      webhooks::LogLine("provider notices", what + " failed for good: " + reply);
-    } else {
-      webhooks::LogLine("provider notices",
-                        what + " failed (attempt " + std::to_string(delivery.attempts.size()) +
-                            "), next at " + FormatTimestamp(delivery.next_attempt_us) + ": " +
-                            reply);
-    }
-  }
-  if (auto stored = deps_.records.Update(delivery); !stored) {
-    webhooks::LogLine("provider notices",
-                      "recording notice " + delivery.id + " failed: " + stored.error().message);
-  }
-  return webhooks::LaneDeps::Attempted::kDone;
+  const std::string timestamp = std::to_string(deps_.clock.NowMicros() / 1'000'000);
+  return webhooks::WebhookAttemptOutcome(deps_.sender.Send(
+      {provider->start_url,
+       {{"X-Provider-Timestamp", timestamp},
+        {"X-Provider-Signature", http::ProviderSignature(provider->secret, timestamp, *body)}},
+       *body}));
 }
 
 }  // namespace esign::app

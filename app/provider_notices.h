@@ -12,7 +12,7 @@
 // so the provider stops asking its signer. Both are signed like the provider's own callbacks
 // (X-Provider-Timestamp, X-Provider-Signature), so the provider can check they came from us.
 //
-// Intake (a CatchUpSubscription on the log, from the checkpoint in the records): for each
+// Intake (webhooks/log_outbox.h: the log read from the checkpoint in the records): for each
 // signing_session.created of a provider_managed session, and each contract.voided or
 // contract.expired with provider_managed sessions open until then, the contract as of that event
 // gives the notices; each is recorded as a pending delivery (synced; its id derived from event
@@ -44,9 +44,8 @@
 #include "domain/contract_state.h"
 #include "domain/result.h"
 #include "eventstore/event_store.h"
-#include "eventstore/subscription.h"
-#include "webhooks/delivery_lanes.h"
 #include "webhooks/delivery_store.h"
+#include "webhooks/log_outbox.h"
 #include "webhooks/webhook_sender.h"
 
 namespace esign::app {
@@ -92,8 +91,9 @@ class ProviderNotices {
 
  private:
   explicit ProviderNotices(ProviderNoticesDeps deps);
-  Result<GlobalPosition> Intake(const std::vector<eventstore::EventRecord>& batch);
-  webhooks::LaneDeps::Attempted Attempt(webhooks::Delivery& delivery);
+  // The notices of one event of the log, for providers with a start URL.
+  Result<std::vector<webhooks::Delivery>> Plan(const eventstore::EventRecord& record, int64_t now);
+  webhooks::AttemptOutcome Send(const webhooks::Delivery& delivery);
   // The body as it goes out now (the document read, the callback URL added); an error fails
   // the notice without sending.
   Result<std::string> Render(const webhooks::Delivery& delivery, const ProviderConfig& provider);
@@ -101,8 +101,7 @@ class ProviderNotices {
   ProviderNoticesDeps deps_;
   std::atomic<uint64_t> failed_attempts_{0};
   std::atomic<uint64_t> failed_notices_{0};
-  std::unique_ptr<webhooks::DeliveryLanes> lanes_;
-  std::unique_ptr<eventstore::CatchUpSubscription> intake_;
+  std::unique_ptr<webhooks::LogOutbox> outbox_;
 };
 
 }  // namespace esign::app

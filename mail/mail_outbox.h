@@ -1,7 +1,7 @@
 // MailOutbox: the e-mails of DESIGN section 15, read from the log and sent on the delivery core
-// that webhooks use (webhooks/delivery_lanes.h, delivery_policy.h, retry_schedule.h,
-// delivery_store.h): at least once, every attempt recorded, one Message-ID per (event,
-// recipient).
+// that webhooks use (webhooks/log_outbox.h on delivery_lanes.h, delivery_policy.h,
+// retry_schedule.h, delivery_store.h): at least once, every attempt recorded, one Message-ID per
+// (event, recipient).
 //
 // Intake (a CatchUpSubscription on the log, from the checkpoint in the records): for each contract
 // event that mails someone, the contract as of that event decides who gets what (PlanMail, under
@@ -35,8 +35,8 @@
 #include "eventstore/subscription.h"
 #include "mail/mail_transport.h"
 #include "mail/outgoing_mail.h"
-#include "webhooks/delivery_lanes.h"
 #include "webhooks/delivery_store.h"
+#include "webhooks/log_outbox.h"
 
 namespace esign::mail {
 
@@ -72,15 +72,15 @@ class MailOutbox {
 
  private:
   MailOutbox(MailOutboxDeps deps, MailOutboxOptions options);
-  Result<GlobalPosition> Intake(const std::vector<eventstore::EventRecord>& batch);
-  webhooks::LaneDeps::Attempted Attempt(webhooks::Delivery& delivery);
+  // The messages the event sends, one per recipient.
+  Result<std::vector<webhooks::Delivery>> Plan(const eventstore::EventRecord& record, int64_t now);
+  webhooks::AttemptOutcome Send(const webhooks::Delivery& delivery);
   // The message as it goes out now; an error fails the delivery without sending (its reply).
   Result<std::string> Render(const webhooks::Delivery& delivery, const OutgoingMail& mail);
 
   MailOutboxDeps deps_;
   const MailOutboxOptions options_;
-  std::unique_ptr<webhooks::DeliveryLanes> lanes_;
-  std::unique_ptr<eventstore::CatchUpSubscription> intake_;
+  std::unique_ptr<webhooks::LogOutbox> outbox_;
 };
 
 }  // namespace esign::mail
