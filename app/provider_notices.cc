@@ -7,17 +7,17 @@
 #include "base/sha256.h"
 #include "base/time_text.h"
 #include "commands/contract_at.h"
+#include "delivery/log_line.h"
 #include "domain/contract_events.h"
 #include "domain/stream_kinds.h"
 #include "http/provider_callback_routes.h"
-#include "webhooks/log_line.h"
 #include "webhooks/webhook_outcome.h"
 
 namespace esign::app {
 namespace {
 
-using webhooks::Delivery;
-using webhooks::DeliveryState;
+using delivery::Delivery;
+using delivery::DeliveryState;
 
 constexpr std::string_view kStarted = "session.started";
 constexpr std::string_view kCancelled = "session.cancelled";
@@ -74,24 +74,24 @@ std::vector<ProviderNotice> NoticesOf(const eventstore::EventRecord& record,
 Result<std::unique_ptr<ProviderNotices>> ProviderNotices::Start(ProviderNoticesDeps deps) {
   std::unique_ptr<ProviderNotices> notices(new ProviderNotices(std::move(deps)));
   ProviderNotices* n = notices.get();
-  auto started = webhooks::LogOutbox::Start(
+  auto started = delivery::LogOutbox::Start(
       {.store = n->deps_.store,
        .records = n->deps_.records,
        .clock = n->deps_.clock,
        .plan = [n](const eventstore::EventRecord& record,
                    int64_t now) { return n->Plan(record, now); },
        // One lane per provider, which is also its share of the threads.
-       .find = [](std::string_view provider_id) -> std::optional<webhooks::LaneDestination> {
-         return webhooks::LaneDestination{.id = std::string(provider_id),
+       .find = [](std::string_view provider_id) -> std::optional<delivery::LaneDestination> {
+         return delivery::LaneDestination{.id = std::string(provider_id),
                                           .organization_id = std::string(provider_id)};
        },
        .send = [n](const Delivery& delivery) { return n->Send(delivery); },
        .attempted =
-           [n](const Delivery& delivery, const webhooks::AttemptOutcome&) {
+           [n](const Delivery& delivery, const delivery::AttemptOutcome&) {
              if (delivery.state == DeliveryState::kSucceeded) {
-               webhooks::LogLine("provider notices", "told " + delivery.event_type +
+               delivery::LogLine("provider notices", "told " + delivery.event_type +
                                                          " of contract " + delivery.contract_id +
-                                                         " to provider " + delivery.endpoint_id);
+                                                         " to provider " + delivery.destination_id);
                return;
              }
              n->failed_attempts_.fetch_add(1);
@@ -130,7 +130,7 @@ Result<std::vector<Delivery>> ProviderNotices::Plan(const eventstore::EventRecor
     auto provider = deps_.providers.Find(session->provider_id);
     if (!provider || provider->start_url.empty()) continue;  // nobody to tell
     deliveries.push_back(Delivery{.id = NoticeId(record.event_id, session->session_id),
-                                  .endpoint_id = session->provider_id,
+                                  .destination_id = session->provider_id,
                                   .event_id = record.event_id,
                                   .event_type = std::string(notice.at("type").as_string()),
                                   .contract_id = std::string(*contract_id),
@@ -164,15 +164,15 @@ Result<std::string> ProviderNotices::Render(const Delivery& delivery,
   return boost::json::serialize(notice);
 }
 
-webhooks::AttemptOutcome ProviderNotices::Send(const Delivery& delivery) {
-  const auto provider = deps_.providers.Find(delivery.endpoint_id);
+delivery::AttemptOutcome ProviderNotices::Send(const Delivery& delivery) {
+  const auto provider = deps_.providers.Find(delivery.destination_id);
   auto body = provider && !provider->start_url.empty()
                   ? Render(delivery, *provider)
                   : Result<std::string>(Fail(ErrorCode::kNotFound,
                                              "not sent: the provider is no longer configured "
                                              "with a start URL"));
   if (!body) {
-    return {.kind = webhooks::AttemptOutcome::Kind::kFailed, .reply = body.error().message};
+    return {.kind = delivery::AttemptOutcome::Kind::kFailed, .reply = body.error().message};
   }
   const std::string timestamp = std::to_string(deps_.clock.NowMicros() / 1'000'000);
   return webhooks::WebhookAttemptOutcome(deps_.sender.Send(

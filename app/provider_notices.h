@@ -1,5 +1,5 @@
 // ProviderNotices: what the service tells signing providers of their sessions, read from the log
-// and sent on the delivery core that webhooks and mail use (webhooks/delivery_lanes.h,
+// and sent on the delivery core that webhooks and mail use (delivery/delivery_lanes.h,
 // delivery_policy.h, retry_schedule.h, delivery_store.h): at least once, every attempt recorded.
 // When a provider_managed session is created (by the integrator, or by the service itself in
 // automatic mode), the provider's start URL, if it has one, receives
@@ -12,7 +12,7 @@
 // so the provider stops asking its signer. Both are signed like the provider's own callbacks
 // (X-Provider-Timestamp, X-Provider-Signature), so the provider can check they came from us.
 //
-// Intake (webhooks/log_outbox.h: the log read from the checkpoint in the records): for each
+// Intake (delivery/log_outbox.h: the log read from the checkpoint in the records): for each
 // signing_session.created of a provider_managed session, and each contract.voided or
 // contract.expired with provider_managed sessions open until then, the contract as of that event
 // gives the notices; each is recorded as a pending delivery (synced; its id derived from event
@@ -40,12 +40,12 @@
 #include <string>
 
 #include "app/provider_registry.h"
+#include "delivery/delivery_store.h"
+#include "delivery/log_outbox.h"
 #include "domain/clock.h"
 #include "domain/contract_state.h"
 #include "domain/result.h"
 #include "eventstore/event_store.h"
-#include "webhooks/delivery_store.h"
-#include "webhooks/log_outbox.h"
 #include "webhooks/webhook_sender.h"
 
 namespace esign::app {
@@ -62,7 +62,7 @@ std::vector<ProviderNotice> NoticesOf(const eventstore::EventRecord& record,
 
 struct ProviderNoticesDeps {
   eventstore::EventStore& store;     // the log, contract streams, document blobs
-  webhooks::DeliveryStore& records;  // <data-dir>/provider-notices, an outbox (contract index)
+  delivery::DeliveryStore& records;  // <data-dir>/provider-notices, an outbox (contract index)
   const ProviderRegistry& providers;
   webhooks::WebhookSender& sender;
   // The service's origin as providers reach it ("http://127.0.0.1:8080"), for callbackUrl.
@@ -92,16 +92,16 @@ class ProviderNotices {
  private:
   explicit ProviderNotices(ProviderNoticesDeps deps);
   // The notices of one event of the log, for providers with a start URL.
-  Result<std::vector<webhooks::Delivery>> Plan(const eventstore::EventRecord& record, int64_t now);
-  webhooks::AttemptOutcome Send(const webhooks::Delivery& delivery);
+  Result<std::vector<delivery::Delivery>> Plan(const eventstore::EventRecord& record, int64_t now);
+  delivery::AttemptOutcome Send(const delivery::Delivery& delivery);
   // The body as it goes out now (the document read, the callback URL added); an error fails
   // the notice without sending.
-  Result<std::string> Render(const webhooks::Delivery& delivery, const ProviderConfig& provider);
+  Result<std::string> Render(const delivery::Delivery& delivery, const ProviderConfig& provider);
 
   ProviderNoticesDeps deps_;
   std::atomic<uint64_t> failed_attempts_{0};
   std::atomic<uint64_t> failed_notices_{0};
-  std::unique_ptr<webhooks::LogOutbox> outbox_;
+  std::unique_ptr<delivery::LogOutbox> outbox_;
 };
 
 }  // namespace esign::app

@@ -233,7 +233,7 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
         read_your_writes_->Wrote(client_id, size);
       },
       RandomIdGenerator::Instance(), clock_);
-  auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
+  auto deliveries = delivery::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return std::unexpected(deliveries.error());
   deliveries_ = std::move(*deliveries);
   webhook_routes_ = std::make_unique<http::WebhookRoutesDeps>(http::WebhookRoutesDeps{
@@ -392,7 +392,7 @@ Status Service::StartDispatcher(const ServeConfig& config, const std::string& br
   return {};
 }
 
-Result<webhooks::Delivery> Service::RequestRetry(std::string_view delivery_id,
+Result<delivery::Delivery> Service::RequestRetry(std::string_view delivery_id,
                                                  std::string_view organization_id) {
   if (!webhook_delivery_) return Fail(ErrorCode::kUnavailable, "webhook delivery is stopped");
   return webhook_delivery_->RequestRetry(delivery_id, organization_id);

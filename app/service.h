@@ -15,6 +15,7 @@
 #include "commands/due_timers.h"
 #include "commands/endpoint_commands.h"
 #include "commands/evidence_commands.h"
+#include "delivery/delivery_store.h"
 #include "documents/contract_documents.h"
 #include "documents/page_images.h"
 #include "documents/service_certificate.h"
@@ -34,7 +35,6 @@
 #include "projections/rocksdb_view_store.h"
 #include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
@@ -83,7 +83,7 @@ class Service {
   Status StartDispatcher(const ServeConfig& config, const std::string& brokers,
                          const webhooks::MessageAuth& auth);
   // The retry operation, as webhook delivery carries it out.
-  Result<webhooks::Delivery> RequestRetry(std::string_view delivery_id,
+  Result<delivery::Delivery> RequestRetry(std::string_view delivery_id,
                                           std::string_view organization_id);
   // The signing family and what completion needs (service_signing.cc).
   Status AddSigning(const ServeConfig& config);
@@ -132,15 +132,15 @@ class Service {
   std::unique_ptr<http::WebhookRoutesDeps> webhook_routes_;
   std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
   std::unique_ptr<webhooks::KafkaRelay> relay_;
-  std::unique_ptr<webhooks::DeliveryStore> deliveries_;
+  std::unique_ptr<delivery::DeliveryStore> deliveries_;
   std::unique_ptr<webhooks::WebhookDelivery> webhook_delivery_;
   std::atomic<webhooks::WebhookDelivery*> running_delivery_{nullptr};  // for the projector's thread
   std::unique_ptr<commands::DueTimerScheduler> timers_;
   std::atomic<commands::DueTimerScheduler*> running_timers_{nullptr};  // for the projector's thread
-  std::unique_ptr<webhooks::DeliveryStore> mail_records_;
+  std::unique_ptr<delivery::DeliveryStore> mail_records_;
   std::unique_ptr<mail::MailTransport> mail_transport_;
   std::unique_ptr<mail::MailOutbox> mail_outbox_;
-  std::unique_ptr<webhooks::DeliveryStore> provider_notice_records_;
+  std::unique_ptr<delivery::DeliveryStore> provider_notice_records_;
   std::unique_ptr<webhooks::WebhookSender> provider_sender_;
   std::unique_ptr<ProviderNotices> provider_notices_;
   std::atomic<ProviderNotices*> running_provider_notices_{nullptr};  // for /metrics

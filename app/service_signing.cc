@@ -64,7 +64,7 @@ Status Service::AddSigning(const ServeConfig& config) {
 
 Status Service::OpenProviderNotices(const ServeConfig& config) {
   auto records =
-      webhooks::DeliveryStore::Open(config.data_dir, "provider-notices", /*outbox=*/true);
+      delivery::DeliveryStore::Open(config.data_dir, "provider-notices", /*outbox=*/true);
   if (!records) return std::unexpected(records.error());
   provider_notice_records_ = std::move(*records);
   // The first start with recorded notices: sessions of earlier runs were told then, in memory.

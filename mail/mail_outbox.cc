@@ -17,8 +17,8 @@ namespace {
 
 using commands::ContractAt;
 using commands::LatestContract;
-using webhooks::Delivery;
-using webhooks::DeliveryState;
+using delivery::Delivery;
+using delivery::DeliveryState;
 
 // The events whose contract may mail someone (domain/mail_plan.h).
 bool MayMail(std::string_view type) {
@@ -34,14 +34,14 @@ Result<std::unique_ptr<MailOutbox>> MailOutbox::Start(MailOutboxDeps deps,
                                                       MailOutboxOptions options) {
   std::unique_ptr<MailOutbox> outbox(new MailOutbox(deps, std::move(options)));
   MailOutbox* o = outbox.get();
-  auto started = webhooks::LogOutbox::Start(
+  auto started = delivery::LogOutbox::Start(
       {.store = deps.store,
        .records = deps.records,
        .clock = deps.clock,
        .plan = [o](const eventstore::EventRecord& record,
                    int64_t now) { return o->Plan(record, now); },
-       .find = [](std::string_view lane) -> std::optional<webhooks::LaneDestination> {
-         return webhooks::LaneDestination{.id = std::string(lane),
+       .find = [](std::string_view lane) -> std::optional<delivery::LaneDestination> {
+         return delivery::LaneDestination{.id = std::string(lane),
                                           .organization_id = std::string(LaneOrganization(lane))};
        },
        .send = [o](const Delivery& delivery) { return o->Send(delivery); },
@@ -96,15 +96,16 @@ Result<std::vector<Delivery>> MailOutbox::Plan(const eventstore::EventRecord& re
       mail.code_number =
           number != nullptr && number->is_int64() ? static_cast<int>(number->get_int64()) : 0;
     }
-    deliveries.push_back(Delivery{.id = MailDeliveryId(record.event_id, planned.email),
-                                  .endpoint_id = MailLane(contract->organization_id, planned.email),
-                                  .event_id = record.event_id,
-                                  .event_type = record.type,
-                                  .contract_id = std::string(*contract_id),
-                                  .position = record.position.value(),
-                                  .body = OutgoingMailToJson(mail),
-                                  .next_attempt_us = now,
-                                  .created_us = now});
+    deliveries.push_back(
+        Delivery{.id = MailDeliveryId(record.event_id, planned.email),
+                 .destination_id = MailLane(contract->organization_id, planned.email),
+                 .event_id = record.event_id,
+                 .event_type = record.type,
+                 .contract_id = std::string(*contract_id),
+                 .position = record.position.value(),
+                 .body = OutgoingMailToJson(mail),
+                 .next_attempt_us = now,
+                 .created_us = now});
   }
   return deliveries;
 }
@@ -160,11 +161,11 @@ Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingM
   return RenderMime(message);
 }
 
-webhooks::AttemptOutcome MailOutbox::Send(const Delivery& delivery) {
+delivery::AttemptOutcome MailOutbox::Send(const Delivery& delivery) {
   auto mail = ParseOutgoingMail(delivery.body);
   auto mime = mail ? Render(delivery, *mail) : Result<std::string>(std::unexpected(mail.error()));
   if (!mime) {
-    return {.kind = webhooks::AttemptOutcome::Kind::kFailed, .reply = mime.error().message};
+    return {.kind = delivery::AttemptOutcome::Kind::kFailed, .reply = mime.error().message};
   }
   return deps_.transport.Send(options_.from_address, mail->to, *mime);
 }

@@ -1,5 +1,5 @@
 // MailOutbox: the e-mails of DESIGN section 15, read from the log and sent on the delivery core
-// that webhooks use (webhooks/log_outbox.h on delivery_lanes.h, delivery_policy.h,
+// that webhooks use (delivery/log_outbox.h on delivery_lanes.h, delivery_policy.h,
 // retry_schedule.h, delivery_store.h): at least once, every attempt recorded, one Message-ID per
 // (event, recipient).
 //
@@ -28,6 +28,8 @@
 #include <memory>
 #include <string>
 
+#include "delivery/delivery_store.h"
+#include "delivery/log_outbox.h"
 #include "domain/clock.h"
 #include "domain/result.h"
 #include "domain/signer_secrets.h"
@@ -35,14 +37,12 @@
 #include "eventstore/subscription.h"
 #include "mail/mail_transport.h"
 #include "mail/outgoing_mail.h"
-#include "webhooks/delivery_store.h"
-#include "webhooks/log_outbox.h"
 
 namespace esign::mail {
 
 struct MailOutboxDeps {
   eventstore::EventStore& store;     // the log, contract and organization streams, blobs
-  webhooks::DeliveryStore& records;  // <data-dir>/mail
+  delivery::DeliveryStore& records;  // <data-dir>/mail
   MailTransport& transport;
   const SignerSecrets& secrets;
   const Clock& clock;
@@ -73,14 +73,14 @@ class MailOutbox {
  private:
   MailOutbox(MailOutboxDeps deps, MailOutboxOptions options);
   // The messages the event sends, one per recipient.
-  Result<std::vector<webhooks::Delivery>> Plan(const eventstore::EventRecord& record, int64_t now);
-  webhooks::AttemptOutcome Send(const webhooks::Delivery& delivery);
+  Result<std::vector<delivery::Delivery>> Plan(const eventstore::EventRecord& record, int64_t now);
+  delivery::AttemptOutcome Send(const delivery::Delivery& delivery);
   // The message as it goes out now; an error fails the delivery without sending (its reply).
-  Result<std::string> Render(const webhooks::Delivery& delivery, const OutgoingMail& mail);
+  Result<std::string> Render(const delivery::Delivery& delivery, const OutgoingMail& mail);
 
   MailOutboxDeps deps_;
   const MailOutboxOptions options_;
-  std::unique_ptr<webhooks::LogOutbox> outbox_;
+  std::unique_ptr<delivery::LogOutbox> outbox_;
 };
 
 }  // namespace esign::mail

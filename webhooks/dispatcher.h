@@ -44,10 +44,10 @@
 #include <string>
 #include <thread>
 
+#include "delivery/delivery_lanes.h"
+#include "delivery/delivery_store.h"
 #include "domain/clock.h"
 #include "domain/stream_kinds.h"
-#include "webhooks/delivery_lanes.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_config.h"
@@ -81,7 +81,7 @@ struct DispatcherOptions {
 struct DispatcherDeps {
   const EndpointDirectory& directory;
   EndpointSecrets& secrets;
-  DeliveryStore& deliveries;
+  delivery::DeliveryStore& deliveries;
   WebhookSender& sender;
   const Clock& clock;
   // Disables an endpoint, giving the reason (it answered 410, or the schedule ran out).
@@ -91,7 +91,7 @@ struct DispatcherDeps {
   std::function<bool(uint64_t position)> wait_for_directory;
   // Called with deliveries once stored (admitted, attempted, retried); a delivery's outcome counts
   // as recorded only when it returns success. Empty: the store is the whole record.
-  std::function<Status(const std::vector<Delivery>&)> recorded;
+  std::function<Status(const std::vector<delivery::Delivery>&)> recorded;
 };
 
 class Dispatcher {
@@ -121,16 +121,17 @@ class Dispatcher {
   void RunIntake(const std::stop_token& stop);
   struct Recorded {
     std::vector<std::vector<std::string>> caused;  // per message, the deliveries left pending
-    std::vector<Delivery> pending;                 // to queue
+    std::vector<delivery::Delivery> pending;       // to queue
   };
   // Records what the messages ask for.
   Result<Recorded> Record(const std::vector<Message>& messages);
   // The retried delivery, stored; nothing when its endpoint is gone.
-  Result<std::optional<Delivery>> RecordRetry(const Delivery& requested);
+  Result<std::optional<delivery::Delivery>> RecordRetry(const delivery::Delivery& requested);
   void Settle(const std::string& delivery_id);
   // One attempt of a lane's head, recorded (the lanes' LaneDeps::attempt).
-  LaneDeps::Attempted Attempt(const std::stop_token& stop, const WebhookEndpoint& endpoint,
-                              Delivery& delivery);
+  delivery::LaneDeps::Attempted Attempt(const std::stop_token& stop,
+                                        const WebhookEndpoint& endpoint,
+                                        delivery::Delivery& delivery);
   // Whether the endpoint is disabled now.
   bool Disable(const WebhookEndpoint& endpoint, const std::string& reason);
   // Hands the offsets that may be committed now to the consumer.
@@ -141,7 +142,7 @@ class Dispatcher {
   DispatcherDeps deps_;
   const DispatcherOptions options_;
   KafkaHandle consumer_;
-  std::unique_ptr<DeliveryLanes> lanes_;
+  std::unique_ptr<delivery::DeliveryLanes> lanes_;
   SigningKeys signing_keys_;
   std::mutex offsets_mutex_;
   OffsetTracker offsets_;     // guarded by offsets_mutex_

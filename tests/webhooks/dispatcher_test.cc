@@ -56,7 +56,7 @@ class DispatcherTest : public ::testing::Test {
     auto secrets = EndpointSecrets::Open(dir_.path());
     ASSERT_TRUE(secrets) << secrets.error().message;
     secrets_ = std::move(*secrets);
-    auto deliveries = DeliveryStore::Open(dir_.path());
+    auto deliveries = delivery::DeliveryStore::Open(dir_.path());
     ASSERT_TRUE(deliveries) << deliveries.error().message;
     deliveries_ = std::move(*deliveries);
   }
@@ -134,7 +134,8 @@ class DispatcherTest : public ::testing::Test {
   // The stored delivery's state; empty when none is stored.
   std::string StateOf(const std::string& id) {
     auto stored = deliveries_->Get(id);
-    return stored && *stored ? std::string(DeliveryStateName((*stored)->state)) : std::string();
+    return stored && *stored ? std::string(delivery::DeliveryStateName((*stored)->state))
+                             : std::string();
   }
 
   // A contract.sent of org_a at `position`, as the relay publishes it (signed with its key).
@@ -152,7 +153,7 @@ class DispatcherTest : public ::testing::Test {
   std::unique_ptr<EmbeddedKafka> kafka_;
   MessageAuth auth_;
   std::unique_ptr<EndpointSecrets> secrets_;
-  std::unique_ptr<DeliveryStore> deliveries_;
+  std::unique_ptr<delivery::DeliveryStore> deliveries_;
   EndpointDirectory directory_;
   FakeSender sender_;
   std::unique_ptr<Dispatcher> dispatcher_;
@@ -186,7 +187,7 @@ TEST_F(DispatcherTest, ABatchWaitsUntilTheDirectoryHasCaughtUpWithIt) {
   caught_up = true;
   EXPECT_TRUE(Eventually([&] {
     auto stored = deliveries_->Get(DeliveryId("whe_1", "evt_9"));
-    return stored && *stored && (*stored)->state == DeliveryState::kSucceeded;
+    return stored && *stored && (*stored)->state == delivery::DeliveryState::kSucceeded;
   }));
   std::this_thread::sleep_for(milliseconds(300));
   const std::vector<SendRequest> sent = sender_.sent();

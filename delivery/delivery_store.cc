@@ -1,4 +1,4 @@
-#include "webhooks/delivery_store.h"
+#include "delivery/delivery_store.h"
 
 #include <algorithm>
 #include <boost/json.hpp>
@@ -8,19 +8,19 @@
 
 #include <rocksdb/write_batch.h>
 
+#include "delivery/json_text.h"
 #include "eventstore/rocksdb_checkpoint.h"
 #include "eventstore/rocksdb_log.h"
 #include "eventstore/rocksdb_status.h"
 #include "eventstore/store_keys.h"
-#include "webhooks/json_text.h"
 
-namespace esign::webhooks {
+namespace esign::delivery {
 namespace {
 
-std::string PositionKey(char kind, std::string_view endpoint_id, uint64_t position) {
+std::string PositionKey(char kind, std::string_view destination_id, uint64_t position) {
   const eventstore::U64Key encoded = eventstore::EncodeU64(position);
   std::string key(1, kind);
-  key.append("/").append(endpoint_id).append("/");
+  key.append("/").append(destination_id).append("/");
   key.append(encoded.begin(), encoded.end());
   return key;
 }
@@ -40,7 +40,7 @@ constexpr std::string_view kPendingIndexKey = "m/pending-index";
 enum class ListKey { kPut, kPresent };
 void PutRecord(rocksdb::WriteBatch& batch, const Delivery& d, ListKey list = ListKey::kPut) {
   batch.Put(RecordKey(d.id), DeliveryToJson(d));
-  if (list == ListKey::kPut) batch.Put(PositionKey('l', d.endpoint_id, d.position), d.id);
+  if (list == ListKey::kPut) batch.Put(PositionKey('l', d.destination_id, d.position), d.id);
   if (d.state == DeliveryState::kPending) {
     batch.Put(PendingKey(d.id), "");
   } else {
@@ -89,7 +89,7 @@ std::string DeliveryToJson(const Delivery& d) {
     AppendJsonInteger(out, value);
   };
   text("id", d.id, '{');
-  text("endpointId", d.endpoint_id);
+  text("destinationId", d.destination_id);
   text("webhookId", d.webhook_id);
   text("eventId", d.event_id);
   text("eventType", d.event_type);
@@ -123,7 +123,9 @@ Result<Delivery> ParseDelivery(std::string_view json) {
     const auto& o = value.as_object();
     Delivery d;
     d.id = o.at("id").as_string();
-    d.endpoint_id = o.at("endpointId").as_string();
+    // Records written before the core was channel-neutral name it endpointId.
+    const auto* destination = o.if_contains("destinationId");
+    d.destination_id = (destination ? *destination : o.at("endpointId")).as_string();
     d.webhook_id = o.at("webhookId").as_string();
     d.event_id = o.at("eventId").as_string();
     d.event_type = o.at("eventType").as_string();
@@ -252,15 +254,15 @@ Result<std::optional<Delivery>> DeliveryStore::Get(std::string_view delivery_id)
   return std::optional<Delivery>(std::move(*delivery));
 }
 
-Result<std::vector<Delivery>> DeliveryStore::List(std::string_view endpoint_id, uint64_t before,
+Result<std::vector<Delivery>> DeliveryStore::List(std::string_view destination_id, uint64_t before,
                                                   size_t limit) const {
   std::vector<Delivery> items;
-  const std::string prefix = "l/" + std::string(endpoint_id) + "/";
+  const std::string prefix = "l/" + std::string(destination_id) + "/";
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   if (before == 0) {
     it->SeekForPrev(prefix + std::string(8, '\xff'));
   } else {
-    it->SeekForPrev(PositionKey('l', endpoint_id, before - 1));
+    it->SeekForPrev(PositionKey('l', destination_id, before - 1));
   }
   for (; it->Valid() && it->key().starts_with(prefix) && items.size() < limit; it->Prev()) {
     auto delivery = Get(it->value().ToStringView());
@@ -271,9 +273,9 @@ Result<std::vector<Delivery>> DeliveryStore::List(std::string_view endpoint_id, 
   return items;
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 Result<std::vector<Delivery>> DeliveryStore::OfContract(std::string_view contract_id,
                                                         size_t limit) const {
@@ -325,4 +327,4 @@ Status DeliveryStore::SetCheckpoint(uint64_t position) {
   return {};
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

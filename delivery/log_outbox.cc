@@ -1,12 +1,12 @@
-#include "webhooks/log_outbox.h"
+#include "delivery/log_outbox.h"
 
 #include <random>
 
 #include "base/time_text.h"
-#include "webhooks/delivery_policy.h"
-#include "webhooks/log_line.h"
+#include "delivery/attempt_verdict.h"
+#include "delivery/log_line.h"
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 Result<std::unique_ptr<LogOutbox>> LogOutbox::Start(LogOutboxDeps deps, LogOutboxOptions options) {
   auto checkpoint = deps.records.Checkpoint();
@@ -63,7 +63,7 @@ void LogOutbox::Attempt(Delivery& delivery) {
     delivery.next_attempt_us = 0;
   }
   const std::string what = "delivery " + delivery.id + " of contract " + delivery.contract_id +
-                           " to " + delivery.endpoint_id;
+                           " to " + delivery.destination_id;
   const std::string reply =
       (outcome.code != 0 ? std::to_string(outcome.code) + " " : "") + outcome.reply;
   if (delivery.state == DeliveryState::kFailed) {
@@ -99,4 +99,4 @@ Result<GlobalPosition> LogOutbox::Intake(const std::vector<eventstore::EventReco
   return next;
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

@@ -23,15 +23,15 @@
 #include <string>
 #include <vector>
 
+#include "delivery/attempt_outcome.h"
+#include "delivery/delivery_lanes.h"
+#include "delivery/delivery_store.h"
 #include "domain/clock.h"
 #include "domain/result.h"
 #include "eventstore/event_store.h"
 #include "eventstore/subscription.h"
-#include "webhooks/attempt_outcome.h"
-#include "webhooks/delivery_lanes.h"
-#include "webhooks/delivery_store.h"
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 struct LogOutboxDeps {
   const eventstore::EventStore& store;
@@ -78,4 +78,4 @@ class LogOutbox {
   std::unique_ptr<eventstore::CatchUpSubscription> intake_;
 };
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

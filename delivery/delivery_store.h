@@ -27,7 +27,7 @@
 #include "domain/result.h"
 #include "eventstore/full_disk_recovery.h"
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 // One attempt, in the delivery core's terms (attempt_outcome.h), whatever the channel.
 struct DeliveryAttempt {
@@ -47,7 +47,7 @@ std::string_view DeliveryStateName(DeliveryState state);
 
 struct Delivery {
   std::string id;
-  std::string endpoint_id;
+  std::string destination_id;
   std::string webhook_id;
   std::string event_id;
   std::string event_type;
@@ -85,7 +85,7 @@ class DeliveryStore {
   Status UpdateAdmitted(const Delivery& delivery);
   Result<std::optional<Delivery>> Get(std::string_view delivery_id) const;
   // The endpoint's deliveries, newest first, with a position below `before` (0: from the newest).
-  Result<std::vector<Delivery>> List(std::string_view endpoint_id, uint64_t before,
+  Result<std::vector<Delivery>> List(std::string_view destination_id, uint64_t before,
                                      size_t limit) const;
   // The contract's deliveries in log order, at most `limit`.
   Result<std::vector<Delivery>> OfContract(std::string_view contract_id, size_t limit) const;
@@ -116,4 +116,4 @@ class DeliveryStore {
 std::string DeliveryToJson(const Delivery& delivery);
 Result<Delivery> ParseDelivery(std::string_view json);
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery
