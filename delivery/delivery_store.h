@@ -1,16 +1,16 @@
 // DeliveryStore: the deliveries and their attempts (the delivery core's records: nothing in them
 // is particular to HTTP, so a second channel keeps its records the same way), operational data kept
 // apart from the event log (they are not facts of the contract, and retries write often): a RocksDB
-// database of its own per channel, <data_dir>/webhook-deliveries or <data_dir>/mail. Keys:
+// database of its own per channel, <data_dir>/webhook-deliveries, mail or provider-notices. Keys:
 //   d/<deliveryId>                     -> the delivery as JSON (state, attempts, next attempt)
-//   l/<endpointId>/<BE u64 position>   -> deliveryId, every delivery, for the endpoint's list
+//   l/<destinationId>/<BE u64 position> -> deliveryId, every delivery, for the destination's list
 //   p/<deliveryId>                     -> nothing: the delivery is pending (what a restart sends,
 //                                         whatever the source of its events still holds)
 //   m/pending-index                    -> nothing: every pending record has its p/ key
-// and, for an outbox that reads the log itself (mail), also:
+// and, for an outbox that reads the log itself (mail, provider notices), also:
 //   c/<contractId>/<BE u64 position>/<deliveryId> -> deliveryId, for the contract's list
 //   m/checkpoint                       -> BE u64: where the outbox goes on reading the log
-// A delivery's id is derived from its endpoint and event, so the same event read twice from the
+// A delivery's id is derived from its destination and event, so the same event read twice from the
 // topic (after a restart) is recognized and not delivered again.
 // Thread safety: every method may be called from any thread.
 #pragma once
@@ -84,7 +84,8 @@ class DeliveryStore {
   // the endpoint's list already names it.
   Status UpdateAdmitted(const Delivery& delivery);
   Result<std::optional<Delivery>> Get(std::string_view delivery_id) const;
-  // The endpoint's deliveries, newest first, with a position below `before` (0: from the newest).
+  // The destination's deliveries, newest first, with a position below `before` (0: from the
+  // newest).
   Result<std::vector<Delivery>> List(std::string_view destination_id, uint64_t before,
                                      size_t limit) const;
   // The contract's deliveries in log order, at most `limit`.
