@@ -24,16 +24,17 @@ namespace fs = std::filesystem;
 constexpr std::string_view kStoreDirName = "db";
 constexpr std::string_view kLedgerKeyName = "ledger-key.pem";
 
-// The delivery records a data directory may hold; the mail records are an outbox (they keep its
-// indexes).
+// The delivery records a data directory may hold; the mail records and the provider notices are
+// outboxes (they keep their indexes).
 struct RecordDatabase {
   std::string_view name;
   bool outbox;
-  const webhooks::DeliveryStore* BackupSources::*source;
+  const delivery::DeliveryStore* BackupSources::*source;
 };
 constexpr RecordDatabase kRecordDatabases[] = {
     {"webhook-deliveries", false, &BackupSources::webhook_deliveries},
-    {"mail", true, &BackupSources::mail_records}};
+    {"mail", true, &BackupSources::mail_records},
+    {"provider-notices", true, &BackupSources::provider_notices}};
 
 std::unexpected<Error> FsError(const std::string& what, const fs::path& path,
                                const std::error_code& ec) {
@@ -219,7 +220,7 @@ Result<BackupSummary> BackUp(const BackupSources& sources, const fs::path& given
   // The records first: the log copied after them covers every position they name.
   std::vector<std::string> databases;
   for (const auto& known : kRecordDatabases) {
-    const webhooks::DeliveryStore* records = sources.*known.source;
+    const delivery::DeliveryStore* records = sources.*known.source;
     if (records == nullptr) continue;
     if (Status copied = records->CopyTo((staging.path() / known.name).string()); !copied) {
       return Fail(copied.error());
@@ -264,12 +265,12 @@ Result<BackupSummary> BackUp(const BackupSources& sources, const fs::path& given
 
 Result<BackupSummary> BackUpStopped(const fs::path& data_dir, eventstore::RocksEventStore& store,
                                     const fs::path& target) {
-  std::vector<std::unique_ptr<webhooks::DeliveryStore>> opened;
+  std::vector<std::unique_ptr<delivery::DeliveryStore>> opened;
   BackupSources sources{.data_dir = data_dir, .store = &store};
   for (const auto& known : kRecordDatabases) {
     // Opening creates a missing database: only one that exists is opened.
     if (!LooksLikeRocksDb(data_dir / known.name)) continue;
-    auto records = webhooks::DeliveryStore::Open(data_dir.string(), known.name, known.outbox);
+    auto records = delivery::DeliveryStore::Open(data_dir.string(), known.name, known.outbox);
     if (!records) return Fail(records.error());
     sources.*known.source = records->get();
     opened.push_back(std::move(*records));

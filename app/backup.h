@@ -7,7 +7,7 @@
 //   db/                  the event store: log, indexes, Merkle ledger, signed tree heads, blobs and
 //                        the views, one RocksDB database with column families, so one checkpoint
 //                        (eventstore/rocksdb_checkpoint.h) copies them all as of one moment
-//   webhook-deliveries/  the delivery records (webhooks/delivery_store.h), checkpointed before
+//   webhook-deliveries/  the delivery records (delivery/delivery_store.h), checkpointed before
 //   mail/                the event store, so that they never refer to a position the copied log
 //                        lacks; a restored outbox then sends again, at worst, what the source sent
 //                        between the two checkpoints
@@ -33,9 +33,9 @@
 
 #include <boost/json.hpp>
 
+#include "delivery/delivery_store.h"
 #include "domain/result.h"
 #include "eventstore/rocksdb_event_store.h"
-#include "webhooks/delivery_store.h"
 
 namespace esign::app {
 
@@ -43,10 +43,12 @@ namespace esign::app {
 struct BackupSources {
   std::filesystem::path data_dir;
   eventstore::RocksEventStore* store = nullptr;  // required
-  // The delivery records, <data-dir>/webhook-deliveries and <data-dir>/mail; null when the
-  // directory holds none (one present but not given here fails the backup).
-  const webhooks::DeliveryStore* webhook_deliveries = nullptr;
-  const webhooks::DeliveryStore* mail_records = nullptr;
+  // The delivery records, <data-dir>/webhook-deliveries, <data-dir>/mail and
+  // <data-dir>/provider-notices; null when the directory holds none (one present but not given
+  // here fails the backup).
+  const delivery::DeliveryStore* webhook_deliveries = nullptr;
+  const delivery::DeliveryStore* mail_records = nullptr;
+  const delivery::DeliveryStore* provider_notices = nullptr;
 };
 
 struct BackupSummary {

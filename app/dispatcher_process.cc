@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "app/private_data_directory.h"
+#include "delivery/delivery_store.h"
 #include "domain/clock.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/endpoint_feed.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/message_auth.h"
@@ -32,7 +32,7 @@ int RunDispatcher(const DispatcherConfig& config, const sigset_t& stop_signals, 
   // Without contractd's message key no message read could be trusted, nor any written be read.
   auto auth = webhooks::MessageAuth::Load(config.secrets_dir);
   if (!auth) return fail(auth.error());
-  auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
+  auto deliveries = delivery::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return fail(deliveries.error());
   auto feed = webhooks::EndpointFeed::Start({.brokers = config.kafka_brokers, .auth = *auth});
   if (!feed) return fail(feed.error());

@@ -78,6 +78,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (!server) return std::unexpected(server.error());
   service->server_ = std::move(*server);
   if (auto s = service->StartMail(config); !s) return std::unexpected(s.error());
+  if (auto s = service->StartProviderNotices(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartAdmin(config); !s) return std::unexpected(s.error());
   service->StartTreeHeadSigner(config.tree_head_interval);
   service->handler_->SetReady(true);
@@ -231,7 +232,7 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
         read_your_writes_->Wrote(client_id, size);
       },
       RandomIdGenerator::Instance(), clock_);
-  auto deliveries = webhooks::DeliveryStore::Open(config.data_dir);
+  auto deliveries = delivery::DeliveryStore::Open(config.data_dir);
   if (!deliveries) return std::unexpected(deliveries.error());
   deliveries_ = std::move(*deliveries);
   webhook_routes_ = std::make_unique<http::WebhookRoutesDeps>(http::WebhookRoutesDeps{
@@ -265,6 +266,26 @@ void Service::AddGauges() {
                          return static_cast<double>(mail_limiter_->Suppressed(reason));
                        });
   }
+  metrics.AddCounter("contractd_webhook_offsets_out_of_range_total",
+                     "Partitions assigned to the webhook dispatcher whose committed offset was "
+                     "below the earliest message Kafka still held.",
+                     "", [this] {
+                       const webhooks::WebhookDelivery* delivery = running_delivery_.load();
+                       return delivery ? static_cast<double>(delivery->offsets_out_of_range()) : 0;
+                     });
+  metrics.AddCounter("contractd_provider_notice_failed_attempts_total",
+                     "Attempts to tell a signing provider of a session that did not deliver.", "",
+                     [this] {
+                       const ProviderNotices* notices = running_provider_notices_.load();
+                       return notices ? static_cast<double>(notices->failed_attempts()) : 0;
+                     });
+  metrics.AddCounter("contractd_provider_notices_failed_total",
+                     "Notices to signing providers that failed for good (schedule exhausted, "
+                     "410, session no longer open).",
+                     "", [this] {
+                       const ProviderNotices* notices = running_provider_notices_.load();
+                       return notices ? static_cast<double>(notices->failed_notices()) : 0;
+                     });
   metrics.AddGauge("contractd_projection_lag_events",
                    "Events in the log that the read side has not applied yet.", [this] {
                      const uint64_t size = store_->Size();
@@ -285,6 +306,8 @@ void Service::Stop() {
   running_timers_.store(nullptr);
   if (timers_) timers_->Stop();
   if (mail_outbox_) mail_outbox_->Stop();
+  running_provider_notices_.store(nullptr);
+  if (provider_notices_) provider_notices_->Stop();
   if (projector_) projector_->Stop();
   // Every Kafka client goes before the embedded cluster: a client that outlived it would log its
   // brokers as down at every normal stop (the retry writer of webhook_delivery_ among them).
@@ -376,7 +399,7 @@ Status Service::StartDispatcher(const ServeConfig& config, const std::string& br
   return {};
 }
 
-Result<webhooks::Delivery> Service::RequestRetry(std::string_view delivery_id,
+Result<delivery::Delivery> Service::RequestRetry(std::string_view delivery_id,
                                                  std::string_view organization_id) {
   if (!webhook_delivery_) return Fail(ErrorCode::kUnavailable, "webhook delivery is stopped");
   return webhook_delivery_->RequestRetry(delivery_id, organization_id);
@@ -436,7 +459,8 @@ Result<boost::json::object> Service::BackUp(const std::string& data_dir,
   auto summary = app::BackUp(BackupSources{.data_dir = data_dir,
                                            .store = store_.get(),
                                            .webhook_deliveries = deliveries_.get(),
-                                           .mail_records = mail_records_.get()},
+                                           .mail_records = mail_records_.get(),
+                                           .provider_notices = provider_notice_records_.get()},
                              target_dir);
   if (!summary) return Fail(summary.error());
   std::cerr << "contractd: backup to " << target_dir << ": " << summary->events << " events"

@@ -9,12 +9,13 @@
 #include "app/admin_socket.h"
 #include "app/cli_commands.h"
 #include "app/config.h"
+#include "app/provider_notices.h"
 #include "app/provider_registry.h"
-#include "app/provider_starter.h"
 #include "commands/contract_commands.h"
 #include "commands/due_timers.h"
 #include "commands/endpoint_commands.h"
 #include "commands/evidence_commands.h"
+#include "delivery/delivery_store.h"
 #include "documents/contract_documents.h"
 #include "documents/page_images.h"
 #include "documents/service_certificate.h"
@@ -34,7 +35,6 @@
 #include "projections/rocksdb_view_store.h"
 #include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
@@ -83,7 +83,7 @@ class Service {
   Status StartDispatcher(const ServeConfig& config, const std::string& brokers,
                          const webhooks::MessageAuth& auth);
   // The retry operation, as webhook delivery carries it out.
-  Result<webhooks::Delivery> RequestRetry(std::string_view delivery_id,
+  Result<delivery::Delivery> RequestRetry(std::string_view delivery_id,
                                           std::string_view organization_id);
   // The signing family and what completion needs (service_signing.cc).
   Status AddSigning(const ServeConfig& config);
@@ -91,6 +91,11 @@ class Service {
   // reads them); the outbox starts once the server listens (its links need the port).
   Status OpenMailRecords(const ServeConfig& config);
   Status StartMail(const ServeConfig& config);
+  // Provider notices (provider_notices.h): the records open with the signing family, so that the
+  // first start's checkpoint comes before any request; the notices start once the server listens
+  // (their callback URL needs the port).
+  Status OpenProviderNotices(const ServeConfig& config);
+  Status StartProviderNotices(const ServeConfig& config);
   // The origin of signing links: --public-url, else the address listened on.
   std::string PublicOrigin(const ServeConfig& config) const;
 
@@ -121,22 +126,25 @@ class Service {
   std::unique_ptr<AdminCommands> admin_commands_;
   std::unique_ptr<AdminSocketServer> admin_socket_;
   std::unique_ptr<ProviderRegistry> providers_;
-  std::unique_ptr<ProviderStarter> provider_starter_;
   std::jthread tree_head_signer_;
   std::unique_ptr<webhooks::EndpointSecrets> endpoint_secrets_;
   std::unique_ptr<commands::EndpointCommands> endpoint_commands_;
   std::unique_ptr<http::WebhookRoutesDeps> webhook_routes_;
   std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
   std::unique_ptr<webhooks::KafkaRelay> relay_;
-  std::unique_ptr<webhooks::DeliveryStore> deliveries_;
+  std::unique_ptr<delivery::DeliveryStore> deliveries_;
   std::unique_ptr<webhooks::WebhookDelivery> webhook_delivery_;
   std::atomic<webhooks::WebhookDelivery*> running_delivery_{nullptr};  // for the projector's thread
   std::unique_ptr<commands::DueTimerScheduler> timers_;
   std::atomic<commands::DueTimerScheduler*> running_timers_{nullptr};  // for the projector's thread
-  std::unique_ptr<webhooks::DeliveryStore> mail_records_;
+  std::unique_ptr<delivery::DeliveryStore> mail_records_;
   std::unique_ptr<mail::MailRateLimiter> mail_limiter_;
   std::unique_ptr<mail::MailTransport> mail_transport_;
   std::unique_ptr<mail::MailOutbox> mail_outbox_;
+  std::unique_ptr<delivery::DeliveryStore> provider_notice_records_;
+  std::unique_ptr<webhooks::WebhookSender> provider_sender_;
+  std::unique_ptr<ProviderNotices> provider_notices_;
+  std::atomic<ProviderNotices*> running_provider_notices_{nullptr};  // for /metrics
 };
 
 }  // namespace esign::app

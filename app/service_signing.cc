@@ -13,8 +13,7 @@ constexpr auto kSessionIndexWait = std::chrono::seconds(5);
 
 Status Service::AddSigning(const ServeConfig& config) {
   providers_ = std::make_unique<ProviderRegistry>(config.data_dir);
-  provider_starter_ = std::make_unique<ProviderStarter>(
-      *providers_, store_->blobs(), [this, config] { return PublicOrigin(config); });
+  if (auto opened = OpenProviderNotices(config); !opened) return opened;
   // The participant's providerConfigRef names its provider; without one, the only provider.
   auto resolve_provider = [this](const Participant& signer) -> std::string {
     if (signer.provider_config_ref) {
@@ -39,14 +38,8 @@ Status Service::AddSigning(const ServeConfig& config) {
       [this](const ContractState& state, const documents::Completion& completion) {
         return documents_->Seal(state, completion);
       });
-  contract_commands_->SetProviders(
-      resolve_provider,
-      [this](const ContractState& state, const SigningSession& session) {
-        provider_starter_->Start(state, session);
-      },
-      [this](const ContractState& state, const SigningSession& session) {
-        provider_starter_->Cancel(state, session);
-      });
+  // The providers hear of their sessions from the log (provider_notices.h).
+  contract_commands_->SetProviders(resolve_provider, {});
   page_images_ = std::make_unique<documents::PageImages>(store_->blobs());
   http::SigningRoutesDeps deps{
       .commands = *contract_commands_,
@@ -69,6 +62,34 @@ Status Service::AddSigning(const ServeConfig& config) {
                                      return provider->secret;
                                    },
                                    SystemClock::Instance()});
+  return {};
+}
+
+Status Service::OpenProviderNotices(const ServeConfig& config) {
+  auto records =
+      delivery::DeliveryStore::Open(config.data_dir, "provider-notices", /*outbox=*/true);
+  if (!records) return std::unexpected(records.error());
+  provider_notice_records_ = std::move(*records);
+  // The first start with recorded notices: sessions of earlier runs were told then, in memory.
+  auto checkpoint = provider_notice_records_->Checkpoint();
+  if (!checkpoint) return Fail(checkpoint.error());
+  if (!*checkpoint) return provider_notice_records_->SetCheckpoint(store_->Size());
+  return {};
+}
+
+Status Service::StartProviderNotices(const ServeConfig& config) {
+  provider_sender_ = webhooks::MakeBeastSender({.allow_loopback = true});
+  auto notices = ProviderNotices::Start(
+      {.store = *store_,
+       .records = *provider_notice_records_,
+       .providers = *providers_,
+       .sender = *provider_sender_,
+       .callback_base = [this, config] { return PublicOrigin(config); },
+       .clock =
+           SystemClock::Instance()});  // the signature's timestamp is checked against real time
+  if (!notices) return Fail(notices.error());
+  provider_notices_ = std::move(*notices);
+  running_provider_notices_.store(provider_notices_.get());
   return {};
 }
 

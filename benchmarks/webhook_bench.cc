@@ -29,13 +29,13 @@
 #include <vector>
 
 #include "commands/endpoint_commands.h"
+#include "delivery/delivery_store.h"
 #include "domain/id_generator.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "http/server.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
         return directory.OfOrganization(organization).size();
       },
       nullptr, RandomIdGenerator::Instance(), SystemClock::Instance());
-  auto deliveries = webhooks::DeliveryStore::Open(dir);
+  auto deliveries = delivery::DeliveryStore::Open(dir);
   if (!deliveries) return fail("deliveries", deliveries.error());
 
   Receiver receiver;

@@ -7,9 +7,9 @@
 
 #include "commands/contract_commands.h"
 #include "commands/evidence_commands.h"
+#include "delivery/delivery_store.h"
 #include "http/api.h"
 #include "projections/contract_as_of.h"
-#include "webhooks/delivery_store.h"
 
 namespace esign::projections {
 class ContractQueries;
@@ -29,7 +29,7 @@ struct ContractRoutesDeps {
   // Renders the unsigned PDF of a contract as it stands (for drafts, which have none frozen).
   std::function<Result<std::string>(const ContractState&)> render_pdf;
   // The e-mail outbox's records (mail/mail_outbox.h), for GET /contracts/{id}/notifications.
-  const webhooks::DeliveryStore* mail_records = nullptr;
+  const delivery::DeliveryStore* mail_records = nullptr;
   std::string mail_from =
       "no-reply@localhost.localdomain";  // --mail-from, whose domain ends Message-IDs
 };

@@ -26,8 +26,8 @@ boost::json::value Timestamp(int64_t micros) {
   return boost::json::value(FormatTimestamp(micros));
 }
 
-std::string_view StateName(webhooks::DeliveryState state) {
-  return state == webhooks::DeliveryState::kSucceeded ? "sent" : webhooks::DeliveryStateName(state);
+std::string_view StateName(delivery::DeliveryState state) {
+  return state == delivery::DeliveryState::kSucceeded ? "sent" : delivery::DeliveryStateName(state);
 }
 
 // The text shown for a reply with this code (0: no server answered).
@@ -39,7 +39,7 @@ std::string_view ReplyText(int code) {
   return "unexpected answer from the mail server";
 }
 
-boost::json::object NotificationJson(const webhooks::Delivery& d, std::string_view mail_from) {
+boost::json::object NotificationJson(const delivery::Delivery& d, std::string_view mail_from) {
   auto mail = mail::ParseOutgoingMail(d.body);
   boost::json::object item{
       {"id", d.id},
@@ -58,13 +58,13 @@ boost::json::object NotificationJson(const webhooks::Delivery& d, std::string_vi
       {"createdAt", Timestamp(d.created_us)},
       {"attempts", d.attempts.size()},
       {"nextAttemptAt",
-       d.state == webhooks::DeliveryState::kPending ? Timestamp(d.next_attempt_us) : nullptr},
+       d.state == delivery::DeliveryState::kPending ? Timestamp(d.next_attempt_us) : nullptr},
   };
   if (d.attempts.empty()) {
     item["lastAttemptAt"] = nullptr;
     item["lastReply"] = nullptr;
   } else {
-    const webhooks::DeliveryAttempt& last = d.attempts.back();
+    const delivery::DeliveryAttempt& last = d.attempts.back();
     item["lastAttemptAt"] = Timestamp(last.at_us);
     item["lastReply"] =
         boost::json::object{{"code", last.code != 0 ? boost::json::value(last.code) : nullptr},
@@ -85,7 +85,7 @@ ApiResult ListNotifications(const ContractRoutesDeps& deps, const ApiRequest& re
   auto records = deps.mail_records->OfContract(id, kMaxNotifications);
   if (!records) return std::unexpected(records.error());
   boost::json::array items;
-  for (const webhooks::Delivery& d : *records) {
+  for (const delivery::Delivery& d : *records) {
     items.push_back(NotificationJson(d, deps.mail_from));
   }
   return ApiResponse{200,

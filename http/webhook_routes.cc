@@ -88,7 +88,7 @@ boost::json::value TimeOrNull(int64_t micros) {
   return micros == 0 ? boost::json::value() : boost::json::value(FormatTimestamp(micros));
 }
 
-boost::json::object DeliveryJson(const webhooks::Delivery& d) {
+boost::json::object DeliveryJson(const delivery::Delivery& d) {
   boost::json::array attempts;
   for (const auto& a : d.attempts) {
     attempts.push_back(boost::json::object{
@@ -97,15 +97,15 @@ boost::json::object DeliveryJson(const webhooks::Delivery& d) {
         {"latencyMs", a.latency_ms},
         {"error", a.error.empty() ? boost::json::value() : boost::json::value(a.error)}});
   }
-  const bool pending = d.state == webhooks::DeliveryState::kPending;
+  const bool pending = d.state == delivery::DeliveryState::kPending;
   return boost::json::object{
       {"id", d.id},
       {"webhookId", d.webhook_id},
-      {"endpointId", d.endpoint_id},
+      {"endpointId", d.destination_id},
       {"eventId", d.event_id},
       {"eventType", d.event_type},
       {"contractId", d.contract_id},
-      {"status", webhooks::DeliveryStateName(d.state)},
+      {"status", delivery::DeliveryStateName(d.state)},
       {"createdAt", FormatTimestamp(d.created_us)},
       {"nextAttemptAt", pending ? TimeOrNull(d.next_attempt_us) : boost::json::value()},
       {"attempts", std::move(attempts)},

@@ -5,10 +5,10 @@
 #pragma once
 
 #include "commands/endpoint_commands.h"
+#include "delivery/delivery_store.h"
 #include "http/api.h"
 #include "projections/cursor.h"
 #include "projections/read_your_writes.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/endpoint_directory.h"
 
 namespace esign::http {
@@ -18,11 +18,11 @@ struct WebhookRoutesDeps {
   const webhooks::EndpointDirectory& directory;  // the list
   const projections::ReadYourWrites& read_your_writes;
   projections::CursorCodec cursors;
-  const webhooks::DeliveryStore& deliveries;
+  const delivery::DeliveryStore& deliveries;
   // Schedules a manual retry of a delivery of the organization (WebhookDelivery::RequestRetry,
   // webhooks/webhook_delivery.h: a request on webhook-retries for the dispatcher that owns the
   // contract's partition).
-  std::function<Result<webhooks::Delivery>(std::string_view delivery_id,
+  std::function<Result<delivery::Delivery>(std::string_view delivery_id,
                                            std::string_view organization_id)>
       retry;
 };

@@ -18,7 +18,7 @@
 namespace esign::mail {
 namespace {
 
-using webhooks::AttemptOutcome;
+using delivery::AttemptOutcome;
 
 constexpr size_t kNameLimit = 150;  // file names stay far below the 255 bytes of most systems
 

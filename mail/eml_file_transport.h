@@ -18,7 +18,7 @@ class EmlFileTransport final : public MailTransport {
   explicit EmlFileTransport(std::string dir);
 
   // kDelivered with code 250 once the file is durable; kRetry (code 0) when it cannot be written.
-  webhooks::AttemptOutcome Send(std::string_view envelope_from, std::string_view envelope_to,
+  delivery::AttemptOutcome Send(std::string_view envelope_from, std::string_view envelope_to,
                                 std::string_view mime) override;
   // Creates the directory when missing and makes sure a file can be written in it.
   Status Check() override;

@@ -1,9 +1,8 @@
 #include "mail/mail_outbox.h"
 
-#include <random>
-
 #include "base/json_read.h"
 #include "base/time_text.h"
+#include "commands/contract_at.h"
 #include "commands/contract_commands.h"
 #include "commands/organization_commands.h"
 #include "domain/contract.h"
@@ -13,14 +12,14 @@
 #include "mail/mail_message.h"
 #include "mail/mail_rate_limits.h"
 #include "mail/outgoing_mail.h"
-#include "webhooks/delivery_policy.h"
-#include "webhooks/log_line.h"
 
 namespace esign::mail {
 namespace {
 
-using webhooks::Delivery;
-using webhooks::DeliveryState;
+using commands::ContractAt;
+using commands::LatestContract;
+using delivery::Delivery;
+using delivery::DeliveryState;
 
 // The events whose contract may mail someone (domain/mail_plan.h).
 bool MayMail(std::string_view type) {
@@ -30,126 +29,96 @@ bool MayMail(std::string_view type) {
          type == event_type::kContractExpired || type == event_type::kSignerCodeSent;
 }
 
-// The contract as of `version`, replayed from its stream.
-Result<ContractState> ContractAt(const eventstore::EventStore& store, std::string_view contract_id,
-                                 uint64_t version) {
-  auto records = store.ReadStream(ContractStreamId(contract_id), StreamVersion(1), version);
-  if (!records) return std::unexpected(records.error());
-  auto events = eventstore::ToDomainEvents(*records);
-  if (!events) return std::unexpected(events.error());
-  return Replay(*events);
-}
-
-Result<ContractState> LatestContract(const eventstore::EventStore& store,
-                                     std::string_view contract_id) {
-  auto version = store.CurrentVersion(ContractStreamId(contract_id));
-  if (!version) return std::unexpected(version.error());
-  return ContractAt(store, contract_id, version->value());
-}
-
 }  // namespace
 
 Result<std::unique_ptr<MailOutbox>> MailOutbox::Start(MailOutboxDeps deps,
                                                       MailOutboxOptions options) {
-  auto checkpoint = deps.records.Checkpoint();
-  if (!checkpoint) return std::unexpected(checkpoint.error());
-  auto pending = deps.records.Pending();
-  if (!pending) return std::unexpected(pending.error());
   std::unique_ptr<MailOutbox> outbox(new MailOutbox(deps, std::move(options)));
-  for (Delivery& delivery :
-       WithinLimits(deps.records, deps.limiter, std::move(*pending), deps.clock.NowMicros())) {
-    outbox->lanes_->Push(std::move(delivery));
-  }
-  outbox->intake_ = std::make_unique<eventstore::CatchUpSubscription>(
-      deps.store, GlobalPosition(checkpoint->value_or(0)),
-      [o = outbox.get()](const std::vector<eventstore::EventRecord>& batch,
-                         const std::stop_token&) { return o->Intake(batch); });
-  outbox->intake_->Start();
+  MailOutbox* o = outbox.get();
+  auto started = delivery::LogOutbox::Start(
+      {.store = deps.store,
+       .records = deps.records,
+       .clock = deps.clock,
+       .plan = [o](const eventstore::EventRecord& record,
+                   int64_t now) { return o->Plan(record, now); },
+       .find = [](std::string_view lane) -> std::optional<delivery::LaneDestination> {
+         return delivery::LaneDestination{.id = std::string(lane),
+                                          .organization_id = std::string(LaneOrganization(lane))};
+       },
+       .send = [o](const Delivery& delivery) { return o->Send(delivery); },
+       .attempted = {},
+       // The hourly limits (mail_rate_limits.h) decide before anything is recorded, and again
+       // over what a crash left pending between a decision and its record.
+       .admit = [o](std::vector<Delivery> deliveries,
+                    int64_t now) -> Result<std::vector<Delivery>> {
+         return AdmitWithinLimits(o->deps_.records, o->deps_.limiter, std::move(deliveries), now);
+       },
+       .requeue =
+           [o](std::vector<Delivery> pending, int64_t now) {
+             return WithinLimits(o->deps_.records, o->deps_.limiter, std::move(pending), now);
+           }},
+      {.name = "mail outbox", .sender_threads = o->options_.sender_threads});
+  if (!started) return std::unexpected(started.error());
+  outbox->outbox_ = std::move(*started);
   return outbox;
 }
 
 MailOutbox::MailOutbox(MailOutboxDeps deps, MailOutboxOptions options)
-    : deps_(deps), options_(std::move(options)) {
-  lanes_ = std::make_unique<webhooks::DeliveryLanes>(
-      webhooks::LaneDeps{
-          .find = [](std::string_view lane) -> std::optional<webhooks::LaneDestination> {
-            return webhooks::LaneDestination{
-                .id = std::string(lane), .organization_id = std::string(LaneOrganization(lane))};
-          },
-          .attempt = [this](const std::stop_token&, const webhooks::LaneDestination&,
-                            Delivery& delivery) { return Attempt(delivery); },
-          .settle = [](const std::string&) {},
-          .clock = deps_.clock},
-      options_.sender_threads);
-}
+    : deps_(deps), options_(std::move(options)) {}
 
 MailOutbox::~MailOutbox() { Stop(); }
 
 void MailOutbox::Stop() {
-  if (intake_) intake_->Stop();
-  lanes_->Stop();
+  if (outbox_) outbox_->Stop();
 }
 
 bool MailOutbox::WaitForIntake(uint64_t position, std::chrono::milliseconds timeout) const {
-  return intake_->WaitForPosition(GlobalPosition(position), timeout);
+  return outbox_->WaitForIntake(position, timeout);
 }
 
-Result<GlobalPosition> MailOutbox::Intake(const std::vector<eventstore::EventRecord>& batch) {
+Result<std::vector<Delivery>> MailOutbox::Plan(const eventstore::EventRecord& record, int64_t now) {
   std::vector<Delivery> deliveries;
-  const int64_t now = deps_.clock.NowMicros();
-  for (const eventstore::EventRecord& record : batch) {
-    const auto contract_id = IdInStream(StreamKind::kContract, record.stream_id);
-    if (!contract_id || !MayMail(record.type)) continue;
-    auto event = eventstore::ToDomainEvent(record);
-    if (!event) return std::unexpected(event.error());
-    auto contract = ContractAt(deps_.store, *contract_id, record.version.value());
-    if (!contract) return std::unexpected(contract.error());
-    auto organization = commands::ReadOrganizationContact(deps_.store, contract->organization_id);
-    if (!organization) return std::unexpected(organization.error());
-    for (const PlannedMail& planned : PlanMail(*contract, *event, organization->owner)) {
-      OutgoingMail mail{.kind = planned.kind,
-                        .to = planned.email,
-                        .to_name = planned.name,
-                        .participant_id = planned.participant_id,
-                        .title = contract->title,
-                        .organization_name = organization->name,
-                        .subject = planned.subject,
-                        .message = planned.message,
-                        .expires_at = contract->expires_at.value_or("")};
-      if (planned.kind == MailKind::kContractDeclined ||
-          planned.kind == MailKind::kContractVoided) {
-        mail.reason = StringMemberOrEmpty(event->data, "reason");
-      }
-      if (planned.attach_signed_pdf) mail.signed_pdf_key = contract->signed_pdf_key.value_or("");
-      if (planned.kind == MailKind::kAuthenticationCode) {
-        mail.session_id = StringMemberOrEmpty(event->data, "sessionId");
-        mail.expires_at = StringMemberOrEmpty(event->data, "expiresAt");
-        const auto* number = event->data.if_contains("codeNumber");
-        mail.code_number =
-            number != nullptr && number->is_int64() ? static_cast<int>(number->get_int64()) : 0;
-      }
-      deliveries.push_back(
-          Delivery{.id = MailDeliveryId(record.event_id, planned.email),
-                   .endpoint_id = MailLane(contract->organization_id, planned.email),
-                   .event_id = record.event_id,
-                   .event_type = record.type,
-                   .contract_id = std::string(*contract_id),
-                   .position = record.position.value(),
-                   .body = OutgoingMailToJson(mail),
-                   .next_attempt_us = now,
-                   .created_us = now});
+  const auto contract_id = IdInStream(StreamKind::kContract, record.stream_id);
+  if (!contract_id || !MayMail(record.type)) return deliveries;
+  auto event = eventstore::ToDomainEvent(record);
+  if (!event) return std::unexpected(event.error());
+  auto contract = ContractAt(deps_.store, *contract_id, record.version.value());
+  if (!contract) return std::unexpected(contract.error());
+  auto organization = commands::ReadOrganizationContact(deps_.store, contract->organization_id);
+  if (!organization) return std::unexpected(organization.error());
+  for (const PlannedMail& planned : PlanMail(*contract, *event, organization->owner)) {
+    OutgoingMail mail{.kind = planned.kind,
+                      .to = planned.email,
+                      .to_name = planned.name,
+                      .participant_id = planned.participant_id,
+                      .title = contract->title,
+                      .organization_name = organization->name,
+                      .subject = planned.subject,
+                      .message = planned.message,
+                      .expires_at = contract->expires_at.value_or("")};
+    if (planned.kind == MailKind::kContractDeclined || planned.kind == MailKind::kContractVoided) {
+      mail.reason = StringMemberOrEmpty(event->data, "reason");
     }
+    if (planned.attach_signed_pdf) mail.signed_pdf_key = contract->signed_pdf_key.value_or("");
+    if (planned.kind == MailKind::kAuthenticationCode) {
+      mail.session_id = StringMemberOrEmpty(event->data, "sessionId");
+      mail.expires_at = StringMemberOrEmpty(event->data, "expiresAt");
+      const auto* number = event->data.if_contains("codeNumber");
+      mail.code_number =
+          number != nullptr && number->is_int64() ? static_cast<int>(number->get_int64()) : 0;
+    }
+    deliveries.push_back(
+        Delivery{.id = MailDeliveryId(record.event_id, planned.email),
+                 .destination_id = MailLane(contract->organization_id, planned.email),
+                 .event_id = record.event_id,
+                 .event_type = record.type,
+                 .contract_id = std::string(*contract_id),
+                 .position = record.position.value(),
+                 .body = OutgoingMailToJson(mail),
+                 .next_attempt_us = now,
+                 .created_us = now});
   }
-  const GlobalPosition next(batch.back().position.value() + 1);
-  if (!deliveries.empty()) {
-    auto admitted = AdmitWithinLimits(deps_.records, deps_.limiter, std::move(deliveries), now);
-    if (!admitted) return std::unexpected(admitted.error());
-    for (Delivery& delivery : *admitted) lanes_->Push(std::move(delivery));
-  }
-  if (auto stored = deps_.records.SetCheckpoint(next.value()); !stored) {
-    return std::unexpected(stored.error());
-  }
-  return next;
+  return deliveries;
 }
 
 Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingMail& mail) {
@@ -207,41 +176,13 @@ Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingM
   return RenderMime(message);
 }
 
-webhooks::LaneDeps::Attempted MailOutbox::Attempt(Delivery& delivery) {
-  thread_local std::mt19937_64 random(std::random_device{}());
-  webhooks::AttemptOutcome outcome;
+delivery::AttemptOutcome MailOutbox::Send(const Delivery& delivery) {
   auto mail = ParseOutgoingMail(delivery.body);
   auto mime = mail ? Render(delivery, *mail) : Result<std::string>(std::unexpected(mail.error()));
   if (!mime) {
-    outcome.kind = webhooks::AttemptOutcome::Kind::kFailed;
-    outcome.reply = mime.error().message;
-  } else {
-    outcome = deps_.transport.Send(options_.from_address, mail->to, *mime);
+    return {.kind = delivery::AttemptOutcome::Kind::kFailed, .reply = mime.error().message};
   }
-  std::uniform_real_distribution<double> jitter(-1.0, 1.0);
-  const webhooks::AttemptVerdict verdict =
-      webhooks::AfterAttempt(delivery, outcome, deps_.clock.NowMicros(), jitter(random));
-  if (verdict.next == webhooks::AttemptVerdict::Next::kDisableEndpoint) {
-    // A mail server has no endpoint to disable: the message alone has failed.
-    delivery.state = DeliveryState::kFailed;
-    delivery.next_attempt_us = 0;
-  }
-  if (delivery.state == DeliveryState::kFailed) {
-    webhooks::LogLine(
-        "mail outbox",
-        "message " + delivery.id + " of contract " + delivery.contract_id + " failed: " +
-            (outcome.code != 0 ? std::to_string(outcome.code) + " " : "") + outcome.reply);
-  } else if (delivery.state == DeliveryState::kPending) {
-    webhooks::LogLine("mail outbox",
-                      "message " + delivery.id + " deferred: " +
-                          (outcome.code != 0 ? std::to_string(outcome.code) + " " : "") +
-                          outcome.reply);
-  }
-  if (auto stored = deps_.records.Update(delivery); !stored) {
-    webhooks::LogLine("mail outbox",
-                      "recording message " + delivery.id + " failed: " + stored.error().message);
-  }
-  return webhooks::LaneDeps::Attempted::kDone;
+  return deps_.transport.Send(options_.from_address, mail->to, *mime);
 }
 
 }  // namespace esign::mail

@@ -1,7 +1,7 @@
 // MailOutbox: the e-mails of DESIGN section 15, read from the log and sent on the delivery core
-// that webhooks use (webhooks/delivery_lanes.h, delivery_policy.h, retry_schedule.h,
-// delivery_store.h): at least once, every attempt recorded, one Message-ID per (event,
-// recipient).
+// that webhooks use (delivery/log_outbox.h on delivery_lanes.h, delivery_policy.h,
+// retry_schedule.h, delivery_store.h): at least once, every attempt recorded, one Message-ID per
+// (event, recipient).
 //
 // Intake (a CatchUpSubscription on the log, from the checkpoint in the records): for each contract
 // event that mails someone, the contract as of that event decides who gets what (PlanMail, under
@@ -29,6 +29,8 @@
 #include <memory>
 #include <string>
 
+#include "delivery/delivery_store.h"
+#include "delivery/log_outbox.h"
 #include "domain/clock.h"
 #include "domain/result.h"
 #include "domain/signer_secrets.h"
@@ -37,14 +39,12 @@
 #include "mail/mail_rate_limits.h"
 #include "mail/mail_transport.h"
 #include "mail/outgoing_mail.h"
-#include "webhooks/delivery_lanes.h"
-#include "webhooks/delivery_store.h"
 
 namespace esign::mail {
 
 struct MailOutboxDeps {
   eventstore::EventStore& store;     // the log, contract and organization streams, blobs
-  webhooks::DeliveryStore& records;  // <data-dir>/mail
+  delivery::DeliveryStore& records;  // <data-dir>/mail
   MailTransport& transport;
   const SignerSecrets& secrets;
   const Clock& clock;
@@ -75,15 +75,15 @@ class MailOutbox {
 
  private:
   MailOutbox(MailOutboxDeps deps, MailOutboxOptions options);
-  Result<GlobalPosition> Intake(const std::vector<eventstore::EventRecord>& batch);
-  webhooks::LaneDeps::Attempted Attempt(webhooks::Delivery& delivery);
+  // The messages the event sends, one per recipient.
+  Result<std::vector<delivery::Delivery>> Plan(const eventstore::EventRecord& record, int64_t now);
+  delivery::AttemptOutcome Send(const delivery::Delivery& delivery);
   // The message as it goes out now; an error fails the delivery without sending (its reply).
-  Result<std::string> Render(const webhooks::Delivery& delivery, const OutgoingMail& mail);
+  Result<std::string> Render(const delivery::Delivery& delivery, const OutgoingMail& mail);
 
   MailOutboxDeps deps_;
   const MailOutboxOptions options_;
-  std::unique_ptr<webhooks::DeliveryLanes> lanes_;
-  std::unique_ptr<eventstore::CatchUpSubscription> intake_;
+  std::unique_ptr<delivery::LogOutbox> outbox_;
 };
 
 }  // namespace esign::mail

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "delivery/log_line.h"
 #include "eventstore/secret_file.h"
 #include "mail/outgoing_mail.h"
-#include "webhooks/log_line.h"
 
 namespace esign::mail {
 namespace {
@@ -175,7 +175,7 @@ Result<std::vector<MailLimitReason>> MailRateLimiter::Decide(
     if (limits_.per_organization != 0 && organization >= limits_.per_organization) {
       reason = MailLimitReason::kOrganization;
       if (organization == limits_.per_organization) {
-        webhooks::LogLine("mail outbox", "organization " + mail.organization_id +
+        delivery::LogLine("mail outbox", "organization " + mail.organization_id +
                                              " reached its limit of " +
                                              std::to_string(limits_.per_organization) +
                                              " messages an hour: the rest of the hour's messages "
@@ -230,30 +230,30 @@ uint64_t MailRateLimiter::Suppressed(MailLimitReason reason) const {
 
 namespace {
 
-void RecordFailed(webhooks::DeliveryStore& records, webhooks::Delivery& delivery,
+void RecordFailed(delivery::DeliveryStore& records, delivery::Delivery& delivery,
                   MailLimitReason reason, const MailLimits& limits, int64_t now_us) {
   FailRateLimited(delivery, reason, limits, now_us);
   if (auto stored = records.UpdateAdmitted(delivery); !stored) {
-    webhooks::LogLine("mail outbox", "recording message " + delivery.id +
+    delivery::LogLine("mail outbox", "recording message " + delivery.id +
                                          " as rate limited failed: " + stored.error().message);
   }
 }
 
 }  // namespace
 
-Result<std::vector<webhooks::Delivery>> AdmitWithinLimits(
-    webhooks::DeliveryStore& records, MailRateLimiter* limiter,
-    std::vector<webhooks::Delivery> deliveries, int64_t now_us) {
+Result<std::vector<delivery::Delivery>> AdmitWithinLimits(
+    delivery::DeliveryStore& records, MailRateLimiter* limiter,
+    std::vector<delivery::Delivery> deliveries, int64_t now_us) {
   std::unordered_map<std::string, MailLimitReason> limited;
   if (limiter != nullptr) {
     std::vector<MailToLimit> mails;
-    for (const webhooks::Delivery& delivery : deliveries) {
+    for (const delivery::Delivery& delivery : deliveries) {
       auto mail = ParseOutgoingMail(delivery.body);
       if (!mail) return std::unexpected(mail.error());
       mails.push_back(
           MailToLimit{.delivery_id = delivery.id,
-                      .organization_id = std::string(LaneOrganization(delivery.endpoint_id)),
-                      .address = std::string(LaneAddress(delivery.endpoint_id)),
+                      .organization_id = std::string(LaneOrganization(delivery.destination_id)),
+                      .address = std::string(LaneAddress(delivery.destination_id)),
                       .owner = mail->participant_id.empty()});
     }
     auto reasons = limiter->Decide(mails);
@@ -264,8 +264,8 @@ Result<std::vector<webhooks::Delivery>> AdmitWithinLimits(
   }
   auto admitted = records.Admit(std::move(deliveries));
   if (!admitted) return std::unexpected(admitted.error());
-  std::vector<webhooks::Delivery> to_send;
-  for (webhooks::Delivery& delivery : *admitted) {
+  std::vector<delivery::Delivery> to_send;
+  for (delivery::Delivery& delivery : *admitted) {
     const auto found = limited.find(delivery.id);
     if (found == limited.end()) {
       to_send.push_back(std::move(delivery));
@@ -276,13 +276,13 @@ Result<std::vector<webhooks::Delivery>> AdmitWithinLimits(
   return to_send;
 }
 
-std::vector<webhooks::Delivery> WithinLimits(webhooks::DeliveryStore& records,
+std::vector<delivery::Delivery> WithinLimits(delivery::DeliveryStore& records,
                                              const MailRateLimiter* limiter,
-                                             std::vector<webhooks::Delivery> pending,
+                                             std::vector<delivery::Delivery> pending,
                                              int64_t now_us) {
   if (limiter == nullptr) return pending;
-  std::vector<webhooks::Delivery> to_send;
-  for (webhooks::Delivery& delivery : pending) {
+  std::vector<delivery::Delivery> to_send;
+  for (delivery::Delivery& delivery : pending) {
     const auto reason = limiter->Decided(delivery.id);
     if (!reason || *reason == MailLimitReason::kNone) {
       to_send.push_back(std::move(delivery));
@@ -293,16 +293,16 @@ std::vector<webhooks::Delivery> WithinLimits(webhooks::DeliveryStore& records,
   return to_send;
 }
 
-void FailRateLimited(webhooks::Delivery& delivery, MailLimitReason reason, const MailLimits& limits,
+void FailRateLimited(delivery::Delivery& delivery, MailLimitReason reason, const MailLimits& limits,
                      int64_t now_us) {
   const std::string why = reason == MailLimitReason::kOrganization
                               ? "the organization's limit of " +
                                     std::to_string(limits.per_organization) + " messages an hour"
                               : "the limit of " + std::to_string(limits.per_recipient) +
                                     " messages an hour to one address";
-  delivery.state = webhooks::DeliveryState::kFailed;
+  delivery.state = delivery::DeliveryState::kFailed;
   delivery.attempts.push_back(
-      webhooks::DeliveryAttempt{.at_us = now_us, .error = "rate limited: not sent, over " + why});
+      delivery::DeliveryAttempt{.at_us = now_us, .error = "rate limited: not sent, over " + why});
   delivery.next_attempt_us = 0;
 }
 

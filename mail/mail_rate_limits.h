@@ -30,9 +30,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "delivery/delivery_store.h"
 #include "domain/clock.h"
 #include "domain/result.h"
-#include "webhooks/delivery_store.h"
 
 namespace esign::mail {
 
@@ -94,20 +94,20 @@ class MailRateLimiter {
 // DeliveryStore::Admit under the limits (`limiter` null: none): the deliveries over a limit are
 // recorded failed (FailRateLimited). Returns the pending ones, to send. Each delivery's body is an
 // OutgoingMail; its lane names the organization.
-Result<std::vector<webhooks::Delivery>> AdmitWithinLimits(
-    webhooks::DeliveryStore& records, MailRateLimiter* limiter,
-    std::vector<webhooks::Delivery> deliveries, int64_t now_us);
+Result<std::vector<delivery::Delivery>> AdmitWithinLimits(
+    delivery::DeliveryStore& records, MailRateLimiter* limiter,
+    std::vector<delivery::Delivery> deliveries, int64_t now_us);
 
 // The pending deliveries found at start, less those a limit refused this hour (a crash came
 // between the decision and its record), which are recorded failed now.
-std::vector<webhooks::Delivery> WithinLimits(webhooks::DeliveryStore& records,
+std::vector<delivery::Delivery> WithinLimits(delivery::DeliveryStore& records,
                                              const MailRateLimiter* limiter,
-                                             std::vector<webhooks::Delivery> pending,
+                                             std::vector<delivery::Delivery> pending,
                                              int64_t now_us);
 
 // Marks a delivery failed by a limit without sending it: one attempt with the reply
 // "rate limited: ...", no further attempt.
-void FailRateLimited(webhooks::Delivery& delivery, MailLimitReason reason, const MailLimits& limits,
+void FailRateLimited(delivery::Delivery& delivery, MailLimitReason reason, const MailLimits& limits,
                      int64_t now_us);
 
 }  // namespace esign::mail

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "delivery/attempt_outcome.h"
 #include "domain/result.h"
-#include "webhooks/attempt_outcome.h"
 
 namespace esign::mail {
 
@@ -21,7 +21,7 @@ class MailTransport {
   // connection, TLS or authentication failure or a timeout. code: the reply code that decided
   // (0 when no reply did: the transport gave up by itself); reply: the server's reply text or the
   // transport's error, one short line; latency measured.
-  virtual webhooks::AttemptOutcome Send(std::string_view envelope_from,
+  virtual delivery::AttemptOutcome Send(std::string_view envelope_from,
                                         std::string_view envelope_to, std::string_view mime) = 0;
 
   // Whether the transport can be used now, sending nothing (SMTP: connect, EHLO, STARTTLS when

@@ -1,4 +1,4 @@
-// One message of the outbox as its delivery record keeps it (webhooks::Delivery::body): what to
+// One message of the outbox as its delivery record keeps it (delivery::Delivery::body): what to
 // say to whom, decided when the event was read. What must be fresh or is secret is not in it:
 // the hosted link and the e-mail code are derived when the message is sent (signer_secrets.h),
 // the signed PDF read from the blob store, so the record holds no secret.

@@ -15,7 +15,7 @@
 namespace esign::mail {
 namespace {
 
-using webhooks::AttemptOutcome;
+using delivery::AttemptOutcome;
 
 // What is recorded of a reply or an error: one line, short enough for a list of attempts.
 constexpr size_t kReplyLimit = 300;

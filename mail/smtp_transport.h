@@ -30,7 +30,7 @@ class SmtpTransport final : public MailTransport {
  public:
   explicit SmtpTransport(SmtpOptions options);
 
-  webhooks::AttemptOutcome Send(std::string_view envelope_from, std::string_view envelope_to,
+  delivery::AttemptOutcome Send(std::string_view envelope_from, std::string_view envelope_to,
                                 std::string_view mime) override;
   Status Check() override;
   std::string Describe() const override;

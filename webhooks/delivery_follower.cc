@@ -1,7 +1,7 @@
 #include "webhooks/delivery_follower.h"
 
+#include "delivery/log_line.h"
 #include "webhooks/delivery_topics.h"
-#include "webhooks/log_line.h"
 
 namespace esign::webhooks {
 namespace {}  // namespace
@@ -42,7 +42,8 @@ void DeliveryFollower::Run(const std::stop_token& stop) {
     if (message == nullptr) continue;
     if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        LogLine("webhook deliveries", std::string("consumer: ") + rd_kafka_message_errstr(message));
+        delivery::LogLine("webhook deliveries",
+                          std::string("consumer: ") + rd_kafka_message_errstr(message));
       }
       rd_kafka_message_destroy(message);
       continue;
@@ -51,7 +52,8 @@ void DeliveryFollower::Run(const std::stop_token& stop) {
     // A message no dispatcher wrote is dropped; its offset is stored like any other's.
     Status applied = gate_.Admit(*message) ? Apply(value) : Status();
     while (!applied && !stop.stop_requested()) {
-      LogLine("webhook deliveries", "applying a record failed: " + applied.error().message);
+      delivery::LogLine("webhook deliveries",
+                        "applying a record failed: " + applied.error().message);
       std::this_thread::sleep_for(std::chrono::seconds(1));
       applied = Apply(value);
     }

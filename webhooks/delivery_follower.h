@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "webhooks/delivery_store.h"
+#include "delivery/delivery_store.h"
 #include "webhooks/kafka_config.h"
 #include "webhooks/message_auth.h"
 
@@ -34,7 +34,7 @@ struct DeliveryFollowerOptions {
 };
 
 struct DeliveryFollowerDeps {
-  DeliveryStore& deliveries;
+  delivery::DeliveryStore& deliveries;
   std::function<Status(std::string_view endpoint_id, std::string_view reason)> disable;
 };
 

@@ -5,17 +5,18 @@
 namespace esign::webhooks {
 namespace {
 
-std::string WithDelivery(std::string_view kind, const Delivery& delivery) {
-  return R"({"kind":")" + std::string(kind) + R"(","delivery":)" + DeliveryToJson(delivery) + "}";
+std::string WithDelivery(std::string_view kind, const delivery::Delivery& delivery) {
+  return R"({"kind":")" + std::string(kind) + R"(","delivery":)" +
+         delivery::DeliveryToJson(delivery) + "}";
 }
 
 }  // namespace
 
-TopicMessage RetryRequestMessage(const Delivery& delivery) {
+TopicMessage RetryRequestMessage(const delivery::Delivery& delivery) {
   return {std::string(kRetriesTopic), delivery.contract_id, WithDelivery("retry", delivery)};
 }
 
-TopicMessage DeliveryRecordMessage(const Delivery& delivery) {
+TopicMessage DeliveryRecordMessage(const delivery::Delivery& delivery) {
   return {std::string(kDeliveriesTopic), delivery.id, WithDelivery("delivery", delivery)};
 }
 
@@ -52,14 +53,14 @@ std::optional<DeliveryTopicRecord> ParseDeliveryTopicRecord(std::string_view val
   }
   const auto* delivery = o.if_contains("delivery");
   if (delivery == nullptr) return std::nullopt;
-  auto parsed = ParseDelivery(boost::json::serialize(*delivery));
+  auto parsed = delivery::ParseDelivery(boost::json::serialize(*delivery));
   if (!parsed) return std::nullopt;
   record.delivery = std::move(*parsed);
   return record;
 }
 
-Delivery RetriedNow(Delivery delivery, int64_t now_us) {
-  delivery.state = DeliveryState::kPending;
+delivery::Delivery RetriedNow(delivery::Delivery delivery, int64_t now_us) {
+  delivery.state = delivery::DeliveryState::kPending;
   delivery.round_start = delivery.attempts.size();
   delivery.next_attempt_us = now_us;
   return delivery;

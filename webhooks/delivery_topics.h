@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "webhooks/delivery_store.h"
+#include "delivery/delivery_store.h"
 #include "webhooks/topic_writer.h"
 
 namespace esign::webhooks {
@@ -23,22 +23,22 @@ inline constexpr std::string_view kRetriesTopic = "webhook-retries";
 inline constexpr std::string_view kDeliveriesTopic = "webhook-deliveries";
 
 // The delivery as it is to be retried (pending, a new round, due now).
-TopicMessage RetryRequestMessage(const Delivery& delivery);
+TopicMessage RetryRequestMessage(const delivery::Delivery& delivery);
 // The delivery as recorded.
-TopicMessage DeliveryRecordMessage(const Delivery& delivery);
+TopicMessage DeliveryRecordMessage(const delivery::Delivery& delivery);
 TopicMessage DisableRequestMessage(std::string_view endpoint_id, std::string_view reason);
 
 struct DeliveryTopicRecord {
   enum class Kind { kRetry, kDelivery, kDisable };
   Kind kind = Kind::kDelivery;
-  Delivery delivery;        // kRetry, kDelivery
-  std::string endpoint_id;  // kDisable
-  std::string reason;       // kDisable
+  delivery::Delivery delivery;  // kRetry, kDelivery
+  std::string endpoint_id;      // kDisable
+  std::string reason;           // kDisable
 };
 // nullopt for a value that is none of the three.
 std::optional<DeliveryTopicRecord> ParseDeliveryTopicRecord(std::string_view value);
 
 // The delivery made due again now, in a new round of the retry schedule.
-Delivery RetriedNow(Delivery delivery, int64_t now_us);
+delivery::Delivery RetriedNow(delivery::Delivery delivery, int64_t now_us);
 
 }  // namespace esign::webhooks

@@ -4,10 +4,11 @@
 #include <random>
 #include <set>
 
+#include "delivery/log_line.h"
 #include "webhooks/delivery_message.h"
 #include "webhooks/delivery_policy.h"
 #include "webhooks/delivery_topics.h"
-#include "webhooks/log_line.h"
+#include "webhooks/offset_gap.h"
 #include "webhooks/webhook_outcome.h"
 
 namespace esign::webhooks {
@@ -15,6 +16,8 @@ namespace {
 
 // Bounds how long a stopping intake goes unnoticed; messages wake it at once.
 constexpr int kPollMs = 500;
+// Bounds each of the two look-ups of an assignment's offsets (offset_gap.h).
+constexpr std::chrono::milliseconds kOffsetQueryTimeout{2000};
 
 std::vector<TopicPartition> PartitionsOf(const rd_kafka_topic_partition_list_t* list) {
   std::vector<TopicPartition> partitions;
@@ -55,8 +58,8 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
       });
   if (!consumer) return std::unexpected(consumer.error());
   dispatcher->consumer_ = std::move(*consumer);
-  // Deliveries left pending by an earlier run come back with their messages, which were not
-  // committed: nothing is loaded from the store here.
+  // Deliveries left pending by an earlier run are queued from the store by the intake thread
+  // (QueueStored): their messages may no longer be in Kafka.
   dispatcher->intake_ =
       std::jthread([d = dispatcher.get()](const std::stop_token& stop) { d->RunIntake(stop); });
   return dispatcher;
@@ -64,25 +67,26 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
 
 Dispatcher::Dispatcher(DispatcherDeps deps, DispatcherOptions options)
     : deps_(std::move(deps)), options_(std::move(options)) {
-  lanes_ = std::make_unique<DeliveryLanes>(
-      LaneDeps{.find = [this](std::string_view id) -> std::optional<LaneDestination> {
-                 auto endpoint = deps_.directory.Find(id);
-                 if (!endpoint) return std::nullopt;
-                 return LaneDestination{.id = endpoint->id,
-                                        .organization_id = endpoint->organization_id,
-                                        .enabled = endpoint->enabled,
-                                        .version = endpoint->version};
-               },
-               .attempt =
-                   [this](const std::stop_token& stop, const LaneDestination& destination,
-                          Delivery& delivery) {
-                     // Deleted since the lane looked: the lane settles it when it looks again.
-                     auto endpoint = deps_.directory.Find(destination.id);
-                     if (!endpoint) return LaneDeps::Attempted::kDone;
-                     return Attempt(stop, *endpoint, delivery);
-                   },
-               .settle = [this](const std::string& id) { Settle(id); },
-               .clock = deps_.clock},
+  lanes_ = std::make_unique<delivery::DeliveryLanes>(
+      delivery::LaneDeps{
+          .find = [this](std::string_view id) -> std::optional<delivery::LaneDestination> {
+            auto endpoint = deps_.directory.Find(id);
+            if (!endpoint) return std::nullopt;
+            return delivery::LaneDestination{.id = endpoint->id,
+                                             .organization_id = endpoint->organization_id,
+                                             .enabled = endpoint->enabled,
+                                             .version = endpoint->version};
+          },
+          .attempt =
+              [this](const std::stop_token& stop, const delivery::LaneDestination& destination,
+                     delivery::Delivery& delivery) {
+                // Deleted since the lane looked: the lane settles it when it looks again.
+                auto endpoint = deps_.directory.Find(destination.id);
+                if (!endpoint) return delivery::LaneDeps::Attempted::kDone;
+                return Attempt(stop, *endpoint, delivery);
+              },
+          .settle = [this](const std::string& id) { Settle(id); },
+          .clock = deps_.clock},
       options_.sender_threads);
 }
 
@@ -109,12 +113,20 @@ void Dispatcher::Settle(const std::string& delivery_id) {
   offsets_.Settled(delivery_id);
 }
 
-LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
-                                        const WebhookEndpoint& endpoint, Delivery& delivery) {
+delivery::LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
+                                                  const WebhookEndpoint& endpoint,
+                                                  delivery::Delivery& delivery) {
   thread_local std::mt19937_64 random(std::random_device{}());
+  // Queued from the store at start and again from its message read again, it may have been sent
+  // and recorded already while this copy waited: the store says whether it is still due.
+  if (auto stored = deps_.deliveries.Get(delivery.id);
+      stored && *stored && (*stored)->state != delivery::DeliveryState::kPending) {
+    delivery = std::move(**stored);
+    return delivery::LaneDeps::Attempted::kDone;
+  }
   const int64_t now = deps_.clock.NowMicros();
   auto secrets = deps_.secrets.Signing(endpoint.id, now);
-  AttemptOutcome outcome;
+  delivery::AttemptOutcome outcome;
   if (!secrets || secrets->empty()) {
     outcome.reply = "the endpoint has no signing secret";
   } else {
@@ -128,30 +140,32 @@ LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
          delivery.body}));
   }
   std::uniform_real_distribution<double> jitter(-1.0, 1.0);
-  const AttemptVerdict verdict = AfterAttempt(delivery, outcome, now, jitter(random));
-  const bool disabled = verdict.next == AttemptVerdict::Next::kDisableEndpoint &&
+  const delivery::AttemptVerdict verdict =
+      delivery::AfterAttempt(delivery, outcome, now, jitter(random));
+  const bool disabled = verdict.next == delivery::AttemptVerdict::Next::kDisableEndpoint &&
                         Disable(endpoint, verdict.disable_reason);
   // Admitted or retried through this store before it reached a lane: only its record changes.
   if (auto stored = deps_.deliveries.UpdateAdmitted(delivery); !stored) {
-    LogLine("webhook dispatcher",
-            "recording delivery " + delivery.id + " failed: " + stored.error().message);
+    delivery::LogLine("webhook dispatcher",
+                      "recording delivery " + delivery.id + " failed: " + stored.error().message);
   }
   // The outcome must be recorded before it settles the message that caused the delivery.
   while (deps_.recorded && !stop.stop_requested()) {
     auto recorded = deps_.recorded({delivery});
     if (recorded) break;
-    LogLine("webhook dispatcher",
-            "recording delivery " + delivery.id + " failed: " + recorded.error().message);
+    delivery::LogLine("webhook dispatcher",
+                      "recording delivery " + delivery.id + " failed: " + recorded.error().message);
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
-  return disabled ? LaneDeps::Attempted::kEndpointDisabled : LaneDeps::Attempted::kDone;
+  return disabled ? delivery::LaneDeps::Attempted::kEndpointDisabled
+                  : delivery::LaneDeps::Attempted::kDone;
 }
 
 bool Dispatcher::Disable(const WebhookEndpoint& endpoint, const std::string& reason) {
-  LogLine("webhook dispatcher", "disabling endpoint " + endpoint.id + ": " + reason);
+  delivery::LogLine("webhook dispatcher", "disabling endpoint " + endpoint.id + ": " + reason);
   if (auto disabled = deps_.disable(endpoint.id, reason); !disabled) {
-    LogLine("webhook dispatcher",
-            "disabling endpoint " + endpoint.id + " failed: " + disabled.error().message);
+    delivery::LogLine("webhook dispatcher",
+                      "disabling endpoint " + endpoint.id + " failed: " + disabled.error().message);
     return false;
   }
   return true;
@@ -179,12 +193,21 @@ void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
   auto* dispatcher = static_cast<Dispatcher*>(opaque);
   const std::vector<TopicPartition> changed = PartitionsOf(partitions);
   if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-    LogLine("webhook dispatcher", "partitions assigned: " + Describe(changed));
+    delivery::LogLine("webhook dispatcher", "partitions assigned: " + Describe(changed));
+    // Before fetching starts, while the committed offsets are still the group's last word.
+    for (const OffsetGap& gap : CommittedBelowEarliest(handle, *partitions, kOffsetQueryTimeout)) {
+      delivery::LogLine(
+          "webhook dispatcher",
+          DescribeGap(gap) +
+              "; deliveries recorded as pending are sent from this member's store, events "
+              "never read get none");
+      dispatcher->offsets_out_of_range_.fetch_add(1);
+    }
     rd_kafka_assign(handle, partitions);
     return;
   }
   // Revoked (or lost): what is settled is committed now, and the rest is the next owner's.
-  LogLine("webhook dispatcher", "partitions revoked: " + Describe(changed));
+  delivery::LogLine("webhook dispatcher", "partitions revoked: " + Describe(changed));
   ++dispatcher->revocations_;
   dispatcher->StoreCommittableOffsets();
   rd_kafka_commit(handle, nullptr, 0);
@@ -198,7 +221,28 @@ void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
   rd_kafka_assign(handle, nullptr);
 }
 
+void Dispatcher::QueueStored(const std::stop_token& stop) {
+  auto pending = deps_.deliveries.Pending();
+  while (!pending && !stop.stop_requested()) {
+    delivery::LogLine("webhook dispatcher",
+                      "reading pending deliveries failed: " + pending.error().message);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    pending = deps_.deliveries.Pending();
+  }
+  if (!pending || pending->empty()) return;
+  // A lane takes a delivery whose endpoint the directory does not know for one whose endpoint
+  // was deleted: the directory must first know every endpoint created before the last of them.
+  while (!deps_.wait_for_directory(pending->back().position)) {
+    if (stop.stop_requested()) return;
+  }
+  delivery::LogLine(
+      "webhook dispatcher",
+      std::to_string(pending->size()) + " deliveries recorded as pending queued from the store");
+  lanes_->PushAll(std::move(*pending));  // in log order (Pending)
+}
+
 void Dispatcher::RunIntake(const std::stop_token& stop) {
+  QueueStored(stop);
   rd_kafka_t* rk = consumer_.get();
   MessageGate gate(options_.auth, "contractd: webhook dispatcher");
   while (!stop.stop_requested()) {
@@ -211,8 +255,8 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
       if (message == nullptr) break;
       if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
         if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-          LogLine("webhook dispatcher",
-                  std::string("consumer: ") + rd_kafka_message_errstr(message));
+          delivery::LogLine("webhook dispatcher",
+                            std::string("consumer: ") + rd_kafka_message_errstr(message));
         }
       } else if (!gate.Admit(*message)) {
         // Not written by contractd: nothing to do, yet its offset is committed like any other's.
@@ -231,7 +275,8 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
     // Not one offset moves before the batch's deliveries are recorded: on failure, try again.
     auto recorded = Record(batch);
     while (!recorded && !stop.stop_requested()) {
-      LogLine("webhook dispatcher", "recording deliveries failed: " + recorded.error().message);
+      delivery::LogLine("webhook dispatcher",
+                        "recording deliveries failed: " + recorded.error().message);
       std::this_thread::sleep_for(std::chrono::seconds(1));
       recorded = Record(batch);
     }
@@ -244,15 +289,15 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
       }
     }
     // In log order, so each lane mostly appends (partitions interleave within a batch).
-    std::ranges::stable_sort(recorded->pending, {}, &Delivery::position);
+    std::ranges::stable_sort(recorded->pending, {}, &delivery::Delivery::position);
     lanes_->PushAll(std::move(recorded->pending));
   }
 }
 
 Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& messages) {
   std::vector<std::vector<std::string>> caused(messages.size());  // delivery ids, per message
-  std::vector<Delivery> deliveries;
-  std::vector<Delivery> retried;
+  std::vector<delivery::Delivery> deliveries;
+  std::vector<delivery::Delivery> retried;
   const int64_t now = deps_.clock.NowMicros();
   std::vector<std::optional<LifecycleEvent>> events;
   uint64_t last_position = 0;
@@ -284,16 +329,16 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
     if (!event) continue;
     // The message names the contract's controlling organization (docs/events.md).
     if (event->organization_id.empty()) continue;
-    for (Delivery& delivery :
+    for (delivery::Delivery& delivery :
          RouteEvent(*event, deps_.directory.OfOrganization(event->organization_id), now)) {
       caused[i].push_back(delivery.id);
       deliveries.push_back(std::move(delivery));
     }
   }
-  auto admitted = deliveries.empty() ? Result<std::vector<Delivery>>()
+  auto admitted = deliveries.empty() ? Result<std::vector<delivery::Delivery>>()
                                      : deps_.deliveries.Admit(std::move(deliveries));
   if (!admitted) return std::unexpected(admitted.error());
-  std::vector<Delivery> pending = std::move(*admitted);
+  std::vector<delivery::Delivery> pending = std::move(*admitted);
   pending.insert(pending.end(), retried.begin(), retried.end());
   if (deps_.recorded && !pending.empty()) {
     if (auto recorded = deps_.recorded(pending); !recorded)
@@ -301,25 +346,26 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
   }
   // Only the pending deliveries hold their messages.
   std::set<std::string> pending_ids;
-  for (const Delivery& d : pending) pending_ids.insert(d.id);
+  for (const delivery::Delivery& d : pending) pending_ids.insert(d.id);
   for (auto& ids : caused) {
     std::erase_if(ids, [&](const std::string& id) { return !pending_ids.contains(id); });
   }
   return Recorded{std::move(caused), std::move(pending)};
 }
 
-Result<std::optional<Delivery>> Dispatcher::RecordRetry(const Delivery& requested) {
-  if (!deps_.directory.Find(requested.endpoint_id)) return std::optional<Delivery>();
+Result<std::optional<delivery::Delivery>> Dispatcher::RecordRetry(
+    const delivery::Delivery& requested) {
+  if (!deps_.directory.Find(requested.destination_id)) return std::optional<delivery::Delivery>();
   auto stored = deps_.deliveries.Get(requested.id);
   if (!stored) return std::unexpected(stored.error());
   // The store of this member may not know it (another member recorded it): the request carries
   // the delivery as contractd recorded it (the request is authenticated: only contractd writes
   // to the retries topic).
-  Delivery delivery = RetriedNow(*stored ? **stored : requested, deps_.clock.NowMicros());
+  delivery::Delivery delivery = RetriedNow(*stored ? **stored : requested, deps_.clock.NowMicros());
   if (auto updated = deps_.deliveries.Update(delivery); !updated) {
     return std::unexpected(updated.error());
   }
-  return std::optional<Delivery>(std::move(delivery));
+  return std::optional<delivery::Delivery>(std::move(delivery));
 }
 
 }  // namespace esign::webhooks

@@ -6,7 +6,14 @@
 // of the organization that controls the contract, enabled or not, created before the event, that
 // want its type (RouteEvent, delivery_policy.h), and records one pending delivery per endpoint
 // (DeliveryStore, synced; the ids, derived from endpoint and event, keep a message read twice from
-// being recorded twice). A batch is routed only against a directory that has caught up with its
+// being recorded twice). Every delivery recorded as pending is sent, whatever Kafka still holds:
+// at start the intake first queues the store's pending deliveries (DeliveryStore::Pending), so a
+// delivery whose message retention removed, or whose committed offset moved past it, is not
+// lost; read again from its message, the same delivery replaces the queued copy (same id), and an
+// attempt first checks the store, so nothing recorded as sent is sent again. With several
+// members, each sends what its own store recorded. An assignment whose committed offset lies
+// below what the cluster still holds is logged and counted (offsets_out_of_range). A batch is
+// routed only against a directory that has caught up with its
 // last event: an endpoint created before an event but missing from the directory would silently
 // get nothing, so when wait_for_directory gives up, the batch is recorded again a second later
 // and no offset moves. A retry request makes its delivery pending again. A message's offset is
@@ -29,6 +36,7 @@
 // Threads: the intake, and sender_threads senders. Stop and Wake may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -36,10 +44,10 @@
 #include <string>
 #include <thread>
 
+#include "delivery/delivery_lanes.h"
+#include "delivery/delivery_store.h"
 #include "domain/clock.h"
 #include "domain/stream_kinds.h"
-#include "webhooks/delivery_lanes.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
 #include "webhooks/kafka_config.h"
@@ -73,7 +81,7 @@ struct DispatcherOptions {
 struct DispatcherDeps {
   const EndpointDirectory& directory;
   EndpointSecrets& secrets;
-  DeliveryStore& deliveries;
+  delivery::DeliveryStore& deliveries;
   WebhookSender& sender;
   const Clock& clock;
   // Disables an endpoint, giving the reason (it answered 410, or the schedule ran out).
@@ -83,7 +91,7 @@ struct DispatcherDeps {
   std::function<bool(uint64_t position)> wait_for_directory;
   // Called with deliveries once stored (admitted, attempted, retried); a delivery's outcome counts
   // as recorded only when it returns success. Empty: the store is the whole record.
-  std::function<Status(const std::vector<Delivery>&)> recorded;
+  std::function<Status(const std::vector<delivery::Delivery>&)> recorded;
 };
 
 class Dispatcher {
@@ -96,6 +104,9 @@ class Dispatcher {
   void Stop();
   // Re-examines every lane's endpoint (it changed).
   void Wake();
+  // Assigned partitions whose committed offset was below the earliest offset the cluster still
+  // held (offset_gap.h), since start.
+  uint64_t offsets_out_of_range() const { return offsets_out_of_range_.load(); }
 
  private:
   struct Message {
@@ -105,19 +116,22 @@ class Dispatcher {
     bool authentic = false;  // written by contractd or a dispatcher; else nothing to do
   };
   Dispatcher(DispatcherDeps deps, DispatcherOptions options);
+  // Queues the deliveries the store holds as pending, once the directory knows their endpoints.
+  void QueueStored(const std::stop_token& stop);
   void RunIntake(const std::stop_token& stop);
   struct Recorded {
     std::vector<std::vector<std::string>> caused;  // per message, the deliveries left pending
-    std::vector<Delivery> pending;                 // to queue
+    std::vector<delivery::Delivery> pending;       // to queue
   };
   // Records what the messages ask for.
   Result<Recorded> Record(const std::vector<Message>& messages);
   // The retried delivery, stored; nothing when its endpoint is gone.
-  Result<std::optional<Delivery>> RecordRetry(const Delivery& requested);
+  Result<std::optional<delivery::Delivery>> RecordRetry(const delivery::Delivery& requested);
   void Settle(const std::string& delivery_id);
   // One attempt of a lane's head, recorded (the lanes' LaneDeps::attempt).
-  LaneDeps::Attempted Attempt(const std::stop_token& stop, const WebhookEndpoint& endpoint,
-                              Delivery& delivery);
+  delivery::LaneDeps::Attempted Attempt(const std::stop_token& stop,
+                                        const WebhookEndpoint& endpoint,
+                                        delivery::Delivery& delivery);
   // Whether the endpoint is disabled now.
   bool Disable(const WebhookEndpoint& endpoint, const std::string& reason);
   // Hands the offsets that may be committed now to the consumer.
@@ -128,11 +142,12 @@ class Dispatcher {
   DispatcherDeps deps_;
   const DispatcherOptions options_;
   KafkaHandle consumer_;
-  std::unique_ptr<DeliveryLanes> lanes_;
+  std::unique_ptr<delivery::DeliveryLanes> lanes_;
   SigningKeys signing_keys_;
   std::mutex offsets_mutex_;
   OffsetTracker offsets_;     // guarded by offsets_mutex_
   uint64_t revocations_ = 0;  // the intake thread's (rebalances run inside its polls)
+  std::atomic<uint64_t> offsets_out_of_range_{0};
   std::jthread intake_;
 };
 

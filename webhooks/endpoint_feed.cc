@@ -4,8 +4,8 @@
 
 #include <atomic>
 
+#include "delivery/log_line.h"
 #include "webhooks/event_message.h"
-#include "webhooks/log_line.h"
 
 namespace esign::webhooks {
 namespace {
@@ -141,7 +141,7 @@ void EndpointFeed::Run(const std::stop_token& stop) {
     if (message->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
       Consume(*message);
     } else if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-      LogLine("endpoint feed", rd_kafka_message_errstr(message));
+      delivery::LogLine("endpoint feed", rd_kafka_message_errstr(message));
     }
     rd_kafka_message_destroy(message);
   }
@@ -160,7 +160,8 @@ void EndpointFeed::Assign(int32_t count) {
   }
   if (const rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), partitions);
       err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    LogLine("endpoint feed", std::string("assigning partitions failed: ") + rd_kafka_err2str(err));
+    delivery::LogLine("endpoint feed",
+                      std::string("assigning partitions failed: ") + rd_kafka_err2str(err));
   }
   rd_kafka_topic_partition_list_destroy(partitions);
 }
@@ -179,9 +180,9 @@ void EndpointFeed::Apply(const rd_kafka_message_t& message) {
   auto record =
       ParseEventMessage(std::string_view(static_cast<const char*>(message.payload), message.len));
   if (!record) {
-    LogLine("endpoint feed", "skipping offset " + std::to_string(message.offset) +
-                                 " of partition " + std::to_string(message.partition) + ": " +
-                                 record.error().message);
+    delivery::LogLine("endpoint feed", "skipping offset " + std::to_string(message.offset) +
+                                           " of partition " + std::to_string(message.partition) +
+                                           ": " + record.error().message);
     return;
   }
   uint64_t& version = versions_[record->stream_id];
@@ -189,7 +190,8 @@ void EndpointFeed::Apply(const rd_kafka_message_t& message) {
   version = record->version.value();
   DiscardingBatch batch;
   if (auto applied = directory_.Apply(*record, batch); !applied) {
-    LogLine("endpoint feed", "event " + record->event_id + ": " + applied.error().message);
+    delivery::LogLine("endpoint feed",
+                      "event " + record->event_id + ": " + applied.error().message);
   }
   directory_.Committed();
 }

@@ -9,7 +9,7 @@
 #include <thread>
 #include <unordered_set>
 
-#include "webhooks/log_line.h"
+#include "delivery/log_line.h"
 
 namespace esign::webhooks {
 namespace {
@@ -55,7 +55,7 @@ std::string PartOf(const rd_kafka_t* handle) {
 void OnLog(const rd_kafka_t* handle, int level, const char* facility, const char* line) {
   // "FAIL" is a broker connection that went down (or could not be made).
   if (std::string_view(facility) == "FAIL" && ClosingHandles::Instance().Contains(handle)) return;
-  LogLine(PartOf(handle), std::string(LevelName(level)) + " [" + facility + "] " + line);
+  delivery::LogLine(PartOf(handle), std::string(LevelName(level)) + " [" + facility + "] " + line);
 }
 
 // Served by the application's polls (rd_kafka_poll, rd_kafka_consumer_poll, flush).
@@ -65,7 +65,8 @@ void OnError(rd_kafka_t* handle, int error, const char* reason, void* /*opaque*/
                           code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN ||
                           code == RD_KAFKA_RESP_ERR__DESTROY;
   if (connection && ClosingHandles::Instance().Contains(handle)) return;
-  LogLine(PartOf(handle), std::string("error [") + rd_kafka_err2name(code) + "] " + reason);
+  delivery::LogLine(PartOf(handle),
+                    std::string("error [") + rd_kafka_err2name(code) + "] " + reason);
 }
 
 int MillisecondsUntil(std::chrono::steady_clock::time_point deadline) {
@@ -83,8 +84,8 @@ void CloseKafkaConsumer(rd_kafka_t* handle, std::chrono::milliseconds timeout) {
   if (rd_kafka_consumer_closed(handle) != 0) return;
   rd_kafka_queue_t* queue = rd_kafka_queue_new(handle);
   if (rd_kafka_error_t* error = rd_kafka_consumer_close_queue(handle, queue)) {
-    LogLine(PartOf(handle),
-            std::string("warning: closing failed: ") + rd_kafka_error_string(error));
+    delivery::LogLine(PartOf(handle),
+                      std::string("warning: closing failed: ") + rd_kafka_error_string(error));
     rd_kafka_error_destroy(error);
     rd_kafka_queue_destroy(queue);
     return;
@@ -93,10 +94,11 @@ void CloseKafkaConsumer(rd_kafka_t* handle, std::chrono::milliseconds timeout) {
   while (rd_kafka_consumer_closed(handle) == 0) {
     const int left = MillisecondsUntil(deadline);
     if (left == 0) {
-      LogLine(PartOf(handle), "warning: the cluster did not answer within " +
-                                  std::to_string(timeout.count()) +
-                                  " ms of closing: offsets not committed are read again by the "
-                                  "partitions' next owner");
+      delivery::LogLine(PartOf(handle),
+                        "warning: the cluster did not answer within " +
+                            std::to_string(timeout.count()) +
+                            " ms of closing: offsets not committed are read again by the "
+                            "partitions' next owner");
       break;
     }
     rd_kafka_event_t* event = rd_kafka_queue_poll(queue, std::min(left, 100));
@@ -131,9 +133,9 @@ void DestroyKafkaHandle(rd_kafka_t* handle) {
     destroyed->set_value();
   }).detach();
   if (done.wait_for(kKafkaDestroyTimeout) == std::future_status::timeout) {
-    LogLine("kafka",
-            "warning: a client still waiting for its cluster is left to end with the "
-            "process");
+    delivery::LogLine("kafka",
+                      "warning: a client still waiting for its cluster is left to end with the "
+                      "process");
   }
 }
 

@@ -1,14 +1,14 @@
 #include "webhooks/kafka_relay.h"
 
+#include "delivery/log_line.h"
 #include "domain/stream_kinds.h"
 #include "webhooks/event_message.h"
-#include "webhooks/log_line.h"
 
 namespace esign::webhooks {
 namespace {
 
 // Bounds how long a stopping poller goes unnoticed should rd_kafka_yield miss it.
-constexpr int kPollMs = 1000;
+constexpr int kRelayPollMs = 1000;
 // Pause before publishing again after a failed delivery, so a persistent refusal does not spin.
 constexpr auto kRetryPause = std::chrono::seconds(1);
 // Longest sleep in WaitForSizeAbove; appends and Stop wake it earlier.
@@ -93,7 +93,7 @@ Status KafkaRelay::CreateProducer() {
 void KafkaRelay::StartPoller() {
   poller_ = std::jthread([this](const std::stop_token& stop) {
     while (!stop.stop_requested()) {
-      rd_kafka_poll(producer_.get(), kPollMs);  // serves delivery reports as they arrive
+      rd_kafka_poll(producer_.get(), kRelayPollMs);  // serves delivery reports as they arrive
       SaveCheckpoint();
       ReportFailedRead();
     }
@@ -139,11 +139,12 @@ bool KafkaRelay::Restart(const std::stop_token& stop) {
   std::condition_variable_any().wait_for(pause, stop, kRetryPause, [] { return false; });
   if (stop.stop_requested()) return false;
   if (auto created = CreateProducer(); !created) {
-    LogLine("kafka relay", "cannot create a producer: " + created.error().message);
+    delivery::LogLine("kafka relay", "cannot create a producer: " + created.error().message);
     return false;
   }
   StartPoller();
-  LogLine("kafka relay", "publishing again from position " + std::to_string(acknowledged()));
+  delivery::LogLine("kafka relay",
+                    "publishing again from position " + std::to_string(acknowledged()));
   return true;
 }
 
@@ -196,8 +197,9 @@ bool KafkaRelay::Produce(const eventstore::EventRecord& record, rd_kafka_topic_t
   ParsedEvent event(record);  // the data parsed once, for the controller and the message
   auto controller = owners_.Of(event);
   if (!controller) {
-    LogLine("kafka relay", "reading the controller of position " + std::to_string(position) +
-                               " failed: " + controller.error().message);
+    delivery::LogLine("kafka relay", "reading the controller of position " +
+                                         std::to_string(position) +
+                                         " failed: " + controller.error().message);
     return false;
   }
   const EventMessage message = MakeEventMessage(std::move(event), *controller);
@@ -211,8 +213,8 @@ bool KafkaRelay::Produce(const eventstore::EventRecord& record, rd_kafka_topic_t
       // NOLINTNEXTLINE(performance-no-int-to-ptr): the position travels as the opaque
       RD_KAFKA_V_OPAQUE(reinterpret_cast<void*>(static_cast<uintptr_t>(position))), RD_KAFKA_V_END);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    LogLine("kafka relay",
-            "producing position " + std::to_string(position) + " failed: " + rd_kafka_err2str(err));
+    delivery::LogLine("kafka relay", "producing position " + std::to_string(position) +
+                                         " failed: " + rd_kafka_err2str(err));
     return false;
   }
   return true;
@@ -238,8 +240,8 @@ void KafkaRelay::OnDelivery(rd_kafka_t* /*handle*/, const rd_kafka_message_t* me
   std::lock_guard lock(relay->mutex_);
   if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     if (!relay->failed_) {
-      LogLine("kafka relay", "delivery of position " + std::to_string(position) +
-                                 " failed: " + rd_kafka_err2str(message->err));
+      delivery::LogLine("kafka relay", "delivery of position " + std::to_string(position) +
+                                           " failed: " + rd_kafka_err2str(message->err));
     }
     relay->failed_ = true;
     relay->changed_.notify_all();
@@ -265,7 +267,7 @@ void KafkaRelay::MarkDone(uint64_t position) {
 void KafkaRelay::ReportFailedRead() {
   if (read_failure_reported_.load() || subscription_ == nullptr || subscription_->running()) return;
   if (Status status = subscription_->status(); !status && !read_failure_reported_.exchange(true)) {
-    LogLine("kafka relay", "publishing stopped: " + status.error().message);
+    delivery::LogLine("kafka relay", "publishing stopped: " + status.error().message);
   }
 }
 
@@ -275,7 +277,7 @@ void KafkaRelay::SaveCheckpoint() {
   if (position == saved_) return;
   if (auto stored = checkpoint_.Store(options_.cluster, position); !stored) {
     // Once per run of failures: a full disk fails every save until space returns.
-    if (!save_failing_) LogLine("kafka relay", stored.error().message);
+    if (!save_failing_) delivery::LogLine("kafka relay", stored.error().message);
     save_failing_ = true;
     return;
   }

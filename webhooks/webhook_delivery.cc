@@ -6,11 +6,11 @@ namespace esign::webhooks {
 namespace {
 
 // Writes a dispatcher's records for contractd (kExternal).
-std::function<Status(const std::vector<Delivery>&)> RecordOn(TopicWriter& writer) {
-  return [&writer](const std::vector<Delivery>& changed) {
+std::function<Status(const std::vector<delivery::Delivery>&)> RecordOn(TopicWriter& writer) {
+  return [&writer](const std::vector<delivery::Delivery>& changed) {
     std::vector<TopicMessage> messages;
     messages.reserve(changed.size());
-    for (const Delivery& d : changed) messages.push_back(DeliveryRecordMessage(d));
+    for (const delivery::Delivery& d : changed) messages.push_back(DeliveryRecordMessage(d));
     return writer.Write(messages);
   };
 }
@@ -47,15 +47,16 @@ Result<std::unique_ptr<WebhookDelivery>> WebhookDelivery::Start(
   dispatcher_options.brokers = options.brokers;
   dispatcher_options.auth = options.auth;
   auto dispatcher = Dispatcher::Start(
-      DispatcherDeps{.directory = d.directory,
-                     .secrets = d.secrets,
-                     .deliveries = d.deliveries,
-                     .sender = *delivery->sender_,
-                     .clock = d.clock,
-                     .disable = external ? RequestDisableOn(*delivery->writer_) : d.disable,
-                     .wait_for_directory = d.wait_for_directory,
-                     .recorded = external ? RecordOn(*delivery->writer_)
-                                          : std::function<Status(const std::vector<Delivery>&)>()},
+      DispatcherDeps{
+          .directory = d.directory,
+          .secrets = d.secrets,
+          .deliveries = d.deliveries,
+          .sender = *delivery->sender_,
+          .clock = d.clock,
+          .disable = external ? RequestDisableOn(*delivery->writer_) : d.disable,
+          .wait_for_directory = d.wait_for_directory,
+          .recorded = external ? RecordOn(*delivery->writer_)
+                               : std::function<Status(const std::vector<delivery::Delivery>&)>()},
       std::move(dispatcher_options));
   if (!dispatcher) return std::unexpected(dispatcher.error());
   delivery->dispatcher_ = std::move(*dispatcher);
@@ -77,17 +78,21 @@ void WebhookDelivery::Wake() {
   if (dispatcher_) dispatcher_->Wake();
 }
 
-Result<Delivery> WebhookDelivery::RequestRetry(std::string_view delivery_id,
-                                               std::string_view organization_id) {
+uint64_t WebhookDelivery::offsets_out_of_range() const {
+  return dispatcher_ ? dispatcher_->offsets_out_of_range() : 0;
+}
+
+Result<delivery::Delivery> WebhookDelivery::RequestRetry(std::string_view delivery_id,
+                                                         std::string_view organization_id) {
   auto stored = deps_.deliveries.Get(delivery_id);
   if (!stored) return std::unexpected(stored.error());
-  const auto endpoint = *stored ? deps_.directory.Find((*stored)->endpoint_id) : std::nullopt;
+  const auto endpoint = *stored ? deps_.directory.Find((*stored)->destination_id) : std::nullopt;
   if (!endpoint || endpoint->organization_id != organization_id) {
     return Fail(ErrorCode::kNotFound, "no delivery " + std::string(delivery_id), "deliveryId",
                 std::string(delivery_id));
   }
   if (stopped_.load()) return Fail(ErrorCode::kUnavailable, "webhook delivery is stopped");
-  Delivery retried = RetriedNow(std::move(**stored), deps_.clock.NowMicros());
+  delivery::Delivery retried = RetriedNow(std::move(**stored), deps_.clock.NowMicros());
   if (auto written = writer_->Write({RetryRequestMessage(retried)}); !written) {
     return std::unexpected(written.error());
   }

@@ -23,10 +23,10 @@
 #include <string>
 #include <string_view>
 
+#include "delivery/delivery_store.h"
 #include "domain/clock.h"
 #include "domain/result.h"
 #include "webhooks/delivery_follower.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/dispatcher.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
@@ -41,7 +41,7 @@ enum class DeliveryRole { kInProcess, kFollowExternal, kExternal };
 struct WebhookDeliveryDeps {
   const EndpointDirectory& directory;
   EndpointSecrets& secrets;
-  DeliveryStore& deliveries;
+  delivery::DeliveryStore& deliveries;
   const Clock& clock;
   // kInProcess, kFollowExternal: disables an endpoint in the log, giving the reason.
   std::function<Status(std::string_view endpoint_id, std::string_view reason)> disable;
@@ -71,12 +71,15 @@ class WebhookDelivery {
   void Stop();
   // An endpoint changed (enabled, disabled, deleted, secret rotated): its lane looks again.
   void Wake();
+  // Dispatcher::offsets_out_of_range; 0 for a follower.
+  uint64_t offsets_out_of_range() const;
 
   // The retry operation: the delivery, if its endpoint belongs to `organization_id`, made due
   // again in a new round of the schedule and written as a retry request; the delivery as
   // requested. kNotFound for a delivery of another organization or none, kUnavailable when
   // stopped or when Kafka does not take the request.
-  Result<Delivery> RequestRetry(std::string_view delivery_id, std::string_view organization_id);
+  Result<delivery::Delivery> RequestRetry(std::string_view delivery_id,
+                                          std::string_view organization_id);
 
  private:
   explicit WebhookDelivery(WebhookDeliveryDeps deps) : deps_(std::move(deps)) {}

@@ -5,11 +5,11 @@
 // Thread safety: a pure function.
 #pragma once
 
-#include "webhooks/attempt_outcome.h"
+#include "delivery/attempt_outcome.h"
 #include "webhooks/webhook_sender.h"
 
 namespace esign::webhooks {
 
-AttemptOutcome WebhookAttemptOutcome(const SendOutcome& sent);
+delivery::AttemptOutcome WebhookAttemptOutcome(const SendOutcome& sent);
 
 }  // namespace esign::webhooks

@@ -169,7 +169,7 @@ TEST_F(BackupTest, AnOnlineCopyServesEveryContractAcknowledgedBeforeItBegan) {
   // The service signed a head over everything it had acknowledged when the backup began.
   EXPECT_GE(summary.at("treeHeadSize").to_number<uint64_t>(), before.size());
   EXPECT_EQ(summary.at("databases").as_array(),
-            (boost::json::array{"webhook-deliveries", "mail", "db"}));
+            (boost::json::array{"webhook-deliveries", "mail", "provider-notices", "db"}));
   EXPECT_TRUE(backed_up.err.empty()) << backed_up.err;
 
   auto verified = Ledger({"verify", "--data-dir", copy_.string()});

@@ -4,10 +4,10 @@
 // Bad, stale, replayed and duplicate callbacks change nothing.
 #include <fstream>
 
-#include "app/provider_starter.h"
-#include "eventstore/memory_event_store.h"
+#include "app/provider_notices.h"
 #include "http/provider_callback_routes.h"
 #include "tests/app/api_suite.h"
+#include "tests/app/contractd_fixture.h"
 #include "tests/support/http_receiver.h"
 #include "tests/support/temp_dir.h"
 
@@ -290,16 +290,32 @@ TEST_F(ProviderSigningTest, VoidingTellsTheProviderItsSessionEnded) {
   EXPECT_EQ(provider.Requests().size(), 2u);  // told once
 }
 
-// Expiry cannot be brought about in a running contractd without waiting for it: the starter is
-// driven directly, with an expired contract.
-TEST(ProviderStarterTest, AnExpiredContractsSessionIsCancelledWithItsReason) {
-  TempDir dir;
+// A provider down at first (it answers 503 and asks for 8 s, longer than three quick attempts
+// would last) gets the start notice once it is up: the notice waits on the retry schedule.
+TEST_F(ProviderSigningTest, AProviderDownAtFirstGetsTheStartNoticeOnceUp) {
   HttpReceiver provider;
-  ASSERT_TRUE(app::AddProvider(
-      dir.path(), {.id = "expiry-sign", .secret = kSecret, .start_url = provider.Url("/start")}));
-  app::ProviderRegistry providers(dir.path());
-  auto store = eventstore::MemoryEventStore::Create();
-  ASSERT_TRUE(store);
+  provider.SetStatus(503, "8");
+  const auto [contract, id, session_id] = ClientSignedContract("later-sign", provider);
+  ASSERT_FALSE(session_id.empty());
+  ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));
+  std::this_thread::sleep_for(std::chrono::seconds(7));
+  provider.SetStatus(200);
+  const size_t refused = provider.Requests().size();
+  ASSERT_TRUE(provider.WaitFor(refused + 1, std::chrono::seconds(20)));
+  const std::vector<ReceivedRequest> requests = provider.Requests();
+  for (const ReceivedRequest& request : requests) {
+    ExpectSignedForTheProvider(request);
+    const object body = boost::json::parse(request.body).as_object();
+    EXPECT_EQ(body.at("type"), "session.started");
+    EXPECT_EQ(body.at("sessionId"), session_id.c_str());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(provider.Requests().size(), refused + 1);  // delivered once it answered 200
+}
+
+// Expiry cannot be brought about in a running contractd without waiting for it: the notices of
+// a contract.expired are made from an expired contract directly.
+TEST(ProviderNoticesTest, AnExpiredContractsOpenSessionsAreCancelledWithTheirReason) {
   ContractState contract;
   contract.id = "ctr_1";
   contract.status = ContractStatus::kExpired;
@@ -307,23 +323,82 @@ TEST(ProviderStarterTest, AnExpiredContractsSessionIsCancelledWithItsReason) {
                          .participant_id = "prt_2",
                          .channel = ExecutionChannel::kProviderManaged,
                          .provider_id = "expiry-sign"};
-  SigningSession elsewhere = session;
-  elsewhere.session_id = "ses_2";
-  elsewhere.provider_id = "no-such-provider";  // nobody to tell
-  {
-    app::ProviderStarter starter(providers, (*store)->blobs(), [] { return std::string(); });
-    starter.Cancel(contract, elsewhere);
-    starter.Cancel(contract, session);
-    ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));
+  SigningSession ended = session;
+  ended.session_id = "ses_2";
+  ended.state = SessionState::kCompleted;
+  SigningSession hosted = session;
+  hosted.session_id = "ses_3";
+  hosted.channel = ExecutionChannel::kPlatformHosted;
+  contract.sessions = {session, ended, hosted};
+  eventstore::EventRecord expired;
+  expired.type = std::string(event_type::kContractExpired);
+  const std::vector<app::ProviderNotice> notices = app::NoticesOf(expired, contract);
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0].session->provider_id, "expiry-sign");
+  EXPECT_EQ(notices[0].body, (object{{"type", "session.cancelled"},
+                                     {"sessionId", "ses_1"},
+                                     {"contractId", "ctr_1"},
+                                     {"participantId", "prt_2"},
+                                     {"reason", "contract_expired"}}));
+  eventstore::EventRecord sent;
+  sent.type = std::string(event_type::kContractSent);
+  EXPECT_TRUE(app::NoticesOf(sent, contract).empty());
+}
+
+// The notices are recorded from the log before they are sent: a service stopped after the
+// session was created and before its notice got through sends it after its restart.
+class ProviderNoticeRestartTest : public RestartedServerFixture {
+ protected:
+  ProviderNoticeRestartTest() : RestartedServerFixture("org_a", kAll) {}
+  HttpResult Post(const std::string& path, const std::string& body) {
+    HttpClient client(port_);
+    return client.Post(path, body, Auth());
   }
-  ASSERT_EQ(provider.Requests().size(), 1u);
-  const ReceivedRequest cancel = provider.Requests().front();
-  ExpectSignedForTheProvider(cancel);
-  EXPECT_EQ(boost::json::parse(cancel.body), (object{{"type", "session.cancelled"},
-                                                     {"sessionId", "ses_1"},
-                                                     {"contractId", "ctr_1"},
-                                                     {"participantId", "prt_2"},
-                                                     {"reason", "contract_expired"}}));
+};
+
+TEST_F(ProviderNoticeRestartTest, AStopBeforeTheNoticeGotThroughStillSendsIt) {
+  HttpReceiver provider;
+  provider.SetStatus(503, "3");  // the first attempt fails; the next is due 3 s later
+  auto added =
+      RunContractd({"providers", "add", "--data-dir", data_dir_.string(), "--id", "restart-sign",
+                    "--secret", kSecret, "--start-url", provider.Url("/start")});
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  StartAndLogIn();
+  auto created = Post("/api/v1/contracts", ServicesBody("tpl_services_agreement", "restart-sign"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const object contract = created.Json().as_object();
+  const std::string id(contract.at("id").as_string());
+  auto session = Post(
+      "/api/v1/contracts/" + id + "/signing-sessions",
+      R"({"participantId":")" +
+          std::string(contract.at("participants").as_array()[0].at("participantId").as_string()) +
+          R"("})");
+  ASSERT_EQ(session.status, 201) << session.body;
+  auto done = Post(
+      "/api/v1/signing-sessions/" + std::string(session.Json().at("sessionId").as_string()) +
+          "/complete",
+      R"({"signerName":"Clara Client","signedAt":"2026-11-21T09:00:00Z","ipAddress":"192.0.2.1",
+"userAgent":"Integrator/1","authenticationMethod":"password","consent":true})");
+  ASSERT_EQ(done.status, 200) << done.body;
+  ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));  // refused
+  StopServer(*server_);
+  server_.reset();
+
+  provider.SetStatus(200);
+  const size_t refused = provider.Requests().size();
+  StartAndLogIn();
+  ASSERT_TRUE(provider.WaitFor(refused + 1, std::chrono::seconds(20)));
+  const ReceivedRequest sent = provider.Requests()[refused];
+  ExpectSignedForTheProvider(sent);
+  const object body = boost::json::parse(sent.body).as_object();
+  EXPECT_EQ(body.at("type"), "session.started");
+  EXPECT_EQ(body.at("contractId"), id.c_str());
+  EXPECT_FALSE(body.at("documentBase64").as_string().empty());
+  EXPECT_EQ(body.at("callbackUrl"), ("http://127.0.0.1:" + std::to_string(port_) +
+                                     "/api/v1/provider-callbacks/restart-sign")
+                                        .c_str());
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(provider.Requests().size(), refused + 1);
 }
 
 }  // namespace

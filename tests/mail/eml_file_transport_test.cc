@@ -14,8 +14,8 @@
 namespace esign::mail {
 namespace {
 
+using delivery::AttemptOutcome;
 using testing::ReadFile;
-using webhooks::AttemptOutcome;
 
 size_t FileCount(const std::string& dir) {
   size_t count = 0;

@@ -93,14 +93,14 @@ TEST_F(MailRateLimitsTest, NoLimitIsZero) {
 }
 
 TEST_F(MailRateLimitsTest, DeliveriesOverALimitAreRecordedFailedAndNotReturned) {
-  auto records = webhooks::DeliveryStore::Open(temp_.path(), "mail", /*outbox=*/true);
+  auto records = delivery::DeliveryStore::Open(temp_.path(), "mail", /*outbox=*/true);
   ASSERT_TRUE(records.has_value()) << records.error().message;
   auto limiter = Open(MailLimits{.per_organization = 0, .per_recipient = 1});
-  std::vector<webhooks::Delivery> deliveries;
+  std::vector<delivery::Delivery> deliveries;
   for (const std::string event : {"evt_1", "evt_2"}) {
-    deliveries.push_back(webhooks::Delivery{
+    deliveries.push_back(delivery::Delivery{
         .id = MailDeliveryId(event, "x@example.com"),
-        .endpoint_id = MailLane("org_a", "X@example.com"),
+        .destination_id = MailLane("org_a", "X@example.com"),
         .event_id = event,
         .contract_id = "ctr_1",
         .position = event == "evt_1" ? 1u : 2u,
@@ -114,7 +114,7 @@ TEST_F(MailRateLimitsTest, DeliveriesOverALimitAreRecordedFailedAndNotReturned) 
   EXPECT_EQ((*to_send)[0].id, deliveries[0].id);
   auto stored = (*records)->Get(limited_id);
   ASSERT_TRUE(stored.has_value() && stored->has_value());
-  EXPECT_EQ((*stored)->state, webhooks::DeliveryState::kFailed);
+  EXPECT_EQ((*stored)->state, delivery::DeliveryState::kFailed);
   ASSERT_EQ((*stored)->attempts.size(), 1u);
   EXPECT_EQ((*stored)->attempts[0].at_us, 77);
   EXPECT_TRUE((*stored)->attempts[0].error.starts_with("rate limited: "))
@@ -130,8 +130,8 @@ TEST_F(MailRateLimitsTest, DeliveriesOverALimitAreRecordedFailedAndNotReturned) 
   EXPECT_EQ((*again)[0].id, deliveries[0].id);
   // A pending delivery whose decision was a limit (the crash came before its record) fails at
   // start instead of being sent.
-  stored->value().state = webhooks::DeliveryState::kPending;
-  std::vector<webhooks::Delivery> at_start{**stored};
+  stored->value().state = delivery::DeliveryState::kPending;
+  std::vector<delivery::Delivery> at_start{**stored};
   EXPECT_TRUE(WithinLimits(**records, limiter.get(), at_start, 79).empty());
 }
 

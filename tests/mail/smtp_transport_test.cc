@@ -32,10 +32,10 @@ namespace {
 using testing::FreePort;
 using testing::TestSmtpServer;
 
+using delivery::AttemptOutcome;
 using esign::testing::RunShell;
 using esign::testing::TempDir;
 using testing::ReadFile;
-using webhooks::AttemptOutcome;
 
 constexpr std::string_view kFrom = "contracts@example.com";
 constexpr std::string_view kTo = "bob@example.org";

@@ -31,9 +31,10 @@ HttpReceiver::~HttpReceiver() {
   acceptor_.close(ignored);
 }
 
-void HttpReceiver::SetStatus(unsigned status) {
+void HttpReceiver::SetStatus(unsigned status, std::string retry_after) {
   std::lock_guard lock(mutex_);
   status_ = status;
+  retry_after_ = std::move(retry_after);
 }
 
 // One request per connection: a kept-alive connection would hold the accepting thread.
@@ -51,15 +52,18 @@ void HttpReceiver::Serve(tcp::socket socket) {
     received.headers[name] = std::string(field.value());
   }
   unsigned status = 200;
+  std::string retry_after;
   {
     std::lock_guard lock(mutex_);
     requests_.push_back(std::move(received));
     status = status_;
+    retry_after = retry_after_;
   }
   arrived_.notify_all();
   beast::http::response<beast::http::string_body> response{static_cast<beast::http::status>(status),
                                                            request.version()};
   response.keep_alive(false);
+  if (!retry_after.empty()) response.set(beast::http::field::retry_after, retry_after);
   response.body() = "{}";
   response.prepare_payload();
   beast::http::write(socket, response, ec);

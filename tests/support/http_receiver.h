@@ -31,7 +31,8 @@ class HttpReceiver {
   std::string Url(const std::string& path) const {
     return "http://127.0.0.1:" + std::to_string(port_) + path;
   }
-  void SetStatus(unsigned status);
+  // The status of every answer from now on, with a Retry-After header when one is given.
+  void SetStatus(unsigned status, std::string retry_after = "");
   // Waits until at least `count` requests arrived (true) or `timeout` passed (false).
   bool WaitFor(size_t count, std::chrono::milliseconds timeout);
   std::vector<ReceivedRequest> Requests() const;
@@ -46,6 +47,7 @@ class HttpReceiver {
   std::condition_variable arrived_;
   std::vector<ReceivedRequest> requests_;
   unsigned status_ = 200;
+  std::string retry_after_;
   std::atomic<bool> stopping_{false};
   std::thread thread_;
 };

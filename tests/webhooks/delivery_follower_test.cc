@@ -21,17 +21,17 @@ namespace {
 using esign::testing::kWaitLimit;
 constexpr char kGroup[] = "follower-test";
 
-Delivery MakeDelivery(const std::string& id) {
-  return Delivery{.id = id,
-                  .endpoint_id = "whe_a",
-                  .webhook_id = "msg_" + id,
-                  .event_id = "evt_" + id,
-                  .event_type = "contract.completed",
-                  .contract_id = "ctr_1",
-                  .position = 7,
-                  .body = R"({"type":"contract.completed"})",
-                  .next_attempt_us = 1,
-                  .created_us = 1};
+delivery::Delivery MakeDelivery(const std::string& id) {
+  return delivery::Delivery{.id = id,
+                            .destination_id = "whe_a",
+                            .webhook_id = "msg_" + id,
+                            .event_id = "evt_" + id,
+                            .event_type = "contract.completed",
+                            .contract_id = "ctr_1",
+                            .position = 7,
+                            .body = R"({"type":"contract.completed"})",
+                            .next_attempt_us = 1,
+                            .created_us = 1};
 }
 
 // Whether the group has committed every message of the topic's partitions.
@@ -58,10 +58,10 @@ bool AllCommitted(const std::string& brokers, int partitions) {
 
 TEST(DeliveryFollowerTest, OnlyWhatADispatcherWroteChangesTheStore) {
   esign::testing::TempDir dir;
-  auto store = DeliveryStore::Open(dir.path());
+  auto store = delivery::DeliveryStore::Open(dir.path());
   ASSERT_TRUE(store) << store.error().message;
   ASSERT_TRUE((*store)->Admit({MakeDelivery("dlv_recorded")}));
-  const Delivery recorded = *(*store)->Get("dlv_recorded").value();
+  const delivery::Delivery recorded = *(*store)->Get("dlv_recorded").value();
   auto kafka = EmbeddedKafka::Start({.topics = {std::string(kDeliveriesTopic)}});
   ASSERT_TRUE(kafka) << kafka.error().message;
   const std::string brokers = (*kafka)->bootstraps();
@@ -80,9 +80,9 @@ TEST(DeliveryFollowerTest, OnlyWhatADispatcherWroteChangesTheStore) {
 
   // Forged: a new delivery, the recorded one as succeeded after five attempts, and a disable
   // request.
-  Delivery rewritten = recorded;
-  rewritten.state = DeliveryState::kSucceeded;
-  rewritten.attempts.assign(5, DeliveryAttempt{.at_us = 2, .code = 200});
+  delivery::Delivery rewritten = recorded;
+  rewritten.state = delivery::DeliveryState::kSucceeded;
+  rewritten.attempts.assign(5, delivery::DeliveryAttempt{.at_us = 2, .code = 200});
   for (const TopicMessage& m :
        {DeliveryRecordMessage(MakeDelivery("dlv_forged")), DeliveryRecordMessage(rewritten),
         DisableRequestMessage("whe_a", "forged")}) {

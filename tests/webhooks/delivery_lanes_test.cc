@@ -1,7 +1,7 @@
 // The lanes on their pool of threads, with a fake directory and a fake attempt: per-endpoint
 // order with more endpoints than threads, retries waiting for their time, an organization's share
 // of the threads, and lanes removed once idle or their endpoint deleted.
-#include "webhooks/delivery_lanes.h"
+#include "delivery/delivery_lanes.h"
 
 #include <gtest/gtest.h>
 
@@ -23,16 +23,17 @@ using esign::testing::Eventually;
 class DeliveryLanesTest : public ::testing::Test {
  protected:
   void Start(size_t threads) {
-    lanes_ = std::make_unique<DeliveryLanes>(
-        LaneDeps{.find = [this](std::string_view id) { return Find(id); },
-                 .attempt = [this](const std::stop_token&, const LaneDestination& endpoint,
-                                   Delivery& delivery) { return Attempt(endpoint, delivery); },
-                 .settle =
-                     [this](const std::string& id) {
-                       std::lock_guard lock(mutex_);
-                       settled_.push_back(id);
-                     },
-                 .clock = SystemClock::Instance()},
+    lanes_ = std::make_unique<delivery::DeliveryLanes>(
+        delivery::LaneDeps{
+            .find = [this](std::string_view id) { return Find(id); },
+            .attempt = [this](const std::stop_token&, const delivery::LaneDestination& endpoint,
+                              delivery::Delivery& delivery) { return Attempt(endpoint, delivery); },
+            .settle =
+                [this](const std::string& id) {
+                  std::lock_guard lock(mutex_);
+                  settled_.push_back(id);
+                },
+            .clock = SystemClock::Instance()},
         threads);
   }
   void TearDown() override {
@@ -42,8 +43,8 @@ class DeliveryLanesTest : public ::testing::Test {
 
   void AddEndpoint(const std::string& id, const std::string& organization, bool slow = false) {
     std::lock_guard lock(mutex_);
-    endpoints_[id] =
-        LaneDestination{.id = id, .organization_id = organization, .enabled = true, .version = 1};
+    endpoints_[id] = delivery::LaneDestination{
+        .id = id, .organization_id = organization, .enabled = true, .version = 1};
     if (slow) slow_.insert(id);
   }
   void ChangeEndpoint(const std::string& id, bool enabled) {
@@ -68,13 +69,13 @@ class DeliveryLanesTest : public ::testing::Test {
     release_.notify_all();
   }
 
-  static Delivery Make(const std::string& endpoint, uint64_t position) {
+  static delivery::Delivery Make(const std::string& endpoint, uint64_t position) {
     const std::string event = "evt_" + std::to_string(position);
-    return Delivery{.id = DeliveryId(endpoint, event),
-                    .endpoint_id = endpoint,
-                    .event_id = event,
-                    .position = position,
-                    .next_attempt_us = SystemClock::Instance().NowMicros()};
+    return delivery::Delivery{.id = DeliveryId(endpoint, event),
+                              .destination_id = endpoint,
+                              .event_id = event,
+                              .position = position,
+                              .next_attempt_us = SystemClock::Instance().NowMicros()};
   }
 
   size_t Settled() {
@@ -86,7 +87,7 @@ class DeliveryLanesTest : public ::testing::Test {
     return sent_[endpoint];
   }
 
-  std::optional<LaneDestination> Find(std::string_view id) {
+  std::optional<delivery::LaneDestination> Find(std::string_view id) {
     std::lock_guard lock(mutex_);
     auto it = endpoints_.find(std::string(id));
     if (it == endpoints_.end()) return std::nullopt;
@@ -95,7 +96,8 @@ class DeliveryLanesTest : public ::testing::Test {
 
   // Succeeds, except each delivery in `fail_once_` fails its first attempt (retry `retry_after`
   // later); a slow endpoint's attempt waits for Release.
-  LaneDeps::Attempted Attempt(const LaneDestination& endpoint, Delivery& delivery) {
+  delivery::LaneDeps::Attempted Attempt(const delivery::LaneDestination& endpoint,
+                                        delivery::Delivery& delivery) {
     std::unique_lock lock(mutex_);
     EXPECT_EQ(++in_flight_[endpoint.id], 1) << "two attempts at once to " << endpoint.id;
     peak_of_organization_[endpoint.organization_id] =
@@ -110,18 +112,18 @@ class DeliveryLanesTest : public ::testing::Test {
     if (fail_once_.erase(delivery.id) > 0) {
       delivery.next_attempt_us = now + retry_after_.count() * 1000;
     } else {
-      delivery.state = DeliveryState::kSucceeded;
+      delivery.state = delivery::DeliveryState::kSucceeded;
     }
     --in_flight_[endpoint.id];
     --in_flight_of_organization_[endpoint.organization_id];
     --in_flight_total_;
-    return LaneDeps::Attempted::kDone;
+    return delivery::LaneDeps::Attempted::kDone;
   }
 
   std::mutex mutex_;
   std::condition_variable release_;
   bool released_ = false;
-  std::map<std::string, LaneDestination> endpoints_;
+  std::map<std::string, delivery::LaneDestination> endpoints_;
   std::set<std::string> slow_;
   std::set<std::string> fail_once_;
   milliseconds retry_after_{0};
@@ -133,7 +135,7 @@ class DeliveryLanesTest : public ::testing::Test {
   std::map<std::string, std::vector<uint64_t>> sent_;
   std::map<std::string, std::vector<size_t>> rounds_;  // by delivery: round_start of each attempt
   std::vector<std::string> settled_;
-  std::unique_ptr<DeliveryLanes> lanes_;
+  std::unique_ptr<delivery::DeliveryLanes> lanes_;
 };
 
 TEST_F(DeliveryLanesTest, EachEndpointGetsItsDeliveriesInOrderWithMoreEndpointsThanThreads) {

@@ -3,11 +3,11 @@
 
 #include <boost/json.hpp>
 
+#include "delivery/delivery_store.h"
+#include "delivery/retry_schedule.h"
 #include "tests/support/temp_dir.h"
 #include "webhooks/delivery_message.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/delivery_topics.h"
-#include "webhooks/retry_schedule.h"
 
 namespace esign::webhooks {
 namespace {
@@ -123,62 +123,64 @@ TEST(DeliveryMessageTest, SignatureMatchesTheStandardWebhooksExample) {
 }
 
 TEST(RetryScheduleTest, FollowsTheScheduleWithinTenPercent) {
-  EXPECT_EQ(NextRetryDelay(1, 0.0), milliseconds(seconds(5)));
-  EXPECT_EQ(NextRetryDelay(2, 0.0), milliseconds(minutes(5)));
-  EXPECT_EQ(NextRetryDelay(9, 0.0), milliseconds(hours(24)));
-  EXPECT_EQ(NextRetryDelay(1, 1.0), milliseconds(5500));
-  EXPECT_EQ(NextRetryDelay(1, -1.0), milliseconds(4500));
-  EXPECT_FALSE(NextRetryDelay(10, 0.0));  // the tenth failure ends the schedule
-  EXPECT_FALSE(NextRetryDelay(0, 0.0));
+  EXPECT_EQ(delivery::NextRetryDelay(1, 0.0), milliseconds(seconds(5)));
+  EXPECT_EQ(delivery::NextRetryDelay(2, 0.0), milliseconds(minutes(5)));
+  EXPECT_EQ(delivery::NextRetryDelay(9, 0.0), milliseconds(hours(24)));
+  EXPECT_EQ(delivery::NextRetryDelay(1, 1.0), milliseconds(5500));
+  EXPECT_EQ(delivery::NextRetryDelay(1, -1.0), milliseconds(4500));
+  EXPECT_FALSE(delivery::NextRetryDelay(10, 0.0));  // the tenth failure ends the schedule
+  EXPECT_FALSE(delivery::NextRetryDelay(0, 0.0));
   milliseconds total{0};
-  for (size_t n = 1; n <= kRetryDelays.size(); ++n) total += *NextRetryDelay(n, 0.0);
+  for (size_t n = 1; n <= delivery::kRetryDelays.size(); ++n)
+    total += *delivery::NextRetryDelay(n, 0.0);
   EXPECT_GT(total, hours(72));
   EXPECT_LT(total, hours(84));
 }
 
 TEST(RetryScheduleTest, RetryAfterReplacesTheWaitDownToThePreviousStepUpToADay) {
-  EXPECT_EQ(NextRetryDelay(1, 0.0, seconds(60)), milliseconds(seconds(60)));
-  EXPECT_EQ(NextRetryDelay(1, 0.9, seconds(2)), milliseconds(seconds(2)));  // no jitter
-  EXPECT_EQ(NextRetryDelay(1, 0.0, seconds(0)), milliseconds(0));
-  EXPECT_EQ(NextRetryDelay(2, 0.0, seconds(60)), milliseconds(seconds(60)));
-  EXPECT_EQ(NextRetryDelay(2, 0.0, seconds(1)), milliseconds(seconds(5)));
-  EXPECT_EQ(NextRetryDelay(4, 0.0, seconds(1)), milliseconds(minutes(30)));
-  EXPECT_EQ(NextRetryDelay(1, 0.0, hours(100)), milliseconds(hours(24)));
-  EXPECT_FALSE(NextRetryDelay(10, 0.0, seconds(1)));
+  EXPECT_EQ(delivery::NextRetryDelay(1, 0.0, seconds(60)), milliseconds(seconds(60)));
+  EXPECT_EQ(delivery::NextRetryDelay(1, 0.9, seconds(2)), milliseconds(seconds(2)));  // no jitter
+  EXPECT_EQ(delivery::NextRetryDelay(1, 0.0, seconds(0)), milliseconds(0));
+  EXPECT_EQ(delivery::NextRetryDelay(2, 0.0, seconds(60)), milliseconds(seconds(60)));
+  EXPECT_EQ(delivery::NextRetryDelay(2, 0.0, seconds(1)), milliseconds(seconds(5)));
+  EXPECT_EQ(delivery::NextRetryDelay(4, 0.0, seconds(1)), milliseconds(minutes(30)));
+  EXPECT_EQ(delivery::NextRetryDelay(1, 0.0, hours(100)), milliseconds(hours(24)));
+  EXPECT_FALSE(delivery::NextRetryDelay(10, 0.0, seconds(1)));
   // A receiver that always asks for 1 s still gets about two days before the schedule ends.
   milliseconds total{0};
-  for (size_t n = 1; n <= kRetryDelays.size(); ++n) total += *NextRetryDelay(n, 0.0, seconds(1));
+  for (size_t n = 1; n <= delivery::kRetryDelays.size(); ++n)
+    total += *delivery::NextRetryDelay(n, 0.0, seconds(1));
   EXPECT_GT(total, hours(48));
 }
 
-Delivery Make(const std::string& endpoint, uint64_t position) {
-  return Delivery{.id = DeliveryId(endpoint, "evt_" + std::to_string(position)),
-                  .endpoint_id = endpoint,
-                  .webhook_id = "msg_x",
-                  .event_id = "evt_" + std::to_string(position),
-                  .event_type = "contract.sent",
-                  .contract_id = "ctr_1",
-                  .position = position,
-                  .body = "{}",
-                  .next_attempt_us = 5,
-                  .created_us = 5};
+delivery::Delivery Make(const std::string& endpoint, uint64_t position) {
+  return delivery::Delivery{.id = DeliveryId(endpoint, "evt_" + std::to_string(position)),
+                            .destination_id = endpoint,
+                            .webhook_id = "msg_x",
+                            .event_id = "evt_" + std::to_string(position),
+                            .event_type = "contract.sent",
+                            .contract_id = "ctr_1",
+                            .position = position,
+                            .body = "{}",
+                            .next_attempt_us = 5,
+                            .created_us = 5};
 }
 
 TEST(DeliveryStoreTest, AnOutboxListsAContractsDeliveriesWhatIsPendingAndItsCheckpoint) {
   esign::testing::TempDir dir;
-  auto store = DeliveryStore::Open(dir.path(), "mail", /*outbox=*/true);
+  auto store = delivery::DeliveryStore::Open(dir.path(), "mail", /*outbox=*/true);
   ASSERT_TRUE(store) << store.error().message;
   EXPECT_FALSE((*store)->Checkpoint().value());  // none before the first
   ASSERT_TRUE((*store)->Admit({Make("a@x.example", 9), Make("b@x.example", 3)}));
-  Delivery failed = Make("b@x.example", 3);
-  failed.state = DeliveryState::kFailed;
+  delivery::Delivery failed = Make("b@x.example", 3);
+  failed.state = delivery::DeliveryState::kFailed;
   ASSERT_TRUE((*store)->Update(failed));
 
   auto of_contract = (*store)->OfContract("ctr_1", 10);
   ASSERT_TRUE(of_contract);
   ASSERT_EQ(of_contract->size(), 2u);
   EXPECT_EQ((*of_contract)[0].position, 3u);  // log order
-  EXPECT_EQ((*of_contract)[0].state, DeliveryState::kFailed);
+  EXPECT_EQ((*of_contract)[0].state, delivery::DeliveryState::kFailed);
   EXPECT_TRUE((*store)->OfContract("ctr_2", 10)->empty());
   auto pending = (*store)->Pending();
   ASSERT_TRUE(pending);
@@ -188,33 +190,72 @@ TEST(DeliveryStoreTest, AnOutboxListsAContractsDeliveriesWhatIsPendingAndItsChec
   ASSERT_TRUE((*store)->SetCheckpoint(10));
   EXPECT_EQ((*store)->Checkpoint().value(), std::optional<uint64_t>(10));
 
-  // A webhook store keeps neither index: its deliveries come back with their Kafka messages.
+  // A webhook store keeps no contract index, but knows its pending deliveries like any other:
+  // a restart sends them whatever Kafka still holds of their messages.
   esign::testing::TempDir webhook_dir;
-  auto webhooks = DeliveryStore::Open(webhook_dir.path());
+  auto webhooks = delivery::DeliveryStore::Open(webhook_dir.path());
   ASSERT_TRUE(webhooks);
-  ASSERT_TRUE((*webhooks)->Admit({Make("whe_a", 1)}));
-  EXPECT_TRUE((*webhooks)->Pending()->empty());
+  ASSERT_TRUE((*webhooks)->Admit({Make("whe_a", 4), Make("whe_a", 1)}));
+  delivery::Delivery sent = Make("whe_a", 4);
+  sent.state = delivery::DeliveryState::kSucceeded;
+  ASSERT_TRUE((*webhooks)->UpdateAdmitted(sent));
+  auto webhook_pending = (*webhooks)->Pending();
+  ASSERT_TRUE(webhook_pending);
+  ASSERT_EQ(webhook_pending->size(), 1u);
+  EXPECT_EQ((*webhook_pending)[0].position, 1u);
   EXPECT_TRUE((*webhooks)->OfContract("ctr_1", 10)->empty());
+}
+
+// A store written before webhook deliveries had the pending index, and before records named a
+// lane's destinationId: its pending records get the index at the first open, the others not, and
+// load with their endpointId as destination.
+TEST(DeliveryStoreTest, AStoreWithoutThePendingIndexGetsItAtOpen) {
+  esign::testing::TempDir dir;
+  delivery::Delivery pending = Make("whe_a", 2);
+  delivery::Delivery succeeded = Make("whe_a", 3);
+  succeeded.state = delivery::DeliveryState::kSucceeded;
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir.path() + "/webhook-deliveries", &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    // As records were written before the core named a lane's destination channel-neutrally.
+    std::string old_record = delivery::DeliveryToJson(pending);
+    const size_t name = old_record.find("\"destinationId\"");
+    ASSERT_NE(name, std::string::npos);
+    old_record.replace(name, 15, "\"endpointId\"");
+    ASSERT_TRUE(db->Put({}, "d/" + pending.id, old_record).ok());
+    ASSERT_TRUE(db->Put({}, "d/" + succeeded.id, delivery::DeliveryToJson(succeeded)).ok());
+  }
+  for (int open = 0; open < 2; ++open) {  // the second finds the index made by the first
+    auto store = delivery::DeliveryStore::Open(dir.path());
+    ASSERT_TRUE(store) << store.error().message;
+    auto listed = (*store)->Pending();
+    ASSERT_TRUE(listed);
+    ASSERT_EQ(listed->size(), 1u);
+    EXPECT_EQ((*listed)[0], pending);
+  }
 }
 
 TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
   esign::testing::TempDir dir;
-  auto store = DeliveryStore::Open(dir.path());
+  auto store = delivery::DeliveryStore::Open(dir.path());
   ASSERT_TRUE(store) << store.error().message;
   auto admitted = (*store)->Admit({Make("whe_a", 9), Make("whe_a", 3), Make("whe_b", 4)});
   ASSERT_TRUE(admitted);
   EXPECT_EQ(admitted->size(), 3u);
 
-  Delivery done = (*admitted)[1];
+  delivery::Delivery done = (*admitted)[1];
   ASSERT_EQ(done.position, 3u);
   done.attempts.push_back({.at_us = 7, .code = 200, .latency_ms = 3});
-  done.state = DeliveryState::kSucceeded;
+  done.state = delivery::DeliveryState::kSucceeded;
   ASSERT_TRUE((*store)->Update(done));
   EXPECT_EQ(*(*store)->Get(done.id).value(), done);
 
   // The same events read again (a restart, a rebalance): only the one still pending comes back,
   // as stored, and nothing is stored twice.
-  Delivery again = Make("whe_a", 9);
+  delivery::Delivery again = Make("whe_a", 9);
   again.body = "changed";
   auto readmitted = (*store)->Admit({again, Make("whe_a", 3)});
   ASSERT_TRUE(readmitted);
@@ -235,11 +276,11 @@ TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
 }
 
 TEST(DeliveryTopicsTest, RequestsAndRecordsRoundTrip) {
-  Delivery delivery = Make("whe_a", 7);
+  delivery::Delivery delivery = Make("whe_a", 7);
   delivery.attempts.push_back({.at_us = 9, .code = 503, .latency_ms = 4, .error = ""});
-  delivery.state = DeliveryState::kSucceeded;
-  const Delivery retried = RetriedNow(delivery, 100);
-  EXPECT_EQ(retried.state, DeliveryState::kPending);
+  delivery.state = delivery::DeliveryState::kSucceeded;
+  const delivery::Delivery retried = RetriedNow(delivery, 100);
+  EXPECT_EQ(retried.state, delivery::DeliveryState::kPending);
   EXPECT_EQ(retried.round_start, 1u);
   EXPECT_EQ(retried.next_attempt_us, 100);
 

@@ -1,5 +1,7 @@
 // The dispatcher on the embedded cluster, with a directory, secrets and store of its own and a
-// fake sender: a batch is routed only once the endpoint directory has caught up with it.
+// fake sender: a batch is routed only once the endpoint directory has caught up with it; a
+// delivery recorded as pending is sent after a restart, also when Kafka no longer holds its
+// message.
 #include "webhooks/dispatcher.h"
 
 #include <gtest/gtest.h>
@@ -54,7 +56,7 @@ class DispatcherTest : public ::testing::Test {
     auto secrets = EndpointSecrets::Open(dir_.path());
     ASSERT_TRUE(secrets) << secrets.error().message;
     secrets_ = std::move(*secrets);
-    auto deliveries = DeliveryStore::Open(dir_.path());
+    auto deliveries = delivery::DeliveryStore::Open(dir_.path());
     ASSERT_TRUE(deliveries) << deliveries.error().message;
     deliveries_ = std::move(*deliveries);
   }
@@ -82,11 +84,12 @@ class DispatcherTest : public ::testing::Test {
   }
 
   // The directory learns of an endpoint of org_a for contract.sent, created at `position`.
-  void CreateEndpoint(const std::string& id, uint64_t position) {
+  void CreateEndpoint(const std::string& id, uint64_t position, bool enabled = true) {
     const WebhookEndpoint endpoint{.id = id,
                                    .organization_id = "org_a",
                                    .url = "https://h.example/" + id,
                                    .event_types = {"contract.sent"},
+                                   .enabled = enabled,
                                    .created_at = "2026-11-21T07:00:00.000000Z"};
     DiscardingBatch batch;
     ASSERT_TRUE(directory_.Apply({.position = GlobalPosition(position),
@@ -97,6 +100,42 @@ class DispatcherTest : public ::testing::Test {
                                   .data = EndpointCreatedData(endpoint)},
                                  batch));
     directory_.Committed();
+  }
+
+  // The directory learns that the endpoint was enabled, at `position` (its second event).
+  void EnableEndpoint(const std::string& id, uint64_t position) {
+    const std::optional<WebhookEndpoint> current = directory_.Find(id);
+    ASSERT_TRUE(current);
+    const std::optional<std::string> data =
+        EndpointUpdatedData(*current, {.enabled = true}, "2026-11-21T09:00:00.000000Z");
+    ASSERT_TRUE(data);
+    DiscardingBatch batch;
+    ASSERT_TRUE(directory_.Apply({.position = GlobalPosition(position),
+                                  .stream_id = EndpointStreamId(id),
+                                  .version = StreamVersion(2),
+                                  .event_id = "evt_updated_" + id,
+                                  .type = std::string(kEndpointUpdated),
+                                  .data = *data},
+                                 batch));
+    directory_.Committed();
+  }
+
+  // evt_9 recorded as pending for whe_1, which is disabled; then the dispatcher stops.
+  void RecordPendingAndStop() {
+    ASSERT_TRUE(secrets_->Create("whe_1"));
+    CreateEndpoint("whe_1", 5, /*enabled=*/false);
+    StartDispatcher([](uint64_t) { return true; });
+    PublishSent("evt_9", 41);
+    ASSERT_TRUE(Eventually([&] { return StateOf(DeliveryId("whe_1", "evt_9")) == "pending"; }));
+    dispatcher_->Stop();
+    dispatcher_.reset();
+  }
+
+  // The stored delivery's state; empty when none is stored.
+  std::string StateOf(const std::string& id) {
+    auto stored = deliveries_->Get(id);
+    return stored && *stored ? std::string(delivery::DeliveryStateName((*stored)->state))
+                             : std::string();
   }
 
   // A contract.sent of org_a at `position`, as the relay publishes it (signed with its key).
@@ -114,7 +153,7 @@ class DispatcherTest : public ::testing::Test {
   std::unique_ptr<EmbeddedKafka> kafka_;
   MessageAuth auth_;
   std::unique_ptr<EndpointSecrets> secrets_;
-  std::unique_ptr<DeliveryStore> deliveries_;
+  std::unique_ptr<delivery::DeliveryStore> deliveries_;
   EndpointDirectory directory_;
   FakeSender sender_;
   std::unique_ptr<Dispatcher> dispatcher_;
@@ -148,7 +187,7 @@ TEST_F(DispatcherTest, ABatchWaitsUntilTheDirectoryHasCaughtUpWithIt) {
   caught_up = true;
   EXPECT_TRUE(Eventually([&] {
     auto stored = deliveries_->Get(DeliveryId("whe_1", "evt_9"));
-    return stored && *stored && (*stored)->state == DeliveryState::kSucceeded;
+    return stored && *stored && (*stored)->state == delivery::DeliveryState::kSucceeded;
   }));
   std::this_thread::sleep_for(milliseconds(300));
   const std::vector<SendRequest> sent = sender_.sent();
@@ -156,6 +195,54 @@ TEST_F(DispatcherTest, ABatchWaitsUntilTheDirectoryHasCaughtUpWithIt) {
   EXPECT_EQ(sent[0].url, "https://h.example/whe_1");
   EXPECT_EQ(sent[0].headers.at(0),
             std::make_pair(std::string("webhook-id"), WebhookMessageId("whe_1", "evt_9")));
+}
+
+// A delivery recorded as pending must be sent whatever Kafka still holds: here its endpoint is
+// disabled, the dispatcher stops, and more than the embedded cluster keeps of a partition (5 MiB)
+// is written after its message, so the group's committed offset lies below the earliest message
+// left. Restarted with the endpoint enabled, the dispatcher sends it from its store, once, and
+// counts the partition whose offsets were out of range.
+TEST_F(DispatcherTest, APendingDeliveryIsSentAfterARestartWhenKafkaNoLongerHoldsItsMessage) {
+  ASSERT_NO_FATAL_FAILURE(RecordPendingAndStop());
+  const std::string id = DeliveryId("whe_1", "evt_9");
+
+  // The same key, so the same partition: 6 MiB of messages nobody signed push evt_9 out.
+  const std::string filler(512 * 1024, 'x');
+  for (int i = 0; i < 12; ++i) {
+    esign::testing::ProduceForged(kafka_->bootstraps(), "contract-events", "ctr_1", filler);
+  }
+  EnableEndpoint("whe_1", 50);
+  StartDispatcher([](uint64_t) { return true; });
+
+  EXPECT_TRUE(Eventually([&] { return StateOf(id) == "succeeded"; }));
+  EXPECT_TRUE(Eventually([&] { return dispatcher_->offsets_out_of_range() >= 1; }));
+  std::this_thread::sleep_for(milliseconds(300));
+  const std::vector<SendRequest> sent = sender_.sent();
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].headers.at(0),
+            std::make_pair(std::string("webhook-id"), WebhookMessageId("whe_1", "evt_9")));
+  auto pending = deliveries_->Pending();
+  ASSERT_TRUE(pending);
+  EXPECT_TRUE(pending->empty());
+}
+
+// Still in Kafka, the message is read again after a restart and brings back the same pending
+// delivery that the store queued: it is sent once.
+TEST_F(DispatcherTest, ADeliveryQueuedFromTheStoreAndReadAgainIsSentOnce) {
+  ASSERT_NO_FATAL_FAILURE(RecordPendingAndStop());
+  const std::string id = DeliveryId("whe_1", "evt_9");
+
+  EnableEndpoint("whe_1", 50);
+  StartDispatcher([](uint64_t) { return true; });
+  // A later event of the same contract (the same partition) is read after evt_9's message.
+  PublishSent("evt_10", 60);
+  EXPECT_TRUE(Eventually([&] { return StateOf(DeliveryId("whe_1", "evt_10")) == "succeeded"; }));
+  EXPECT_EQ(StateOf(id), "succeeded");
+  const std::vector<SendRequest> sent = sender_.sent();
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[0].headers.at(0).second, WebhookMessageId("whe_1", "evt_9"));
+  EXPECT_EQ(sent[1].headers.at(0).second, WebhookMessageId("whe_1", "evt_10"));
+  EXPECT_EQ(dispatcher_->offsets_out_of_range(), 0u);
 }
 
 }  // namespace

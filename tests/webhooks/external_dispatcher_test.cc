@@ -6,9 +6,9 @@
 #include <iostream>
 #include <regex>
 
+#include "delivery/delivery_store.h"
 #include "tests/support/temp_dir.h"
 #include "tests/webhooks/delivery_fixture.h"
-#include "webhooks/delivery_store.h"
 #include "webhooks/embedded_kafka.h"
 
 namespace esign::testing {
@@ -135,7 +135,7 @@ TEST_F(ExternalDispatcherTest, TwoDispatchersShareThePartitionsAndSurviveTheLoss
   StopServer(*dispatchers_[1]);
   dispatchers_.clear();
   for (size_t i = 0; i < 2; ++i) {
-    auto store = webhooks::DeliveryStore::Open(DispatcherDir(i));
+    auto store = delivery::DeliveryStore::Open(DispatcherDir(i));
     ASSERT_TRUE(store) << store.error().message;
     auto listed = (*store)->List(endpoint, 0, 100);
     ASSERT_TRUE(listed);

@@ -120,9 +120,9 @@ TEST_F(ForgedMessageTest, AForgedRetryRequestIsDroppedAndGenuineRetriesStillWork
   // The exploit: a retry request for the endpoint carrying a delivery no one recorded, with a
   // body of the attacker's choosing, which the dispatcher would sign.
   const std::string ghost = "ctr_forged0000000000000000000";
-  const webhooks::Delivery delivery{
+  const delivery::Delivery delivery{
       .id = "dlv_forged0000000000000000000000",
-      .endpoint_id = endpoint,
+      .destination_id = endpoint,
       .webhook_id = "msg_forged0000000000000000000000",
       .event_id = "evt_forged",
       .event_type = "contract.completed",

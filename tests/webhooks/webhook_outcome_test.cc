@@ -8,16 +8,16 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-using Kind = AttemptOutcome::Kind;
+using Kind = delivery::AttemptOutcome::Kind;
 
-AttemptOutcome Answered(int status, std::optional<seconds> retry_after = std::nullopt) {
+delivery::AttemptOutcome Answered(int status, std::optional<seconds> retry_after = std::nullopt) {
   return WebhookAttemptOutcome(
       SendOutcome{.status_code = status, .latency = milliseconds(12), .retry_after = retry_after});
 }
 
 TEST(WebhookAttemptOutcomeTest, Any2xxIsDelivered) {
   for (int status : {200, 201, 202, 204, 299}) {
-    const AttemptOutcome outcome = Answered(status);
+    const delivery::AttemptOutcome outcome = Answered(status);
     EXPECT_EQ(outcome.kind, Kind::kDelivered) << status;
     EXPECT_EQ(outcome.code, status);
     EXPECT_EQ(outcome.latency, milliseconds(12));
@@ -26,7 +26,7 @@ TEST(WebhookAttemptOutcomeTest, Any2xxIsDelivered) {
 }
 
 TEST(WebhookAttemptOutcomeTest, A410RefusesForGood) {
-  const AttemptOutcome outcome = Answered(410);
+  const delivery::AttemptOutcome outcome = Answered(410);
   EXPECT_EQ(outcome.kind, Kind::kRefused);
   EXPECT_EQ(outcome.code, 410);
   EXPECT_EQ(outcome.refusal, "the endpoint answered 410 Gone");
@@ -35,12 +35,12 @@ TEST(WebhookAttemptOutcomeTest, A410RefusesForGood) {
 
 TEST(WebhookAttemptOutcomeTest, Only429And503AskForTheirRetryAfter) {
   for (int status : {429, 503}) {
-    const AttemptOutcome outcome = Answered(status, seconds(120));
+    const delivery::AttemptOutcome outcome = Answered(status, seconds(120));
     EXPECT_EQ(outcome.kind, Kind::kRetry) << status;
     EXPECT_EQ(outcome.retry_after, seconds(120)) << status;
   }
   for (int status : {400, 404, 500, 502}) {
-    const AttemptOutcome outcome = Answered(status, seconds(120));
+    const delivery::AttemptOutcome outcome = Answered(status, seconds(120));
     EXPECT_EQ(outcome.kind, Kind::kRetry) << status;
     EXPECT_EQ(outcome.retry_after, std::nullopt) << status;
   }
@@ -48,14 +48,14 @@ TEST(WebhookAttemptOutcomeTest, Only429And503AskForTheirRetryAfter) {
 }
 
 TEST(WebhookAttemptOutcomeTest, ARedirectIsAFailureThatSaysWhy) {
-  const AttemptOutcome outcome = Answered(302);
+  const delivery::AttemptOutcome outcome = Answered(302);
   EXPECT_EQ(outcome.kind, Kind::kRetry);
   EXPECT_EQ(outcome.code, 302);
   EXPECT_EQ(outcome.reply, "redirects are not followed");
 }
 
 TEST(WebhookAttemptOutcomeTest, NoAnswerIsTriedAgainWithTheSendersReason) {
-  const AttemptOutcome outcome = WebhookAttemptOutcome(
+  const delivery::AttemptOutcome outcome = WebhookAttemptOutcome(
       SendOutcome{.status_code = 0, .error = "connect timed out", .latency = milliseconds(5000)});
   EXPECT_EQ(outcome.kind, Kind::kRetry);
   EXPECT_EQ(outcome.code, 0);

@@ -5,8 +5,8 @@
 
 #include <string_view>
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 void LogLine(std::string_view part, std::string_view line);
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

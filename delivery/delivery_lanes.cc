@@ -1,9 +1,9 @@
-#include "webhooks/delivery_lanes.h"
+#include "delivery/delivery_lanes.h"
 
 #include <algorithm>
 #include <chrono>
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 DeliveryLanes::DeliveryLanes(LaneDeps deps, size_t threads)
     : deps_(std::move(deps)), per_organization_(std::max<size_t>(1, threads / 4)) {
@@ -41,18 +41,18 @@ void DeliveryLanes::PushAll(std::vector<Delivery> deliveries) {
   // up once per endpoint, without the lock.
   std::map<std::string, std::string, std::less<>> organizations;
   for (const Delivery& delivery : deliveries) {
-    if (organizations.contains(delivery.endpoint_id)) continue;
-    const std::optional<LaneDestination> endpoint = deps_.find(delivery.endpoint_id);
-    organizations.emplace(delivery.endpoint_id,
+    if (organizations.contains(delivery.destination_id)) continue;
+    const std::optional<LaneDestination> endpoint = deps_.find(delivery.destination_id);
+    organizations.emplace(delivery.destination_id,
                           endpoint ? endpoint->organization_id : std::string());
   }
   std::lock_guard lock(mutex_);
   for (Delivery& delivery : deliveries) {
-    auto [found, created] = lanes_.try_emplace(delivery.endpoint_id);
+    auto [found, created] = lanes_.try_emplace(delivery.destination_id);
     if (created) {
       found->second = std::make_unique<Lane>(Lane{
-          .endpoint_id = delivery.endpoint_id,
-          .organization_id = organizations.find(delivery.endpoint_id)->second,
+          .destination_id = delivery.destination_id,
+          .organization_id = organizations.find(delivery.destination_id)->second,
       });
     }
     Lane& lane = *found->second;
@@ -110,7 +110,7 @@ void DeliveryLanes::Serve(std::unique_lock<std::mutex>& lock, Lane& lane,
                           const std::stop_token& stop) {
   lane.woken = false;
   lock.unlock();
-  const std::optional<LaneDestination> endpoint = deps_.find(lane.endpoint_id);
+  const std::optional<LaneDestination> endpoint = deps_.find(lane.destination_id);
   lock.lock();
   std::vector<std::string> settled;
   if (!endpoint) {  // deleted: nothing more goes there
@@ -212,7 +212,7 @@ void DeliveryLanes::MakeWaiting(Lane& lane, int64_t due_us) {
 void DeliveryLanes::Remove(Lane& lane) {
   if (lane.place == Place::kReady) std::erase(ready_, &lane);
   if (lane.place == Place::kWaiting) waiting_.erase(lane.waiting_at);
-  lanes_.erase(lanes_.find(lane.endpoint_id));
+  lanes_.erase(lanes_.find(lane.destination_id));
 }
 
 std::optional<int64_t> DeliveryLanes::PromoteDue(int64_t now_us) {
@@ -233,4 +233,4 @@ void DeliveryLanes::Notify() {
   work_.notify_one();
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

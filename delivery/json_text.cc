@@ -1,8 +1,8 @@
-#include "webhooks/json_text.h"
+#include "delivery/json_text.h"
 
 #include <array>
 
-namespace esign::webhooks {
+namespace esign::delivery {
 namespace {
 
 // For each byte, the character after the backslash that writes it ('u': \u00xx), or 0 when it
@@ -46,4 +46,4 @@ void AppendJsonString(std::string& out, std::string_view text) {
   out.push_back('"');
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

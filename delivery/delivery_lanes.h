@@ -1,4 +1,5 @@
-// DeliveryLanes: every endpoint's pending deliveries, sent by a fixed pool of threads.
+// DeliveryLanes: every destination's pending deliveries (a webhook endpoint's, a mail
+// recipient's, a signing provider's), sent by a fixed pool of threads.
 //
 // A lane is one endpoint's queue, in log order (so per contract in order). It is passive: a
 // pool thread serves it for one step (examine the head; send it when due) and hands it back.
@@ -35,14 +36,14 @@
 #include <thread>
 #include <vector>
 
+#include "delivery/delivery_store.h"
 #include "domain/clock.h"
-#include "webhooks/delivery_store.h"
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 // Where a lane's deliveries go, as the lanes see it: a webhook endpoint, or a mail recipient.
 struct LaneDestination {
-  std::string id;  // Delivery::endpoint_id
+  std::string id;  // Delivery::destination_id: an endpoint, a recipient, a provider
   std::string organization_id;
   bool enabled = true;
   uint64_t version = 0;  // grows with every change (an endpoint's version)
@@ -50,7 +51,7 @@ struct LaneDestination {
 
 struct LaneDeps {
   // The destination as it is now; nothing once deleted.
-  std::function<std::optional<LaneDestination>(std::string_view endpoint_id)> find;
+  std::function<std::optional<LaneDestination>(std::string_view destination_id)> find;
   enum class Attempted { kDone, kEndpointDisabled };
   // One attempt of the delivery to the endpoint, recorded before it returns; updates the delivery
   // (its attempts, and its state or next attempt). kEndpointDisabled when the attempt disabled
@@ -91,7 +92,7 @@ class DeliveryLanes {
   // waiting_ once, and no other lane is in either.
   enum class Place { kReady, kWaiting, kParked, kServed };
   struct Lane {
-    std::string endpoint_id;
+    std::string destination_id;
     std::string organization_id;
     std::deque<Delivery> queue;  // pending, by position
     Place place = Place::kParked;
@@ -127,4 +128,4 @@ class DeliveryLanes {
   std::vector<std::jthread> threads_;
 };
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 // Appends `text` as a JSON string, quoted.
 void AppendJsonString(std::string& out, std::string_view text);
@@ -27,4 +27,4 @@ inline void AppendJsonName(std::string& out, std::string_view name) {
   out.append(1, '"').append(name).append("\":");
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

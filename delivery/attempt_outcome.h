@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 struct AttemptOutcome {
   enum class Kind {
@@ -31,4 +31,4 @@ struct AttemptOutcome {
   std::string refusal;
 };
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

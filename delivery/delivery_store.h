@@ -1,14 +1,16 @@
 // DeliveryStore: the deliveries and their attempts (the delivery core's records: nothing in them
 // is particular to HTTP, so a second channel keeps its records the same way), operational data kept
 // apart from the event log (they are not facts of the contract, and retries write often): a RocksDB
-// database of its own per channel, <data_dir>/webhook-deliveries or <data_dir>/mail. Keys:
+// database of its own per channel, <data_dir>/webhook-deliveries, mail or provider-notices. Keys:
 //   d/<deliveryId>                     -> the delivery as JSON (state, attempts, next attempt)
-//   l/<endpointId>/<BE u64 position>   -> deliveryId, every delivery, for the endpoint's list
-// and, for an outbox that reads the log itself (mail), also:
+//   l/<destinationId>/<BE u64 position> -> deliveryId, every delivery, for the destination's list
+//   p/<deliveryId>                     -> nothing: the delivery is pending (what a restart sends,
+//                                         whatever the source of its events still holds)
+//   m/pending-index                    -> nothing: every pending record has its p/ key
+// and, for an outbox that reads the log itself (mail, provider notices), also:
 //   c/<contractId>/<BE u64 position>/<deliveryId> -> deliveryId, for the contract's list
-//   p/<deliveryId>                     -> nothing: the delivery is pending
 //   m/checkpoint                       -> BE u64: where the outbox goes on reading the log
-// A delivery's id is derived from its endpoint and event, so the same event read twice from the
+// A delivery's id is derived from its destination and event, so the same event read twice from the
 // topic (after a restart) is recognized and not delivered again.
 // Thread safety: every method may be called from any thread.
 #pragma once
@@ -25,7 +27,7 @@
 #include "domain/result.h"
 #include "eventstore/full_disk_recovery.h"
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 // One attempt, in the delivery core's terms (attempt_outcome.h), whatever the channel.
 struct DeliveryAttempt {
@@ -45,7 +47,7 @@ std::string_view DeliveryStateName(DeliveryState state);
 
 struct Delivery {
   std::string id;
-  std::string endpoint_id;
+  std::string destination_id;
   std::string webhook_id;
   std::string event_id;
   std::string event_type;
@@ -64,7 +66,8 @@ struct Delivery {
 
 class DeliveryStore {
  public:
-  // `outbox`: keep the contract and pending indexes (OfContract, Pending).
+  // `outbox`: keep the contract index (OfContract). A store written before the pending index
+  // existed for every channel gets it here, with one pass over its records.
   static Result<std::unique_ptr<DeliveryStore>> Open(const std::string& data_dir,
                                                      std::string_view name = "webhook-deliveries",
                                                      bool outbox = false);
@@ -81,8 +84,9 @@ class DeliveryStore {
   // the endpoint's list already names it.
   Status UpdateAdmitted(const Delivery& delivery);
   Result<std::optional<Delivery>> Get(std::string_view delivery_id) const;
-  // The endpoint's deliveries, newest first, with a position below `before` (0: from the newest).
-  Result<std::vector<Delivery>> List(std::string_view endpoint_id, uint64_t before,
+  // The destination's deliveries, newest first, with a position below `before` (0: from the
+  // newest).
+  Result<std::vector<Delivery>> List(std::string_view destination_id, uint64_t before,
                                      size_t limit) const;
   // The contract's deliveries in log order, at most `limit`.
   Result<std::vector<Delivery>> OfContract(std::string_view contract_id, size_t limit) const;
@@ -101,6 +105,7 @@ class DeliveryStore {
   DeliveryStore(std::unique_ptr<eventstore::FullDiskRecovery> full_disk,
                 std::unique_ptr<rocksdb::DB> db, bool outbox)
       : full_disk_(std::move(full_disk)), db_(std::move(db)), outbox_(outbox) {}
+  Status IndexPending();
   // Writes through here, so that writes resume by themselves once a full disk has space again.
   rocksdb::Status Write(const rocksdb::WriteOptions& options, rocksdb::WriteBatch& batch);
 
@@ -112,4 +117,4 @@ class DeliveryStore {
 std::string DeliveryToJson(const Delivery& delivery);
 Result<Delivery> ParseDelivery(std::string_view json);
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

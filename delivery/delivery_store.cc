@@ -1,4 +1,4 @@
-#include "webhooks/delivery_store.h"
+#include "delivery/delivery_store.h"
 
 #include <algorithm>
 #include <boost/json.hpp>
@@ -8,19 +8,19 @@
 
 #include <rocksdb/write_batch.h>
 
+#include "delivery/json_text.h"
 #include "eventstore/rocksdb_checkpoint.h"
 #include "eventstore/rocksdb_log.h"
 #include "eventstore/rocksdb_status.h"
 #include "eventstore/store_keys.h"
-#include "webhooks/json_text.h"
 
-namespace esign::webhooks {
+namespace esign::delivery {
 namespace {
 
-std::string PositionKey(char kind, std::string_view endpoint_id, uint64_t position) {
+std::string PositionKey(char kind, std::string_view destination_id, uint64_t position) {
   const eventstore::U64Key encoded = eventstore::EncodeU64(position);
   std::string key(1, kind);
-  key.append("/").append(endpoint_id).append("/");
+  key.append("/").append(destination_id).append("/");
   key.append(encoded.begin(), encoded.end());
   return key;
 }
@@ -31,15 +31,16 @@ std::string ContractKey(const Delivery& d) {
   return PositionKey('c', d.contract_id, d.position) + "/" + d.id;
 }
 constexpr std::string_view kCheckpointKey = "m/checkpoint";
+// Present once every pending record has its p/ key: stores written before webhook deliveries
+// had the index get it at their first open.
+constexpr std::string_view kPendingIndexKey = "m/pending-index";
 
-// The keys of a delivery's record that Admit and Update both write; the pending index only for
-// an outbox (webhook deliveries come back with their uncommitted Kafka messages instead).
+// The keys of a delivery's record that Admit and Update both write. The pending index is kept
+// for every channel: a restart sends what it names, whatever Kafka still holds.
 enum class ListKey { kPut, kPresent };
-void PutRecord(rocksdb::WriteBatch& batch, const Delivery& d, bool outbox,
-               ListKey list = ListKey::kPut) {
+void PutRecord(rocksdb::WriteBatch& batch, const Delivery& d, ListKey list = ListKey::kPut) {
   batch.Put(RecordKey(d.id), DeliveryToJson(d));
-  if (list == ListKey::kPut) batch.Put(PositionKey('l', d.endpoint_id, d.position), d.id);
-  if (!outbox) return;
+  if (list == ListKey::kPut) batch.Put(PositionKey('l', d.destination_id, d.position), d.id);
   if (d.state == DeliveryState::kPending) {
     batch.Put(PendingKey(d.id), "");
   } else {
@@ -88,7 +89,7 @@ std::string DeliveryToJson(const Delivery& d) {
     AppendJsonInteger(out, value);
   };
   text("id", d.id, '{');
-  text("endpointId", d.endpoint_id);
+  text("destinationId", d.destination_id);
   text("webhookId", d.webhook_id);
   text("eventId", d.event_id);
   text("eventType", d.event_type);
@@ -122,7 +123,9 @@ Result<Delivery> ParseDelivery(std::string_view json) {
     const auto& o = value.as_object();
     Delivery d;
     d.id = o.at("id").as_string();
-    d.endpoint_id = o.at("endpointId").as_string();
+    // Records written before the core was channel-neutral name it endpointId.
+    const auto* destination = o.if_contains("destinationId");
+    d.destination_id = (destination ? *destination : o.at("endpointId")).as_string();
     d.webhook_id = o.at("webhookId").as_string();
     d.event_id = o.at("eventId").as_string();
     d.event_type = o.at("eventType").as_string();
@@ -160,8 +163,29 @@ Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& da
   rocksdb::DB* db = nullptr;
   const rocksdb::Status status = rocksdb::DB::Open(options, path, &db);
   if (!status.ok()) return eventstore::FailFromRocks(status, "opening " + path);
-  return std::unique_ptr<DeliveryStore>(
+  std::unique_ptr<DeliveryStore> store(
       new DeliveryStore(std::move(full_disk), std::unique_ptr<rocksdb::DB>(db), outbox));
+  if (Status indexed = store->IndexPending(); !indexed) return std::unexpected(indexed.error());
+  return store;
+}
+
+Status DeliveryStore::IndexPending() {
+  std::string marker;
+  const rocksdb::Status found = db_->Get(rocksdb::ReadOptions(), kPendingIndexKey, &marker);
+  if (found.ok()) return {};
+  if (!found.IsNotFound()) return eventstore::FailFromRocks(found, "reading the pending index");
+  rocksdb::WriteBatch batch;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek("d/"); it->Valid() && it->key().starts_with("d/"); it->Next()) {
+    auto delivery = ParseDelivery(it->value().ToStringView());
+    if (!delivery) return std::unexpected(delivery.error());
+    if (delivery->state == DeliveryState::kPending) batch.Put(PendingKey(delivery->id), "");
+  }
+  if (!it->status().ok()) return eventstore::FailFromRocks(it->status(), "indexing deliveries");
+  batch.Put(kPendingIndexKey, "");
+  const rocksdb::Status status = Write(Synced(), batch);
+  if (!status.ok()) return eventstore::FailFromRocks(status, "indexing pending deliveries");
+  return {};
 }
 
 rocksdb::Status DeliveryStore::Write(const rocksdb::WriteOptions& options,
@@ -191,7 +215,7 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
       continue;
     }
     d.state = DeliveryState::kPending;
-    PutRecord(batch, d, outbox_);
+    PutRecord(batch, d);
     if (outbox_) batch.Put(ContractKey(d), d.id);
     pending.push_back(std::move(d));
   }
@@ -203,7 +227,7 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
 
 Status DeliveryStore::Update(const Delivery& delivery) {
   rocksdb::WriteBatch batch;
-  PutRecord(batch, delivery, outbox_);
+  PutRecord(batch, delivery);
   // Not synced: an outcome lost with the machine (the process's writes survive its own crash)
   // only means the delivery is sent again, with the same webhook-id.
   const rocksdb::Status status = Write(rocksdb::WriteOptions(), batch);
@@ -213,7 +237,7 @@ Status DeliveryStore::Update(const Delivery& delivery) {
 
 Status DeliveryStore::UpdateAdmitted(const Delivery& delivery) {
   rocksdb::WriteBatch batch;
-  PutRecord(batch, delivery, outbox_, ListKey::kPresent);
+  PutRecord(batch, delivery, ListKey::kPresent);
   // Not synced, as Update.
   const rocksdb::Status status = Write(rocksdb::WriteOptions(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "updating a delivery");
@@ -230,15 +254,15 @@ Result<std::optional<Delivery>> DeliveryStore::Get(std::string_view delivery_id)
   return std::optional<Delivery>(std::move(*delivery));
 }
 
-Result<std::vector<Delivery>> DeliveryStore::List(std::string_view endpoint_id, uint64_t before,
+Result<std::vector<Delivery>> DeliveryStore::List(std::string_view destination_id, uint64_t before,
                                                   size_t limit) const {
   std::vector<Delivery> items;
-  const std::string prefix = "l/" + std::string(endpoint_id) + "/";
+  const std::string prefix = "l/" + std::string(destination_id) + "/";
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   if (before == 0) {
     it->SeekForPrev(prefix + std::string(8, '\xff'));
   } else {
-    it->SeekForPrev(PositionKey('l', endpoint_id, before - 1));
+    it->SeekForPrev(PositionKey('l', destination_id, before - 1));
   }
   for (; it->Valid() && it->key().starts_with(prefix) && items.size() < limit; it->Prev()) {
     auto delivery = Get(it->value().ToStringView());
@@ -249,9 +273,9 @@ Result<std::vector<Delivery>> DeliveryStore::List(std::string_view endpoint_id, 
   return items;
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 Result<std::vector<Delivery>> DeliveryStore::OfContract(std::string_view contract_id,
                                                         size_t limit) const {
@@ -303,4 +327,4 @@ Status DeliveryStore::SetCheckpoint(uint64_t position) {
   return {};
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 inline constexpr std::array<std::chrono::seconds, 9> kRetryDelays = {
     std::chrono::seconds(5), std::chrono::minutes(5), std::chrono::minutes(30),
@@ -24,4 +24,4 @@ inline constexpr std::array<std::chrono::seconds, 9> kRetryDelays = {
 std::optional<std::chrono::milliseconds> NextRetryDelay(
     size_t failures, double jitter, std::optional<std::chrono::seconds> retry_after = {});
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery

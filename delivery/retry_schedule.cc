@@ -1,8 +1,8 @@
-#include "webhooks/retry_schedule.h"
+#include "delivery/retry_schedule.h"
 
 #include <algorithm>
 
-namespace esign::webhooks {
+namespace esign::delivery {
 
 std::optional<std::chrono::milliseconds> NextRetryDelay(
     size_t failures, double jitter, std::optional<std::chrono::seconds> retry_after) {
@@ -25,4 +25,4 @@ std::optional<std::chrono::milliseconds> NextRetryDelay(
   return delay;
 }
 
-}  // namespace esign::webhooks
+}  // namespace esign::delivery
