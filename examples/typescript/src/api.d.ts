@@ -200,7 +200,7 @@ export interface paths {
          * Get a contract
          * @description The contract with its data, participants, role bindings, settings and the read-only `organizationSigningMode`.
          *
-         *     With `asOf` (a log position or an RFC 3339 time) the answer is the contract as it stood then, rebuilt from the event log; the `X-Log-Position` header names the position of the contract's last event at that point. Access is checked as for the live read. A point before the contract's first event answers 404 CONTRACT_NOT_FOUND.
+         *     With `asOf` (a log position or an RFC 3339 time) the answer is the contract as it stood then, rebuilt from the event log; the `X-Log-Position` header names the position of the contract's last event at that point. Access is checked as for the live read, and a reader sees no point before its access began: the controller every point, a signer or viewer organization the points from the send on. A point before the contract's first event or before the reader's access began answers 404 CONTRACT_NOT_FOUND.
          *
          *     Requires `contracts:read`. Errors: 400 VALIDATION_FAILED (`asOf` empty, negative, malformed, given twice, beyond the end of the log or in the future); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND (also for a contract the caller may not read).
          */
@@ -630,7 +630,7 @@ export interface paths {
          * Get the contract's status (polling fallback for webhooks)
          * @description The status, a lifecycle summary, each participant's progress and the snapshotted `organizationSigningMode`. Poll this when webhook delivery is unavailable.
          *
-         *     With `asOf` (a log position or an RFC 3339 time) the answer is the contract as it stood then, rebuilt from the event log; the `X-Log-Position` header names the position of the contract's last event at that point. Access is checked as for the live read. A point before the contract's first event answers 404 CONTRACT_NOT_FOUND.
+         *     With `asOf` (a log position or an RFC 3339 time) the answer is the contract as it stood then, rebuilt from the event log; the `X-Log-Position` header names the position of the contract's last event at that point. Access is checked as for the live read, and a reader sees no point before its access began: the controller every point, a signer or viewer organization the points from the send on. A point before the contract's first event or before the reader's access began answers 404 CONTRACT_NOT_FOUND.
          *
          *     Requires `contracts:read`. Errors: 400 VALIDATION_FAILED (`asOf` empty, negative, malformed, given twice, beyond the end of the log or in the future); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND.
          */
@@ -816,9 +816,9 @@ export interface paths {
         };
         /**
          * List the e-mails the contract caused
-         * @description Every e-mail notification of the contract, in the order of the events that caused it: signing requests and reminders to hosted signers (with their link), e-mail codes, and the completion, decline, void and expiry messages to the recipient groups its notification settings name. One message per (event, recipient), with a stable Message-ID. `state` is `pending` (not yet accepted by the mail server; `nextAttemptAt` says when it is tried again), `sent` (the mail server, or the local outbox directory, took it) or `failed` (refused for good, e.g. an SMTP 5xx, or its retry schedule ran out; not tried again). `lastReply` is the mail server's last answer. At most 2000 messages.
+         * @description Every e-mail notification of the contract, in the order of the events that caused it: signing requests and reminders to hosted signers (with their link), e-mail codes, and the completion, decline, void and expiry messages to the recipient groups its notification settings name. One message per (event, recipient), with a stable Message-ID. `state` is `pending` (not yet accepted by the mail server; `nextAttemptAt` says when it is tried again), `sent` (the mail server, or the local outbox directory, took it) or `failed` (refused for good, e.g. an SMTP 5xx, or its retry schedule ran out; not tried again). `lastReply` is the mail server's last answer: its numeric code and a fixed text per class of answer. At most 2000 messages.
          *
-         *     Requires `contracts:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND.
+         *     Requires `contracts:read`; controller only: any other organization, even one with a signer or viewer grant, gets 404 CONTRACT_NOT_FOUND. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND.
          */
         get: operations["listContractNotifications"];
         put?: never;
@@ -1194,7 +1194,7 @@ export interface paths {
         put?: never;
         /**
          * Give the code the signer was asked for
-         * @description For a signer whose `authentication` is `access_code` (the code the sender told them) or `email_otp` (the latest code mailed, while unexpired). A match records `signer.authenticated` and answers the proof the page sends as header `Signer-Proof` from then on. A wrong or expired code records `signer.authentication_attempt_failed` and answers 401 SIGNER_AUTHENTICATION_FAILED with the details `code` (`wrong` or `expired`) and `remainingAttempts`; the fifth failure of the session also records `signer.authentication_failed` (a webhook event type) and locks the link. A session is proven at most 10 times.
+         * @description For a signer whose `authentication` is `access_code` (the code the sender told them) or `email_otp` (the latest code mailed, while unexpired). A match records `signer.authenticated` and answers the proof the page sends as header `Signer-Proof` from then on. A wrong or expired code records `signer.authentication_attempt_failed` and answers 401 SIGNER_AUTHENTICATION_FAILED with the details `code` (`wrong` or `expired`) and `remainingAttempts`; an e-mail code is spent once it matched: typed again it answers the same 401 with `code` `spent` and records nothing (ask for a new code); the fifth failure of the session also records `signer.authentication_failed` (a webhook event type) and locks the link. A session is proven at most 10 times.
          *
          *     Errors: 400 VALIDATION_FAILED (`code` missing, empty or longer than 64 characters, an unknown member); 401 SIGNER_AUTHENTICATION_FAILED; 404 SIGNING_SESSION_NOT_FOUND (unknown or forged token); 410 SIGNING_SESSION_GONE, SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED (as for the other hosted operations); 423 SIGNING_SESSION_LOCKED (five wrong codes: the sender must create a new session); 409 SIGNING_SESSION_STATE_CONFLICT (already used, or the signer has no code to give), SIGNER_CODE_LIMIT_REACHED (proven 10 times); 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; 503 UNAVAILABLE (no signer key).
          */
@@ -2431,6 +2431,7 @@ export interface components {
             lastReply: null | {
                 /** @description The SMTP reply code; null when no server answered. */
                 code: number | null;
+                /** @description A fixed text per class of answer, never the server's own words: accepted (2xx or the local outbox), deferred (4xx), refused (5xx), no answer (null code), unexpected (any other code). */
                 text: string;
             };
         };
@@ -5269,7 +5270,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description SIGNER_AUTHENTICATION_FAILED: a wrong or expired code (details `code` and `remainingAttempts`). */
+            /** @description SIGNER_AUTHENTICATION_FAILED: a wrong, expired or spent code (details `code` and `remainingAttempts`). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
