@@ -10,6 +10,7 @@
 
 #include "base/time_text.h"
 #include "http/contract_routes.h"
+#include "mail/mail_rate_limits.h"
 #include "mail/outgoing_mail.h"
 #include "projections/contract_queries.h"
 
@@ -30,8 +31,11 @@ std::string_view StateName(delivery::DeliveryState state) {
   return state == delivery::DeliveryState::kSucceeded ? "sent" : delivery::DeliveryStateName(state);
 }
 
-// The text shown for a reply with this code (0: no server answered).
-std::string_view ReplyText(int code) {
+// The text shown for an attempt's reply: an hourly limit's refusal in the service's own words, else
+// a fixed text for its code (0: no server answered), never the transport's.
+std::string_view ReplyText(const delivery::DeliveryAttempt& attempt) {
+  if (attempt.error.starts_with(mail::kRateLimitedReply)) return attempt.error;
+  const int code = attempt.code;
   if (code == 0) return "no answer: could not connect to the mail server or lost the connection";
   if (code >= 200 && code < 300) return "accepted by the mail server";
   if (code >= 400 && code < 500) return "deferred by the mail server; tried again later";
@@ -68,7 +72,7 @@ boost::json::object NotificationJson(const delivery::Delivery& d, std::string_vi
     item["lastAttemptAt"] = Timestamp(last.at_us);
     item["lastReply"] =
         boost::json::object{{"code", last.code != 0 ? boost::json::value(last.code) : nullptr},
-                            {"text", ReplyText(last.code)}};
+                            {"text", ReplyText(last)}};
   }
   return item;
 }

@@ -301,8 +301,8 @@ void FailRateLimited(delivery::Delivery& delivery, MailLimitReason reason, const
                               : "the limit of " + std::to_string(limits.per_recipient) +
                                     " messages an hour to one address";
   delivery.state = delivery::DeliveryState::kFailed;
-  delivery.attempts.push_back(
-      delivery::DeliveryAttempt{.at_us = now_us, .error = "rate limited: not sent, over " + why});
+  delivery.attempts.push_back(delivery::DeliveryAttempt{
+      .at_us = now_us, .error = std::string(kRateLimitedReply) + "not sent, over " + why});
   delivery.next_attempt_us = 0;
 }
 

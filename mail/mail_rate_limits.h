@@ -105,6 +105,10 @@ std::vector<delivery::Delivery> WithinLimits(delivery::DeliveryStore& records,
                                              std::vector<delivery::Delivery> pending,
                                              int64_t now_us);
 
+// How the reply of a delivery failed by a limit begins: the service's own words, which the
+// notifications listing shows as they are (unlike a mail server's).
+inline constexpr std::string_view kRateLimitedReply = "rate limited: ";
+
 // Marks a delivery failed by a limit without sending it: one attempt with the reply
 // "rate limited: ...", no further attempt.
 void FailRateLimited(delivery::Delivery& delivery, MailLimitReason reason, const MailLimits& limits,

@@ -377,7 +377,7 @@ TEST_F(ProviderNoticeRestartTest, AStopBeforeTheNoticeGotThroughStillSendsIt) {
   auto done = Post(
       "/api/v1/signing-sessions/" + std::string(session.Json().at("sessionId").as_string()) +
           "/complete",
-      R"({"signerName":"Clara Client","signedAt":"2026-11-21T09:00:00Z","ipAddress":"192.0.2.1",
+      R"({"signerName":"Clara Client","signedAt":")" + SignedAtNow() + R"(","ipAddress":"192.0.2.1",
 "userAgent":"Integrator/1","authenticationMethod":"password","consent":true})");
   ASSERT_EQ(done.status, 200) << done.body;
   ASSERT_TRUE(provider.WaitFor(1, std::chrono::seconds(10)));  // refused

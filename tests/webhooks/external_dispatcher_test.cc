@@ -214,6 +214,18 @@ TEST_F(ExternalDispatcherTest, StopsWithinTheBoundWhileAnAttemptWaitsForTheGoneC
   ChildProcess& dispatcher = StartDispatcher();
   CreateAndSend();
   receiver.WaitUntil([](const boost::json::array& received) { return !received.empty(); });
+  // The first attempt's record reaches contractd through the cluster: the outage must come after
+  // it, or the lane would wait for that record, not the retry's.
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  bool recorded = false;
+  while (!recorded && std::chrono::steady_clock::now() < deadline) {
+    auto listed = Call(verb::get, kEndpoints + "/" + endpoint + "/deliveries");
+    for (const auto& d : listed.Json().at("items").as_array()) {
+      recorded = recorded || !d.at("attempts").as_array().empty();
+    }
+    if (!recorded) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(recorded) << "contractd never listed the first attempt";
   const size_t before_outage = receiver.Received().size();
   kafka_.reset();
   // The retry 5 s later is made, and its record waits for the cluster.
