@@ -19,7 +19,6 @@ namespace {
 using commands::ContractAt;
 using commands::LatestContract;
 using delivery::Delivery;
-using delivery::DeliveryState;
 
 // The events whose contract may mail someone (domain/mail_plan.h).
 bool MayMail(std::string_view type) {
