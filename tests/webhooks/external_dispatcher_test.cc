@@ -2,7 +2,9 @@
 // delivery to two dispatcher processes, which share the partitions of contract-events. Every
 // event arrives once per webhook-id, also when one dispatcher is killed in a burst; what the
 // dispatchers record is listed by contractd, and a 410 and a retry work through it.
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <regex>
 
@@ -87,20 +89,27 @@ class ExternalDispatcherTest : public DeliveryEndToEndTest {
                   << dispatchers_[1]->output();
   }
 
-  // The deliveries listed by contractd, once `count` of them have succeeded.
-  boost::json::array WaitForListed(const std::string& endpoint, size_t count) {
+  // The deliveries listed by contractd, once `done` holds for them.
+  boost::json::array WaitForListed(const std::string& endpoint,
+                                   const std::function<bool(const boost::json::array&)>& done) {
     const auto deadline = std::chrono::steady_clock::now() + kWait;
     boost::json::array listed;
     while (std::chrono::steady_clock::now() < deadline) {
       auto response = Call(verb::get, kEndpoints + "/" + endpoint + "/deliveries?limit=100");
       listed = response.Json().at("items").as_array();
-      size_t succeeded = 0;
-      for (const auto& d : listed) succeeded += d.at("status").as_string() == "succeeded";
-      if (succeeded >= count) return listed;
+      if (done(listed)) return listed;
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     ADD_FAILURE() << "contractd lists " << boost::json::serialize(listed);
     return listed;
+  }
+  // The deliveries listed by contractd, once `count` of them have succeeded.
+  boost::json::array WaitForListed(const std::string& endpoint, size_t count) {
+    return WaitForListed(endpoint, [count](const boost::json::array& listed) {
+      size_t succeeded = 0;
+      for (const auto& d : listed) succeeded += d.at("status").as_string() == "succeeded";
+      return succeeded >= count;
+    });
   }
 
   std::unique_ptr<webhooks::EmbeddedKafka> kafka_;
@@ -216,16 +225,10 @@ TEST_F(ExternalDispatcherTest, StopsWithinTheBoundWhileAnAttemptWaitsForTheGoneC
   receiver.WaitUntil([](const boost::json::array& received) { return !received.empty(); });
   // The first attempt's record reaches contractd through the cluster: the outage must come after
   // it, or the lane would wait for that record, not the retry's.
-  const auto deadline = std::chrono::steady_clock::now() + kWait;
-  bool recorded = false;
-  while (!recorded && std::chrono::steady_clock::now() < deadline) {
-    auto listed = Call(verb::get, kEndpoints + "/" + endpoint + "/deliveries");
-    for (const auto& d : listed.Json().at("items").as_array()) {
-      recorded = recorded || !d.at("attempts").as_array().empty();
-    }
-    if (!recorded) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_TRUE(recorded) << "contractd never listed the first attempt";
+  WaitForListed(endpoint, [](const boost::json::array& listed) {
+    return std::ranges::any_of(listed,
+                               [](const auto& d) { return !d.at("attempts").as_array().empty(); });
+  });
   const size_t before_outage = receiver.Received().size();
   kafka_.reset();
   // The retry 5 s later is made, and its record waits for the cluster.
