@@ -186,6 +186,18 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
     state.title = StringMemberOrEmpty(d, "title");
     state.template_id = StringMemberOrEmpty(d, "templateId");
     state.template_version_id = StringMemberOrEmpty(d, "templateVersionId");
+    if (const auto* documents = ArrayMember(d, "documents")) {
+      for (const auto& document : *documents) {
+        if (document.is_object()) {
+          state.documents.push_back(ContractDocumentFromJson(document.get_object()));
+        }
+      }
+    }
+    if (const auto* fields = ArrayMember(d, "fields")) {
+      for (const auto& field : *fields) {
+        if (field.is_object()) state.fields.push_back(PlacedFieldFromJson(field.get_object()));
+      }
+    }
     state.organization_signing_mode = StringMemberOrEmpty(d, "organizationSigningMode") == "manual"
                                           ? OrganizationSigningMode::kManual
                                           : OrganizationSigningMode::kAutomatic;

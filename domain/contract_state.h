@@ -11,6 +11,7 @@
 
 #include "domain/contract_data.h"
 #include "domain/participant.h"
+#include "domain/placed_fields.h"
 #include "domain/role_binding.h"
 #include "domain/signing_session.h"
 #include "domain/template.h"
@@ -46,6 +47,10 @@ struct ContractState {
   std::string title;
   std::string template_id;
   std::string template_version_id;
+  // A contract made from uploads (DESIGN section 20): its documents in order and the fields placed
+  // on them; both empty for a contract made from a template version.
+  std::vector<ContractDocument> documents;
+  std::vector<PlacedField> fields;
   OrganizationSigningMode organization_signing_mode = OrganizationSigningMode::kAutomatic;
   std::string organization_id;  // the controller: the creating client's organization
   std::string created_by;       // client id
@@ -78,6 +83,7 @@ struct ContractState {
   std::optional<std::string> expired_at;
 
   bool exists() const { return version > 0; }
+  bool from_uploads() const { return !documents.empty(); }
   bool in_signing_flow() const {
     return status == ContractStatus::kSent || status == ContractStatus::kSigning;
   }

@@ -22,6 +22,12 @@ std::string_view ToString(ErrorCode code) {
       return "TEMPLATE_INVALID";
     case ErrorCode::kInvalidCursor:
       return "INVALID_CURSOR";
+    case ErrorCode::kDocumentInvalid:
+      return "DOCUMENT_INVALID";
+    case ErrorCode::kDocumentEncrypted:
+      return "DOCUMENT_ENCRYPTED";
+    case ErrorCode::kDocumentLimitExceeded:
+      return "DOCUMENT_LIMIT_EXCEEDED";
     case ErrorCode::kUnauthenticated:
       return "UNAUTHENTICATED";
     case ErrorCode::kInvalidClient:
@@ -52,6 +58,8 @@ std::string_view ToString(ErrorCode code) {
       return "SIGNING_SESSION_NOT_FOUND";
     case ErrorCode::kProviderNotFound:
       return "PROVIDER_NOT_FOUND";
+    case ErrorCode::kDocumentNotFound:
+      return "DOCUMENT_NOT_FOUND";
     case ErrorCode::kContractStateConflict:
       return "CONTRACT_STATE_CONFLICT";
     case ErrorCode::kStreamVersionConflict:
@@ -88,6 +96,8 @@ std::string_view ToString(ErrorCode code) {
       return "METHOD_NOT_ALLOWED";
     case ErrorCode::kPayloadTooLarge:
       return "PAYLOAD_TOO_LARGE";
+    case ErrorCode::kDocumentTooLarge:
+      return "DOCUMENT_TOO_LARGE";
     case ErrorCode::kUnsupportedMediaType:
       return "UNSUPPORTED_MEDIA_TYPE";
     case ErrorCode::kRateLimited:

@@ -19,6 +19,9 @@ enum class ErrorCode {
   kInvalidNotificationSettings,
   kTemplateInvalid,
   kInvalidCursor,
+  kDocumentInvalid,        // not a PDF, or damaged beyond repair
+  kDocumentEncrypted,      // a PDF that needs a password or is encrypted
+  kDocumentLimitExceeded,  // more pages, objects, nesting or decoded bytes than allowed
   // Identity and access.
   kUnauthenticated,               // 401
   kInvalidClient,                 // 401
@@ -38,6 +41,7 @@ enum class ErrorCode {
   kWebhookDeliveryNotFound,
   kSigningSessionNotFound,
   kProviderNotFound,
+  kDocumentNotFound,
   // State (409 / 412).
   kContractStateConflict,
   kStreamVersionConflict,
@@ -57,6 +61,7 @@ enum class ErrorCode {
   // Transport (405 / 413 / 415 / 429 / 503).
   kMethodNotAllowed,
   kPayloadTooLarge,
+  kDocumentTooLarge,  // 413: an upload over --document-limit
   kUnsupportedMediaType,
   kRateLimited,
   kUnavailable,

@@ -18,6 +18,9 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kInvalidNotificationSettings:
     case ErrorCode::kTemplateInvalid:
     case ErrorCode::kInvalidCursor:
+    case ErrorCode::kDocumentInvalid:
+    case ErrorCode::kDocumentEncrypted:
+    case ErrorCode::kDocumentLimitExceeded:
       return S::bad_request;
     case ErrorCode::kUnauthenticated:
     case ErrorCode::kInvalidClient:
@@ -38,6 +41,7 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kWebhookDeliveryNotFound:
     case ErrorCode::kSigningSessionNotFound:
     case ErrorCode::kProviderNotFound:
+    case ErrorCode::kDocumentNotFound:
       return S::not_found;
     case ErrorCode::kContractStateConflict:
     case ErrorCode::kStreamVersionConflict:
@@ -60,6 +64,7 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kMethodNotAllowed:
       return S::method_not_allowed;
     case ErrorCode::kPayloadTooLarge:
+    case ErrorCode::kDocumentTooLarge:
       return S::payload_too_large;
     case ErrorCode::kUnsupportedMediaType:
       return S::unsupported_media_type;

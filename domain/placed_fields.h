@@ -1,0 +1,76 @@
+// The documents of a contract made from uploads, and the fields placed on them (DESIGN section
+// 20). A contract is made either from a template version (rendered) or from uploaded documents
+// (composed in order into one PDF); ContractState::documents is empty for the first kind.
+//
+// Coordinates are PDF points from the top-left corner of the page as displayed (the crop box with
+// the page's rotation applied), x to the right and y down: the frame of the page images.
+// Value types; safe to share read-only between threads.
+#pragma once
+
+#include <boost/json.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace esign {
+
+// A box on one page of one document.
+struct PageRect {
+  int64_t page = 1;  // 1-based, within its document
+  double x = 0;
+  double y = 0;
+  double width = 0;
+  double height = 0;
+};
+
+struct DocumentPage {
+  double width = 0;   // points, as displayed
+  double height = 0;  // points, as displayed
+};
+
+// One uploaded document as a contract holds it (contract.created).
+struct ContractDocument {
+  std::string document_id;    // doc_...
+  std::string name;           // as the contract names it (default: the upload's name)
+  std::string sha256;         // the cleaned upload: the blob shown, stamped and sealed
+  std::string upload_sha256;  // the bytes as they were uploaded
+  std::vector<DocumentPage> pages;
+  // The text tags' boxes, covered by a white box in the copy shown and sealed.
+  std::vector<PageRect> covers;
+  // The AcroForm fields mapped to placed fields, whose widgets the copy shown and sealed drops.
+  std::vector<std::string> mapped_form_fields;
+};
+
+enum class PlacedFieldType { kSignature, kInitials, kName, kEmail, kDateSigned, kText };
+std::string_view ToString(PlacedFieldType type);
+std::optional<PlacedFieldType> ParsePlacedFieldType(std::string_view text);
+
+// How a field got its box.
+enum class FieldPlacement { kCoordinates, kTextTag, kFormField };
+std::string_view ToString(FieldPlacement placement);
+
+struct PlacedField {
+  std::string field_id;  // fld_1, fld_2, ... in request order (tags and form fields after)
+  PlacedFieldType type = PlacedFieldType::kSignature;
+  std::string participant_id;
+  int64_t document_index = 0;  // 0-based, into ContractState::documents
+  PageRect box;
+  bool required = true;
+  std::string name;   // optional label
+  std::string value;  // text only: the integrator's value, read-only to signers
+  FieldPlacement placement = FieldPlacement::kCoordinates;
+};
+
+// Page `page` of document `document_index` as a 1-based page of the composed PDF (the documents'
+// pages in order); 0 when either is out of range.
+int64_t ComposedPage(const std::vector<ContractDocument>& documents, size_t document_index,
+                     int64_t page);
+
+boost::json::object ContractDocumentToJson(const ContractDocument& document);
+ContractDocument ContractDocumentFromJson(const boost::json::object& object);
+boost::json::object PlacedFieldToJson(const PlacedField& field);
+PlacedField PlacedFieldFromJson(const boost::json::object& object);
+
+}  // namespace esign
