@@ -183,6 +183,12 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "mail-limit-per-recipient",
       po::value(&serve.mail_limit_per_recipient)->default_value(serve.mail_limit_per_recipient),
       "e-mails an hour to one address, across organizations (0 = no limit)")(
+      "document-limit", po::value(&serve.document_limit)->default_value(serve.document_limit),
+      "bytes of one uploaded PDF, 1024 to 104857600; larger uploads answer 413 "
+      "DOCUMENT_TOO_LARGE")(
+      "document-uploads-per-hour",
+      po::value(&serve.document_uploads_per_hour)->default_value(serve.document_uploads_per_hour),
+      "documents one organization may upload in an hour, 1 to 100000")(
       "tsa-url", po::value(&serve.tsa_url),
       "RFC 3161 timestamp authority, http(s)://...: seals become PAdES B-LT and tree heads are "
       "timestamped (default: none, seals are B-B)")(
@@ -251,6 +257,14 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       return Fail(ErrorCode::kValidationFailed, std::string("--") + flag + " must be 0 or more",
                   flag, std::to_string(value));
     }
+  }
+  if (serve.document_limit < 1024 || serve.document_limit > (100ull << 20)) {
+    return Fail(ErrorCode::kValidationFailed, "--document-limit must be 1024 to 104857600 bytes",
+                "document-limit", std::to_string(serve.document_limit));
+  }
+  if (serve.document_uploads_per_hour < 1 || serve.document_uploads_per_hour > 100000) {
+    return Fail(ErrorCode::kValidationFailed, "--document-uploads-per-hour must be 1 to 100000",
+                "document-uploads-per-hour", std::to_string(serve.document_uploads_per_hour));
   }
   if (serve.smtp_user.empty() != serve.smtp_password_file.empty()) {
     return Fail(ErrorCode::kValidationFailed, "--smtp-user and --smtp-password-file go together",

@@ -90,6 +90,10 @@ struct ServeConfig {
   // those over a limit are recorded failed, not sent. 0: no limit.
   int64_t mail_limit_per_organization = 1000;
   int64_t mail_limit_per_recipient = 60;
+  // Uploads (docs/documents.md). --document-limit: bytes of one uploaded PDF (1 KiB..100 MiB);
+  // --document-uploads-per-hour: uploads an organization may make in an hour (1..100000).
+  uint64_t document_limit = 25ull << 20;
+  int64_t document_uploads_per_hour = 100;
   // Trusted time (docs/documents.md). --tsa-url / CONTRACTD_TSA_URL: an RFC 3161 authority; seals
   // become PAdES B-LT and tree heads are timestamped. Empty (the default): seals stay B-B.
   std::string tsa_url;

@@ -61,6 +61,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   if (auto s = service->AddRoutes(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartKafka(config); !s) return std::unexpected(s.error());
   service->StartTimers();
+  service->StartDocumentExpiry();
 
   http::ApiHandlerOptions handler_options;
   if (config.access_log) handler_options.access_log = http::StderrAccessLog();
@@ -74,7 +75,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   service->handler_ = std::make_unique<http::ApiHandler>(
       service->routes_, &service->auth_->authenticator(), std::move(handler_options));
   service->AddGauges();
-  auto server = http::HttpServer::Start(config.server, *service->handler_);
+  auto server = http::HttpServer::Start(ServerOptionsOf(config), *service->handler_);
   if (!server) return std::unexpected(server.error());
   service->server_ = std::move(*server);
   if (auto s = service->StartMail(config); !s) return std::unexpected(s.error());
@@ -149,11 +150,12 @@ Status Service::StartReadSide() {
     if (auto* delivery = running_delivery_.load()) delivery->Wake();
   });
   session_index_ = std::make_unique<projections::SigningSessionIndex>(*views_);
+  document_index_ = std::make_unique<projections::DocumentIndex>(*views_);
   projector_ = std::make_unique<projections::Projector>(
       *store_, *views_,
       std::vector<projections::Projection*>{&template_catalog_, contract_views_.get(),
                                             &auth_->directory(), &endpoint_directory_,
-                                            session_index_.get()});
+                                            session_index_.get(), document_index_.get()});
   if (auto started = projector_->Start(); !started) return started;
   // The catalog must hold the templates just imported before the first request arrives.
   if (!projector_->WaitFor(store_->Size(), std::chrono::minutes(10))) {
@@ -204,6 +206,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
       mail_records_.get(),
       config.mail_from};
   http::AddContractRoutes(routes_, contract_deps);
+  AddUploads(config);
   if (auto s = AddWebhookRoutes(config, *cursor_key); !s) return s;
   if (auto s = AddSigning(config); !s) return s;
   http::AddOpenApiRoutes(routes_);
@@ -305,6 +308,7 @@ void Service::Stop() {
   if (webhook_delivery_) webhook_delivery_->Stop();
   running_timers_.store(nullptr);
   if (timers_) timers_->Stop();
+  if (document_expiry_) document_expiry_->Stop();
   if (mail_outbox_) mail_outbox_->Stop();
   running_provider_notices_.store(nullptr);
   if (provider_notices_) provider_notices_->Stop();
@@ -498,6 +502,7 @@ std::string Service::HandleAdminLine(const ServeConfig& config, std::string_view
   }
   clock_.Advance(std::chrono::seconds(*seconds));
   if (timers_) timers_->Wake();
+  if (document_expiry_) document_expiry_->Wake();
   return EncodeAdminResponse(boost::json::object{
       {"offsetSeconds", std::chrono::duration_cast<std::chrono::seconds>(clock_.offset()).count()},
       {"now", FormatTimestamp(clock_.NowMicros())}});

@@ -12,6 +12,8 @@
 #include "app/provider_notices.h"
 #include "app/provider_registry.h"
 #include "commands/contract_commands.h"
+#include "commands/document_commands.h"
+#include "commands/document_expiry.h"
 #include "commands/due_timers.h"
 #include "commands/endpoint_commands.h"
 #include "commands/evidence_commands.h"
@@ -30,6 +32,7 @@
 #include "mail/mail_transport.h"
 #include "projections/contract_queries.h"
 #include "projections/contract_views.h"
+#include "projections/document_index.h"
 #include "projections/projector.h"
 #include "projections/read_your_writes.h"
 #include "projections/rocksdb_view_store.h"
@@ -42,6 +45,10 @@
 #include "webhooks/webhook_delivery.h"
 
 namespace esign::app {
+
+// The server's options: --body-limit and the rest as configured, with the larger body that
+// document uploads may have (--document-limit).
+http::ServerOptions ServerOptionsOf(const ServeConfig& config);
 
 class Service {
  public:
@@ -71,6 +78,10 @@ class Service {
   // The scheduler of expiry and reminders (commands/due_timers.h), once the read side and the
   // contract commands run.
   void StartTimers();
+  // Uploads (commands/document_commands.h): their routes, the look-up contract creation uses, and
+  // the sweep that deletes those no contract named (app/service_documents.cc).
+  void AddUploads(const ServeConfig& config);
+  void StartDocumentExpiry();
   // The admin socket's requests: the command line's (cli_commands.h), and clock.advance
   // {"command":"clock.advance","seconds":N} when the service runs with --clock-offset.
   std::string HandleAdminLine(const ServeConfig& config, std::string_view line);
@@ -107,6 +118,9 @@ class Service {
   std::unique_ptr<projections::ContractViews> contract_views_;
   webhooks::EndpointDirectory endpoint_directory_;
   std::unique_ptr<projections::SigningSessionIndex> session_index_;
+  std::unique_ptr<projections::DocumentIndex> document_index_;
+  std::unique_ptr<commands::DocumentCommands> document_commands_;
+  std::unique_ptr<commands::DocumentExpiry> document_expiry_;
   std::unique_ptr<http::AuthModule> auth_;  // its directory must outlive the projector
   std::unique_ptr<projections::Projector> projector_;
   std::unique_ptr<projections::ContractQueries> contract_queries_;

@@ -18,6 +18,19 @@ std::optional<int64_t> AsInteger(const boost::json::value& value) {
   return std::nullopt;
 }
 
+std::optional<double> AsNumber(const boost::json::value& value) {
+  if (value.is_double()) return value.get_double();
+  if (value.is_int64()) return static_cast<double>(value.get_int64());
+  if (value.is_uint64()) return static_cast<double>(value.get_uint64());
+  return std::nullopt;
+}
+
+std::optional<double> NumberMember(const boost::json::object& object, std::string_view key) {
+  const boost::json::value* value = object.if_contains(key);
+  if (value == nullptr) return std::nullopt;
+  return AsNumber(*value);
+}
+
 std::optional<uint64_t> AsUnsigned(const boost::json::value& value) {
   if (value.is_uint64()) return value.get_uint64();
   if (value.is_int64() && value.get_int64() >= 0) return static_cast<uint64_t>(value.get_int64());

@@ -21,6 +21,11 @@ std::optional<int64_t> AsInteger(const boost::json::value& value);
 // A JSON integer that is not negative (uint64, or an int64 >= 0), never a double.
 std::optional<uint64_t> AsUnsigned(const boost::json::value& value);
 
+// Any JSON number (integer or double) as a double.
+std::optional<double> AsNumber(const boost::json::value& value);
+// The member as a double when it is a number.
+std::optional<double> NumberMember(const boost::json::object& object, std::string_view key);
+
 // The member's text when it is a string; the view lives as long as `object`.
 std::optional<std::string_view> StringMember(const boost::json::object& object,
                                              std::string_view key);

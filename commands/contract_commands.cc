@@ -4,6 +4,7 @@
 
 #include "base/time_text.h"
 #include "commands/due_timers.h"
+#include "domain/placed_field_rules.h"
 #include "domain/signer_authentication.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
@@ -152,6 +153,26 @@ Result<CommandOutcome> ContractCommandHandler::Run(const esign::Actor& actor,
   return outcome;
 }
 
+Result<std::vector<UploadedDocument>> ContractCommandHandler::UploadsNamedBy(
+    const Command& command, const esign::Actor& actor) const {
+  const auto* create = std::get_if<CreateContract>(&command);
+  if (create == nullptr || !create->documents.is_array()) return std::vector<UploadedDocument>{};
+  std::vector<std::string> ids;
+  // More than the limit is refused by the decision; only the ids it will read are looked up.
+  for (const auto& item : create->documents.get_array()) {
+    if (ids.size() == kMaxContractDocuments) break;
+    if (!item.is_object()) continue;
+    const auto* id = item.get_object().if_contains("documentId");
+    if (id != nullptr && id->is_string() && !id->get_string().empty()) {
+      ids.emplace_back(id->get_string());
+    }
+  }
+  if (ids.empty()) return std::vector<UploadedDocument>{};
+  if (!find_uploads_) return std::vector<UploadedDocument>{};
+  // An id not found is left out: the decision says so, with its path in the request.
+  return find_uploads_(actor.organization_id, ids);
+}
+
 Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollowUps(
     const esign::Actor& actor, const std::string& contract_id, bool creating,
     const Command& command, const CommandMeta& meta) {
@@ -183,6 +204,17 @@ Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollo
   context.contract_id = contract_id;
   for (size_t i = 0, n = ParticipantCount(command); i < n; ++i) {
     context.participant_ids.push_back(ids_.Next("prt_"));
+  }
+  // A contract from uploads stands on implicit roles instead of a template version.
+  TemplateVersion uploads_version;
+  if (state.from_uploads()) {
+    uploads_version = UploadsTemplateVersion(state);
+    context.template_version = &uploads_version;
+  }
+  if (auto uploads = UploadsNamedBy(command, actor); !uploads) {
+    return std::unexpected(uploads.error());
+  } else {
+    context.uploads = std::move(*uploads);
   }
   auto decided = Decide(state, command, context);
   if (!decided) return std::unexpected(decided.error());

@@ -50,6 +50,10 @@ using StoreEvidence = std::function<Result<std::string>(const ContractState& sta
 // appended, and who causes them.
 using SealDocument = std::function<Result<documents::SealedDocument>(
     const ContractState& all_signed, const documents::Completion& completion)>;
+// The uploads of an organization named by a contract request, in order, leaving out the ids it
+// does not have (document_commands.h).
+using FindUploads = std::function<Result<std::vector<UploadedDocument>>(
+    std::string_view organization_id, const std::vector<std::string>& document_ids)>;
 // The signing provider of an organization signer (its providerConfigRef, else the only one
 // configured); empty when there is none.
 using ResolveProvider = std::function<std::string(const Participant& signer)>;
@@ -108,6 +112,9 @@ class ContractCommandHandler {
 
   // Sending renders and stores the document when set; set before use.
   void SetFreezeDocument(FreezeDocument freeze) { freeze_document_ = std::move(freeze); }
+  // Creating a contract from uploads finds them through this; without it such a create answers
+  // kDocumentNotFound. Set before use.
+  void SetFindUploads(FindUploads find) { find_uploads_ = std::move(find); }
   // PersistEvidence without a hash stores the bundle through this, once decided; set before use.
   void SetStoreEvidence(StoreEvidence store) { store_evidence_ = std::move(store); }
 
@@ -154,6 +161,9 @@ class ContractCommandHandler {
     ContractState after;              // the contract once `events` are appended
     std::vector<DomainEvent> events;  // the command's, then the follow-ups
   };
+  // The caller's uploads that a CreateContract names (none for other commands).
+  Result<std::vector<UploadedDocument>> UploadsNamedBy(const Command& command,
+                                                       const esign::Actor& actor) const;
   Result<Decision> DecideWithFollowUps(const esign::Actor& actor, const std::string& contract_id,
                                        bool creating, const Command& command,
                                        const CommandMeta& meta);
@@ -185,6 +195,7 @@ class ContractCommandHandler {
   const Clock& clock_;
   std::function<void(std::chrono::nanoseconds)> observe_append_;
   FreezeDocument freeze_document_;
+  FindUploads find_uploads_;
   StoreEvidence store_evidence_;
   SealDocument seal_document_;
   ResolveProvider resolve_provider_;

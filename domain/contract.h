@@ -28,6 +28,7 @@
 #include "domain/notifications.h"
 #include "domain/result.h"
 #include "domain/template.h"
+#include "domain/uploaded_document.h"
 
 namespace esign {
 
@@ -53,6 +54,9 @@ struct DecisionContext {
   // SelectTemplateVersion). When null, Decide resolves it the same way: from the command's
   // templateVersionId at creation, from state.template_version_id afterwards.
   const TemplateVersion* template_version = nullptr;
+  // CreateContract from uploads: the caller's organization's uploads that the request names, as
+  // the caller found them (an id not among them is not found).
+  std::vector<UploadedDocument> uploads;
   std::string now;                           // RFC 3339, the decision's time
   std::string contract_id;                   // CreateContract: the new contract's id (ctr_...)
   std::vector<std::string> participant_ids;  // fresh ids (prt_...), used in order for new

@@ -36,6 +36,11 @@ struct CreateContract {
   boost::json::value signing_settings;
   boost::json::value send_now;
   boost::json::value notifications;
+  // A contract from uploads (DESIGN section 20) instead of templateId: the documents in order,
+  // fields placed by coordinates, and AcroForm fields mapped to placed fields.
+  boost::json::value documents;
+  boost::json::value fields;
+  boost::json::value form_field_mapping;
   boost::json::object unknown;  // e.g. organizationSigningMode, which is read-only
 };
 

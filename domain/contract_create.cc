@@ -3,11 +3,15 @@
 //   permissions (rule 4) -> notifications (rule 7) -> request shape, title, template, data,
 //   participants and channels (rule 5), signing settings, sendNow -> sendNow without roles
 //   (rule 3) -> role bindings (rules 1-2) -> contract.created (+ prepare and send).
+// A contract from uploads (`documents` instead of `templateId`, DESIGN section 20) takes the same
+// path up to the participants; then its documents and placed fields are checked
+// (placed_field_rules.h) and each participant is bound to its own implicit role.
 #include <set>
 
 #include "base/json_read.h"
 #include "domain/contract_rules.h"
 #include "domain/field_value.h"
+#include "domain/placed_field_rules.h"
 #include "domain/signing_settings.h"
 
 namespace esign::contract_rules {
@@ -29,6 +33,117 @@ std::string WhatNeedsSend(const CreateContract& c) {
   if (!c.signing_settings.is_null()) return "signingSettings";
   if (c.send_now.is_bool() && c.send_now.get_bool()) return "sendNow";
   return "";
+}
+
+// Creating a contract from uploads names no template.
+void RejectTemplateMembers(const CreateContract& c, Details& validation) {
+  for (const auto& [member, key] :
+       {std::pair{&c.template_id, "templateId"},
+        std::pair{&c.template_version_id, "templateVersionId"}, std::pair{&c.data, "data"},
+        std::pair{&c.field_values, "fieldValues"}, std::pair{&c.table_data, "tableData"},
+        std::pair{&c.role_bindings, "roleBindings"}}) {
+    if (!member->is_null()) {
+      AddDetail(validation, key,
+                "not with documents: a contract is made from a template or "
+                "from uploaded documents");
+    }
+  }
+}
+
+Result<const TemplateVersion*> SelectVersion(const CreateContract& c,
+                                             const DecisionContext& context) {
+  std::string template_id(c.template_id.get_string());
+  if (context.tmpl == nullptr || context.tmpl->template_id != template_id) {
+    return Fail(ErrorCode::kTemplateNotFound, "template " + template_id + " not found",
+                "templateId", "unknown template");
+  }
+  if (context.template_version != nullptr) return context.template_version;
+  std::optional<std::string_view> wanted;
+  if (c.template_version_id.is_string()) wanted = c.template_version_id.get_string();
+  return SelectTemplateVersion(*context.tmpl, wanted);
+}
+
+void ReadCreateData(const TemplateVersion& version, const CreateContract& c, DataChanges& changes,
+                    Details& validation) {
+  bool direct = !c.field_values.is_null() || !c.table_data.is_null();
+  if (!c.data.is_null() && direct) {
+    AddDetail(validation, "data", "give either data or fieldValues/tableData, not both");
+  } else if (!c.data.is_null()) {
+    ReadSectionData(version, c.data, "data", changes, validation);
+  } else {
+    if (!c.field_values.is_null()) {
+      ReadFieldValues(version, c.field_values, "fieldValues", changes, validation);
+    }
+    if (!c.table_data.is_null()) {
+      ReadTableData(version, c.table_data, "tableData", changes, validation);
+    }
+  }
+}
+
+// Normalized through a merge so that nulls (inherit) are not stored.
+boost::json::object CreateNotifications(const CreateContract& c) {
+  if (!c.notifications.is_object()) return {};
+  return MergeNotificationSettings({}, c.notifications.get_object());
+}
+
+boost::json::array ParticipantsToEventJson(const std::vector<Participant>& participants) {
+  boost::json::array out;
+  for (const auto& p : participants) out.push_back(ParticipantToEventJson(p));
+  return out;
+}
+
+// contract.created, then, with sendNow, preparation and sending against `version` (for a
+// contract from uploads: its implicit roles).
+Result<std::vector<DomainEvent>> WithSendNow(const ContractState& state, DomainEvent created,
+                                             const TemplateVersion* version,
+                                             const DecisionContext& context, bool send_now) {
+  // Moved, not listed: an initializer list would copy the event's JSON twice.
+  std::vector<DomainEvent> events;
+  events.push_back(std::move(created));
+  if (send_now) {
+    ContractState draft = Apply(state, events.front());
+    TemplateVersion uploads_version;
+    if (draft.from_uploads()) {
+      uploads_version = UploadsTemplateVersion(draft);
+      version = &uploads_version;
+    }
+    auto sent = DecidePrepareAndSend(draft, *version, context);
+    if (!sent) return Fail(sent.error());
+    for (auto& event : *sent) events.push_back(std::move(event));
+  }
+  return events;
+}
+
+Result<std::vector<DomainEvent>> CreateFromUploads(
+    const ContractState& state, const CreateContract& c, const DecisionContext& context,
+    std::vector<Participant> participants, std::vector<ContractDocument> documents,
+    boost::json::object signing_settings, bool send_now) {
+  Details validation;
+  std::vector<PlacedField> fields = ReadPlacedFields(
+      c.fields, c.form_field_mapping, context.uploads, documents, participants, validation);
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid contract", validation); !ok) {
+    return Fail(ok.error());
+  }
+  boost::json::array documents_json;
+  for (const auto& document : documents) documents_json.push_back(ContractDocumentToJson(document));
+  boost::json::array fields_json;
+  for (const auto& field : fields) fields_json.push_back(PlacedFieldToJson(field));
+  DomainEvent created{std::string(event_type::kContractCreated),
+                      {{"contractId", context.contract_id},
+                       {"title", c.title},
+                       {"documents", std::move(documents_json)},
+                       {"fields", std::move(fields_json)},
+                       {"organizationSigningMode", ToString(OrganizationSigningMode::kAutomatic)},
+                       {"organizationId", context.actor.organization_id},
+                       {"createdBy", context.actor.client_id},
+                       {"fieldValues", boost::json::object{}},
+                       {"tableData", boost::json::object{}},
+                       {"participants", ParticipantsToEventJson(participants)},
+                       {"roleBindings", RoleBindingsToJson(UploadsRoleBindings(participants))},
+                       {"signingSettings", std::move(signing_settings)},
+                       {"notifications", CreateNotifications(c)},
+                       {"createdAt", context.now}}};
+  return WithSendNow(state, std::move(created), nullptr, context, send_now);
 }
 
 }  // namespace
@@ -56,44 +171,39 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
   } else if (CountCharacters(c.title.get_string()) > kMaxTitleLength) {
     AddDetail(validation, "title", "at most " + std::to_string(kMaxTitleLength) + " characters");
   }
-  if (!c.template_id.is_string() || c.template_id.get_string().empty()) {
-    AddDetail(validation, "templateId", "required non-empty string");
-  }
-  if (!c.template_version_id.is_null() &&
-      (!c.template_version_id.is_string() || c.template_version_id.get_string().empty())) {
-    AddDetail(validation, "templateVersionId", "must be a non-empty string");
+  const bool from_uploads = !c.documents.is_null();
+  if (from_uploads) {
+    RejectTemplateMembers(c, validation);
+  } else {
+    if (!c.template_id.is_string() || c.template_id.get_string().empty()) {
+      AddDetail(validation, "templateId", "required non-empty string (or documents)");
+    }
+    if (!c.template_version_id.is_null() &&
+        (!c.template_version_id.is_string() || c.template_version_id.get_string().empty())) {
+      AddDetail(validation, "templateVersionId", "must be a non-empty string");
+    }
+    for (const auto& [member, key] :
+         {std::pair{&c.fields, "fields"}, std::pair{&c.form_field_mapping, "formFieldMapping"}}) {
+      if (!member->is_null()) AddDetail(validation, key, "only with documents");
+    }
   }
   if (!validation.empty()) {
     return Fail(Error{ErrorCode::kValidationFailed, "invalid contract", std::move(validation)});
   }
 
-  std::string template_id(c.template_id.get_string());
-  if (context.tmpl == nullptr || context.tmpl->template_id != template_id) {
-    return Fail(ErrorCode::kTemplateNotFound, "template " + template_id + " not found",
-                "templateId", "unknown template");
-  }
-  const TemplateVersion* version = context.template_version;
-  if (version == nullptr) {
-    std::optional<std::string_view> wanted;
-    if (c.template_version_id.is_string()) wanted = c.template_version_id.get_string();
-    auto selected = SelectTemplateVersion(*context.tmpl, wanted);
+  // The document source: a template version, or uploads.
+  const TemplateVersion* version = nullptr;
+  std::vector<ContractDocument> documents;
+  DataChanges changes;
+  if (from_uploads) {
+    auto read = ReadContractDocuments(c.documents, context.uploads, validation);
+    if (!read) return Fail(read.error());
+    documents = std::move(*read);
+  } else {
+    auto selected = SelectVersion(c, context);
     if (!selected) return Fail(selected.error());
     version = *selected;
-  }
-
-  DataChanges changes;
-  bool direct = !c.field_values.is_null() || !c.table_data.is_null();
-  if (!c.data.is_null() && direct) {
-    AddDetail(validation, "data", "give either data or fieldValues/tableData, not both");
-  } else if (!c.data.is_null()) {
-    ReadSectionData(*version, c.data, "data", changes, validation);
-  } else {
-    if (!c.field_values.is_null()) {
-      ReadFieldValues(*version, c.field_values, "fieldValues", changes, validation);
-    }
-    if (!c.table_data.is_null()) {
-      ReadTableData(*version, c.table_data, "tableData", changes, validation);
-    }
+    ReadCreateData(*version, c, changes, validation);
   }
 
   Details routing;
@@ -102,6 +212,15 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
   if (!c.participants.is_null()) {
     requests = ReadParticipants(c.participants, "participants", context.participant_ids,
                                 &next_fresh, validation, routing);
+  }
+  if (from_uploads) {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (requests[i].template_role_id) {
+        AddDetail(validation, JoinPath(IndexPath("participants", i), "templateRoleId"),
+                  "a contract from documents has no template roles: give action, routingOrder "
+                  "and recipientType on the participant");
+      }
+    }
   }
 
   boost::json::object signing_settings = DefaultSigningSettings();
@@ -143,6 +262,11 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
     participants.push_back(requests[i].participant);
   }
 
+  if (from_uploads) {
+    return CreateFromUploads(state, c, context, std::move(participants), std::move(documents),
+                             std::move(signing_settings), send_now);
+  }
+
   // Rule 3: sending at once needs every signer's role, from the participant or a binding.
   if (send_now && c.role_bindings.is_null()) {
     for (size_t i = 0; i < requests.size(); ++i) {
@@ -173,13 +297,6 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
 
   ContractData data;
   ApplyDataChanges(data, changes);
-  // Normalized through a merge so that nulls (inherit) are not stored.
-  boost::json::object notifications;
-  if (c.notifications.is_object()) {
-    notifications = MergeNotificationSettings({}, c.notifications.get_object());
-  }
-  boost::json::array participants_json;
-  for (const auto& p : participants) participants_json.push_back(ParticipantToEventJson(p));
   DomainEvent created{
       std::string(event_type::kContractCreated),
       {{"contractId", context.contract_id},
@@ -191,21 +308,12 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
        {"createdBy", context.actor.client_id},
        {"fieldValues", FieldValuesToJson(data.field_values)},
        {"tableData", data.table_data},
-       {"participants", std::move(participants_json)},
+       {"participants", ParticipantsToEventJson(participants)},
        {"roleBindings", RoleBindingsToJson(*bindings)},
        {"signingSettings", std::move(signing_settings)},
-       {"notifications", std::move(notifications)},
+       {"notifications", CreateNotifications(c)},
        {"createdAt", context.now}}};
-  // Moved, not listed: an initializer list would copy the event's JSON twice.
-  std::vector<DomainEvent> events;
-  events.push_back(std::move(created));
-  if (send_now) {
-    ContractState draft = Apply(state, events.front());
-    auto sent = DecidePrepareAndSend(draft, *version, context);
-    if (!sent) return Fail(sent.error());
-    for (auto& event : *sent) events.push_back(std::move(event));
-  }
-  return events;
+  return WithSendNow(state, std::move(created), version, context, send_now);
 }
 
 }  // namespace esign::contract_rules

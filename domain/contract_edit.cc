@@ -1,6 +1,6 @@
 // The draft-only edits: data, table data, participants, role bindings (DESIGN section 8: any of
-// them on a sent contract is kContractStateConflict). Checks, in order: control, permission,
-// state, request shape and values.
+// them on a sent contract is kContractStateConflict, as on a contract from uploads, whose fields
+// name its participants). Checks, in order: control, permission, state, request shape and values.
 #include <set>
 
 #include "base/json_read.h"
@@ -14,7 +14,15 @@ Status CheckEditable(const ContractState& state, const DecisionContext& context,
                      std::string_view permission, std::string_view what) {
   if (auto ok = RequireControl(state, context.actor); !ok) return ok;
   if (auto ok = RequirePermission(context.actor, permission); !ok) return ok;
-  return RequireDraft(state, what);
+  if (auto ok = RequireDraft(state, what); !ok) return ok;
+  if (state.from_uploads()) {
+    // Its fields name its participants: an edit of either would leave boxes without a signer.
+    return Fail(ErrorCode::kContractStateConflict,
+                "a contract from uploaded documents keeps the participants and fields it was "
+                "created with; create a new draft to change them",
+                "documents", "from uploads");
+  }
+  return {};
 }
 
 // The common start of every edit: the checks above, then the contract's template version; members

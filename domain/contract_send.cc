@@ -2,12 +2,13 @@
 // signing needs (DESIGN section 8): bound roles with routing orders and signature placements,
 // the resolved notification snapshot, the unbound optional roles it drops. Checks, in order:
 // notifications; at least one signer; every signer bound; required roles bound; data complete;
-// routing orders.
+// for a contract from uploads, a signature field for every signer; routing orders.
 #include <algorithm>
 #include <limits>
 
 #include "base/time_text.h"
 #include "domain/contract_rules.h"
+#include "domain/placed_field_rules.h"
 #include "domain/signing_settings.h"
 #include "domain/template_json.h"
 
@@ -62,6 +63,9 @@ Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state
   }
   if (auto complete = CheckDataCompleteForSend(version, state.data); !complete) {
     return Fail(complete.error());
+  }
+  if (state.from_uploads()) {
+    if (auto placed = CheckPlacedFieldsForSend(state); !placed) return Fail(placed.error());
   }
   // A draft's expiresAt was in the future when it was given; it must still be.
   Details expiry;

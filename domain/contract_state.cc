@@ -127,14 +127,43 @@ boost::json::object ParticipantToJson(const ContractState& state, const Particip
 
 }  // namespace
 
+boost::json::array ContractDocumentListToJson(const ContractState& state) {
+  boost::json::array items;
+  int64_t first_page = 1;
+  for (size_t i = 0; i < state.documents.size(); ++i) {
+    const ContractDocument& document = state.documents[i];
+    const auto pages = static_cast<int64_t>(document.pages.size());
+    items.push_back({{"documentIndex", i},
+                     {"documentId", document.document_id},
+                     {"name", document.name},
+                     {"sha256", document.sha256},
+                     {"uploadSha256", document.upload_sha256},
+                     {"pageCount", pages},
+                     {"firstPage", first_page},
+                     {"lastPage", first_page + pages - 1},
+                     {"pages", DocumentPagesToJson(document.pages)}});
+    first_page += pages;
+  }
+  return items;
+}
+
 boost::json::object ContractToJson(const ContractState& state) {
   boost::json::object out;
   out["id"] = state.id;
   out["status"] = ToString(state.status);
   out["version"] = state.version;
   out["title"] = state.title;
-  out["templateId"] = state.template_id;
-  out["templateVersionId"] = state.template_version_id;
+  if (state.from_uploads()) {
+    out["templateId"] = nullptr;
+    out["templateVersionId"] = nullptr;
+    out["documents"] = ContractDocumentListToJson(state);
+    boost::json::array fields;
+    for (const auto& field : state.fields) fields.push_back(PlacedFieldToJson(field));
+    out["fields"] = std::move(fields);
+  } else {
+    out["templateId"] = state.template_id;
+    out["templateVersionId"] = state.template_version_id;
+  }
   out["organizationSigningMode"] = ToString(state.organization_signing_mode);
   out["organizationId"] = state.organization_id;
   out["fieldValues"] = FieldValuesToJson(state.data.field_values);

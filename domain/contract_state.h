@@ -102,6 +102,11 @@ struct ContractState {
 // The contract representation of the API (DESIGN section 5a).
 boost::json::object ContractToJson(const ContractState& state);
 
+// The documents of a contract from uploads, in order, each with its page range in the composed
+// PDF: [{documentIndex, documentId, name, sha256, uploadSha256, pageCount, firstPage, lastPage,
+// pages}]; empty for a contract from a template.
+boost::json::array ContractDocumentListToJson(const ContractState& state);
+
 // The status response: {id, status, organizationSigningMode, version, lifecycle, participants}.
 boost::json::object ContractStatusToJson(const ContractState& state);
 

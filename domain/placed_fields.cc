@@ -17,16 +17,9 @@ constexpr std::array<std::pair<PlacedFieldType, std::string_view>, 6> kFieldType
     {PlacedFieldType::kText, "text"},
 }};
 
-double NumberOr(const boost::json::object& object, std::string_view key, double fallback) {
-  const boost::json::value* value = Member(object, key);
-  if (value == nullptr) return fallback;
-  if (value->is_double()) return value->get_double();
-  if (value->is_int64()) return static_cast<double>(value->get_int64());
-  if (value->is_uint64()) return static_cast<double>(value->get_uint64());
-  return fallback;
-}
+}  // namespace
 
-boost::json::object RectToJson(const PageRect& rect) {
+boost::json::object PageRectToJson(const PageRect& rect) {
   return {{"page", rect.page},
           {"x", rect.x},
           {"y", rect.y},
@@ -34,13 +27,28 @@ boost::json::object RectToJson(const PageRect& rect) {
           {"height", rect.height}};
 }
 
-PageRect RectFromJson(const boost::json::object& object) {
-  return PageRect{IntegerMember(object, "page").value_or(1), NumberOr(object, "x", 0),
-                  NumberOr(object, "y", 0), NumberOr(object, "width", 0),
-                  NumberOr(object, "height", 0)};
+PageRect PageRectFromJson(const boost::json::object& object) {
+  return PageRect{IntegerMember(object, "page").value_or(1), NumberMember(object, "x").value_or(0),
+                  NumberMember(object, "y").value_or(0), NumberMember(object, "width").value_or(0),
+                  NumberMember(object, "height").value_or(0)};
 }
 
-}  // namespace
+boost::json::array DocumentPagesToJson(const std::vector<DocumentPage>& pages) {
+  boost::json::array out;
+  for (const auto& page : pages) out.push_back({{"width", page.width}, {"height", page.height}});
+  return out;
+}
+
+std::vector<DocumentPage> DocumentPagesFromJson(const boost::json::value* pages) {
+  std::vector<DocumentPage> out;
+  if (pages == nullptr || !pages->is_array()) return out;
+  for (const auto& page : pages->get_array()) {
+    if (!page.is_object()) continue;
+    out.push_back(DocumentPage{NumberMember(page.get_object(), "width").value_or(0),
+                               NumberMember(page.get_object(), "height").value_or(0)});
+  }
+  return out;
+}
 
 std::string_view ToString(PlacedFieldType type) {
   for (const auto& [value, text] : kFieldTypes) {
@@ -82,19 +90,15 @@ int64_t ComposedPage(const std::vector<ContractDocument>& documents, size_t docu
 }
 
 boost::json::object ContractDocumentToJson(const ContractDocument& document) {
-  boost::json::array pages;
-  for (const auto& page : document.pages) {
-    pages.push_back({{"width", page.width}, {"height", page.height}});
-  }
   boost::json::array covers;
-  for (const auto& cover : document.covers) covers.push_back(RectToJson(cover));
+  for (const auto& cover : document.covers) covers.push_back(PageRectToJson(cover));
   boost::json::array mapped;
   for (const auto& name : document.mapped_form_fields) mapped.push_back(boost::json::string(name));
   return {{"documentId", document.document_id},
           {"name", document.name},
           {"sha256", document.sha256},
           {"uploadSha256", document.upload_sha256},
-          {"pages", std::move(pages)},
+          {"pages", DocumentPagesToJson(document.pages)},
           {"covers", std::move(covers)},
           {"mappedFormFields", std::move(mapped)}};
 }
@@ -105,16 +109,10 @@ ContractDocument ContractDocumentFromJson(const boost::json::object& object) {
   document.name = StringMemberOrEmpty(object, "name");
   document.sha256 = StringMemberOrEmpty(object, "sha256");
   document.upload_sha256 = StringMemberOrEmpty(object, "uploadSha256");
-  if (const auto* pages = ArrayMember(object, "pages")) {
-    for (const auto& page : *pages) {
-      if (!page.is_object()) continue;
-      document.pages.push_back(DocumentPage{NumberOr(page.get_object(), "width", 0),
-                                            NumberOr(page.get_object(), "height", 0)});
-    }
-  }
+  document.pages = DocumentPagesFromJson(Member(object, "pages"));
   if (const auto* covers = ArrayMember(object, "covers")) {
     for (const auto& cover : *covers) {
-      if (cover.is_object()) document.covers.push_back(RectFromJson(cover.get_object()));
+      if (cover.is_object()) document.covers.push_back(PageRectFromJson(cover.get_object()));
     }
   }
   if (const auto* mapped = ArrayMember(object, "mappedFormFields")) {
@@ -126,7 +124,7 @@ ContractDocument ContractDocumentFromJson(const boost::json::object& object) {
 }
 
 boost::json::object PlacedFieldToJson(const PlacedField& field) {
-  boost::json::object object = RectToJson(field.box);
+  boost::json::object object = PageRectToJson(field.box);
   object["fieldId"] = field.field_id;
   object["type"] = ToString(field.type);
   object["participantId"] = field.participant_id;
@@ -145,7 +143,7 @@ PlacedField PlacedFieldFromJson(const boost::json::object& object) {
       ParsePlacedFieldType(StringMemberOrEmpty(object, "type")).value_or(PlacedFieldType::kText);
   field.participant_id = StringMemberOrEmpty(object, "participantId");
   field.document_index = IntegerMember(object, "documentIndex").value_or(0);
-  field.box = RectFromJson(object);
+  field.box = PageRectFromJson(object);
   const boost::json::value* required = Member(object, "required");
   field.required = required == nullptr || !required->is_bool() || required->get_bool();
   field.name = StringMemberOrEmpty(object, "name");

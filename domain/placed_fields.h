@@ -68,6 +68,11 @@ struct PlacedField {
 int64_t ComposedPage(const std::vector<ContractDocument>& documents, size_t document_index,
                      int64_t page);
 
+boost::json::object PageRectToJson(const PageRect& rect);
+PageRect PageRectFromJson(const boost::json::object& object);
+boost::json::array DocumentPagesToJson(const std::vector<DocumentPage>& pages);
+std::vector<DocumentPage> DocumentPagesFromJson(const boost::json::value* pages);
+
 boost::json::object ContractDocumentToJson(const ContractDocument& document);
 ContractDocument ContractDocumentFromJson(const boost::json::object& object);
 boost::json::object PlacedFieldToJson(const PlacedField& field);

@@ -18,6 +18,7 @@ enum class StreamKind {
   kWebhookEndpoint,  // "webhook-<endpointId>": integrator configuration, without secrets
   kIdempotency,      // "idempotency-<hash>": Idempotency-Key reservations
   kOrganization,     // "organization-<organizationId>": its notification address
+  kDocument,         // "document-<documentId>": an upload and its deletion
 };
 
 // Where the relay publishes the events of a stream (webhooks/kafka_relay.h). Never published:
@@ -35,7 +36,7 @@ struct StreamKindInfo {
   PublishedTopic topic;
 };
 
-inline constexpr std::array<StreamKindInfo, 6> kStreamKinds = {{
+inline constexpr std::array<StreamKindInfo, 7> kStreamKinds = {{
     {StreamKind::kContract, "contract-", PublishedTopic::kContractEvents},
     {StreamKind::kTemplate, "template-", PublishedTopic::kContractEvents},
     {StreamKind::kClient, "client-", PublishedTopic::kNone},
@@ -43,6 +44,8 @@ inline constexpr std::array<StreamKindInfo, 6> kStreamKinds = {{
     {StreamKind::kIdempotency, "idempotency-", PublishedTopic::kNone},
     // An address is personal data, and the contract events name no organization's address.
     {StreamKind::kOrganization, "organization-", PublishedTopic::kNone},
+    // An upload belongs to its organization alone; contract events name its hashes.
+    {StreamKind::kDocument, "document-", PublishedTopic::kNone},
 }};
 
 std::string_view StreamPrefix(StreamKind kind);

@@ -93,6 +93,9 @@ class BlobStore {
   // kNotFound when absent.
   virtual Result<std::string> Get(std::string_view sha256_hex) const = 0;
   virtual Result<bool> Contains(std::string_view sha256_hex) const = 0;
+  // Removes a blob that nothing refers to any more (an expired upload's); absent is success. The
+  // caller proves that no event names it: blobs are shared by content.
+  virtual Status Delete(std::string_view sha256_hex) = 0;
 };
 
 class EventStore {

@@ -30,6 +30,11 @@ class MemoryBlobStore final : public BlobStore {
     std::lock_guard lock(mutex_);
     return blobs_.contains(std::string(sha256_hex));
   }
+  Status Delete(std::string_view sha256_hex) override {
+    std::lock_guard lock(mutex_);
+    blobs_.erase(std::string(sha256_hex));
+    return {};
+  }
 
  private:
   mutable std::mutex mutex_;

@@ -36,4 +36,12 @@ Result<bool> RocksBlobStore::Contains(std::string_view sha256_hex) const {
   return true;
 }
 
+Status RocksBlobStore::Delete(std::string_view sha256_hex) {
+  rocksdb::WriteOptions write;
+  write.sync = sync_;
+  const rocksdb::Status status = db_->Delete(write, family_, rocksdb::Slice(sha256_hex));
+  if (!status.ok()) return FailFromRocks(status, "deleting blob " + std::string(sha256_hex));
+  return {};
+}
+
 }  // namespace esign::eventstore

@@ -17,6 +17,7 @@ class RocksBlobStore final : public BlobStore {
   Result<std::string> Put(std::string_view bytes) override;
   Result<std::string> Get(std::string_view sha256_hex) const override;
   Result<bool> Contains(std::string_view sha256_hex) const override;
+  Status Delete(std::string_view sha256_hex) override;
 
  private:
   rocksdb::DB* const db_;

@@ -94,8 +94,9 @@ enum class Execution {
 
 // The media types a route's request body may have; others answer 415.
 enum class BodyTypes {
-  kJson,        // application/json
-  kJsonOrForm,  // also application/x-www-form-urlencoded (the OAuth 2.0 token request)
+  kJson,            // application/json
+  kJsonOrForm,      // also application/x-www-form-urlencoded (the OAuth 2.0 token request)
+  kPdfOrMultipart,  // application/pdf or multipart/form-data, never JSON (document uploads)
 };
 
 struct RouteSpec {

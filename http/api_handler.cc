@@ -51,6 +51,9 @@ std::string MediaType(std::string_view value) {
 
 bool Accepts(BodyTypes types, std::string_view content_type) {
   const std::string type = MediaType(content_type);
+  if (types == BodyTypes::kPdfOrMultipart) {
+    return type == "application/pdf" || type == "multipart/form-data";
+  }
   if (type == "application/json") return true;
   return types == BodyTypes::kJsonOrForm && type == "application/x-www-form-urlencoded";
 }
@@ -183,12 +186,16 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
 
   if (!exchange->http.body().empty() &&
       !Accepts(exchange->route->body_types, api.Header("Content-Type"))) {
-    const bool form = exchange->route->body_types == BodyTypes::kJsonOrForm;
-    return Finish(*exchange, Fail(ErrorCode::kUnsupportedMediaType,
-                                  form ? "request bodies must be application/json or "
-                                         "application/x-www-form-urlencoded"
-                                       : "request bodies must be application/json",
-                                  "Content-Type", std::string(api.Header("Content-Type"))));
+    const BodyTypes types = exchange->route->body_types;
+    return Finish(
+        *exchange,
+        Fail(ErrorCode::kUnsupportedMediaType,
+             types == BodyTypes::kPdfOrMultipart ? "request bodies must be application/pdf or "
+                                                   "multipart/form-data"
+             : types == BodyTypes::kJsonOrForm   ? "request bodies must be application/json or "
+                                                   "application/x-www-form-urlencoded"
+                                                 : "request bodies must be application/json",
+             "Content-Type", std::string(api.Header("Content-Type"))));
   }
   if (exchange->route->auth == Auth::kBearer) {
     const std::string_view token = BearerToken(api.Header("Authorization"));

@@ -39,7 +39,10 @@ CreateContract CommandFromRequest<CreateContract>(const boost::json::object& bod
                 {"roleBindings", &c.role_bindings},
                 {"signingSettings", &c.signing_settings},
                 {"sendNow", &c.send_now},
-                {"notifications", &c.notifications}},
+                {"notifications", &c.notifications},
+                {"documents", &c.documents},
+                {"fields", &c.fields},
+                {"formFieldMapping", &c.form_field_mapping}},
                c.unknown);
   return c;
 }

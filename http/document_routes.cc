@@ -197,10 +197,35 @@ ApiResult AuditTrail(const ContractRoutesDeps& deps, const ApiRequest& request) 
   return ApiResponse{200, std::move(body), "application/json", {}};
 }
 
+// The contract's documents: its uploads in order with their page ranges, or the one document its
+// template renders.
+ApiResult ListContractDocuments(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  boost::json::array items = ContractDocumentListToJson(*state);
+  if (!state->from_uploads()) {
+    boost::json::object rendered{{"documentIndex", 0},
+                                 {"source", "template"},
+                                 {"templateId", state->template_id},
+                                 {"templateVersionId", state->template_version_id},
+                                 {"name", state->title}};
+    rendered["sha256"] = state->rendered_document_sha256
+                             ? boost::json::value(*state->rendered_document_sha256)
+                             : boost::json::value(nullptr);
+    items.push_back(std::move(rendered));
+  } else {
+    for (auto& item : items) item.as_object()["source"] = "upload";
+  }
+  return ApiResponse::Json(200, {{"items", std::move(items)}, {"nextCursor", nullptr}});
+}
+
 }  // namespace
 
 void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   const std::string base = "/api/v1/contracts/{id}";
+  routes.Add(verb::get, base + "/documents",
+             {"listContractDocuments", Auth::kBearer,
+              [deps](const ApiRequest& r) { return ListContractDocuments(deps, r); }});
   routes.Add(verb::get, base + "/documents/artifact-revisions",
              {"listArtifactRevisions", Auth::kBearer,
               [deps](const ApiRequest& r) { return ListRevisions(deps, r); }});

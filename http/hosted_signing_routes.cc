@@ -6,6 +6,7 @@
 // cancelled, replaced, already used, locked), so the page can tell the signer.
 #include "base/time_text.h"
 #include "domain/field_value.h"
+#include "domain/placed_field_rules.h"
 #include "domain/signer_authentication.h"
 #include "domain/signing_settings.h"
 #include "http/contract_routes.h"
@@ -22,6 +23,11 @@ using boost::beast::http::verb;
 std::string RoleName(const SigningRoutesDeps& deps, const ContractState& contract,
                      std::string_view participant_id) {
   const RoleBinding* binding = contract.BindingOf(participant_id);
+  if (binding != nullptr && contract.from_uploads()) {
+    const TemplateVersion version = UploadsTemplateVersion(contract);
+    const RoleDef* role = version.FindRole(binding->template_role_id);
+    return role != nullptr ? role->name : binding->template_role_id;
+  }
   if (binding == nullptr || !deps.templates) return "";
   auto tmpl = deps.templates(contract.template_id);
   const TemplateVersion* version = tmpl ? tmpl->FindVersion(contract.template_version_id) : nullptr;

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <boost/asio.hpp>
@@ -48,6 +49,15 @@ class SessionRegistry {
     }
     return out;
   }
+  // A slot for one large body (LargeBodyOptions::concurrent in all); false when none is free.
+  bool TakeLargeBodySlot(size_t concurrent) {
+    size_t now = large_bodies_.load();
+    while (now < concurrent) {
+      if (large_bodies_.compare_exchange_weak(now, now + 1)) return true;
+    }
+    return false;
+  }
+  void ReturnLargeBodySlot() { --large_bodies_; }
   bool WaitEmpty(std::chrono::seconds grace) {
     std::unique_lock lock(mutex_);
     return empty_.wait_for(lock, grace, [&] { return sessions_.empty(); });
@@ -58,6 +68,27 @@ class SessionRegistry {
   std::condition_variable empty_;
   std::unordered_set<Session*> sessions_;            // guarded by mutex_
   std::map<Session*, std::weak_ptr<Session>> weak_;  // guarded by mutex_
+  std::atomic<size_t> large_bodies_{0};
+};
+
+// Holds one large-body slot while the request is read and handled.
+class LargeBodySlot {
+ public:
+  explicit LargeBodySlot(SessionRegistry* registry) : registry_(registry) {}
+  LargeBodySlot(LargeBodySlot&& other) noexcept : registry_(std::exchange(other.registry_, {})) {}
+  LargeBodySlot& operator=(LargeBodySlot&& other) noexcept {
+    Release();
+    registry_ = std::exchange(other.registry_, {});
+    return *this;
+  }
+  ~LargeBodySlot() { Release(); }
+
+ private:
+  void Release() {
+    if (registry_ != nullptr) registry_->ReturnLargeBodySlot();
+    registry_ = nullptr;
+  }
+  SessionRegistry* registry_ = nullptr;
 };
 
 // One connection. Every member is touched only on the connection's thread.
@@ -102,48 +133,71 @@ class Session : public std::enable_shared_from_this<Session> {
     // the idle timeout is used when nothing is buffered yet.
     stream_.expires_after(buffer_.size() == 0 ? options_.idle_timeout : options_.read_timeout);
     reading_ = true;
+    if (options_.large_bodies.path.empty()) return ReadBody();
+    beast_http::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
+  }
+
+  void ReadBody() {
     beast_http::async_read(
         stream_, buffer_, *parser_,
         [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
+  }
+
+  // The header is in: a POST to the large-body path may have a larger body, if a slot is free.
+  void OnHeader(beast::error_code ec) {
+    if (ec) return OnRead(ec);
+    const auto& header = parser_->get();
+    const std::string_view target = header.target();
+    const LargeBodyOptions& large = options_.large_bodies;
+    if (header.method() == beast_http::verb::post &&
+        target.substr(0, target.find('?')) == large.path && !parser_->is_done()) {
+      if (!registration_.registry.TakeLargeBodySlot(large.concurrent)) {
+        reading_ = false;
+        return Refuse(Error::Of(ErrorCode::kUnavailable,
+                                "too many uploads are being received; retry in a few seconds"));
+      }
+      large_body_slot_ = LargeBodySlot(&registration_.registry);
+      parser_->body_limit(large.limit);
+      stream_.expires_after(large.read_timeout);
+    }
+    ReadBody();
   }
 
   void OnRead(beast::error_code ec) {
     reading_ = false;
     if (ec == beast_http::error::end_of_stream || ec == asio::error::operation_aborted ||
         ec == beast::error::timeout || ec == asio::error::connection_reset) {
+      large_body_slot_.reset();
       return CloseWhenDrained();
     }
     if (ec) {
       const bool too_large = ec == beast_http::error::body_limit;
       const bool header_too_large = ec == beast_http::error::header_limit;
+      const bool large = large_body_slot_.has_value();
+      large_body_slot_.reset();
       Error error =
           too_large
-              ? Error::Of(ErrorCode::kPayloadTooLarge,
-                          "request body exceeds " + std::to_string(options_.body_limit) + " bytes")
+              ? Error::Of(
+                    large ? options_.large_bodies.too_large : ErrorCode::kPayloadTooLarge,
+                    "request body exceeds " +
+                        std::to_string(large ? options_.large_bodies.limit : options_.body_limit) +
+                        " bytes")
           : header_too_large
               ? Error::Of(ErrorCode::kPayloadTooLarge, "request headers too large")
               : Error::Of(ErrorCode::kValidationFailed, "malformed HTTP request: " + ec.message());
-      // The rest of the stream cannot be trusted: answer, then close.
-      reading_allowed_ = false;
-      linger_ = true;
-      ++in_flight_;
-      // The caller's X-Request-Id is echoed when it was among the header fields read so far (a
-      // too large body is refused as soon as its Content-Length is read, before the header
-      // block is complete).
-      const std::string request_id = RequestIdFor(parser_->get()["X-Request-Id"]);
-      Response response = ErrorResponse(error, request_id, 11, false);
-      response.set("X-Request-Id", request_id);
-      Enqueue(next_sequence_++, std::move(response));
-      return;
+      return Refuse(error);
     }
     Request request = parser_->release();
     const bool keep_alive = request.keep_alive();
     const uint64_t sequence = next_sequence_++;
     ++in_flight_;
     // A route answered inline calls back on this thread, within Handle: its answer is queued
-    // and its write begun at once rather than after another turn of the event loop.
+    // and its write begun at once rather than after another turn of the event loop. A large
+    // body's slot is held until the answer is queued.
     handler_.Handle(std::move(request), context_,
-                    [self = shared_from_this(), sequence](Response response) {
+                    [self = shared_from_this(), sequence, slot = TakeSlot()](Response response) {
                       asio::dispatch(self->stream_.get_executor(),
                                      [self, sequence, response = std::move(response)]() mutable {
                                        self->Enqueue(sequence, std::move(response));
@@ -154,6 +208,30 @@ class Session : public std::enable_shared_from_this<Session> {
     } else {
       reading_allowed_ = false;
     }
+  }
+
+  // The large-body slot of the request just read, shared by its answer's callback.
+  std::shared_ptr<LargeBodySlot> TakeSlot() {
+    if (!large_body_slot_) return nullptr;
+    auto slot = std::make_shared<LargeBodySlot>(std::move(*large_body_slot_));
+    large_body_slot_.reset();
+    return slot;
+  }
+
+  // Answers a request whose rest was left unread, then closes: the rest of the stream cannot be
+  // trusted.
+  void Refuse(const Error& error) {
+    reading_allowed_ = false;
+    linger_ = true;
+    ++in_flight_;
+    // The caller's X-Request-Id is echoed when it was among the header fields read so far (a
+    // too large body is refused as soon as its Content-Length is read, before the header block
+    // is complete).
+    const std::string request_id = RequestIdFor(parser_->get()["X-Request-Id"]);
+    Response response = ErrorResponse(error, request_id, 11, false);
+    response.set("X-Request-Id", request_id);
+    if (error.code == ErrorCode::kUnavailable) response.set("Retry-After", "5");
+    Enqueue(next_sequence_++, std::move(response));
   }
 
   void Enqueue(uint64_t sequence, Response response) {
@@ -241,9 +319,10 @@ class Session : public std::enable_shared_from_this<Session> {
   RequestHandler& handler_;
   RequestContext context_;
   std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
-  std::map<uint64_t, Response> ready_;  // answered, waiting for their turn on the wire
-  Response current_;                    // being written
-  std::string wire_;                    // its bytes, unless Beast serializes it
+  std::optional<LargeBodySlot> large_body_slot_;  // while a large body is read
+  std::map<uint64_t, Response> ready_;            // answered, waiting for their turn on the wire
+  Response current_;                              // being written
+  std::string wire_;                              // its bytes, unless Beast serializes it
   uint64_t next_sequence_ = 0;
   uint64_t next_to_write_ = 0;
   size_t in_flight_ = 0;  // read but not yet written

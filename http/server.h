@@ -19,6 +19,17 @@
 
 namespace esign::http {
 
+// Requests whose bodies may be larger than ServerOptions::body_limit: POSTs to one path (the
+// document uploads). At most `concurrent` are read at once, all connections together; one more
+// is answered 503 UNAVAILABLE with Retry-After before its body is read, so memory stays bounded.
+struct LargeBodyOptions {
+  std::string path;    // the exact request path (no query); empty: none
+  uint64_t limit = 0;  // bytes of its body
+  ErrorCode too_large = ErrorCode::kPayloadTooLarge;  // the answer above `limit`
+  size_t concurrent = 4;
+  std::chrono::seconds read_timeout{120};  // to receive one such request once it has begun
+};
+
 struct ServerOptions {
   std::string host = "127.0.0.1";           // address to listen on
   uint16_t port = 8080;                     // 0 picks a free port (see HttpServer::port)
@@ -30,6 +41,7 @@ struct ServerOptions {
   std::chrono::seconds write_timeout{30};   // to send one response
   std::chrono::seconds shutdown_grace{10};  // in-flight work allowed to finish on Stop
   size_t pipeline_limit = 16;               // requests in flight per connection
+  LargeBodyOptions large_bodies;
 };
 
 class HttpServer {

@@ -40,7 +40,10 @@ class ChangeableBlobs final : public eventstore::BlobStore {
   Result<bool> Contains(std::string_view sha256_hex) const override {
     return blobs_.contains(std::string(sha256_hex));
   }
-  void Remove(const std::string& key) { blobs_.erase(key); }
+  Status Delete(std::string_view sha256_hex) override {
+    blobs_.erase(std::string(sha256_hex));
+    return {};
+  }
   // Flips one bit of the first occurrence of `marker` (from `from`) in the blob `key`.
   void Change(const std::string& key, const std::string& marker, size_t from = 0) {
     std::string& bytes = blobs_.at(key);
@@ -177,7 +180,7 @@ TEST_F(EvidenceBundleTest, AChangedByteInTheSignedPdfNamesTheSignatureItBreaks) 
 }
 
 TEST_F(EvidenceBundleTest, AMissingDocumentIsListedAndFailsItsCheck) {
-  blobs_.Remove(unsigned_sha_);
+  blobs_.Delete(unsigned_sha_);
   const auto bundle = Bundle();
   ASSERT_EQ(bundle.at("documents").as_array().size(), 2u);
   const auto& stored = bundle.at("unproven").at("storedDocuments").as_array();

@@ -2,7 +2,7 @@
 // when a command by an actor with some permissions, then events of these types (and optionally
 // parts of their data and of the resulting contract), or an error code and detail field.
 //
-// Case file: {"template": "file.json", "cases": [{
+// Case file: {"template": "file.json", "uploads"?: [document.uploaded data, ...], "cases": [{
 //   "name": "...", "template"?: "file.json",
 //   "given": [{"command": "CreateContract", "body": {...}} | {"event": "type", "data": {...}}],
 //   "when": {"command": "...", "body": {...}, "permissions"?: [...], "organizationId"?: "...",
@@ -12,6 +12,8 @@
 //   "then": {"events": ["type", ...], "eventData"?: [{subset}, ...], "state"?: {subset},
 //            "status"?: {subset}} | {"error": "CODE", "field"?: "...", "issue"?: "substring",
 //            "details"?: n}}]}
+// The uploads are the organization's, found by every step (as the command handler finds them);
+// a contract made from them decides on its implicit roles (placed_field_rules.h).
 // Templates are looked up in tests/domain/templates, then examples/templates. Every successful
 // case also checks that replaying the events from their serialized form rebuilds the same state.
 #include <gtest/gtest.h>
@@ -23,6 +25,7 @@
 #include "domain/contract.h"
 #include "domain/json_parse.h"
 #include "domain/json_util.h"
+#include "domain/placed_field_rules.h"
 #include "domain/template_importer.h"
 #include "test_files.h"
 #include "tests/support/command_from_json.h"
@@ -35,6 +38,7 @@ struct Case {
   std::string name;
   std::string template_file;
   boost::json::object spec;
+  std::vector<UploadedDocument> uploads;
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.file << ": " << c.name; }
@@ -63,12 +67,18 @@ std::vector<Case> LoadCases() {
     const auto& file = parsed->get_object();
     std::string default_template =
         file.contains("template") ? std::string(file.at("template").as_string()) : "";
+    std::vector<UploadedDocument> uploads;
+    if (const auto* items = file.if_contains("uploads")) {
+      for (const auto& item : items->as_array()) {
+        uploads.push_back(UploadedDocumentFromJson(item.as_object()));
+      }
+    }
     for (const auto& item : file.at("cases").as_array()) {
       const auto& spec = item.as_object();
       std::string tmpl = spec.contains("template") ? std::string(spec.at("template").as_string())
                                                    : default_template;
-      cases.push_back(
-          Case{path.filename().string(), std::string(spec.at("name").as_string()), tmpl, spec});
+      cases.push_back(Case{path.filename().string(), std::string(spec.at("name").as_string()), tmpl,
+                           spec, uploads});
     }
   }
   return cases;
@@ -212,6 +222,11 @@ class CaseRunner {
       context.actor.organization_id = std::string(org->as_string());
     }
     context.tmpl = &tmpl_;
+    context.uploads = case_.uploads;
+    if (state_.from_uploads()) {
+      uploads_version_ = UploadsTemplateVersion(state_);
+      context.template_version = &uploads_version_;
+    }
     context.contract_id = "ctr_test";
     for (int i = 0; i < 10; ++i) context.participant_ids.push_back("prt_" + std::to_string(++ids_));
     if (const auto* extra = step.if_contains("context")) {
@@ -308,6 +323,7 @@ class CaseRunner {
   const Case& case_;
   const Template& tmpl_;
   ContractState state_;
+  TemplateVersion uploads_version_;  // a contract from uploads: its implicit roles
   std::vector<DomainEvent> events_;
   int clock_ = 0;
   int ids_ = 0;

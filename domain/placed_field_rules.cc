@@ -1,0 +1,492 @@
+#include "domain/placed_field_rules.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "base/json_read.h"
+#include "domain/field_value.h"
+
+namespace esign {
+namespace {
+
+constexpr int64_t kMaxDocumentNameLength = 200;
+constexpr int64_t kMaxFieldNameLength = 100;
+constexpr int64_t kMaxTextValueLength = 1000;
+// Rounding in a client's arithmetic must not refuse a box that ends on the page's edge.
+constexpr double kEdgeTolerance = 0.01;
+
+// "595.28" for a size in points: two decimals at most, no trailing zeros.
+std::string Points(double value) {
+  std::array<char, 32> text{};
+  const int length = std::snprintf(text.data(), text.size(), "%.2f", value);
+  std::string out(text.data(), static_cast<size_t>(std::max(0, length)));
+  while (out.find('.') != std::string::npos && (out.back() == '0' || out.back() == '.')) {
+    const bool dot = out.back() == '.';
+    out.pop_back();
+    if (dot) break;
+  }
+  return out;
+}
+
+const UploadedDocument* FindUpload(const std::vector<UploadedDocument>& uploads,
+                                   std::string_view document_id) {
+  for (const auto& upload : uploads) {
+    if (upload.document_id == document_id) return &upload;
+  }
+  return nullptr;
+}
+
+// A field as read, with the path that names it in errors.
+struct FieldAt {
+  PlacedField field;
+  std::string path;
+};
+
+// The participant a field names by participantId or participantIndex (0-based, as in
+// roleBindings); "" after adding a detail.
+std::string ReadFieldParticipant(const boost::json::object& item, const std::string& path,
+                                 const std::vector<Participant>& participants,
+                                 Details& validation) {
+  const auto* id = Member(item, "participantId");
+  const auto* index = Member(item, "participantIndex");
+  if ((id == nullptr) == (index == nullptr)) {
+    AddDetail(validation, path, "give exactly one of participantId, participantIndex");
+    return "";
+  }
+  const Participant* participant = nullptr;
+  std::string at;
+  if (id != nullptr) {
+    at = JoinPath(path, "participantId");
+    if (id->is_string()) {
+      for (const auto& p : participants) {
+        if (p.participant_id == id->get_string()) participant = &p;
+      }
+    }
+  } else {
+    at = JoinPath(path, "participantIndex");
+    auto number = AsInteger(*index);
+    if (number && *number >= 0 && static_cast<size_t>(*number) < participants.size()) {
+      participant = &participants[static_cast<size_t>(*number)];
+    }
+  }
+  if (participant == nullptr) {
+    AddDetail(validation, at, "must name a participant of this request");
+    return "";
+  }
+  if (!participant->signs()) {
+    AddDetail(validation, at, "participant " + participant->participant_id + " does not sign");
+    return "";
+  }
+  return participant->participant_id;
+}
+
+void ReadCommonAttributes(const boost::json::object& item, const std::string& path,
+                          PlacedField& field, Details& validation) {
+  if (const auto* required = Member(item, "required")) {
+    if (required->is_bool()) {
+      field.required = required->get_bool();
+    } else {
+      AddDetail(validation, JoinPath(path, "required"), "must be a boolean");
+    }
+  }
+  if (const auto* name = Member(item, "name")) {
+    if (!name->is_string() || name->get_string().empty() ||
+        CountCharacters(name->get_string()) > kMaxFieldNameLength) {
+      AddDetail(validation, JoinPath(path, "name"),
+                "must be a non-empty string of at most " + std::to_string(kMaxFieldNameLength) +
+                    " characters");
+    } else {
+      field.name = std::string(name->get_string());
+    }
+  }
+  const auto* value = Member(item, "value");
+  if (field.type == PlacedFieldType::kText) {
+    if (value == nullptr || !value->is_string() ||
+        CountCharacters(value->get_string()) > kMaxTextValueLength) {
+      AddDetail(validation, JoinPath(path, "value"),
+                "a text field needs its value: a string of at most " +
+                    std::to_string(kMaxTextValueLength) + " characters");
+    } else {
+      field.value = std::string(value->get_string());
+    }
+  } else if (value != nullptr) {
+    AddDetail(validation, JoinPath(path, "value"),
+              "only a text field takes a value; the others are filled at signing");
+  }
+}
+
+std::optional<PlacedFieldType> ReadType(const boost::json::object& item, const std::string& path,
+                                        Details& validation) {
+  const auto* type = Member(item, "type");
+  auto parsed = type != nullptr && type->is_string() ? ParsePlacedFieldType(type->get_string())
+                                                     : std::nullopt;
+  if (!parsed) {
+    AddDetail(validation, JoinPath(path, "type"),
+              "one of signature, initials, name, email, date_signed, text");
+  }
+  return parsed;
+}
+
+std::optional<size_t> ReadDocumentIndex(const boost::json::object& item, const std::string& path,
+                                        const std::vector<ContractDocument>& documents,
+                                        Details& validation) {
+  const auto* index = Member(item, "documentIndex");
+  auto number = index != nullptr ? AsInteger(*index) : std::optional<int64_t>(0);
+  if (!number || *number < 0 || static_cast<size_t>(*number) >= documents.size()) {
+    AddDetail(
+        validation, JoinPath(path, "documentIndex"),
+        "must index this request's documents (0.." + std::to_string(documents.size() - 1) + ")");
+    return std::nullopt;
+  }
+  return static_cast<size_t>(*number);
+}
+
+// The box must lie on an existing page of its document.
+void CheckBox(const PageRect& box, const ContractDocument& document, const std::string& path,
+              Details& validation) {
+  const int64_t pages = static_cast<int64_t>(document.pages.size());
+  if (box.page < 1 || box.page > pages) {
+    AddDetail(validation, JoinPath(path, "page"),
+              "the document has pages 1.." + std::to_string(pages));
+    return;
+  }
+  const DocumentPage& page = document.pages[static_cast<size_t>(box.page - 1)];
+  if (box.width < 1 || box.height < 1) {
+    AddDetail(validation, path, "width and height must be at least 1 point");
+  } else if (box.x < 0 || box.y < 0 || box.x + box.width > page.width + kEdgeTolerance ||
+             box.y + box.height > page.height + kEdgeTolerance) {
+    AddDetail(validation, path,
+              "outside its page (" + Points(page.width) + " x " + Points(page.height) +
+                  " points, origin at the top-left corner)");
+  }
+}
+
+void ReadCoordinateFields(const boost::json::value& value,
+                          const std::vector<ContractDocument>& documents,
+                          const std::vector<Participant>& participants, std::vector<FieldAt>& out,
+                          Details& validation) {
+  if (value.is_null()) return;
+  if (!value.is_array()) {
+    AddDetail(validation, "fields", "must be an array");
+    return;
+  }
+  const auto& items = value.get_array();
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string path = IndexPath("fields", i);
+    if (!items[i].is_object()) {
+      AddDetail(validation, path, "must be an object");
+      continue;
+    }
+    const auto& item = items[i].get_object();
+    RejectUnknownMembers(item, path,
+                         {"type", "participantId", "participantIndex", "documentIndex", "page", "x",
+                          "y", "width", "height", "required", "name", "value"},
+                         validation);
+    auto type = ReadType(item, path, validation);
+    std::string participant = ReadFieldParticipant(item, path, participants, validation);
+    auto document = ReadDocumentIndex(item, path, documents, validation);
+    PlacedField field;
+    bool complete = type && !participant.empty() && document;
+    for (std::string_view key : {"page", "x", "y", "width", "height"}) {
+      const auto* member = Member(item, key);
+      bool ok = member != nullptr &&
+                (key == "page" ? AsInteger(*member).has_value() : AsNumber(*member).has_value());
+      if (!ok) {
+        AddDetail(validation, JoinPath(path, key),
+                  key == "page" ? "required integer (1-based)" : "required number (points)");
+        complete = false;
+      }
+    }
+    if (type) field.type = *type;
+    ReadCommonAttributes(item, path, field, validation);
+    if (!complete) continue;
+    field.participant_id = std::move(participant);
+    field.document_index = static_cast<int64_t>(*document);
+    field.box = PageRectFromJson(item);
+    CheckBox(field.box, documents[*document], path, validation);
+    out.push_back(FieldAt{std::move(field), path});
+  }
+}
+
+void ReadTagFields(const std::vector<UploadedDocument>& uploads,
+                   std::vector<ContractDocument>& documents,
+                   const std::vector<Participant>& participants, std::vector<FieldAt>& out,
+                   Details& validation) {
+  for (size_t d = 0; d < documents.size(); ++d) {
+    const UploadedDocument* upload = FindUpload(uploads, documents[d].document_id);
+    if (upload == nullptr) continue;
+    for (size_t t = 0; t < upload->text_tags.size(); ++t) {
+      const DocumentTextTag& tag = upload->text_tags[t];
+      documents[d].covers.push_back(tag.box);
+      const std::string path = IndexPath(JoinPath(IndexPath("documents", d), "textTags"), t);
+      const std::string where = tag.text + " on page " + std::to_string(tag.box.page);
+      auto type = ParsePlacedFieldType(tag.type);
+      if (!type || *type == PlacedFieldType::kText) {
+        AddDetail(validation, path,
+                  where +
+                      ": a tag's type is one of signature, initials, name, email, "
+                      "date_signed (text fields are placed with fields, which carry their "
+                      "value)");
+        continue;
+      }
+      if (tag.signer < 1 || static_cast<size_t>(tag.signer) > participants.size()) {
+        AddDetail(validation, path,
+                  where + " names participant " + std::to_string(tag.signer) +
+                      "; the request has " + std::to_string(participants.size()));
+        continue;
+      }
+      const Participant& participant = participants[static_cast<size_t>(tag.signer - 1)];
+      if (!participant.signs()) {
+        AddDetail(
+            validation, path,
+            where + " names participant " + std::to_string(tag.signer) + ", who does not sign");
+        continue;
+      }
+      PlacedField field;
+      field.type = *type;
+      field.participant_id = participant.participant_id;
+      field.document_index = static_cast<int64_t>(d);
+      field.box = tag.box;
+      if (field.type == PlacedFieldType::kSignature && field.box.height < kMinSignatureTagHeight) {
+        // Grown downwards from the tag's top, within the page.
+        const auto page = static_cast<size_t>(std::max<int64_t>(1, tag.box.page) - 1);
+        double limit = page < documents[d].pages.size() ? documents[d].pages[page].height : 0;
+        field.box.height = kMinSignatureTagHeight;
+        if (field.box.y + field.box.height > limit) {
+          field.box.y = std::max(0.0, limit - field.box.height);
+        }
+      }
+      field.required = !tag.optional;
+      field.name = tag.name;
+      field.placement = FieldPlacement::kTextTag;
+      CheckBox(field.box, documents[d], path, validation);
+      out.push_back(FieldAt{std::move(field), path});
+    }
+  }
+}
+
+void ReadFormFieldMapping(const boost::json::value& value,
+                          const std::vector<UploadedDocument>& uploads,
+                          std::vector<ContractDocument>& documents,
+                          const std::vector<Participant>& participants, std::vector<FieldAt>& out,
+                          Details& validation) {
+  if (value.is_null()) return;
+  if (!value.is_array()) {
+    AddDetail(validation, "formFieldMapping", "must be an array");
+    return;
+  }
+  const auto& items = value.get_array();
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string path = IndexPath("formFieldMapping", i);
+    if (!items[i].is_object()) {
+      AddDetail(validation, path, "must be an object");
+      continue;
+    }
+    const auto& item = items[i].get_object();
+    RejectUnknownMembers(item, path,
+                         {"documentIndex", "formField", "type", "participantId", "participantIndex",
+                          "required", "name", "value"},
+                         validation);
+    auto type = ReadType(item, path, validation);
+    std::string participant = ReadFieldParticipant(item, path, participants, validation);
+    auto document = ReadDocumentIndex(item, path, documents, validation);
+    PlacedField field;
+    if (type) field.type = *type;
+    ReadCommonAttributes(item, path, field, validation);
+    auto name = StringMember(item, "formField");
+    if (!name || name->empty()) {
+      AddDetail(validation, JoinPath(path, "formField"), "required: the AcroForm field's name");
+      continue;
+    }
+    if (!document) continue;
+    const UploadedDocument* upload = FindUpload(uploads, documents[*document].document_id);
+    const DocumentFormField* form_field = nullptr;
+    if (upload != nullptr) {
+      for (const auto& candidate : upload->form_fields) {
+        if (candidate.name == *name) form_field = &candidate;
+      }
+    }
+    if (form_field == nullptr) {
+      AddDetail(validation, JoinPath(path, "formField"),
+                "the document has no form field named " + std::string(*name));
+      continue;
+    }
+    if (!type || participant.empty()) continue;
+    auto& mapped = documents[*document].mapped_form_fields;
+    if (std::find(mapped.begin(), mapped.end(), *name) != mapped.end()) {
+      AddDetail(validation, JoinPath(path, "formField"), "mapped twice");
+      continue;
+    }
+    mapped.emplace_back(*name);
+    field.participant_id = std::move(participant);
+    field.document_index = static_cast<int64_t>(*document);
+    field.box = form_field->box;
+    field.placement = FieldPlacement::kFormField;
+    CheckBox(field.box, documents[*document], path, validation);
+    out.push_back(FieldAt{std::move(field), path});
+  }
+}
+
+bool Overlap(const PlacedField& a, const PlacedField& b) {
+  if (a.document_index != b.document_index || a.box.page != b.box.page) return false;
+  return a.box.x < b.box.x + b.box.width && b.box.x < a.box.x + a.box.width &&
+         a.box.y < b.box.y + b.box.height && b.box.y < a.box.y + a.box.height;
+}
+
+}  // namespace
+
+Result<std::vector<ContractDocument>> ReadContractDocuments(
+    const boost::json::value& value, const std::vector<UploadedDocument>& uploads,
+    Details& validation) {
+  std::vector<ContractDocument> documents;
+  if (!value.is_array() || value.get_array().empty() ||
+      value.get_array().size() > kMaxContractDocuments) {
+    AddDetail(validation, "documents",
+              "an array of 1 to " + std::to_string(kMaxContractDocuments) + " documents");
+    return documents;
+  }
+  const auto& items = value.get_array();
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string path = IndexPath("documents", i);
+    if (!items[i].is_object()) {
+      AddDetail(validation, path, "must be an object {documentId, name?}");
+      continue;
+    }
+    const auto& item = items[i].get_object();
+    RejectUnknownMembers(item, path, {"documentId", "name"}, validation);
+    auto id = StringMember(item, "documentId");
+    if (!id || id->empty()) {
+      AddDetail(validation, JoinPath(path, "documentId"), "required non-empty string");
+      continue;
+    }
+    const UploadedDocument* upload = FindUpload(uploads, *id);
+    if (upload == nullptr) {
+      return Fail(ErrorCode::kDocumentNotFound, "document " + std::string(*id) + " not found",
+                  JoinPath(path, "documentId"), "no such document");
+    }
+    ContractDocument document;
+    document.document_id = upload->document_id;
+    document.name = upload->name;
+    if (const auto* name = Member(item, "name")) {
+      if (!name->is_string() || name->get_string().empty() ||
+          CountCharacters(name->get_string()) > kMaxDocumentNameLength) {
+        AddDetail(validation, JoinPath(path, "name"),
+                  "a non-empty string of at most " + std::to_string(kMaxDocumentNameLength) +
+                      " characters");
+      } else {
+        document.name = std::string(name->get_string());
+      }
+    }
+    document.sha256 = upload->cleaned_sha256;
+    document.upload_sha256 = upload->sha256;
+    document.pages = upload->pages;
+    bytes += upload->cleaned_size;
+    documents.push_back(std::move(document));
+  }
+  if (bytes > kMaxContractDocumentBytes) {
+    AddDetail(validation, "documents",
+              "at most " + std::to_string(kMaxContractDocumentBytes >> 20) +
+                  " MiB of documents in one contract");
+  }
+  return documents;
+}
+
+std::vector<PlacedField> ReadPlacedFields(const boost::json::value& fields,
+                                          const boost::json::value& form_field_mapping,
+                                          const std::vector<UploadedDocument>& uploads,
+                                          std::vector<ContractDocument>& documents,
+                                          const std::vector<Participant>& participants,
+                                          Details& validation) {
+  std::vector<FieldAt> read;
+  ReadCoordinateFields(fields, documents, participants, read, validation);
+  ReadTagFields(uploads, documents, participants, read, validation);
+  ReadFormFieldMapping(form_field_mapping, uploads, documents, participants, read, validation);
+  if (read.size() > kMaxPlacedFields) {
+    AddDetail(validation, "fields",
+              "at most " + std::to_string(kMaxPlacedFields) +
+                  " fields in one contract, text tags and mapped form fields included");
+    return {};
+  }
+  for (size_t i = 0; i < read.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (read[i].field.participant_id != read[j].field.participant_id &&
+          Overlap(read[i].field, read[j].field)) {
+        AddDetail(validation, read[i].path, "overlaps " + read[j].path + " of another signer");
+        break;
+      }
+    }
+  }
+  std::vector<PlacedField> out;
+  out.reserve(read.size());
+  for (size_t i = 0; i < read.size(); ++i) {
+    read[i].field.field_id = "fld_" + std::to_string(i + 1);
+    out.push_back(std::move(read[i].field));
+  }
+  return out;
+}
+
+Status CheckPlacedFieldsForSend(const ContractState& state) {
+  for (size_t f = 0; f < state.fields.size(); ++f) {
+    const Participant* participant = state.FindParticipant(state.fields[f].participant_id);
+    if (participant == nullptr || !participant->signs()) {
+      return Fail(ErrorCode::kValidationFailed, "a field names no signer of the contract",
+                  JoinPath(IndexPath("fields", f), "participantId"),
+                  "participant " + state.fields[f].participant_id + " does not sign");
+    }
+  }
+  for (size_t i = 0; i < state.participants.size(); ++i) {
+    const Participant& p = state.participants[i];
+    if (!p.signs()) continue;
+    bool has_signature =
+        std::any_of(state.fields.begin(), state.fields.end(), [&](const PlacedField& field) {
+          return field.participant_id == p.participant_id &&
+                 field.type == PlacedFieldType::kSignature;
+        });
+    if (!has_signature) {
+      return Fail(ErrorCode::kValidationFailed,
+                  "signer " + p.participant_id + " has no signature field",
+                  IndexPath("participants", i), "every signer needs at least one signature field");
+    }
+  }
+  return {};
+}
+
+TemplateVersion UploadsTemplateVersion(const ContractState& state) {
+  TemplateVersion version;
+  version.published = true;
+  for (size_t i = 0; i < state.participants.size(); ++i) {
+    const Participant& p = state.participants[i];
+    RoleDef role;
+    role.template_role_id = p.participant_id;
+    role.name = "Participant " + std::to_string(i + 1);
+    role.action = p.action;
+    role.recipient_type = p.recipient_type;
+    role.routing_order = p.routing_order.value_or(1);
+    role.required = p.signs();
+    for (const auto& field : state.fields) {
+      if (field.participant_id != p.participant_id || field.type != PlacedFieldType::kSignature) {
+        continue;
+      }
+      const int64_t page =
+          ComposedPage(state.documents, static_cast<size_t>(field.document_index), field.box.page);
+      if (page == 0) continue;
+      role.signature_placement.push_back(
+          SignaturePlacement{page, field.box.x, field.box.y, field.box.width, field.box.height});
+    }
+    version.roles.push_back(std::move(role));
+  }
+  return version;
+}
+
+std::vector<RoleBinding> UploadsRoleBindings(const std::vector<Participant>& participants) {
+  std::vector<RoleBinding> bindings;
+  bindings.reserve(participants.size());
+  for (const auto& p : participants)
+    bindings.push_back(RoleBinding{p.participant_id, p.participant_id});
+  return bindings;
+}
+
+}  // namespace esign
