@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 #include <new>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -76,6 +77,40 @@ Status CheckInflation(std::string_view bytes, const UploadLimits& limits) {
     inflateEnd(&z);
   }
   return {};
+}
+
+// The number after `key` in `text`, if it is one (at most 18 digits).
+std::optional<int64_t> NumberAfter(std::string_view text, std::string_view key) {
+  const size_t at = text.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  size_t i = at + key.size();
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\r' || text[i] == '\n')) ++i;
+  int64_t value = 0;
+  size_t digits = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9' && digits < 18; ++i, ++digits) {
+    value = value * 10 + (text[i] - '0');
+  }
+  return digits == 0 ? std::nullopt : std::optional<int64_t>(value);
+}
+
+// The /Size the last cross-reference section declares, read without parsing: QPDF builds its
+// table of every entry before it can be asked for a count, so a file that declares a million
+// objects is refused before it costs that table. Nothing when it cannot be found this simply
+// (QPDF's count is checked later in any case).
+std::optional<int64_t> DeclaredSize(std::string_view bytes) {
+  const size_t startxref = bytes.rfind("startxref");
+  if (startxref == std::string_view::npos) return std::nullopt;
+  const auto offset = NumberAfter(bytes.substr(startxref, 64), "startxref");
+  if (!offset || static_cast<uint64_t>(*offset) >= bytes.size()) return std::nullopt;
+  std::string_view section = bytes.substr(static_cast<size_t>(*offset));
+  if (section.starts_with("xref")) {
+    const size_t trailer = section.find("trailer");
+    if (trailer == std::string_view::npos) return std::nullopt;
+    section = section.substr(trailer);
+  }
+  // A trailer, or the dictionary of a cross-reference stream up to its data.
+  section = section.substr(0, std::min(section.find("stream"), size_t{4096}));
+  return NumberAfter(section, "/Size");
 }
 
 // Counts what a stream decodes to and stops it at the budget: QPDF turns the exception into a
@@ -344,6 +379,11 @@ Result<InspectedUpload> InspectUpload(std::string_view bytes, const UploadLimits
   }
   if (bytes.substr(0, kHeaderWindow).find("%PDF-") == std::string_view::npos) {
     return Fail(ErrorCode::kDocumentInvalid, "the upload is not a PDF (it has no %PDF- header)");
+  }
+  if (auto declared = DeclaredSize(bytes); declared && *declared - 1 > limits.max_objects) {
+    return Fail(ErrorCode::kDocumentLimitExceeded, "the PDF declares " + Number(*declared - 1) +
+                                                       " objects; at most " +
+                                                       Number(limits.max_objects) + " are allowed");
   }
   if (auto inflation = CheckInflation(bytes, limits); !inflation) {
     return std::unexpected(inflation.error());

@@ -86,8 +86,9 @@ std::string BombPdf(uint64_t size) {
   return WritePdf(objects);
 }
 
-// One page, and an object stream of `count` objects listed in a cross-reference stream.
-std::string MillionObjectsPdf(int count) {
+// One page, and an object stream of `count` objects listed in a cross-reference stream, whose
+// /Size tells the truth or, with `lie`, claims 6 objects while its /Index lists them all.
+std::string MillionObjectsPdf(int count, bool lie = false) {
   std::string pdf = "%PDF-1.7\n%\xE2\xE3\xCF\xD3\n";
   std::vector<size_t> offsets;
   auto add = [&](const std::string& body) {
@@ -131,8 +132,9 @@ std::string MillionObjectsPdf(int count) {
            reinterpret_cast<const Bytef*>(xref.data()), xref.size());
   packed.resize(packed_size);
   pdf += std::to_string(xref_number) + " 0 obj\n" +
-         StreamObject(packed, "/Type /XRef /Size " + std::to_string(xref_number + 1) +
-                                  " /W [1 4 2] /Root 1 0 R /Filter /FlateDecode ") +
+         StreamObject(packed, "/Type /XRef /Size " + std::to_string(lie ? 6 : xref_number + 1) +
+                                  " /Index [0 " + std::to_string(xref_number + 1) +
+                                  "] /W [1 4 2] /Root 1 0 R /Filter /FlateDecode ") +
          "\nendobj\nstartxref\n" + std::to_string(xref_offset) + "\n%%EOF\n";
   return pdf;
 }
@@ -343,6 +345,10 @@ TEST(PdfUploadTest, RefusesAMillionObjectsInAnObjectStream) {
   auto upload = InspectUpload(MillionObjectsPdf(1'000'000));
   ASSERT_FALSE(upload.has_value());
   EXPECT_EQ(upload.error().code, ErrorCode::kDocumentLimitExceeded) << upload.error().message;
+  // QPDF's own count refuses them when the declared size lies.
+  auto lying = InspectUpload(MillionObjectsPdf(1'000'000, true));
+  ASSERT_FALSE(lying.has_value());
+  EXPECT_EQ(lying.error().code, ErrorCode::kDocumentLimitExceeded) << lying.error().message;
   // The same construction with a few objects is read.
   auto few = InspectUpload(MillionObjectsPdf(10));
   EXPECT_TRUE(few.has_value()) << few.error().message;
@@ -351,7 +357,7 @@ TEST(PdfUploadTest, RefusesAMillionObjectsInAnObjectStream) {
 TEST(PdfUploadTest, TheBombAndTheMillionObjectsStayWithinBoundedMemory) {
   const std::string bomb = BombPdf(2ull << 30);
   ExpectWithinMemory(bomb, 256ull << 20, ErrorCode::kDocumentLimitExceeded);
-  const std::string objects = MillionObjectsPdf(1'000'000);
+  const std::string objects = MillionObjectsPdf(1'000'000, true);
   ExpectWithinMemory(objects, 512ull << 20, ErrorCode::kDocumentLimitExceeded);
 }
 
