@@ -22,8 +22,11 @@ struct UploadLimits {
   int64_t max_pages = 500;
   int64_t max_objects = 100'000;
   int64_t max_depth = 64;  // nesting of arrays and dictionaries
-  // Decoded bytes of all content streams together (a deflate bomb stops here).
+  // Decoded bytes of all content streams together (a deflate bomb stops here); also the most any
+  // one Flate stream may inflate to.
   uint64_t max_decoded_bytes = 256ull << 20;
+  // Inflated bytes of all Flate streams together, counted before QPDF parses anything.
+  uint64_t max_inflated_bytes = 1ull << 30;
 };
 
 // A text tag found in the document: {{type:signer}}, {{type:signer:name}}, optionally ending in

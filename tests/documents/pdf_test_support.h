@@ -17,20 +17,10 @@
 
 namespace esign::documents {
 
-// A two-page PDF with text, classic xref table, offsets computed as it is written.
-inline std::string MinimalPdf() {
-  std::vector<std::string> objects = {
-      "<< /Type /Catalog /Pages 2 0 R >>",
-      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
-      "/Resources << /Font << /F1 6 0 R >> >> >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
-      "/Resources << /Font << /F1 6 0 R >> >> >>",
-      "",
-      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  };
-  const std::string text = "BT /F1 24 Tf 72 720 Td (Service agreement) Tj ET";
-  objects[4] = "<< /Length " + std::to_string(text.size()) + " >>\nstream\n" + text + "\nendstream";
+// A PDF of the given objects (numbered from 1, object 1 the catalog), classic xref table, offsets
+// computed as it is written; `trailer` is added to the trailer dictionary.
+inline std::string WritePdf(const std::vector<std::string>& objects,
+                            const std::string& trailer = "") {
   std::string pdf = "%PDF-1.7\n%\xE2\xE3\xCF\xD3\n";
   std::vector<size_t> offsets;
   for (size_t i = 0; i < objects.size(); ++i) {
@@ -44,9 +34,37 @@ inline std::string MinimalPdf() {
     std::snprintf(entry, sizeof entry, "%010zu 00000 n \n", offset);
     pdf += entry;
   }
-  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
-         " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R " + trailer +
+         ">>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
   return pdf;
+}
+
+// A stream object holding `data` as it is.
+inline std::string StreamObject(const std::string& data, const std::string& entries = "") {
+  return "<< /Length " + std::to_string(data.size()) + " " + entries + ">>\nstream\n" + data +
+         "\nendstream";
+}
+
+// A two-page PDF with text.
+inline std::string MinimalPdf() {
+  return WritePdf({
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+      "/Resources << /Font << /F1 6 0 R >> >> >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+      "/Resources << /Font << /F1 6 0 R >> >> >>",
+      StreamObject("BT /F1 24 Tf 72 720 Td (Service agreement) Tj ET"),
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  });
+}
+
+// A committed PDF of tests/fixtures/documents (described in its README.md).
+inline std::string DocumentFixture(const std::string& name) {
+  std::ifstream in(std::string(ESIGN_DOCUMENT_FIXTURES_DIR) + "/" + name, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
 }
 
 // A directory of its own for each test, removed afterwards.
