@@ -1,0 +1,229 @@
+// Uploads over HTTP against a real contractd (DESIGN section 20): a PDF as the body or as a
+// multipart form's file, what the answer says was found and removed, the organization's alone,
+// every refusal with its documented code and nothing stored, the hourly limit, and contracts made
+// from uploads with fields placed by coordinates, text tags and form fields.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "base/sha256.h"
+#include "tests/app/api_suite.h"
+
+namespace esign::testing {
+namespace {
+
+constexpr uint64_t kDocumentLimit = 65536;
+constexpr int kUploadsPerHour = 12;
+
+std::string Fixture(const std::string& name) {
+  std::ifstream in(std::string(SOURCE_DIR) + "/tests/fixtures/documents/" + name, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+const std::map<std::string, std::string> kPdf{{"Content-Type", "application/pdf"}};
+
+std::string Multipart(const std::string& boundary, const std::string& file_name,
+                      const std::string& bytes, const std::string& name = "") {
+  std::string body = "--" + boundary +
+                     "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + file_name +
+                     "\"\r\nContent-Type: application/pdf\r\n\r\n" + bytes + "\r\n";
+  if (!name.empty()) {
+    body += "--" + boundary + "\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\n" + name +
+            "\r\n";
+  }
+  return body + "--" + boundary + "--\r\n";
+}
+
+class DocumentsApiTest : public ApiSuite {
+ protected:
+  static void SetUpTestSuite() {
+    serve_flags_ = {"--document-limit", std::to_string(kDocumentLimit),
+                    "--document-uploads-per-hour", std::to_string(kUploadsPerHour)};
+    ApiSuite::SetUpTestSuite();
+    serve_flags_.clear();
+  }
+
+  HttpResult Upload(const std::string& who, const std::string& bytes,
+                    const std::string& target = "/api/v1/documents") {
+    auto headers = As(who, kPdf);
+    return client_.Post(target, bytes, headers);
+  }
+
+  std::string UploadId(const std::string& fixture) {
+    auto uploaded = Upload("a", Fixture(fixture));
+    EXPECT_EQ(uploaded.status, 201) << uploaded.body;
+    return uploaded.status == 201 ? std::string(uploaded.Json().at("documentId").as_string()) : "";
+  }
+};
+
+TEST_F(DocumentsApiTest, APdfBodyIsUploadedAndShownToItsOrganizationAlone) {
+  const std::string bytes = Fixture("two_pages_tagged_cairo.pdf");
+  auto uploaded = Upload("a", bytes, "/api/v1/documents?name=nda.pdf");
+  ASSERT_EQ(uploaded.status, 201) << uploaded.body;
+  const object document = uploaded.Json().as_object();
+  const std::string id(document.at("documentId").as_string());
+  EXPECT_EQ(uploaded.Header("location"), "/api/v1/documents/" + id);
+  EXPECT_EQ(document.at("name").as_string(), "nda.pdf");
+  EXPECT_EQ(document.at("sha256").as_string(), Sha256Hex(bytes));
+  EXPECT_EQ(document.at("size").as_int64(), static_cast<int64_t>(bytes.size()));
+  ASSERT_EQ(document.at("pages").as_array().size(), 2u);
+  EXPECT_NEAR(document.at("pages").as_array()[0].at("width").to_number<double>(), 595, 0.01);
+  ASSERT_EQ(document.at("textTags").as_array().size(), 2u);
+  EXPECT_EQ(document.at("textTags").as_array()[0].at("type").as_string(), "signature");
+  EXPECT_EQ(document.at("textTags").as_array()[1].at("signer").as_int64(), 2);
+
+  auto shown = client_.Get("/api/v1/documents/" + id, As("a"));
+  ASSERT_EQ(shown.status, 200) << shown.body;
+  EXPECT_EQ(shown.Json(), uploaded.Json());
+  auto content = client_.Get("/api/v1/documents/" + id + "/content", As("a"));
+  ASSERT_EQ(content.status, 200);
+  EXPECT_EQ(content.Header("content-type"), "application/pdf");
+  EXPECT_EQ(Sha256Hex(content.body), document.at("cleanedSha256").as_string());
+  EXPECT_EQ(content.body.substr(0, 5), "%PDF-");
+
+  for (const std::string path :
+       {"/api/v1/documents/" + id, "/api/v1/documents/" + id + "/content"}) {
+    auto theirs = client_.Get(path, As("b"));
+    EXPECT_EQ(theirs.status, 404) << theirs.body;
+    EXPECT_EQ(theirs.ErrorCode(), "DOCUMENT_NOT_FOUND");
+  }
+  auto unknown = client_.Get("/api/v1/documents/doc_nothing", As("a"));
+  EXPECT_EQ(unknown.ErrorCode(), "DOCUMENT_NOT_FOUND");
+}
+
+TEST_F(DocumentsApiTest, AMultipartFormIsUploadedCleanedOfActiveContent) {
+  auto uploaded = client_.Post(
+      "/api/v1/documents",
+      Multipart("XyZ-boundary-1", "form.pdf", Fixture("acroform_with_actions.pdf"), "Order form"),
+      As("a", {{"Content-Type", "multipart/form-data; boundary=XyZ-boundary-1"}}));
+  ASSERT_EQ(uploaded.status, 201) << uploaded.body;
+  const object document = uploaded.Json().as_object();
+  EXPECT_EQ(document.at("name").as_string(), "Order form");
+  std::vector<std::string> removed;
+  for (const auto& kind : document.at("removed").as_array()) {
+    removed.emplace_back(kind.as_string());
+  }
+  EXPECT_NE(std::find(removed.begin(), removed.end(), "javascript"), removed.end())
+      << uploaded.body;
+  EXPECT_NE(std::find(removed.begin(), removed.end(), "launch_action"), removed.end())
+      << uploaded.body;
+  EXPECT_EQ(document.at("formFields").as_array().size(), 3u) << uploaded.body;
+  auto content = client_.Get(
+      "/api/v1/documents/" + std::string(document.at("documentId").as_string()) + "/content",
+      As("a"));
+  EXPECT_EQ(content.body.find("/JavaScript"), std::string::npos);
+  EXPECT_EQ(content.body.find("/Launch"), std::string::npos);
+}
+
+TEST_F(DocumentsApiTest, EveryRefusedUploadSaysWhyAndStoresNothing) {
+  const uint64_t before = LogSize();
+  ExpectRefused(Upload("a", "%PDF-1.7\nnot a document at all"), 400, "DOCUMENT_INVALID", before);
+  ExpectRefused(Upload("a", "just text"), 400, "DOCUMENT_INVALID", before);
+  ExpectRefused(Upload("a", ""), 400, "DOCUMENT_INVALID", before);
+  const std::string truncated = Fixture("two_pages_tagged_cairo.pdf").substr(0, 2000);
+  ExpectRefused(Upload("a", truncated), 400, "DOCUMENT_INVALID", before);
+
+  // Encrypted by qpdf itself, with an empty user password.
+  const auto dir = std::filesystem::temp_directory_path() / ("enc-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream out(dir / "plain.pdf", std::ios::binary);
+    out << Fixture("tagged_handwritten.pdf");
+  }
+  auto encrypted = RunProgram("/usr/bin/qpdf",
+                              {"--encrypt", "", "owner-secret", "256", "--",
+                               (dir / "plain.pdf").string(), (dir / "encrypted.pdf").string()},
+                              std::chrono::seconds(30));
+  ASSERT_EQ(encrypted.exit_code, 0) << encrypted.err;
+  std::ifstream in(dir / "encrypted.pdf", std::ios::binary);
+  std::stringstream encrypted_bytes;
+  encrypted_bytes << in.rdbuf();
+  std::filesystem::remove_all(dir);
+  ExpectRefused(Upload("a", encrypted_bytes.str()), 400, "DOCUMENT_ENCRYPTED", before);
+
+  // Over the limit: refused by the upload check, and before its body is read.
+  std::string large = Fixture("tagged_handwritten.pdf");
+  large += "%" + std::string(kDocumentLimit, 'x') + "\n";
+  ExpectRefused(Upload("a", large), 413, "DOCUMENT_TOO_LARGE", before);
+  ExpectRefused(Upload("a", std::string(kDocumentLimit + (128 << 10), 'x')), 413,
+                "DOCUMENT_TOO_LARGE", before);
+
+  ExpectRefused(client_.Post("/api/v1/documents", R"({"file":"x"})", As("a")), 415,
+                "UNSUPPORTED_MEDIA_TYPE", before);
+  ExpectRefused(client_.Post("/api/v1/documents",
+                             "--b1\r\nContent-Disposition: form-data; name=\"other\"\r\n\r\n"
+                             "hello\r\n--b1--\r\n",
+                             As("a", {{"Content-Type", "multipart/form-data; boundary=b1"}})),
+                400, "VALIDATION_FAILED", before, "file");
+  ExpectRefused(client_.Post("/api/v1/documents", "--b1\r\nno headers here",
+                             As("a", {{"Content-Type", "multipart/form-data; boundary=b1"}})),
+                400, "VALIDATION_FAILED", before, "body");
+  ExpectRefused(Upload("a_read_only", Fixture("tagged_handwritten.pdf")), 403, "PERMISSION_DENIED",
+                before);
+  ExpectRefused(client_.Post("/api/v1/documents", Fixture("tagged_handwritten.pdf"), kPdf), 401,
+                "UNAUTHENTICATED", before);
+}
+
+TEST_F(DocumentsApiTest, AnOrganizationUploadsAtMostItsHourlyNumber) {
+  const std::string bytes = Fixture("tagged_handwritten.pdf");
+  for (int i = 0; i < kUploadsPerHour; ++i) {
+    auto uploaded = Upload("d", bytes);
+    ASSERT_EQ(uploaded.status, 201) << i << ": " << uploaded.body;
+  }
+  const uint64_t before = LogSize();
+  auto refused = Upload("d", bytes);
+  ExpectRefused(refused, 429, "RATE_LIMITED", before);
+  EXPECT_FALSE(refused.Header("retry-after").empty());
+  // Another organization is not held back.
+  EXPECT_EQ(Upload("c", bytes).status, 201);
+}
+
+TEST_F(DocumentsApiTest, AContractIsMadeFromUploadsWithFieldsPlacedThreeWays) {
+  const std::string tagged = UploadId("two_pages_tagged_cairo.pdf");
+  const std::string form = UploadId("acroform_with_actions.pdf");
+  const std::string body = R"({"title":"Supply agreement",
+"documents":[{"documentId":")" +
+                           tagged + R"(","name":"Agreement"},{"documentId":")" + form +
+                           R"("}],
+"participants":[
+ {"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
+  "name":"Ada Lovelace","email":"ada@acme.example"},
+ {"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
+  "name":"Grace Hopper","email":"grace@globex.example"}],
+"fields":[{"type":"initials","participantIndex":0,"documentIndex":0,"page":2,
+  "x":500,"y":770,"width":50,"height":30},
+ {"type":"text","participantIndex":1,"documentIndex":1,"page":1,"x":350,"y":40,"width":200,
+  "height":20,"value":"PO-1234"}],
+"formFieldMapping":[{"documentIndex":1,"formField":"full_name","type":"name","participantIndex":1}]})";
+  auto created = client_.Post("/api/v1/contracts", body, As("a"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const object contract = created.Json().as_object();
+  EXPECT_TRUE(contract.at("templateId").is_null());
+  const auto& fields = contract.at("fields").as_array();
+  ASSERT_EQ(fields.size(), 5u) << created.body;
+  EXPECT_EQ(fields[2].at("placement").as_string(), "textTag");
+  EXPECT_EQ(fields[2].at("participantId"),
+            contract.at("participants").as_array()[0].at("participantId"));
+  EXPECT_EQ(fields[4].at("placement").as_string(), "formField");
+
+  auto documents = client_.Get(
+      "/api/v1/contracts/" + std::string(contract.at("id").as_string()) + "/documents", As("a"));
+  ASSERT_EQ(documents.status, 200) << documents.body;
+  const auto& items = documents.Json().at("items").as_array();
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].at("name").as_string(), "Agreement");
+  EXPECT_EQ(items[1].at("firstPage").as_int64(), 3);
+  EXPECT_EQ(items[1].at("source").as_string(), "upload");
+
+  // Another organization's upload is not there for it, and nothing is stored.
+  const uint64_t before = LogSize();
+  std::string theirs = body;
+  auto refused = client_.Post("/api/v1/contracts", theirs, As("b"));
+  ExpectRefused(refused, 404, "DOCUMENT_NOT_FOUND", before, "documents[0].documentId");
+}
+
+}  // namespace
+}  // namespace esign::testing
