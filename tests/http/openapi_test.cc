@@ -123,6 +123,7 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "createContract",
       "getContract",
       "updateContractData",
+      "listContractDocuments",
       "listArtifactRevisions",
       "downloadArtifactRevision",
       "getRenderedUnsignedDocument",
@@ -170,6 +171,9 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "getLedgerPublicKey",
       "getLedgerTreeHead",
       "getLedgerConsistencyProof",
+      "uploadDocument",
+      "getDocument",
+      "getDocumentContent",
   };
   std::multiset<std::string> actual;
   for (const auto& op : Operations())
@@ -178,13 +182,15 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
 }
 
 // The contract family as the specification's table (section 4) lists it, with void and remind
-// (DESIGN section 14) and the contract's e-mails (DESIGN section 15).
+// (DESIGN section 14), the contract's e-mails (DESIGN section 15) and its documents (DESIGN
+// section 20).
 TEST(OpenApiDocumentTest, ContractOperationsMatchTheSpecificationTable) {
   const std::set<std::pair<std::string, std::string>> table = {
       {"GET /api/v1/contracts", "200"},
       {"POST /api/v1/contracts", "201"},
       {"GET /api/v1/contracts/{id}", "200"},
       {"PUT /api/v1/contracts/{id}/data", "200"},
+      {"GET /api/v1/contracts/{id}/documents", "200"},
       {"GET /api/v1/contracts/{id}/documents/artifact-revisions", "200"},
       {"GET /api/v1/contracts/{id}/documents/artifact-revisions/{revision}/download", "200"},
       {"GET /api/v1/contracts/{id}/documents/rendered-unsigned", "200"},

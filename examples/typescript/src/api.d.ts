@@ -169,12 +169,12 @@ export interface paths {
         get: operations["listContracts"];
         put?: never;
         /**
-         * Create a contract from a template, optionally sending it
-         * @description Creates a draft from the template version named by `templateVersionId`, or the published one. Data comes either as section-based `data` (recommended) or as `fieldValues` plus `tableData`, not both. With `sendNow: true` the draft is prepared and sent in the same request; if preparation fails nothing is created.
+         * Create a contract from a template or from uploaded documents, optionally sending it
+         * @description Creates a draft from the template version named by `templateVersionId`, or the published one; or, with `documents` instead of `templateId`, from the organization's uploads (uploadDocument) with fields placed by coordinates (`fields`), by the text tags found in them and by their AcroForm fields (`formFieldMapping`). Data comes either as section-based `data` (recommended) or as `fieldValues` plus `tableData`, not both. With `sendNow: true` the draft is prepared and sent in the same request; if preparation fails nothing is created.
          *
          *     Requires `contracts:create`; `participants[].templateRoleId`, `roleBindings`, `signingSettings` or `sendNow: true` require `contracts:send` as well. `organizationSigningMode` is read-only (copied from the template version settings).
          *
-         *     Errors: 400 VALIDATION_FAILED (shape, unknown member, data values, participant rules, execution channel rules, `Idempotency-Key` longer than 255 characters), INVALID_NOTIFICATION_SETTINGS (checked before anything is sent), CONTRACT_ROLE_BINDING_INVALID (e.g. `sendNow` without `roleBindings` and a signer without `templateRoleId`), CONTRACT_ROLE_BINDING_UNKNOWN_ROLE, CONTRACT_ROLE_BINDING_DUPLICATE, CONTRACT_ROLE_BINDING_INVALID_ROUTING, CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND (with `sendNow`); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND, TEMPLATE_VERSION_NOT_FOUND; 409 IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         *     Errors: 400 VALIDATION_FAILED (shape, unknown member, data values, participant rules, execution channel rules, `Idempotency-Key` longer than 255 characters), INVALID_NOTIFICATION_SETTINGS (checked before anything is sent), CONTRACT_ROLE_BINDING_INVALID (e.g. `sendNow` without `roleBindings` and a signer without `templateRoleId`), CONTRACT_ROLE_BINDING_UNKNOWN_ROLE, CONTRACT_ROLE_BINDING_DUPLICATE, CONTRACT_ROLE_BINDING_INVALID_ROUTING, CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND (with `sendNow`), VALIDATION_FAILED for a field outside its page, on a page its document does not have, for a participant who does not sign, overlapping another signer's field, or a text tag naming no participant of the request (each with its path); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND, TEMPLATE_VERSION_NOT_FOUND, DOCUMENT_NOT_FOUND (an upload the organization does not have); 409 IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
          */
         post: operations["createContract"];
         delete?: never;
@@ -291,6 +291,115 @@ export interface paths {
          *     Requires `contracts:read`. Errors: 400 VALIDATION_FAILED (`revision` not a positive integer, `download` not a boolean); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND, ARTIFACT_REVISION_NOT_FOUND.
          */
         get: operations["downloadArtifactRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/documents": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a PDF to make contracts from
+         * @description Uploads a PDF that contracts can then be made from (`documents` in createContract). Send it as the request body (`Content-Type: application/pdf`, with an optional `name` query parameter) or as the `file` part of a `multipart/form-data` body (with an optional `name` part; else the file part's filename). The PDF is checked with QPDF before anything is stored and a cleaned copy is kept: JavaScript, launch, URI and other outward actions, embedded files, file attachments and XFA are removed (`removed` says what), and the copy is what signers see and what is sealed. The answer lists each page's size as displayed, the text tags found in it (`{{signature:1}}`, DESIGN 20) with their boxes, and its AcroForm fields. A PDF that already carries signatures is accepted with a warning: those signatures will not survive. An upload that no contract names is deleted 7 days after it was made (`expiresAt`).
+         *
+         *     Requires `contracts:create`. An organization may upload 100 documents an hour (`--document-uploads-per-hour`); at most four uploads are received at once, all organizations together. Errors: 400 DOCUMENT_INVALID (not a PDF, empty, damaged beyond repair), DOCUMENT_ENCRYPTED, DOCUMENT_LIMIT_EXCEEDED (more than 500 pages, 100,000 objects, nesting deeper than 64, or 256 MiB of decoded content), VALIDATION_FAILED (a malformed multipart body, no `file` part, a name over 200 characters); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 DOCUMENT_TOO_LARGE (over `--document-limit`, 25 MiB by default); 415 UNSUPPORTED_MEDIA_TYPE; 429 RATE_LIMITED; 503 UNAVAILABLE (too many uploads being received; retry after `Retry-After`).
+         */
+        post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description An upload's id (`doc_...`). */
+                id: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Show an upload
+         * @description The upload as uploadDocument answered it. Another organization's upload, and one deleted, answer as an unknown id.
+         *
+         *     Requires `contracts:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DOCUMENT_NOT_FOUND.
+         */
+        get: operations["getDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/documents/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description An upload's id (`doc_...`). */
+                id: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an upload's cleaned PDF
+         * @description The cleaned copy of the upload (`cleanedSha256`): what signers see and what is sealed. The bytes as uploaded are not kept.
+         *
+         *     Requires `contracts:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DOCUMENT_NOT_FOUND.
+         */
+        get: operations["getDocumentContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The contract's identifier. */
+                id: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the contract's documents
+         * @description A contract made from uploads lists each document in order, with the SHA-256 of its upload and of its cleaned copy and the pages it occupies in the contract's PDF (`firstPage`..`lastPage`). A contract made from a template lists the one document it renders, with the SHA-256 frozen at sending (null before).
+         *
+         *     Requires `contracts:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND.
+         */
+        get: operations["listContractDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1771,7 +1880,7 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description Stable, machine-readable. Known codes: VALIDATION_FAILED, CONTRACT_ROLE_BINDING_INVALID, CONTRACT_ROLE_BINDING_UNKNOWN_ROLE, CONTRACT_ROLE_BINDING_DUPLICATE, CONTRACT_ROLE_BINDING_INVALID_ROUTING, CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND, INVALID_NOTIFICATION_SETTINGS, TEMPLATE_INVALID, INVALID_CURSOR (400); UNAUTHENTICATED, INVALID_CLIENT, PROVIDER_SIGNATURE_INVALID, SIGNER_AUTHENTICATION_REQUIRED, SIGNER_AUTHENTICATION_FAILED (401); PERMISSION_DENIED (403); NOT_FOUND, CONTRACT_NOT_FOUND, TEMPLATE_NOT_FOUND, TEMPLATE_VERSION_NOT_FOUND, PARTICIPANT_NOT_FOUND, CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE, ARTIFACT_REVISION_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, WEBHOOK_DELIVERY_NOT_FOUND, SIGNING_SESSION_NOT_FOUND, PROVIDER_NOT_FOUND (404); METHOD_NOT_ALLOWED (405); CONTRACT_STATE_CONFLICT, STREAM_VERSION_CONFLICT, IDEMPOTENCY_KEY_REUSED, SIGNING_OUT_OF_TURN, SIGNING_SESSION_STATE_CONFLICT, PROVIDER_CALLBACK_REPLAYED, REMINDER_TOO_SOON, SIGNER_CODE_TOO_SOON, SIGNER_CODE_LIMIT_REACHED (409); SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED, SIGNING_SESSION_GONE (410); PRECONDITION_FAILED (412); SIGNING_SESSION_LOCKED (423); PAYLOAD_TOO_LARGE (413); UNSUPPORTED_MEDIA_TYPE (415); RATE_LIMITED (429); INTERNAL, STORAGE_ERROR, CORRUPTION (500); NOT_IMPLEMENTED (501); UNAVAILABLE, STORAGE_UNAVAILABLE (503). New codes may be added.
+                 * @description Stable, machine-readable. Known codes: VALIDATION_FAILED, CONTRACT_ROLE_BINDING_INVALID, CONTRACT_ROLE_BINDING_UNKNOWN_ROLE, CONTRACT_ROLE_BINDING_DUPLICATE, CONTRACT_ROLE_BINDING_INVALID_ROUTING, CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND, INVALID_NOTIFICATION_SETTINGS, TEMPLATE_INVALID, INVALID_CURSOR, DOCUMENT_INVALID, DOCUMENT_ENCRYPTED, DOCUMENT_LIMIT_EXCEEDED (400); UNAUTHENTICATED, INVALID_CLIENT, PROVIDER_SIGNATURE_INVALID, SIGNER_AUTHENTICATION_REQUIRED, SIGNER_AUTHENTICATION_FAILED (401); PERMISSION_DENIED (403); NOT_FOUND, CONTRACT_NOT_FOUND, TEMPLATE_NOT_FOUND, TEMPLATE_VERSION_NOT_FOUND, PARTICIPANT_NOT_FOUND, CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE, ARTIFACT_REVISION_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, WEBHOOK_DELIVERY_NOT_FOUND, SIGNING_SESSION_NOT_FOUND, PROVIDER_NOT_FOUND, DOCUMENT_NOT_FOUND (404); METHOD_NOT_ALLOWED (405); CONTRACT_STATE_CONFLICT, STREAM_VERSION_CONFLICT, IDEMPOTENCY_KEY_REUSED, SIGNING_OUT_OF_TURN, SIGNING_SESSION_STATE_CONFLICT, PROVIDER_CALLBACK_REPLAYED, REMINDER_TOO_SOON, SIGNER_CODE_TOO_SOON, SIGNER_CODE_LIMIT_REACHED (409); SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED, SIGNING_SESSION_GONE (410); PRECONDITION_FAILED (412); SIGNING_SESSION_LOCKED (423); PAYLOAD_TOO_LARGE, DOCUMENT_TOO_LARGE (413); UNSUPPORTED_MEDIA_TYPE (415); RATE_LIMITED (429); INTERNAL, STORAGE_ERROR, CORRUPTION (500); NOT_IMPLEMENTED (501); UNAVAILABLE, STORAGE_UNAVAILABLE (503). New codes may be added.
                  * @example CONTRACT_ROLE_BINDING_INVALID
                  */
                 code: components["schemas"]["ErrorCode"] | string;
@@ -2278,10 +2387,150 @@ export interface components {
                 maxCount?: number | null;
             } | null;
         };
+        /**
+         * @description `signature` and `initials` are drawn from the signer's signature, `name`, `email` and `date_signed` filled in at signing, `text` holds the integrator's `value` (read-only to signers).
+         * @enum {string}
+         */
+        PlacedFieldType: "signature" | "initials" | "name" | "email" | "date_signed" | "text";
+        /** @description A field placed by coordinates: PDF points from the top-left corner of the page as displayed (crop box, rotation applied), x to the right and y down, the frame of the page images. The box lies within its page; it may not overlap another signer's field. */
+        PlacedFieldRequest: {
+            type: components["schemas"]["PlacedFieldType"];
+            /** @description Exactly one of `participantId` and `participantIndex` (0-based, into this request's participants); the participant signs. */
+            participantId?: string;
+            participantIndex?: number;
+            /** @default 0 */
+            documentIndex?: number;
+            /** @description 1-based, within its document. */
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default true */
+            required?: boolean;
+            name?: string;
+            /** @description `text` fields only, and required for them. */
+            value?: string;
+        };
+        PlacedField: {
+            /** @example fld_1 */
+            fieldId: string;
+            type: components["schemas"]["PlacedFieldType"];
+            participantId: string;
+            documentIndex: number;
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            required: boolean;
+            name?: string;
+            value?: string;
+            /** @enum {string} */
+            placement: "coordinates" | "textTag" | "formField";
+        };
+        DocumentPage: {
+            /** @description Points, as displayed. */
+            width: number;
+            /** @description Points, as displayed. */
+            height: number;
+        };
+        ContractDocument: {
+            documentIndex: number;
+            /** @enum {string} */
+            source?: "upload" | "template";
+            documentId?: string;
+            templateId?: string;
+            templateVersionId?: string;
+            name: string;
+            /** @description An upload's cleaned copy; a template's PDF frozen at sending (null before). */
+            sha256: string | null;
+            /** @description The bytes as uploaded. */
+            uploadSha256?: string;
+            pageCount: number;
+            /** @description Its first page in the contract's PDF. */
+            firstPage?: number;
+            lastPage?: number;
+            pages?: components["schemas"]["DocumentPage"][];
+        };
+        ContractDocumentList: {
+            items: components["schemas"]["ContractDocument"][];
+            nextCursor: null;
+        };
+        PageBox: {
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
+        UploadedDocument: {
+            /** @example doc_01j9z4q8m6x2k7d3f5h8n1p4r6 */
+            documentId: string;
+            organizationId: string;
+            name: string;
+            /** @description The bytes as uploaded. */
+            sha256: string;
+            /** @description The cleaned copy: shown, stamped and sealed. */
+            cleanedSha256: string;
+            size: number;
+            cleanedSize: number;
+            pageCount: number;
+            pages: components["schemas"]["DocumentPage"][];
+            /** @description What the cleaned copy no longer holds, one entry per kind, e.g. `javascript`, `launch_action`, `uri_action`, `embedded_files`, `xfa`, `open_action`, `additional_actions`. */
+            removed: string[];
+            /** @description E.g. that the PDF's signatures will not survive. */
+            warnings: string[];
+            textTags: (components["schemas"]["PageBox"] & {
+                /** @example {{signature:1}} */
+                text: string;
+                type: string;
+                /** @description The participant's 1-based index in a contract request. */
+                signer: number;
+                name?: string;
+                optional: boolean;
+            })[];
+            formFields: (components["schemas"]["PageBox"] & {
+                name: string;
+                /** @enum {string} */
+                type: "text" | "checkbox" | "radio" | "choice" | "signature" | "button";
+            })[];
+            /** Format: date-time */
+            uploadedAt: string;
+            uploadedBy: string;
+            /**
+             * Format: date-time
+             * @description When it is deleted unless a contract names it first.
+             */
+            expiresAt: string;
+        };
         /** @description `organizationSigningMode` cannot be written (it comes from the template version). Members not listed are rejected. */
         CreateContractRequest: {
             title: string;
-            templateId: string;
+            /** @description The template to make the contract from; exactly one of `templateId` and `documents` is given. */
+            templateId?: string;
+            /** @description Instead of `templateId`: the organization's uploads, in order, composed into one PDF (50 MiB together). Participants then take no `templateRoleId`: each is its own role, with `action`, `routingOrder` and `recipientType` as given. Text tags found in the documents become fields of the participants they name (1-based) and are covered in the copy shown and sealed; a tag naming a participant the request does not have, or of an unknown type, refuses the contract. Not with `templateVersionId`, `data`, `fieldValues`, `tableData` or `roleBindings`. */
+            documents?: {
+                documentId: string;
+                /** @description Default: the upload's name. */
+                name?: string;
+            }[];
+            /** @description With `documents`: fields placed by coordinates. With the text tags and mapped form fields, at most 500. Every signer needs a `signature` field by the time the contract is sent. */
+            fields?: components["schemas"]["PlacedFieldRequest"][];
+            /** @description With `documents`: AcroForm fields of an upload that become placed fields, in the form field's first widget's box; their widgets are dropped from the copy shown and sealed. */
+            formFieldMapping?: {
+                /** @default 0 */
+                documentIndex?: number;
+                /** @description The field's fully qualified name, as uploadDocument lists it. */
+                formField: string;
+                type: components["schemas"]["PlacedFieldType"];
+                participantId?: string;
+                participantIndex?: number;
+                /** @default true */
+                required?: boolean;
+                name?: string;
+                value?: string;
+            }[];
             /** @description The version to use; the published one when omitted. */
             templateVersionId?: string;
             /** @description Recommended mode. Not together with `fieldValues` or `tableData`. */
@@ -2343,8 +2592,14 @@ export interface components {
             /** @description Increases with every change; the `ETag` is this number quoted. */
             version: number;
             title: string;
-            templateId: string;
-            templateVersionId: string;
+            /** @description Null for a contract made from uploads. */
+            templateId: string | null;
+            /** @description Null for a contract made from uploads. */
+            templateVersionId: string | null;
+            /** @description A contract made from uploads: its documents in order (listContractDocuments). */
+            documents?: components["schemas"]["ContractDocument"][];
+            /** @description A contract made from uploads: every placed field, numbered `fld_1`, `fld_2`, ... (coordinates first, then text tags, then mapped form fields). */
+            fields?: components["schemas"]["PlacedField"][];
             /** @description Copied from the template version settings at creation (`automatic` when they omit it). Read-only. */
             readonly organizationSigningMode: components["schemas"]["OrganizationSigningMode"];
             /** @description The controlling organization (the creating client's). */
@@ -2816,7 +3071,7 @@ export interface components {
          * @description The error codes of this version. The list grows: `Error.code` accepts any other upper-case code too, and a client handles an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "CONTRACT_ROLE_BINDING_INVALID" | "CONTRACT_ROLE_BINDING_UNKNOWN_ROLE" | "CONTRACT_ROLE_BINDING_DUPLICATE" | "CONTRACT_ROLE_BINDING_INVALID_ROUTING" | "CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND" | "INVALID_NOTIFICATION_SETTINGS" | "TEMPLATE_INVALID" | "INVALID_CURSOR" | "UNAUTHENTICATED" | "INVALID_CLIENT" | "PROVIDER_SIGNATURE_INVALID" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONTRACT_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_VERSION_NOT_FOUND" | "PARTICIPANT_NOT_FOUND" | "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE" | "ARTIFACT_REVISION_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "SIGNING_SESSION_NOT_FOUND" | "PROVIDER_NOT_FOUND" | "CONTRACT_STATE_CONFLICT" | "STREAM_VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "SIGNING_OUT_OF_TURN" | "SIGNING_SESSION_STATE_CONFLICT" | "PROVIDER_CALLBACK_REPLAYED" | "SIGNING_SESSION_EXPIRED" | "SIGNING_SESSION_CANCELLED" | "SIGNING_SESSION_GONE" | "REMINDER_TOO_SOON" | "SIGNER_CODE_TOO_SOON" | "SIGNER_CODE_LIMIT_REACHED" | "SIGNER_AUTHENTICATION_REQUIRED" | "SIGNER_AUTHENTICATION_FAILED" | "SIGNING_SESSION_LOCKED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "NOT_IMPLEMENTED" | "STORAGE_ERROR" | "CORRUPTION" | "INTERNAL";
+        ErrorCode: "VALIDATION_FAILED" | "CONTRACT_ROLE_BINDING_INVALID" | "CONTRACT_ROLE_BINDING_UNKNOWN_ROLE" | "CONTRACT_ROLE_BINDING_DUPLICATE" | "CONTRACT_ROLE_BINDING_INVALID_ROUTING" | "CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND" | "INVALID_NOTIFICATION_SETTINGS" | "TEMPLATE_INVALID" | "INVALID_CURSOR" | "DOCUMENT_INVALID" | "DOCUMENT_ENCRYPTED" | "DOCUMENT_LIMIT_EXCEEDED" | "UNAUTHENTICATED" | "INVALID_CLIENT" | "PROVIDER_SIGNATURE_INVALID" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONTRACT_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_VERSION_NOT_FOUND" | "PARTICIPANT_NOT_FOUND" | "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE" | "ARTIFACT_REVISION_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "SIGNING_SESSION_NOT_FOUND" | "PROVIDER_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "CONTRACT_STATE_CONFLICT" | "STREAM_VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "SIGNING_OUT_OF_TURN" | "SIGNING_SESSION_STATE_CONFLICT" | "PROVIDER_CALLBACK_REPLAYED" | "SIGNING_SESSION_EXPIRED" | "SIGNING_SESSION_CANCELLED" | "SIGNING_SESSION_GONE" | "REMINDER_TOO_SOON" | "SIGNER_CODE_TOO_SOON" | "SIGNER_CODE_LIMIT_REACHED" | "SIGNER_AUTHENTICATION_REQUIRED" | "SIGNER_AUTHENTICATION_FAILED" | "SIGNING_SESSION_LOCKED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "DOCUMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "NOT_IMPLEMENTED" | "STORAGE_ERROR" | "CORRUPTION" | "INTERNAL";
         /** @description An OpenAPI 3.1 document (this one). */
         OpenApiDocument: {
             openapi: string;
@@ -3224,6 +3479,8 @@ export interface components {
         IfNoneMatch: string;
         /** @description The contract's identifier. */
         ContractId: string;
+        /** @description An upload's id (`doc_...`). */
+        DocumentId: string;
         /** @description The template's identifier (`templateId`). */
         TemplateId: string;
         /** @description The artifact revision number, as listed by `listArtifactRevisions`. */
@@ -3804,6 +4061,161 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    uploadDocument: {
+        parameters: {
+            query?: {
+                /** @description The document's name, for a PDF sent as the body (default `document.pdf`). */
+                name?: string;
+            };
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The PDF.
+                     */
+                    file: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The upload, with what was found in it and removed from it. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description An upload's id (`doc_...`). */
+                id: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getDocumentContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description An upload's id (`doc_...`). */
+                id: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Pdf"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listContractDocuments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The contract's identifier. */
+                id: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents, in order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractDocumentList"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
