@@ -183,4 +183,20 @@ void DrawSignature(cairo_t* cr, PangoContext* context, const SignaturePlacement&
   cairo_restore(cr);
 }
 
+void DrawFittedText(cairo_t* cr, PangoContext* context, const SignaturePlacement& box,
+                    const std::string& text, const TextStyle& style) {
+  const double width = std::max(box.width - 2 * kPadding, 1.0);
+  const double height = std::max(box.height - 2 * kPadding, 1.0);
+  cairo_save(cr);
+  cairo_rectangle(cr, box.x, box.y, box.width, box.height);
+  cairo_clip(cr);
+  cairo_set_source_rgb(cr, style.red, style.green, style.blue);
+  GPtr<PangoLayout> layout = FittedLine(context, text, style.families,
+                                        style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL,
+                                        std::min(style.max_size, height), width, height);
+  const double text_height = static_cast<double>(LogicalExtents(layout.get()).height) / PANGO_SCALE;
+  ShowAt(cr, layout.get(), box.x + kPadding, box.y + (box.height + text_height) / 2);
+  cairo_restore(cr);
+}
+
 }  // namespace esign::documents

@@ -17,25 +17,22 @@
 
 namespace esign::documents {
 
-// A two-page PDF with text, classic xref table, offsets computed as it is written.
-inline std::string MinimalPdf() {
-  std::vector<std::string> objects = {
-      "<< /Type /Catalog /Pages 2 0 R >>",
-      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
-      "/Resources << /Font << /F1 6 0 R >> >> >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
-      "/Resources << /Font << /F1 6 0 R >> >> >>",
-      "",
-      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  };
-  const std::string text = "BT /F1 24 Tf 72 720 Td (Service agreement) Tj ET";
-  objects[4] = "<< /Length " + std::to_string(text.size()) + " >>\nstream\n" + text + "\nendstream";
+// A PDF of the given objects (object i + 1 is objects[i]; object 1 the catalog), with a classic
+// cross-reference table. A string holding "STREAM:" is a stream with that data.
+inline std::string HandWrittenPdf(const std::vector<std::string>& objects) {
   std::string pdf = "%PDF-1.7\n%\xE2\xE3\xCF\xD3\n";
   std::vector<size_t> offsets;
   for (size_t i = 0; i < objects.size(); ++i) {
     offsets.push_back(pdf.size());
-    pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+    std::string body = objects[i];
+    if (const size_t at = body.find("STREAM:"); at != std::string::npos) {
+      const std::string data = body.substr(at + 7);
+      std::string entries = body.substr(0, at);
+      while (!entries.empty() && entries.back() == ' ') entries.pop_back();
+      body = "<< " + entries + (entries.empty() ? "" : " ") + "/Length " +
+             std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream";
+    }
+    pdf += std::to_string(i + 1) + " 0 obj\n" + body + "\nendobj\n";
   }
   const size_t xref = pdf.size();
   pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
@@ -47,6 +44,20 @@ inline std::string MinimalPdf() {
   pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
          " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
   return pdf;
+}
+
+// A two-page PDF with text.
+inline std::string MinimalPdf() {
+  return HandWrittenPdf({
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+      "/Resources << /Font << /F1 6 0 R >> >> >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+      "/Resources << /Font << /F1 6 0 R >> >> >>",
+      "STREAM:BT /F1 24 Tf 72 720 Td (Service agreement) Tj ET",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  });
 }
 
 // A directory of its own for each test, removed afterwards.
