@@ -15,6 +15,7 @@ constexpr double kMaxSignatureSize =
 constexpr double kMaxCaptionSize = 7.0;
 constexpr double kMinTextSize = 3.0;  // below this a longer text is ellipsized instead
 constexpr double kRuleGap = 1.5;
+constexpr size_t kMaxFittedTextBytes = 1000;
 
 struct PngReader {
   std::string_view data;
@@ -191,7 +192,13 @@ void DrawFittedText(cairo_t* cr, PangoContext* context, const SignaturePlacement
   cairo_rectangle(cr, box.x, box.y, box.width, box.height);
   cairo_clip(cr);
   cairo_set_source_rgb(cr, style.red, style.green, style.blue);
-  GPtr<PangoLayout> layout = FittedLine(context, text, style.families,
+  // One line in a box never shows more than this; shaping more would only cost time.
+  std::string shown = text.substr(0, kMaxFittedTextBytes);
+  while (shown.size() < text.size() && !shown.empty() &&
+         (static_cast<unsigned char>(text[shown.size()]) & 0xC0) == 0x80) {
+    shown.pop_back();  // never cut inside a UTF-8 sequence
+  }
+  GPtr<PangoLayout> layout = FittedLine(context, shown, style.families,
                                         style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL,
                                         std::min(style.max_size, height), width, height);
   const double text_height = static_cast<double>(LogicalExtents(layout.get()).height) / PANGO_SCALE;

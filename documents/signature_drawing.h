@@ -45,7 +45,8 @@ void DrawSignature(cairo_t* cr, PangoContext* context, const SignaturePlacement&
 
 // Draws one line of text fitted to the box (at most max_size points, smaller when the box is
 // short or the text long; ellipsized when even the smallest size is too wide), left-aligned and
-// centred vertically, clipped to the box, in the given colour (0..1 each).
+// centred vertically, clipped to the box, in the given colour (0..1 each). Only the first 1000
+// bytes of the text are laid out (cut at a character boundary).
 struct TextStyle {
   std::string families;
   bool italic = false;

@@ -231,6 +231,69 @@ TEST_F(UploadedPdfTest, RefusesWhatItCannotStamp) {
   EXPECT_EQ(StampFields(*composed, {}, {}).value(), *composed);
 }
 
+TEST_F(UploadedPdfTest, AHugeTextIsCutBeforeLayoutNotRefused) {
+  auto composed = Compose();
+  ASSERT_TRUE(composed) << composed.error().message;
+  std::string huge = "x";
+  for (int i = 0; i < 200'000; ++i) huge += "\u00e9";  // two bytes each, cut off an odd offset
+  const FieldStamp stamp{.type = PlacedFieldType::kText,
+                         .box = {.page = 3, .x = 150, .y = 400, .width = 200, .height = 20},
+                         .text = huge};
+  auto stamped = StampFields(*composed, {&stamp, 1}, {});
+  ASSERT_TRUE(stamped) << stamped.error().message;
+  PdfFile file(*stamped);
+  EXPECT_EQ(file.Check().exit_code, 0);
+  const std::string text = file.PageTexts()[2];
+  // At most the first 1000 bytes, and never half a character.
+  EXPECT_TRUE(Contains(text, "x")) << text;
+  EXPECT_GT(pdf_test::Count(text, "\u00e9"), 100u);
+  EXPECT_LT(pdf_test::Count(text, "\u00e9"), 500u);
+  EXPECT_FALSE(Contains(text, "\ufffd"));
+}
+
+// A black page 600 x 700 cropped to [100 150 500 650] and turned by each rotation: the cover
+// is white exactly where it was placed and the stamp lands inside it, as the page is displayed.
+TEST(UploadedPdfFrameTest, CoversAndStampsLandInTheDisplayedFrameForEveryRotation) {
+  const PageRect cover{.page = 1, .x = 100, .y = 60, .width = 200, .height = 60};
+  const PageRect box{.page = 1, .x = 110, .y = 70, .width = 150, .height = 40};
+  for (const int rotate : {0, 90, 180, 270}) {
+    SCOPED_TRACE("/Rotate " + std::to_string(rotate));
+    const std::string upload = HandWrittenPdf({
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 700] /CropBox [100 150 500 650] "
+        "/Rotate " +
+            std::to_string(rotate) + " /Contents 4 0 R >>",
+        "STREAM:0 g 0 0 600 700 re f",
+    });
+    ContractDocument document = upload_test::Document(
+        "doc_turned", "Turned.pdf", upload,
+        {rotate % 180 == 0 ? DocumentPage{400, 500} : DocumentPage{500, 400}});
+    document.covers = {cover};
+    const std::vector<UploadedPdf> inputs = {{&document, upload}};
+    auto composed = ComposeUploadedPdf(inputs);
+    ASSERT_TRUE(composed) << composed.error().message;
+    const FieldStamp stamp{.type = PlacedFieldType::kText, .box = box, .text = "Corner"};
+    auto stamped = StampFields(*composed, {&stamp, 1}, {});
+    ASSERT_TRUE(stamped) << stamped.error().message;
+
+    PdfFile before(*composed), after(*stamped);
+    const PageImage was(before.path(), 1), is(after.path(), 1);
+    EXPECT_EQ(was.width(), rotate % 180 == 0 ? 400 : 500);
+    int white_outside = 0, changed_outside = 0;
+    for (int y = 0; y < was.height(); ++y) {
+      for (int x = 0; x < was.width(); ++x) {
+        if (!Near(cover, x, y, 1) && was.Gray(x, y) > 128) ++white_outside;
+        if (!Near(box, x, y) && is.Differs(was, x, y)) ++changed_outside;
+      }
+    }
+    EXPECT_EQ(was.InkInside(cover), 0);
+    EXPECT_EQ(white_outside, 0);
+    EXPECT_GT(is.InkInside(box), 20);
+    EXPECT_EQ(changed_outside, 0);
+  }
+}
+
 TEST(FieldTextTest, InitialsAndSigningDate) {
   EXPECT_EQ(Initials("Ana de Souza"), "AS");
   EXPECT_EQ(Initials("  zoë   ñúñez "), "ZÑ");
