@@ -22,8 +22,14 @@ struct Overloaded : F... {
   using F::operator()...;
 };
 
-Result<std::string> ComposeUploads(const ContractState& state,
-                                   const std::vector<std::string>& cleaned) {
+// The contract's documents composed from their cleaned blobs; kNotFound for a missing blob.
+Result<std::string> ComposeUploads(const ContractState& state, const eventstore::BlobStore& blobs) {
+  std::vector<std::string> cleaned;
+  for (const ContractDocument& document : state.documents) {
+    auto blob = blobs.Get(document.sha256);
+    if (!blob) return std::unexpected(std::move(blob.error()));
+    cleaned.push_back(std::move(*blob));
+  }
   std::vector<UploadedPdf> documents;
   for (size_t i = 0; i < state.documents.size(); ++i) {
     documents.push_back({.document = &state.documents[i], .cleaned_pdf = cleaned[i]});
@@ -87,15 +93,7 @@ ContractDocuments::ContractDocuments(projections::TemplateLookup templates,
 ContractDocuments::~ContractDocuments() = default;
 
 Result<ContractDocuments::Source> ContractDocuments::SourceOf(const ContractState& state) const {
-  if (state.from_uploads()) {
-    UploadSource source;
-    for (const ContractDocument& document : state.documents) {
-      auto cleaned = store_.blobs().Get(document.sha256);
-      if (!cleaned) return std::unexpected(std::move(cleaned.error()));
-      source.cleaned.push_back(std::move(*cleaned));
-    }
-    return source;
-  }
+  if (state.from_uploads()) return UploadSource{};
   TemplateSource source{templates_(state.template_id)};
   if (source.tmpl) source.version = source.tmpl->FindVersion(state.template_version_id);
   if (source.version == nullptr) {
@@ -111,7 +109,7 @@ Result<std::string> ContractDocuments::RenderFrom(const Source& source,
       Overloaded{[&](const TemplateSource& from) {
                    return RenderContractPdf(*from.tmpl, *from.version, state);
                  },
-                 [&](const UploadSource& from) { return ComposeUploads(state, from.cleaned); }},
+                 [&](const UploadSource&) { return ComposeUploads(state, store_.blobs()); }},
       source);
 }
 

@@ -78,9 +78,9 @@ class ContractDocuments {
     std::shared_ptr<const Template> tmpl;
     const TemplateVersion* version = nullptr;
   };
-  struct UploadSource {
-    std::vector<std::string> cleaned;  // each document's cleaned blob, in order
-  };
+  // The documents are the state's; their blobs are read when composing, which sealing a frozen
+  // composition does not need.
+  struct UploadSource {};
   using Source = std::variant<TemplateSource, UploadSource>;
   Result<Source> SourceOf(const ContractState& state) const;
   // The layout that reproduces the contract's frozen PDF: the current one, or, for a contract
