@@ -21,6 +21,8 @@ template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
 
 // The contract's documents composed from their cleaned blobs; kNotFound for a missing blob.
 Result<std::string> ComposeUploads(const ContractState& state, const eventstore::BlobStore& blobs) {

@@ -1,12 +1,10 @@
 #include "documents/field_stamper.h"
 
 #include <glib.h>
-#include <qpdf/QPDFPageDocumentHelper.hh>
 
 #include <algorithm>
-#include <exception>
+#include <cstdlib>
 #include <map>
-#include <memory>
 #include <vector>
 
 #include "documents/pdf_canvas.h"
@@ -63,15 +61,48 @@ Result<std::string> DrawStamps(const std::map<size_t, std::vector<const FieldSta
   return (*canvas)->Finish();
 }
 
+// The canvas page as a form XObject of `target`: its content, resources and group.
+qpdf_oh FormOf(const QpdfReader& target, const QpdfReader& drawn, qpdf_oh canvas_page,
+               const PageFrame& frame) {
+  qpdf_data t = target.get();
+  qpdf_data d = drawn.get();
+  unsigned char* content = nullptr;
+  size_t length = 0;
+  qpdf_oh_get_page_content_data(d, canvas_page, &content, &length);
+  const qpdf_oh form = NewStream(
+      t, std::string_view(reinterpret_cast<const char*>(content), content != nullptr ? length : 0));
+  std::free(content);
+  const qpdf_oh dict = qpdf_oh_get_dict(t, form);
+  qpdf_oh_replace_key(t, dict, "/Type", qpdf_oh_new_name(t, "/XObject"));
+  qpdf_oh_replace_key(t, dict, "/Subtype", qpdf_oh_new_name(t, "/Form"));
+  qpdf_oh_replace_key(
+      t, dict, "/BBox",
+      qpdf_oh_parse(
+          t, ("[0 0 " + PdfNumber(frame.width()) + " " + PdfNumber(frame.height()) + "]").c_str()));
+  for (const char* key : {"/Resources", "/Group"}) {
+    if (qpdf_oh_has_key(d, canvas_page, key) != QPDF_FALSE) {
+      qpdf_oh_replace_key(t, dict, key,
+                          CopyForeign(target, drawn, qpdf_oh_get_key(d, canvas_page, key)));
+    }
+  }
+  return form;
+}
+
 Result<std::string> Stamp(std::string_view pdf, std::span<const FieldStamp> fields,
                           const Signatures& signatures, const RenderOptions& options) {
-  std::unique_ptr<QPDF> target = ReadPdf(pdf, "document");
-  QPDFPageDocumentHelper target_pages(*target);
-  target_pages.pushInheritedAttributesToPage();
-  std::vector<QPDFPageObjectHelper> pages = target_pages.getAllPages();
+  QpdfReader target;
+  qpdf_data t = target.get();
+  if (!target.Read(pdf)) {
+    return Fail(ErrorCode::kValidationFailed, "unreadable PDF: " + target.ErrorText());
+  }
+  qpdf_push_inherited_attributes_to_page(t);
+  const int count = qpdf_get_num_pages(t);
+  if (target.Failed() || count < 0) {
+    return Fail(ErrorCode::kValidationFailed, "unreadable PDF: " + target.ErrorText());
+  }
   std::map<size_t, std::vector<const FieldStamp*>> by_page;
   for (const FieldStamp& field : fields) {
-    if (field.box.page < 1 || static_cast<size_t>(field.box.page) > pages.size()) {
+    if (field.box.page < 1 || field.box.page > count) {
       return Fail(ErrorCode::kValidationFailed,
                   "the document has no page " + std::to_string(field.box.page));
     }
@@ -79,36 +110,40 @@ Result<std::string> Stamp(std::string_view pdf, std::span<const FieldStamp> fiel
   }
   if (by_page.empty()) return std::string(pdf);
   std::vector<PageFrame> frames;
-  for (QPDFPageObjectHelper& page : pages) frames.push_back(FrameOf(page));
+  frames.reserve(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    frames.push_back(FrameOf(target, qpdf_get_page_n(t, static_cast<size_t>(i))));
+  }
 
   auto stamps = DrawStamps(by_page, frames, signatures, options);
   if (!stamps) return std::unexpected(std::move(stamps.error()));
-  std::unique_ptr<QPDF> drawn = ReadPdf(*stamps, "stamps");
-  std::vector<QPDFPageObjectHelper> drawn_pages = QPDFPageDocumentHelper(*drawn).getAllPages();
-  if (drawn_pages.size() != by_page.size()) {
-    return Fail(ErrorCode::kInternal, "the stamps have " + std::to_string(drawn_pages.size()) +
-                                          " pages for " + std::to_string(by_page.size()));
+  QpdfReader drawn;
+  if (!drawn.Read(*stamps) || qpdf_get_num_pages(drawn.get()) != static_cast<int>(by_page.size())) {
+    return Fail(ErrorCode::kInternal, "unreadable stamps: " + drawn.ErrorText());
   }
   size_t next = 0;
   for (const auto& [index, unused] : by_page) {
-    QPDFObjectHandle form = target->copyForeignObject(drawn_pages[next++].getFormXObjectForPage());
+    const qpdf_oh form = FormOf(target, drawn, qpdf_get_page_n(drawn.get(), next++), frames[index]);
     // The page's resources may be shared with other pages: this page gets its own copy of the
-    // dictionaries it adds to, the resources themselves stay shared.
-    QPDFObjectHandle page = pages[index].getObjectHandle();
-    QPDFObjectHandle resources = page.getKey("/Resources");
-    resources =
-        resources.isDictionary() ? resources.shallowCopy() : QPDFObjectHandle::newDictionary();
-    QPDFObjectHandle xobjects = resources.getKey("/XObject");
-    xobjects = xobjects.isDictionary() ? xobjects.shallowCopy() : QPDFObjectHandle::newDictionary();
-    int suffix = 1;
-    const std::string name = resources.getUniqueResourceName("/Stamp", suffix);
-    xobjects.replaceKey(name, form);
-    resources.replaceKey("/XObject", xobjects);
-    page.replaceKey("/Resources", resources);
-    pages[index].addPageContents(
-        target->newStream("q " + frames[index].Matrix() + " cm " + name + " Do Q\n"), false);
+    // dictionaries it adds to; what they hold stays shared.
+    const qpdf_oh page = qpdf_get_page_n(t, index);
+    const qpdf_oh resources = ShallowCopy(t, qpdf_oh_get_key(t, page, "/Resources"));
+    const qpdf_oh xobjects = ShallowCopy(t, qpdf_oh_get_key(t, resources, "/XObject"));
+    std::string name;
+    for (int suffix = 1; name.empty() || qpdf_oh_has_key(t, xobjects, name.c_str()); ++suffix) {
+      name = "/Stamp" + std::to_string(suffix);
+    }
+    qpdf_oh_replace_key(t, xobjects, name.c_str(), form);
+    qpdf_oh_replace_key(t, resources, "/XObject", xobjects);
+    qpdf_oh_replace_key(t, page, "/Resources", resources);
+    AddPageContent(t, page, NewStream(t, "q " + frames[index].Matrix() + " cm " + name + " Do Q\n"),
+                   false);
   }
-  return WritePdf(*target);
+  if (target.Failed() || drawn.Failed()) {
+    return Fail(ErrorCode::kInternal,
+                "cannot stamp the document: " + (target.Failed() ? target : drawn).ErrorText());
+  }
+  return WritePdf(target);
 }
 
 }  // namespace

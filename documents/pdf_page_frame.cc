@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 namespace esign::documents {
 
@@ -32,19 +33,25 @@ std::string PageFrame::Matrix() const {
   return out;
 }
 
-PageFrame FrameOf(QPDFPageObjectHelper& page) {
+PageFrame FrameOf(const QpdfReader& pdf, qpdf_oh page) {
+  qpdf_data q = pdf.get();
   PageFrame frame;
-  QPDFObjectHandle box = page.getCropBox();
-  if (box.isRectangle()) {
-    const QPDFObjectHandle::Rectangle r = box.getArrayAsRectangle();
-    frame.llx = std::min(r.llx, r.urx);
-    frame.urx = std::max(r.llx, r.urx);
-    frame.lly = std::min(r.lly, r.ury);
-    frame.ury = std::max(r.lly, r.ury);
+  qpdf_oh box = qpdf_oh_get_key(q, page, "/CropBox");
+  if (qpdf_oh_is_array(q, box) == QPDF_FALSE) box = qpdf_oh_get_key(q, page, "/MediaBox");
+  const std::vector<qpdf_oh> corners = pdf.Items(box);
+  if (corners.size() == 4 && std::all_of(corners.begin(), corners.end(), [&](qpdf_oh value) {
+        return qpdf_oh_is_number(q, value) != QPDF_FALSE;
+      })) {
+    double r[4];
+    for (size_t i = 0; i < 4; ++i) r[i] = qpdf_oh_get_numeric_value(q, corners[i]);
+    frame.llx = std::min(r[0], r[2]);
+    frame.urx = std::max(r[0], r[2]);
+    frame.lly = std::min(r[1], r[3]);
+    frame.ury = std::max(r[1], r[3]);
   }
-  QPDFObjectHandle rotate = page.getAttribute("/Rotate", false);
-  if (rotate.isInteger()) {
-    const long long degrees = ((rotate.getIntValue() % 360) + 360) % 360;
+  const qpdf_oh rotate = qpdf_oh_get_key(q, page, "/Rotate");
+  if (qpdf_oh_is_integer(q, rotate) != QPDF_FALSE) {
+    const long long degrees = ((qpdf_oh_get_int_value(q, rotate) % 360) + 360) % 360;
     frame.rotate = degrees % 90 == 0 ? static_cast<int>(degrees) : 0;
   }
   return frame;

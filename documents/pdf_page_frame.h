@@ -2,14 +2,13 @@
 // origin at the displayed top-left corner, x to the right and y down, in points. The frame of
 // the page images and of every placed field and text tag box. The composer (covers) and the
 // stamper (fields) draw through it, so both land where the boxes were placed whatever the crop
-// box's origin and the rotation. Internal to documents/ (includes QPDF's C++ API).
+// box's origin and the rotation. Internal to documents/ (QPDF's C API, qpdf_reader.h).
 // Thread safety: a value type; FrameOf reads the page only.
 #pragma once
 
-#include <qpdf/QPDFPageObjectHelper.hh>
-
 #include <string>
 
+#include "documents/qpdf_reader.h"
 #include "domain/placed_fields.h"
 
 namespace esign::documents {
@@ -29,8 +28,9 @@ struct PageFrame {
   std::string Matrix() const;
 };
 
-// The page's frame; /Rotate values that are not multiples of 90 count as 0 (as viewers do).
-PageFrame FrameOf(QPDFPageObjectHelper& page);
+// The frame of a page whose inherited attributes were pushed onto it; /Rotate values that are not
+// multiples of 90 count as 0 (as viewers do).
+PageFrame FrameOf(const QpdfReader& pdf, qpdf_oh page);
 
 // A number as PDF content-stream text: fixed point, at most 4 decimals, no trailing zeros.
 std::string PdfNumber(double value);
