@@ -3,6 +3,7 @@
 #include <glib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <vector>
@@ -158,8 +159,10 @@ Result<std::string> StampFields(std::string_view pdf, std::span<const FieldStamp
     prepared.insert_or_assign(appearance.participant_id, std::move(*signature));
   }
   for (const FieldStamp& field : fields) {
-    if (!(field.box.width > 0 && field.box.height > 0)) {
-      return Fail(ErrorCode::kValidationFailed, "a field's box must not be empty");
+    const PageRect& box = field.box;
+    if (!(box.width > 0 && box.height > 0) || !std::isfinite(box.x) || !std::isfinite(box.y) ||
+        !std::isfinite(box.width) || !std::isfinite(box.height)) {
+      return Fail(ErrorCode::kValidationFailed, "a field's box must be finite and not empty");
     }
     if (field.type == PlacedFieldType::kSignature && !prepared.contains(field.participant_id)) {
       return Fail(ErrorCode::kValidationFailed,

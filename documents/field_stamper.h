@@ -38,7 +38,7 @@ struct FieldStamp {
   std::string participant_id;  // a signature: whose appearance it draws
 };
 
-// kValidationFailed for a field on a page the PDF does not have or with an empty box, a
+// kValidationFailed for a field on a page the PDF does not have or with an empty or infinite box, a
 // signature whose participant has no appearance, an appearance PrepareSignature refuses, or a
 // PDF QPDF cannot read; kInternal when cairo fails.
 Result<std::string> StampFields(std::string_view pdf, std::span<const FieldStamp> fields,

@@ -7,6 +7,7 @@
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFPageDocumentHelper.hh>
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -221,6 +222,12 @@ TEST_F(UploadedPdfTest, RefusesWhatItCannotStamp) {
   EXPECT_TRUE(refused(stamps, Signatures(), *composed));
   stamps = Stamps();
   stamps[1].box.width = 0;
+  EXPECT_TRUE(refused(stamps, Signatures(), *composed));
+  stamps = Stamps();
+  stamps[2].box.x = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(refused(stamps, Signatures(), *composed));
+  stamps = Stamps();
+  stamps[3].box.height = std::numeric_limits<double>::infinity();
   EXPECT_TRUE(refused(stamps, Signatures(), *composed));
   EXPECT_TRUE(refused(Stamps(), {}, *composed));  // a signature with no appearance
   auto bad_image = Signatures();
