@@ -249,12 +249,16 @@ std::string PositionRuns(const std::vector<CertificateEvent>& events) {
 
 void ContractSection(Pages& pages, const CompletionCertificate& c) {
   pages.Heading("Contract");
-  pages.KeyValues({{"Title", Bold(MarkupEscape(Or(c.title)))},
-                   {"Contract id", Mono(MarkupEscape(c.contract_id))},
-                   {"Organization", MarkupEscape(Or(c.organization_id))},
-                   {"Template", MarkupEscape(Or(c.template_name))},
-                   {"Sent", Time(c.sent_at)},
-                   {"Completed", Time(c.completed_at)}});
+  pages.KeyValues(
+      {{"Title", Bold(MarkupEscape(Or(c.title)))},
+       {"Contract id", Mono(MarkupEscape(c.contract_id))},
+       {"Organization", MarkupEscape(Or(c.organization_id))},
+       c.documents.empty()
+           ? std::pair<std::string, std::string>{"Template", MarkupEscape(Or(c.template_name))}
+           : std::pair<std::string, std::string>{"Documents",
+                                                 std::to_string(c.documents.size()) + " uploaded"},
+       {"Sent", Time(c.sent_at)},
+       {"Completed", Time(c.completed_at)}});
 }
 
 void DocumentsSection(Pages& pages, const CompletionCertificate& c) {
@@ -268,6 +272,20 @@ void DocumentsSection(Pages& pages, const CompletionCertificate& c) {
                                     std::to_string(c.signed_size) +
                                     " bytes of this file, before this certificate and the "
                                     "service's seal.")}});
+  // A contract from uploads: each document with the pages it occupies in this file.
+  std::vector<std::pair<std::string, std::string>> documents;
+  for (size_t i = 0; i < c.documents.size(); ++i) {
+    const CertificateDocument& d = c.documents[i];
+    const std::string pages =
+        d.first_page == d.last_page
+            ? "page " + std::to_string(d.first_page)
+            : "pages " + std::to_string(d.first_page) + "\u2013" + std::to_string(d.last_page);
+    documents.emplace_back("Document " + std::to_string(i + 1) + "\nUploaded\nCleaned copy",
+                           Bold(MarkupEscape(Or(d.name), 80)) + "  " + Gray(pages) + "\n" +
+                               Mono(MarkupEscape(Or(d.upload_sha256))) + "\n" +
+                               Mono(MarkupEscape(Or(d.cleaned_sha256))));
+  }
+  if (!documents.empty()) pages.KeyValues(documents);
 }
 
 void ParticipantsSection(Pages& pages, const CompletionCertificate& c) {

@@ -242,12 +242,24 @@ CompletionCertificate BuildCompletionCertificate(const CertificateSources& sourc
       .contract_id = state.id,
       .title = state.title,
       .organization_id = state.organization_id,
-      .template_name = (sources.tmpl != nullptr ? sources.tmpl->name + " " : std::string()) + "(" +
-                       state.template_version_id + ")",
+      .template_name = state.from_uploads()
+                           ? std::string()
+                           : (sources.tmpl != nullptr ? sources.tmpl->name + " " : std::string()) +
+                                 "(" + state.template_version_id + ")",
       .sent_at = state.sent_at.value_or(""),
       .completed_at = sources.completed_at,
       .unsigned_sha256 = state.rendered_document_sha256.value_or(""),
       .stream_id = ContractStreamId(state.id)};
+  for (size_t i = 0; i < state.documents.size(); ++i) {
+    const ContractDocument& document = state.documents[i];
+    const int64_t first = ComposedPage(state.documents, i, 1);
+    certificate.documents.push_back(
+        {.name = document.name,
+         .upload_sha256 = document.upload_sha256,
+         .cleaned_sha256 = document.sha256,
+         .first_page = first,
+         .last_page = first + static_cast<int64_t>(document.pages.size()) - 1});
+  }
   for (const auto& p : state.participants) {
     certificate.participants.push_back(ParticipantEntry(sources, p));
   }

@@ -59,11 +59,22 @@ struct CertificateTreeHead {
   std::string key_fingerprint;  // KeyFingerprint of the ledger's public key
 };
 
+// One uploaded document of a contract made from uploads (DESIGN section 20).
+struct CertificateDocument {
+  std::string name;
+  std::string upload_sha256;   // the bytes as uploaded
+  std::string cleaned_sha256;  // the cleaned copy, shown and sealed
+  int64_t first_page = 0;      // its pages in the sealed PDF, 1-based
+  int64_t last_page = 0;
+};
+
 struct CompletionCertificate {
   std::string contract_id;
   std::string title;
   std::string organization_id;
-  std::string template_name;  // "<name> (<template version id>)"
+  std::string template_name;  // "<name> (<template version id>)"; empty for uploads
+  // The uploaded documents in order; empty for a contract from a template.
+  std::vector<CertificateDocument> documents;
   std::string sent_at;
   std::string completed_at;
   std::vector<CertificateParticipant> participants;

@@ -7,13 +7,79 @@
 #include "base/sha256.h"
 #include "base/time_text.h"
 #include "documents/contract_sealer.h"
+#include "documents/field_stamper.h"
 #include "documents/pdf_renderer.h"
+#include "documents/uploaded_pdf_composer.h"
 #include "domain/stream_kinds.h"
 
 namespace esign::documents {
 namespace {
 
 constexpr size_t kReadBatch = 1000;
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+// The contract's documents composed from their cleaned blobs; kNotFound for a missing blob.
+Result<std::string> ComposeUploads(const ContractState& state, const eventstore::BlobStore& blobs) {
+  std::vector<std::string> cleaned;
+  for (const ContractDocument& document : state.documents) {
+    auto blob = blobs.Get(document.sha256);
+    if (!blob) return std::unexpected(std::move(blob.error()));
+    cleaned.push_back(std::move(*blob));
+  }
+  std::vector<UploadedPdf> documents;
+  for (size_t i = 0; i < state.documents.size(); ++i) {
+    documents.push_back({.document = &state.documents[i], .cleaned_pdf = cleaned[i]});
+  }
+  return ComposeUploadedPdf(documents);
+}
+
+// The name a signer signed with, else the participant's.
+std::string SignerName(const Participant& p) {
+  std::string name = StringMemberOrEmpty(p.signing_evidence, "signerName");
+  return name.empty() ? p.name : name;
+}
+
+// Every placed field as the sealed PDF shows it: the integrator's texts, and the fields of each
+// signer who signed, with what they signed with.
+std::vector<FieldStamp> FieldStamps(const ContractState& state) {
+  std::vector<FieldStamp> stamps;
+  for (const PlacedField& field : state.fields) {
+    FieldStamp stamp{.type = field.type, .box = field.box, .participant_id = field.participant_id};
+    stamp.box.page =
+        ComposedPage(state.documents, static_cast<size_t>(field.document_index), field.box.page);
+    const Participant* p = state.FindParticipant(field.participant_id);
+    const bool signed_it = p != nullptr && p->signed_at.has_value();
+    switch (field.type) {
+      case PlacedFieldType::kText:
+        stamp.text = field.value;
+        break;
+      case PlacedFieldType::kSignature:
+        break;
+      case PlacedFieldType::kInitials:
+        if (signed_it) stamp.text = Initials(SignerName(*p));
+        break;
+      case PlacedFieldType::kName:
+        if (signed_it) stamp.text = SignerName(*p);
+        break;
+      case PlacedFieldType::kEmail:
+        if (signed_it) stamp.text = p->email.value_or("");
+        break;
+      case PlacedFieldType::kDateSigned:
+        if (signed_it) stamp.text = SigningDate(*p->signed_at);
+        break;
+    }
+    if (field.type == PlacedFieldType::kSignature ? signed_it : !stamp.text.empty()) {
+      stamps.push_back(std::move(stamp));
+    }
+  }
+  return stamps;
+}
 
 }  // namespace
 
@@ -29,7 +95,8 @@ ContractDocuments::ContractDocuments(projections::TemplateLookup templates,
 ContractDocuments::~ContractDocuments() = default;
 
 Result<ContractDocuments::Source> ContractDocuments::SourceOf(const ContractState& state) const {
-  Source source{templates_(state.template_id)};
+  if (state.from_uploads()) return UploadSource{};
+  TemplateSource source{templates_(state.template_id)};
   if (source.tmpl) source.version = source.tmpl->FindVersion(state.template_version_id);
   if (source.version == nullptr) {
     return Fail(ErrorCode::kTemplateVersionNotFound,
@@ -38,14 +105,23 @@ Result<ContractDocuments::Source> ContractDocuments::SourceOf(const ContractStat
   return source;
 }
 
+Result<std::string> ContractDocuments::RenderFrom(const Source& source,
+                                                  const ContractState& state) const {
+  return std::visit(
+      Overloaded{[&](const TemplateSource& from) {
+                   return RenderContractPdf(*from.tmpl, *from.version, state);
+                 },
+                 [&](const UploadSource&) { return ComposeUploads(state, store_.blobs()); }},
+      source);
+}
+
 Result<std::string> ContractDocuments::Render(const ContractState& state) const {
   auto source = SourceOf(state);
   if (!source) return std::unexpected(source.error());
-  return render_pool_->Run(
-      [&] { return RenderContractPdf(*source->tmpl, *source->version, state); });
+  return render_pool_->Run([&] { return RenderFrom(*source, state); });
 }
 
-RenderOptions ContractDocuments::FrozenLayout(const Source& source,
+RenderOptions ContractDocuments::FrozenLayout(const TemplateSource& source,
                                               const ContractState& state) const {
   RenderOptions current;
   if (!state.rendered_document_sha256) return current;
@@ -80,15 +156,42 @@ Result<CompletionCertificate> ContractDocuments::Certificate(
   // A head over the log as it stands covers every recorded event of the contract.
   auto head = store_.ledger().SignTreeHead();
   if (!head) return std::unexpected(std::move(head.error()));
-  return BuildCompletionCertificate({.state = &all_signed,
-                                     .tmpl = source.tmpl.get(),
-                                     .version = source.version,
-                                     .recorded = recorded,
-                                     .pending = completion.pending,
-                                     .pending_actor = completion.actor,
-                                     .completed_at = completed_at,
-                                     .tree_head = *head,
-                                     .ledger_public_key_pem = store_.ledger().PublicKeyPem()});
+  const auto* from_template = std::get_if<TemplateSource>(&source);
+  return BuildCompletionCertificate(
+      {.state = &all_signed,
+       .tmpl = from_template != nullptr ? from_template->tmpl.get() : nullptr,
+       .version = from_template != nullptr ? from_template->version : nullptr,
+       .recorded = recorded,
+       .pending = completion.pending,
+       .pending_actor = completion.actor,
+       .completed_at = completed_at,
+       .tree_head = *head,
+       .ledger_public_key_pem = store_.ledger().PublicKeyPem()});
+}
+
+Result<SealedContract> ContractDocuments::SealFrom(
+    const Source& source, const ContractState& all_signed,
+    const std::vector<SignatureAppearance>& appearances, SealOptions options) const {
+  if (const auto* from = std::get_if<TemplateSource>(&source)) {
+    options.layout = FrozenLayout(*from, all_signed);
+    // The template draws a signature in each box of its signer's prepared role.
+    std::vector<SignatureAppearance> prepared;
+    for (const SignatureAppearance& appearance : appearances) {
+      if (all_signed.PreparedRoleOf(appearance.participant_id) != nullptr) {
+        prepared.push_back(appearance);
+      }
+    }
+    return SealContractPdf(*from->tmpl, *from->version, all_signed, prepared, certificate_,
+                           options);
+  }
+  // What every signer was shown: the frozen composition, or the same composed again.
+  auto frozen = all_signed.rendered_document_sha256
+                    ? store_.blobs().Get(*all_signed.rendered_document_sha256)
+                    : RenderFrom(source, all_signed);
+  if (!frozen) return std::unexpected(std::move(frozen.error()));
+  auto stamped = StampFields(*frozen, FieldStamps(all_signed), appearances);
+  if (!stamped) return std::unexpected(std::move(stamped.error()));
+  return SealSignedPages(std::move(*stamped), certificate_, options);
 }
 
 Result<SealedDocument> ContractDocuments::Seal(const ContractState& all_signed,
@@ -97,12 +200,9 @@ Result<SealedDocument> ContractDocuments::Seal(const ContractState& all_signed,
   if (!source) return std::unexpected(source.error());
   std::vector<SignatureAppearance> appearances;
   for (const auto& p : all_signed.participants) {
-    if (!p.signs() || !p.signed_at || all_signed.PreparedRoleOf(p.participant_id) == nullptr) {
-      continue;
-    }
+    if (!p.signs() || !p.signed_at) continue;
     // Every signature as its signer gave it: the typed text, or the image they drew.
-    const std::string signer_name = StringMemberOrEmpty(p.signing_evidence, "signerName");
-    SignatureAppearance appearance{p.participant_id, signer_name.empty() ? p.name : signer_name,
+    SignatureAppearance appearance{p.participant_id, SignerName(p),
                                    StringMemberOrEmpty(p.signing_evidence, "signatureText"),
                                    *p.signed_at, ""};
     if (const std::string image = StringMemberOrEmpty(p.signing_evidence, "signatureImageSha256");
@@ -122,9 +222,7 @@ Result<SealedDocument> ContractDocuments::Seal(const ContractState& all_signed,
   options.signing_time = std::chrono::system_clock::time_point(std::chrono::microseconds(now));
   options.certificate = std::move(*certificate);
   options.timestamp_authority = timestamp_authority_;
-  options.layout = FrozenLayout(*source, all_signed);
-  auto sealed = SealContractPdf(*source->tmpl, *source->version, all_signed, appearances,
-                                certificate_, options);
+  auto sealed = SealFrom(*source, all_signed, appearances, std::move(options));
   if (!sealed) return std::unexpected(sealed.error());
   auto content_key = store_.blobs().Put(sealed->signed_content());
   if (!content_key) return std::unexpected(std::move(content_key.error()));

@@ -1,8 +1,11 @@
-// ContractDocuments: the PDFs of a contract, from its template version. Render lays out the
-// unsigned PDF (pdf_renderer.h); Freeze renders and stores it, as sending freezes it; Seal builds
-// the signed PDF of a contract whose every signer has signed (each signature drawn, the
-// completion certificate appended, the service's seal applied: contract_sealer.h) and stores it.
-// A template version the look-up does not know is kTemplateVersionNotFound.
+// ContractDocuments: the PDFs of a contract, from its document source: its template version
+// (rendered: pdf_renderer.h) or its uploaded documents (composed: uploaded_pdf_composer.h, from
+// the cleaned blobs). Render makes the unsigned PDF; Freeze renders and stores it, as sending
+// freezes it; Seal builds the signed PDF of a contract whose every signer has signed (each
+// signature drawn: in the template's layout, or stamped into the frozen composition with every
+// placed field, field_stamper.h; then the completion certificate appended and the service's seal
+// applied: contract_sealer.h) and stores it. A template version the look-up does not know is
+// kTemplateVersionNotFound; an uploaded document whose blob is missing is kNotFound.
 // Thread safety: every method may be called from any thread (as the look-up and the store
 // allow). Rendering and sealing are CPU-bound: callers keep them off the I/O threads. Render and
 // Freeze lay the PDF out on the service's own render pool (render_pool.h, one thread per core):
@@ -11,9 +14,11 @@
 
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "documents/completion_certificate.h"
+#include "documents/contract_sealer.h"
 #include "documents/pdf_renderer.h"
 #include "documents/render_pool.h"
 #include "documents/service_certificate.h"
@@ -68,15 +73,25 @@ class ContractDocuments {
   }
 
  private:
-  struct Source {
+  // Where the contract's pages come from: a template version, or uploaded documents.
+  struct TemplateSource {
     std::shared_ptr<const Template> tmpl;
     const TemplateVersion* version = nullptr;
   };
+  // The documents are the state's; their blobs are read when composing, which sealing a frozen
+  // composition does not need.
+  struct UploadSource {};
+  using Source = std::variant<TemplateSource, UploadSource>;
   Result<Source> SourceOf(const ContractState& state) const;
   // The layout that reproduces the contract's frozen PDF: the current one, or, for a contract
   // frozen before ligatures were turned off, the one with ligatures (its line breaks differ), so
   // its signed pages still differ from what its signers saw only inside the signature boxes.
-  RenderOptions FrozenLayout(const Source& source, const ContractState& state) const;
+  RenderOptions FrozenLayout(const TemplateSource& source, const ContractState& state) const;
+  Result<std::string> RenderFrom(const Source& source, const ContractState& state) const;
+  // The signed contract pages sealed with `options` (its certificate and time already set).
+  Result<SealedContract> SealFrom(const Source& source, const ContractState& all_signed,
+                                  const std::vector<SignatureAppearance>& appearances,
+                                  SealOptions options) const;
   Result<CompletionCertificate> Certificate(const ContractState& all_signed, const Source& source,
                                             const Completion& completion,
                                             const std::string& completed_at) const;

@@ -17,8 +17,14 @@ Result<SealedContract> SealContractPdf(const Template& tmpl, const TemplateVersi
                                        const SealOptions& options) {
   auto pages = RenderSignedContractPdf(tmpl, version, state, appearances, options.layout);
   if (!pages) return std::unexpected(std::move(pages.error()));
-  const size_t signed_content_size = pages->size();
-  std::string unsealed = std::move(*pages);
+  return SealSignedPages(std::move(*pages), certificate, options);
+}
+
+Result<SealedContract> SealSignedPages(std::string signed_pages,
+                                       const ServiceCertificate& certificate,
+                                       const SealOptions& options) {
+  const size_t signed_content_size = signed_pages.size();
+  std::string unsealed = std::move(signed_pages);
   if (options.certificate) {
     CompletionCertificate filled = *options.certificate;
     filled.signed_sha256 = Sha256Hex(unsealed);
@@ -26,7 +32,7 @@ Result<SealedContract> SealContractPdf(const Template& tmpl, const TemplateVersi
     auto certificate_pdf = RenderCertificatePdf(filled);
     if (!certificate_pdf) return std::unexpected(std::move(certificate_pdf.error()));
     auto appended = AppendPdfPages(unsealed, *certificate_pdf);
-    // Both inputs come from cairo: a failure to read them is ours, not the caller's.
+    // Both inputs are the service's own PDFs: a failure to read them is ours, not the caller's.
     if (!appended) return Fail(ErrorCode::kInternal, appended.error().message);
     unsealed = std::move(*appended);
   }

@@ -66,4 +66,11 @@ Result<SealedContract> SealContractPdf(const Template& tmpl, const TemplateVersi
                                        const ServiceCertificate& certificate,
                                        const SealOptions& options);
 
+// The same from the signed contract pages as given (a contract from uploads: the frozen
+// composition with its fields stamped, field_stamper.h): the certificate's pages appended when
+// given, then the seal. options.layout is not used. Errors as SealContractPdf's after rendering.
+Result<SealedContract> SealSignedPages(std::string signed_pages,
+                                       const ServiceCertificate& certificate,
+                                       const SealOptions& options);
+
 }  // namespace esign::documents

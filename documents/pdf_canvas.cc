@@ -126,6 +126,11 @@ Result<std::unique_ptr<PdfCanvas>> PdfCanvas::Create(const PdfMetadata& metadata
   return canvas;
 }
 
+void PdfCanvas::NextPage(double width, double height) {
+  cairo_show_page(cr_.get());
+  cairo_pdf_surface_set_size(surface_.get(), width, height);
+}
+
 Result<std::string> PdfCanvas::Finish() {
   cr_.reset();
   cairo_surface_finish(surface_.get());

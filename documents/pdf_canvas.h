@@ -80,6 +80,8 @@ class PdfCanvas {
   // The thread's pango context (one per thread, shared by its canvases so that shaped text can be
   // reused): use it on this thread only, and only while the canvas lives.
   PangoContext* context() const { return context_; }
+  // Ends the current page; what is drawn next goes on a new page of width x height points.
+  void NextPage(double width, double height);
   // Ends the document: the PDF bytes, or kInternal when cairo failed on the way.
   Result<std::string> Finish();
 

@@ -15,6 +15,7 @@ constexpr double kMaxSignatureSize =
 constexpr double kMaxCaptionSize = 7.0;
 constexpr double kMinTextSize = 3.0;  // below this a longer text is ellipsized instead
 constexpr double kRuleGap = 1.5;
+constexpr size_t kMaxFittedTextBytes = 1000;
 
 struct PngReader {
   std::string_view data;
@@ -180,6 +181,28 @@ void DrawSignature(cairo_t* cr, PangoContext* context, const SignaturePlacement&
 
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   ShowAt(cr, caption.get(), left, caption_bottom);
+  cairo_restore(cr);
+}
+
+void DrawFittedText(cairo_t* cr, PangoContext* context, const SignaturePlacement& box,
+                    const std::string& text, const TextStyle& style) {
+  const double width = std::max(box.width - 2 * kPadding, 1.0);
+  const double height = std::max(box.height - 2 * kPadding, 1.0);
+  cairo_save(cr);
+  cairo_rectangle(cr, box.x, box.y, box.width, box.height);
+  cairo_clip(cr);
+  cairo_set_source_rgb(cr, style.red, style.green, style.blue);
+  // One line in a box never shows more than this; shaping more would only cost time.
+  std::string shown = text.substr(0, kMaxFittedTextBytes);
+  while (shown.size() < text.size() && !shown.empty() &&
+         (static_cast<unsigned char>(text[shown.size()]) & 0xC0) == 0x80) {
+    shown.pop_back();  // never cut inside a UTF-8 sequence
+  }
+  GPtr<PangoLayout> layout = FittedLine(context, shown, style.families,
+                                        style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL,
+                                        std::min(style.max_size, height), width, height);
+  const double text_height = static_cast<double>(LogicalExtents(layout.get()).height) / PANGO_SCALE;
+  ShowAt(cr, layout.get(), box.x + kPadding, box.y + (box.height + text_height) / 2);
   cairo_restore(cr);
 }
 

@@ -43,4 +43,17 @@ struct SignatureFonts {
 void DrawSignature(cairo_t* cr, PangoContext* context, const SignaturePlacement& box,
                    const PreparedSignature& signature, const SignatureFonts& fonts);
 
+// Draws one line of text fitted to the box (at most max_size points, smaller when the box is
+// short or the text long; ellipsized when even the smallest size is too wide), left-aligned and
+// centred vertically, clipped to the box, in the given colour (0..1 each). Only the first 1000
+// bytes of the text are laid out (cut at a character boundary).
+struct TextStyle {
+  std::string families;
+  bool italic = false;
+  double max_size = 11;
+  double red = 0, green = 0, blue = 0;
+};
+void DrawFittedText(cairo_t* cr, PangoContext* context, const SignaturePlacement& box,
+                    const std::string& text, const TextStyle& style);
+
 }  // namespace esign::documents

@@ -9,6 +9,7 @@
 
 #include "base/sha256.h"
 #include "tests/app/api_suite.h"
+#include "tests/support/shell.h"
 
 namespace esign::testing {
 namespace {
@@ -24,6 +25,41 @@ std::string Fixture(const std::string& name) {
 }
 
 const std::map<std::string, std::string> kPdf{{"Content-Type", "application/pdf"}};
+
+std::string Shell(const std::string& command) { return RunShell(command + " 2>&1").out; }
+
+// Page `page` of the PDF drawn at 72 dpi in grey (so a pixel is a point), as rows of bytes.
+struct Greymap {
+  int width = 0;
+  int height = 0;
+  std::string pixels;
+  // Pixels darker than mid-grey inside the box (points from the page's top-left corner).
+  int InkIn(double x, double y, double w, double h) const {
+    int ink = 0;
+    for (int row = static_cast<int>(y); row < static_cast<int>(y + h) && row < height; ++row) {
+      for (int col = static_cast<int>(x); col < static_cast<int>(x + w) && col < width; ++col) {
+        ink += static_cast<unsigned char>(pixels[static_cast<size_t>(row * width + col)]) < 128;
+      }
+    }
+    return ink;
+  }
+};
+
+Greymap DrawPage(const std::string& pdf_path, int page) {
+  const std::string out = pdf_path + "-page";
+  Shell("pdftoppm -r 72 -gray -f " + std::to_string(page) + " -l " + std::to_string(page) +
+        " -singlefile " + pdf_path + " " + out);
+  std::ifstream in(out + ".pgm", std::ios::binary);
+  std::string magic;
+  int max = 0;
+  Greymap map;
+  in >> magic >> map.width >> map.height >> max;
+  in.get();
+  map.pixels.assign(std::istreambuf_iterator<char>(in), {});
+  EXPECT_EQ(magic, "P5");
+  EXPECT_EQ(map.pixels.size(), static_cast<size_t>(map.width * map.height));
+  return map;
+}
 
 std::string Multipart(const std::string& boundary, const std::string& file_name,
                       const std::string& bytes, const std::string& name = "") {
@@ -223,6 +259,77 @@ TEST_F(DocumentsApiTest, AContractIsMadeFromUploadsWithFieldsPlacedThreeWays) {
   std::string theirs = body;
   auto refused = client_.Post("/api/v1/contracts", theirs, As("b"));
   ExpectRefused(refused, 404, "DOCUMENT_NOT_FOUND", before, "documents[0].documentId");
+}
+
+TEST_F(DocumentsApiTest, SignersSignAContractFromUploadsAndTheSealCoversEveryStampedPage) {
+  const std::string tagged = UploadId("two_pages_tagged_cairo.pdf");
+  const std::string form = UploadId("acroform_with_actions.pdf");
+  // Ada signs where {{signature:1}} is written; Grace in a box on the form's page, and her
+  // signing date goes where {{date_signed:2}} is; Ada's name fills the form's full_name.
+  const std::string body = R"({"title":"Supply agreement","sendNow":true,
+"documents":[{"documentId":")" +
+                           tagged + R"("},{"documentId":")" + form + R"("}],
+"participants":[
+ {"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
+  "name":"Ada Lovelace","email":"ada@acme.example"},
+ {"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
+  "name":"Grace Hopper","email":"grace@globex.example"}],
+"fields":[{"type":"signature","participantIndex":1,"documentIndex":1,"page":1,
+  "x":330,"y":300,"width":220,"height":60}],
+"formFieldMapping":[{"documentIndex":1,"formField":"full_name","type":"name","participantIndex":0}]})";
+  auto created = client_.Post("/api/v1/contracts", body, As("a"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const object contract = created.Json().as_object();
+  const std::string id(contract.at("id").as_string());
+  EXPECT_EQ(contract.at("status").as_string(), "sent");
+
+  // The frozen document: both uploads, tags covered, 3 pages.
+  auto frozen = client_.Get("/api/v1/contracts/" + id + "/documents/rendered-unsigned", As("a"));
+  ASSERT_EQ(frozen.status, 200) << frozen.body;
+  const std::string frozen_path = (data_dir_ / (id + "-frozen.pdf")).string();
+  std::ofstream(frozen_path, std::ios::binary) << frozen.body;
+  const std::string frozen_text = Shell("pdftotext " + frozen_path + " -");
+  EXPECT_NE(frozen_text.find("Client signature"), std::string::npos) << frozen_text;
+  EXPECT_NE(Shell("pdfinfo " + frozen_path).find("Pages:          3"), std::string::npos);
+
+  SignSentNda(client_, As("a"), contract);
+
+  auto signed_pdf = client_.Get("/api/v1/contracts/" + id + "/documents/signed-only", As("a"));
+  ASSERT_EQ(signed_pdf.status, 200) << signed_pdf.body;
+  const std::string path = (data_dir_ / (id + "-signed.pdf")).string();
+  std::ofstream(path, std::ios::binary) << signed_pdf.body;
+  const std::string pdfsig = Shell("pdfsig " + path);
+  EXPECT_NE(pdfsig.find("Signature is Valid"), std::string::npos) << pdfsig;
+  EXPECT_NE(pdfsig.find("Total document signed"), std::string::npos) << pdfsig;
+  EXPECT_NE(Shell("qpdf --check " + path).find("No syntax or stream encoding errors"),
+            std::string::npos);
+
+  // Every signature where it was placed: ink in each box that the frozen page did not have.
+  auto fields = client_.Get("/api/v1/contracts/" + id, As("a")).Json().at("fields").as_array();
+  const auto& documents = contract.at("documents").as_array();
+  for (const auto& value : fields) {
+    const auto& field = value.as_object();
+    if (field.at("type").as_string() != "signature") continue;
+    const auto document = static_cast<size_t>(field.at("documentIndex").as_int64());
+    const int page = static_cast<int>(documents[document].at("firstPage").as_int64() +
+                                      field.at("page").as_int64() - 1);
+    const double x = field.at("x").to_number<double>();
+    const double y = field.at("y").to_number<double>();
+    const double w = field.at("width").to_number<double>();
+    const double h = field.at("height").to_number<double>();
+    SCOPED_TRACE(boost::json::serialize(field));
+    const int before = DrawPage(frozen_path, page).InkIn(x, y, w, h);
+    const int after = DrawPage(path, page).InkIn(x, y, w, h);
+    EXPECT_GT(after, before + 50) << "page " << page;
+  }
+
+  // The certificate names each document with its hashes.
+  const std::string text = Shell("pdftotext " + path + " -");
+  for (const auto& document : documents) {
+    EXPECT_NE(text.find(std::string(document.at("sha256").as_string()).substr(0, 16)),
+              std::string::npos)
+        << text;
+  }
 }
 
 }  // namespace

@@ -5,11 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include <memory>
-
 #include "documents/pdf_renderer.h"
-#include "eventstore/memory_event_store.h"
 #include "pdf_fixtures.h"
+#include "tests/documents/contract_documents_fixture.h"
 
 namespace esign::documents {
 namespace {
@@ -17,29 +15,7 @@ namespace {
 using pdf_test::LoadTemplate;
 using pdf_test::ServicesState;
 
-class ContractDocumentsTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto store = eventstore::MemoryEventStore::Create();
-    ASSERT_TRUE(store);
-    store_ = std::move(*store);
-    auto cert = ServiceCertificate::CreateEphemeral();
-    ASSERT_TRUE(cert);
-    cert_ = std::move(*cert);
-    documents_ = std::make_unique<ContractDocuments>(
-        [this](std::string_view id) -> std::shared_ptr<const Template> {
-          return id == tmpl_->template_id ? tmpl_ : nullptr;
-        },
-        *store_, *cert_, clock_);
-  }
-
-  std::shared_ptr<const Template> tmpl_ =
-      std::make_shared<const Template>(LoadTemplate("services-agreement.json"));
-  ManualClock clock_{1'800'000'000'000'000};
-  std::unique_ptr<eventstore::MemoryEventStore> store_;
-  std::unique_ptr<ServiceCertificate> cert_;
-  std::unique_ptr<ContractDocuments> documents_;
-};
+using ContractDocumentsTest = ContractDocumentsFixture;
 
 TEST_F(ContractDocumentsTest, AnUnknownTemplateVersionIsRefusedAndNothingIsStored) {
   ContractState unknown_version = ServicesState(*tmpl_, 1);

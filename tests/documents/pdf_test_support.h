@@ -17,15 +17,28 @@
 
 namespace esign::documents {
 
+// A stream object holding `data` as it is.
+inline std::string StreamObject(const std::string& data, const std::string& entries = "") {
+  return "<< /Length " + std::to_string(data.size()) + " " + entries + ">>\nstream\n" + data +
+         "\nendstream";
+}
+
 // A PDF of the given objects (numbered from 1, object 1 the catalog), classic xref table, offsets
-// computed as it is written; `trailer` is added to the trailer dictionary.
+// computed as it is written; `trailer` is added to the trailer dictionary. An object written
+// "<entries> STREAM:<data>" is a stream of those bytes with those dictionary entries.
 inline std::string WritePdf(const std::vector<std::string>& objects,
                             const std::string& trailer = "") {
   std::string pdf = "%PDF-1.7\n%\xE2\xE3\xCF\xD3\n";
   std::vector<size_t> offsets;
   for (size_t i = 0; i < objects.size(); ++i) {
     offsets.push_back(pdf.size());
-    pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+    std::string body = objects[i];
+    if (const size_t at = body.find("STREAM:"); at != std::string::npos) {
+      std::string entries = body.substr(0, at);
+      while (!entries.empty() && entries.back() == ' ') entries.pop_back();
+      body = StreamObject(body.substr(at + 7), entries.empty() ? "" : entries + " ");
+    }
+    pdf += std::to_string(i + 1) + " 0 obj\n" + body + "\nendobj\n";
   }
   const size_t xref = pdf.size();
   pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
@@ -37,12 +50,6 @@ inline std::string WritePdf(const std::vector<std::string>& objects,
   pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R " + trailer +
          ">>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
   return pdf;
-}
-
-// A stream object holding `data` as it is.
-inline std::string StreamObject(const std::string& data, const std::string& entries = "") {
-  return "<< /Length " + std::to_string(data.size()) + " " + entries + ">>\nstream\n" + data +
-         "\nendstream";
 }
 
 // A two-page PDF with text.
