@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "documents/active_content.h"
+#include "documents/pdf_page_frame.h"
 #include "documents/text_tags.h"
 
 namespace esign::documents {
@@ -168,76 +169,25 @@ Status CheckPageTree(QPDF& pdf, const UploadLimits& limits) {
   return {};
 }
 
-struct Box {
-  double llx = 0, lly = 0, urx = 0, ury = 0;
-  double width() const { return urx - llx; }
-  double height() const { return ury - lly; }
-  bool valid() const {
-    return std::isfinite(llx) && std::isfinite(lly) && std::isfinite(urx) && std::isfinite(ury) &&
-           width() > 0 && height() > 0;
-  }
-};
-
-Box BoxOf(QPDFObjectHandle array) {
+PdfBox BoxOf(QPDFObjectHandle array) {
   if (!array.isRectangle()) return {};
   const QPDFObjectHandle::Rectangle r = array.getArrayAsRectangle();
   return {std::min(r.llx, r.urx), std::min(r.lly, r.ury), std::max(r.llx, r.urx),
           std::max(r.lly, r.ury)};
 }
 
-// A page as displayed: the crop box (within the media box) turned by /Rotate.
-struct PageFrame {
-  Box crop;
-  int rotate = 0;  // 0, 90, 180 or 270, clockwise
-
-  bool turned() const { return rotate == 90 || rotate == 270; }
-  DocumentPage Size() const {
-    return turned() ? DocumentPage{crop.height(), crop.width()}
-                    : DocumentPage{crop.width(), crop.height()};
-  }
-  // A point of the page's user space in the displayed frame (from the top-left, y down).
-  std::pair<double, double> Map(double x, double y) const {
-    const double u = x - crop.llx, v = y - crop.lly;
-    switch (rotate) {
-      case 90:
-        return {v, u};
-      case 180:
-        return {crop.width() - u, v};
-      case 270:
-        return {crop.height() - v, crop.width() - u};
-      default:
-        return {u, crop.height() - v};
-    }
-  }
-  PageRect Map(const Box& box, int64_t page) const {
-    auto [x1, y1] = Map(box.llx, box.lly);
-    auto [x2, y2] = Map(box.urx, box.ury);
-    return {.page = page,
-            .x = std::min(x1, x2),
-            .y = std::min(y1, y2),
-            .width = std::abs(x2 - x1),
-            .height = std::abs(y2 - y1)};
-  }
-};
-
 Result<PageFrame> FrameOf(QPDFPageObjectHelper page, int64_t number) {
-  const Box media = BoxOf(page.getMediaBox());
-  Box crop = BoxOf(page.getCropBox());
+  const PdfBox media = BoxOf(page.getMediaBox());
   if (!media.valid()) {
     return Fail(ErrorCode::kDocumentInvalid, "page " + Number(number) + " has no valid media box");
   }
-  // As readers do: the crop box is clipped to the media box, and ignored when it misses it.
-  crop = {std::max(crop.llx, media.llx), std::max(crop.lly, media.lly),
-          std::min(crop.urx, media.urx), std::min(crop.ury, media.ury)};
-  PageFrame frame{crop.valid() ? crop : media, 0};
-  if (frame.crop.width() > kMaxPageSide || frame.crop.height() > kMaxPageSide) {
+  QPDFObjectHandle rotate = page.getAttribute("/Rotate", false);
+  const PageFrame frame = FrameFromBoxes(media, BoxOf(page.getCropBox()),
+                                         rotate.isInteger() ? rotate.getIntValue() : 0);
+  if (frame.urx - frame.llx > kMaxPageSide || frame.ury - frame.lly > kMaxPageSide) {
     return Fail(ErrorCode::kDocumentInvalid,
                 "page " + Number(number) + " is larger than 14400 points on a side");
   }
-  QPDFObjectHandle rotate = page.getAttribute("/Rotate", false);
-  if (rotate.isInteger())
-    frame.rotate = static_cast<int>(((rotate.getIntValue() % 360) + 360) % 360);
-  if (frame.rotate % 90 != 0) frame.rotate = 0;
   return frame;
 }
 
@@ -296,8 +246,8 @@ std::vector<FormField> FormFields(QPDF& pdf, const std::vector<QPDFPageObjectHel
     for (QPDFAnnotationObjectHelper widget : form.getAnnotationsForField(field)) {
       auto it = widget_page.find(widget.getObjectHandle().getObjGen());
       if (it == widget_page.end()) continue;
-      const Box rect = BoxOf(widget.getObjectHandle().getKey("/Rect"));
-      out.box = frames[it->second].Map(rect, static_cast<int64_t>(it->second) + 1);
+      const PdfBox rect = BoxOf(widget.getObjectHandle().getKey("/Rect"));
+      out.box = Displayed(frames[it->second], rect, static_cast<int64_t>(it->second) + 1);
       break;
     }
     // A field without a widget on a page is not one a signer could see or fill.
@@ -346,7 +296,7 @@ Result<InspectedUpload> Inspect(std::string_view bytes, const UploadLimits& limi
     auto frame = FrameOf(pages[i], static_cast<int64_t>(i) + 1);
     if (!frame) return std::unexpected(frame.error());
     frames.push_back(*frame);
-    upload.pages.push_back(frame->Size());
+    upload.pages.push_back(DocumentPage{frame->width(), frame->height()});
   }
   int64_t signed_fields = 0;
   upload.form_fields = FormFields(pdf, pages, frames, signed_fields);
