@@ -174,7 +174,8 @@ std::string TemplateArchivedData(const Template& tmpl) {
   return boost::json::serialize(Head(tmpl));
 }
 
-Result<Template> ParseTemplateRequest(const boost::json::value& request, std::string template_id,
+Result<Template> ParseTemplateRequest(const boost::json::value& request,
+                                      const std::string& template_id,
                                       const std::function<std::string()>& next_version_id) {
   if (!request.is_object()) {
     return Fail(ErrorCode::kTemplateInvalid, "template is invalid", "body", "must be an object");
@@ -206,7 +207,7 @@ Result<Template> ParseTemplateRequest(const boost::json::value& request, std::st
 }
 
 Result<TemplateVersion> ParseTemplateVersionRequest(const boost::json::value& request,
-                                                    std::string template_version_id) {
+                                                    const std::string& template_version_id) {
   if (!request.is_object()) {
     return Fail(ErrorCode::kTemplateInvalid, "template version is invalid", "body",
                 "must be an object");
@@ -220,7 +221,7 @@ Result<TemplateVersion> ParseTemplateVersionRequest(const boost::json::value& re
   boost::json::object version = request.get_object();
   Details assigned;
   RefuseMember(version, "templateVersionId", "", assigned);
-  version["templateVersionId"] = std::move(template_version_id);
+  version["templateVersionId"] = template_version_id;
   return Checked(ImportVersion(version, ""), std::move(assigned), "template version is invalid");
 }
 

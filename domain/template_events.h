@@ -37,10 +37,10 @@ inline constexpr std::string_view kArchived = "template.archived";
 }  // namespace template_event
 
 // Limits of an organization's own templates (docs/security.md).
-inline constexpr size_t kMaxActiveTemplatesPerOrganization = 100;  // not archived
-inline constexpr size_t kMaxTemplatesPerOrganization = 1000;       // archived ones included
-inline constexpr size_t kMaxVersionsPerTemplate = 50;              // drafts included
-inline constexpr size_t kMaxTemplateVersionBytes = 256 * 1024;     // of a version's JSON
+inline constexpr size_t kMaxActiveTemplatesPerOrganization = 100;       // not archived
+inline constexpr size_t kMaxTemplatesPerOrganization = 1000;            // archived ones included
+inline constexpr size_t kMaxVersionsPerTemplate = 50;                   // drafts included
+inline constexpr size_t kMaxTemplateVersionBytes = size_t{256} * 1024;  // of a version's JSON
 
 // Whether the event type is one of a template stream's.
 bool IsTemplateEvent(std::string_view type);
@@ -61,12 +61,13 @@ std::string TemplateArchivedData(const Template& tmpl);
 // (`templateId`, each version's `templateVersionId`), which are given here. kTemplateInvalid names
 // every problem by its JSON path in the request; kValidationFailed for more than
 // kMaxVersionsPerTemplate versions or a version over kMaxTemplateVersionBytes.
-Result<Template> ParseTemplateRequest(const boost::json::value& request, std::string template_id,
+Result<Template> ParseTemplateRequest(const boost::json::value& request,
+                                      const std::string& template_id,
                                       const std::function<std::string()>& next_version_id);
 
 // A request to add a version: one version of the file's shape without `templateVersionId`.
 // Problems are named by their path in the request, as above.
 Result<TemplateVersion> ParseTemplateVersionRequest(const boost::json::value& request,
-                                                    std::string template_version_id);
+                                                    const std::string& template_version_id);
 
 }  // namespace esign
