@@ -4,6 +4,7 @@
 #include "domain/json_parse.h"
 #include "domain/stream_kinds.h"
 #include "domain/template_events.h"
+#include "domain/template_json.h"
 #include "domain/text_formats.h"
 
 namespace esign::commands {
@@ -141,6 +142,14 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::AddVersion(
     }
     std::vector<NewEvent> events{
         {template_event::kVersionAdded, TemplateVersionAddedData(*tmpl, version)}};
+    // Every reader keeps the whole template in memory: its size is bounded, not only its count.
+    if (boost::json::serialize(TemplateToJson(*tmpl)).size() + events.front().data.size() >
+        kMaxTemplateBytes) {
+      const std::string limit = std::to_string(kMaxTemplateBytes);
+      return Fail(ErrorCode::kValidationFailed,
+                  "template " + id + " would be larger than " + limit + " bytes", "body",
+                  "at most " + limit + " bytes of JSON per template, its versions included");
+    }
     if (version.published) {
       events.push_back(
           {template_event::kPublished, TemplatePublishedData(*tmpl, version.template_version_id)});

@@ -41,6 +41,7 @@ inline constexpr size_t kMaxActiveTemplatesPerOrganization = 100;       // not a
 inline constexpr size_t kMaxTemplatesPerOrganization = 1000;            // archived ones included
 inline constexpr size_t kMaxVersionsPerTemplate = 50;                   // drafts included
 inline constexpr size_t kMaxTemplateVersionBytes = size_t{256} * 1024;  // of a version's JSON
+inline constexpr size_t kMaxTemplateBytes = size_t{2} * 1024 * 1024;    // of the template's JSON
 
 // Whether the event type is one of a template stream's.
 bool IsTemplateEvent(std::string_view type);

@@ -11,6 +11,7 @@
 #include "commands/template_commands.h"
 #include "domain/id_generator.h"
 #include "domain/template_events.h"
+#include "domain/template_json.h"
 #include "eventstore/memory_event_store.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
@@ -263,6 +264,21 @@ TEST_F(OrganizationTemplatesTest, AnIdempotencyKeyCarriesARequestOutOnce) {
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::kTemplateNotFound);
   EXPECT_EQ(store_->Size(), before);
+}
+
+TEST_F(OrganizationTemplatesTest, ATemplateTakesAtMostTheBytesLimit) {
+  const std::string id = MustCreate(acme_).tmpl.template_id;
+  auto large = NdaVersionRequest();
+  for (int i = 0; i < 12; ++i) {
+    large["body"].as_array().push_back({{"type", "paragraph"}, {"text", std::string(19000, 'x')}});
+  }
+  size_t added = 1;
+  Result<OrganizationTemplates::Outcome> last;
+  while ((last = templates_->AddVersion(acme_, id, large))) ++added;
+  EXPECT_EQ(last.error().code, ErrorCode::kValidationFailed);
+  EXPECT_LT(added, kMaxVersionsPerTemplate);
+  EXPECT_EQ(catalog_.Find(id)->versions.size(), added);
+  EXPECT_LE(boost::json::serialize(TemplateToJson(*catalog_.Find(id))).size(), kMaxTemplateBytes);
 }
 
 TEST_F(OrganizationTemplatesTest, ATemplateTakesAtMostTheVersionsLimit) {

@@ -91,7 +91,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization's template
-         * @description Creates a template of the caller's organization from the template file's shape, without the ids: the server assigns `templateId` (`tpl_...`) and each `templateVersionId` (`tv_...`). Records `template.created`, one `template.version_added` per version and, for a version marked `published`, `template.published`. Only the caller's organization sees the template. The response comes once the template can be used for contracts. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions; a version's JSON at most 262144 bytes.
+         * @description Creates a template of the caller's organization from the template file's shape, without the ids: the server assigns `templateId` (`tpl_...`) and each `templateVersionId` (`tv_...`). Records `template.created`, one `template.version_added` per version and, for a version marked `published`, `template.published`. Only the caller's organization sees the template. The response comes once the template can be used for contracts. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions and 2097152 bytes of JSON; a version's JSON at most 262144 bytes.
          *
          *     With an `Idempotency-Key`, a retry with the same key and body answers as the first request did without a second effect.
          *
@@ -169,7 +169,7 @@ export interface paths {
         put?: never;
         /**
          * Add a version to an organization's template
-         * @description Adds a version, which never changes afterwards (to change a template, add another version and publish it). Records `template.version_added`, and `template.published` too with `"published": true`. Contracts may name an unpublished version by `templateVersionId`; those without one use the published version. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions; a version's JSON at most 262144 bytes.
+         * @description Adds a version, which never changes afterwards (to change a template, add another version and publish it). Records `template.version_added`, and `template.published` too with `"published": true`. Contracts may name an unpublished version by `templateVersionId`; those without one use the published version. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions and 2097152 bytes of JSON; a version's JSON at most 262144 bytes.
          *
          *     With an `Idempotency-Key`, a retry with the same key and body answers as the first request did without a second effect.
          *
