@@ -182,7 +182,23 @@ Status Service::AddRoutes(const ServeConfig& config) {
   if (!signer_key) return std::unexpected(signer_key.error());
   signer_secrets_ = std::make_unique<SignerSecrets>(*signer_key);
   contract_commands_->SetSignerSecrets(signer_secrets_.get());
-  http::AddTemplateRoutes(routes_, template_catalog_);
+  organization_templates_ = std::make_unique<commands::OrganizationTemplates>(
+      *store_,
+      [this](std::string_view organization_id) -> Result<commands::TemplateCounts> {
+        // The catalog, once it holds every template written so far.
+        if (Status applied =
+                read_your_writes_->AwaitApplied(store_->Size(), "every template written");
+            !applied) {
+          return std::unexpected(applied.error());
+        }
+        return template_catalog_.CountOf(organization_id);
+      },
+      [this](std::string_view client_id, uint64_t size) -> Status {
+        read_your_writes_->Wrote(client_id, size);
+        return read_your_writes_->AwaitApplied(size, "the template just written");
+      },
+      RandomIdGenerator::Instance());
+  http::AddTemplateRoutes(routes_, template_catalog_, *organization_templates_);
   auth_->AddRoutes(routes_);
   auto certificate = documents::ServiceCertificate::OpenOrCreate(config.data_dir);
   if (!certificate) return std::unexpected(certificate.error());

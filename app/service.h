@@ -17,6 +17,7 @@
 #include "commands/due_timers.h"
 #include "commands/endpoint_commands.h"
 #include "commands/evidence_commands.h"
+#include "commands/organization_templates.h"
 #include "delivery/delivery_store.h"
 #include "documents/contract_documents.h"
 #include "documents/page_images.h"
@@ -143,6 +144,7 @@ class Service {
   std::jthread tree_head_signer_;
   std::unique_ptr<webhooks::EndpointSecrets> endpoint_secrets_;
   std::unique_ptr<commands::EndpointCommands> endpoint_commands_;
+  std::unique_ptr<commands::OrganizationTemplates> organization_templates_;
   std::unique_ptr<http::WebhookRoutesDeps> webhook_routes_;
   std::unique_ptr<webhooks::EmbeddedKafka> embedded_kafka_;  // must outlive the relay
   std::unique_ptr<webhooks::KafkaRelay> relay_;

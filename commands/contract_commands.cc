@@ -196,6 +196,9 @@ Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollo
   }
   const std::string template_id = TemplateIdOf(command, state);
   std::shared_ptr<const Template> tmpl = template_id.empty() ? nullptr : templates_(template_id);
+  // A new contract starts only from a template its organization sees; existing contracts keep
+  // theirs, whatever has become of it.
+  if (creating && tmpl && !tmpl->VisibleTo(actor.organization_id)) tmpl = nullptr;
 
   DecisionContext context;
   context.actor = actor;
@@ -218,6 +221,10 @@ Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollo
   }
   auto decided = Decide(state, command, context);
   if (!decided) return std::unexpected(decided.error());
+  if (creating && tmpl && tmpl->archived) {
+    return Fail(ErrorCode::kTemplateArchived, "template " + template_id + " is archived",
+                "templateId", "archived");
+  }
   if (freeze_document_ && Prepares(*decided)) {
     // The document is rendered from the state the preparation leads to, then the decision is
     // taken again with its hash: same context, same ids, so the same events plus the hash.

@@ -21,6 +21,14 @@ Result<TemplateImport> ImportTemplateFromText(eventstore::EventStore& store, std
     return std::unexpected(std::move(error));
   }
   const std::string stream = TemplateStreamId(parsed->template_id);
+  // An organization's template keeps its stream: an import there would make it a platform one.
+  auto first = store.ReadStream(stream, StreamVersion(1), 1);
+  if (!first) return std::unexpected(first.error());
+  if (!first->empty() && first->front().type != kTemplateImported) {
+    return Fail(ErrorCode::kTemplateInvalid,
+                file_name + ": template " + parsed->template_id + " is an organization's template",
+                "templateId", "taken by an organization's template");
+  }
   eventstore::NewEvent event;
   event.type = std::string(kTemplateImported);
   event.data = boost::json::serialize(TemplateToJson(*parsed));

@@ -1,7 +1,8 @@
 // Importing templates into the log. Each import is one `template.imported` event on the stream
 // "template-<templateId>" carrying the whole template; its event id is derived from the stream
 // and the template's canonical JSON, so importing an unchanged template again is an idempotent
-// replay that writes nothing, while a changed one appends a new event.
+// replay that writes nothing, while a changed one appends a new event. The id of an organization's
+// template (commands/organization_templates.h) is refused.
 // Thread safety: as the EventStore's.
 #pragma once
 

@@ -74,6 +74,8 @@ std::string_view ToString(ErrorCode code) {
       return "SIGNING_SESSION_STATE_CONFLICT";
     case ErrorCode::kProviderCallbackReplayed:
       return "PROVIDER_CALLBACK_REPLAYED";
+    case ErrorCode::kTemplateArchived:
+      return "TEMPLATE_ARCHIVED";
     case ErrorCode::kSigningSessionExpired:
       return "SIGNING_SESSION_EXPIRED";
     case ErrorCode::kSigningSessionCancelled:

@@ -53,6 +53,7 @@ enum class ErrorCode {
   kReminderTooSoon,         // a participant was reminded less than an hour ago
   kSignerCodeTooSoon,       // a session's e-mail code was sent less than 30 seconds ago
   kSignerCodeLimitReached,  // a session's codes (or proofs) are used up
+  kTemplateArchived,        // no new contract or version for an archived template
   // Signing links that are gone for good (410).
   kSigningSessionExpired,
   kSigningSessionCancelled,

@@ -119,6 +119,10 @@ const SectionDef* TemplateVersion::FindSection(std::string_view key) const {
   return nullptr;
 }
 
+bool Template::VisibleTo(std::string_view organization) const {
+  return !organization_id || *organization_id == organization;
+}
+
 const TemplateVersion* Template::FindVersion(std::string_view template_version_id) const {
   for (const auto& version : versions) {
     if (version.template_version_id == template_version_id) return &version;

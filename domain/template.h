@@ -116,7 +116,13 @@ struct Template {
   std::string name;
   std::string description;
   std::vector<TemplateVersion> versions;  // at most one published
+  // The owner; nullopt for a platform template (imported by the command line), which every
+  // organization sees. Set from the template's events (template_events.h), never by a file.
+  std::optional<std::string> organization_id;
+  bool archived = false;  // no new contract may start from it; existing contracts keep it
 
+  // Whether the organization may read it and start contracts from it (unless archived).
+  bool VisibleTo(std::string_view organization) const;
   const TemplateVersion* FindVersion(std::string_view template_version_id) const;
   const TemplateVersion* PublishedVersion() const;
 };

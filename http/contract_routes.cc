@@ -155,6 +155,15 @@ Result<std::optional<IdempotencyHeader>> IdempotencyKeyOf(const ApiRequest& requ
                 std::string(target.substr(0, target.find('?'))) + "\n" + request.http.body())};
 }
 
+Result<std::optional<eventstore::IdempotentRequest>> IdempotentRequestOf(
+    const ApiRequest& request) {
+  auto header = IdempotencyKeyOf(request);
+  if (!header) return std::unexpected(header.error());
+  if (!*header) return std::nullopt;
+  return eventstore::IdempotentRequest{request.Caller().client_id, std::move((*header)->key),
+                                       std::move((*header)->request_sha256), EventActor(request)};
+}
+
 std::string VersionETag(uint64_t version) { return "\"" + std::to_string(version) + "\""; }
 
 projections::QueryActor ReaderOf(const ApiRequest& request) {

@@ -53,6 +53,8 @@ struct IdempotencyHeader {
   std::string request_sha256;
 };
 Result<std::optional<IdempotencyHeader>> IdempotencyKeyOf(const ApiRequest& request);
+// The request's Idempotency-Key, bound to the calling client, the operation and the body.
+Result<std::optional<eventstore::IdempotentRequest>> IdempotentRequestOf(const ApiRequest& request);
 // The ETag of a contract version: "\"<version>\"".
 std::string VersionETag(uint64_t version);
 projections::QueryActor ReaderOf(const ApiRequest& request);

@@ -52,6 +52,7 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kReminderTooSoon:
     case ErrorCode::kSignerCodeTooSoon:
     case ErrorCode::kSignerCodeLimitReached:
+    case ErrorCode::kTemplateArchived:
       return S::conflict;
     case ErrorCode::kSigningSessionExpired:
     case ErrorCode::kSigningSessionCancelled:

@@ -19,15 +19,6 @@ Result<commands::EndpointCaller> Caller(const ApiRequest& request) {
   return commands::EndpointCaller{request.Caller().organization_id, EventActor(request)};
 }
 
-// The request's Idempotency-Key, bound to the calling client, the operation and the body.
-Result<std::optional<eventstore::IdempotentRequest>> IdempotencyOf(const ApiRequest& request) {
-  auto header = IdempotencyKeyOf(request);
-  if (!header) return std::unexpected(header.error());
-  if (!*header) return std::nullopt;
-  return eventstore::IdempotentRequest{request.Caller().client_id, std::move((*header)->key),
-                                       std::move((*header)->request_sha256), EventActor(request)};
-}
-
 // A replay's secret is null once it is no longer the one in effect (commands/endpoint_commands.h).
 boost::json::value SecretJson(const std::optional<std::string>& secret) {
   return secret ? boost::json::value(*secret) : boost::json::value();
@@ -150,7 +141,7 @@ void AddWebhookRoutes(ApiRoutes& routes, const WebhookRoutesDeps& deps) {
          if (!caller) return std::unexpected(caller.error());
          auto body = ParseJsonObjectBody(r);
          if (!body) return std::unexpected(body.error());
-         auto idempotency = IdempotencyOf(r);
+         auto idempotency = IdempotentRequestOf(r);
          if (!idempotency) return std::unexpected(idempotency.error());
          auto created = deps.commands.Create(*caller, *body, *idempotency);
          if (!created) return std::unexpected(created.error());
@@ -194,7 +185,7 @@ void AddWebhookRoutes(ApiRoutes& routes, const WebhookRoutesDeps& deps) {
       {"rotateWebhookEndpointSecret", Auth::kBearer, [&deps](const ApiRequest& r) -> ApiResult {
          auto caller = Caller(r);
          if (!caller) return std::unexpected(caller.error());
-         auto idempotency = IdempotencyOf(r);
+         auto idempotency = IdempotentRequestOf(r);
          if (!idempotency) return std::unexpected(idempotency.error());
          auto rotated = deps.commands.RotateSecret(*caller, r.params.Get("id"), *idempotency);
          if (!rotated) return std::unexpected(rotated.error());

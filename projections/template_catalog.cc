@@ -1,8 +1,11 @@
 #include "projections/template_catalog.h"
 
+#include "base/json_read.h"
 #include "domain/json_parse.h"
 #include "domain/stream_kinds.h"
+#include "domain/template_events.h"
 #include "domain/template_importer.h"
+#include "domain/template_json.h"
 #include "projections/key_codec.h"
 
 namespace esign::projections {
@@ -14,13 +17,31 @@ std::string RowKey(std::string_view template_id) {
   return key;
 }
 
+std::string RowOf(const Template& tmpl) {
+  if (!tmpl.organization_id) return boost::json::serialize(TemplateToJson(tmpl));
+  return boost::json::serialize(boost::json::object{{"organizationId", *tmpl.organization_id},
+                                                    {"archived", tmpl.archived},
+                                                    {"template", TemplateToJson(tmpl)}});
+}
+
 Result<Template> ParseTemplate(std::string_view json, std::string_view where) {
   Result<boost::json::value> parsed = ParseJson(json);
   if (!parsed) {
     return Fail(ErrorCode::kCorruption,
                 std::string(where) + ": not JSON: " + parsed.error().message);
   }
-  Result<Template> imported = ImportTemplate(*parsed);
+  const boost::json::value* document = &*parsed;
+  std::optional<std::string> organization;
+  bool archived = false;
+  if (const auto* row = parsed->if_object(); row != nullptr && row->contains("template")) {
+    document = &row->at("template");
+    if (auto owner = StringMember(*row, "organizationId")) organization = std::string(*owner);
+    if (const auto* flag = Member(*row, "archived"); flag != nullptr && flag->is_bool()) {
+      archived = flag->get_bool();
+    }
+    if (!organization) return Fail(ErrorCode::kCorruption, std::string(where) + ": no owner");
+  }
+  Result<Template> imported = ImportTemplate(*document);
   if (!imported) {
     std::string message =
         std::string(where) + ": not a valid template: " + imported.error().message;
@@ -30,6 +51,8 @@ Result<Template> ParseTemplate(std::string_view json, std::string_view where) {
     }
     return Fail(ErrorCode::kCorruption, std::move(message));
   }
+  imported->organization_id = std::move(organization);
+  imported->archived = archived;
   return imported;
 }
 
@@ -38,29 +61,27 @@ Result<Template> ParseTemplate(std::string_view json, std::string_view where) {
 Status TemplateCatalog::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
   const std::optional<std::string_view> template_id =
       IdInStream(StreamKind::kTemplate, event.stream_id);
-  if (event.type != kTemplateImportedType || !template_id) return {};
-  // The log holds only templates the importer accepted; one that no longer parses means the log
-  // or the importer changed under us, which must stop the projector rather than hide a template.
-  Result<Template> imported = ParseTemplate(event.data, "template event " + event.event_id);
-  if (!imported) return Fail(imported.error());
-  if (imported->template_id != *template_id) {
-    return Fail(ErrorCode::kCorruption, "template event " + event.event_id + " on stream " +
-                                            event.stream_id + " carries template " +
-                                            imported->template_id);
+  if (!IsTemplateEvent(event.type) || !template_id) return {};
+  std::optional<Template> tmpl;
+  if (auto it = pending_.find(*template_id); it != pending_.end()) {
+    tmpl = *it->second;
+  } else if (TemplatePtr known = Find(*template_id)) {
+    tmpl = *known;
   }
-  batch.Put(RowKey(imported->template_id), event.data);
-  auto tmpl = std::make_shared<const Template>(std::move(*imported));
-  pending_.insert_or_assign(tmpl->template_id, std::move(tmpl));
+  // The log holds only templates the writers accepted; one that no longer applies means the log
+  // or the rules changed under us, which must stop the projector rather than hide a template.
+  if (Status applied = ApplyTemplateEvent(tmpl, *template_id, event.type, event.data); !applied) {
+    return applied;
+  }
+  batch.Put(RowKey(tmpl->template_id), RowOf(*tmpl));
+  auto ptr = std::make_shared<const Template>(std::move(*tmpl));
+  pending_.insert_or_assign(ptr->template_id, std::move(ptr));
   return {};
 }
 
 void TemplateCatalog::Committed() {
   if (pending_.empty()) return;
-  std::shared_ptr<const Catalog> current;
-  {
-    std::lock_guard lock(mutex_);
-    current = published_;
-  }
+  std::shared_ptr<const Catalog> current = Snapshot();
   // Copy on write: readers keep whatever map they already hold.
   auto next = std::make_shared<Catalog>(*current);
   for (auto& [id, tmpl] : pending_) next->insert_or_assign(id, std::move(tmpl));
@@ -90,26 +111,43 @@ Status TemplateCatalog::Load(const ViewReader& rows) {
   return {};
 }
 
+std::shared_ptr<const TemplateCatalog::Catalog> TemplateCatalog::Snapshot() const {
+  std::lock_guard lock(mutex_);
+  return published_;
+}
+
 std::vector<TemplateCatalog::TemplatePtr> TemplateCatalog::List() const {
-  std::shared_ptr<const Catalog> catalog;
-  {
-    std::lock_guard lock(mutex_);
-    catalog = published_;
-  }
+  std::shared_ptr<const Catalog> catalog = Snapshot();
   std::vector<TemplatePtr> out;
   out.reserve(catalog->size());
   for (const auto& [id, tmpl] : *catalog) out.push_back(tmpl);
   return out;
 }
 
-TemplateCatalog::TemplatePtr TemplateCatalog::Find(std::string_view template_id) const {
-  std::shared_ptr<const Catalog> catalog;
-  {
-    std::lock_guard lock(mutex_);
-    catalog = published_;
+std::vector<TemplateCatalog::TemplatePtr> TemplateCatalog::ListVisibleTo(
+    std::string_view organization_id) const {
+  std::vector<TemplatePtr> out;
+  for (const auto& [id, tmpl] : *Snapshot()) {
+    if (tmpl->VisibleTo(organization_id)) out.push_back(tmpl);
   }
+  return out;
+}
+
+TemplateCatalog::TemplatePtr TemplateCatalog::Find(std::string_view template_id) const {
+  std::shared_ptr<const Catalog> catalog = Snapshot();
   const auto it = catalog->find(template_id);
   return it == catalog->end() ? nullptr : it->second;
+}
+
+TemplateCatalog::OrganizationCounts TemplateCatalog::CountOf(
+    std::string_view organization_id) const {
+  OrganizationCounts counts;
+  for (const auto& [id, tmpl] : *Snapshot()) {
+    if (tmpl->organization_id != organization_id) continue;
+    ++counts.total;
+    if (!tmpl->archived) ++counts.active;
+  }
+  return counts;
 }
 
 }  // namespace esign::projections

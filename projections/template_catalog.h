@@ -1,8 +1,10 @@
-// TemplateCatalog: the templates imported into the log ("template.imported" events on the streams
-// "template-<templateId>", data = the whole template as TemplateToJson writes it). A later import
-// of the same template replaces it.
+// TemplateCatalog: every template of the log, from the events of the streams
+// "template-<templateId>" (domain/template_events.h): the platform templates the command line
+// imports (a later import of the same template replaces it) and the organizations' own, with their
+// versions, the one published, and whether they are archived.
 //
-// Rows (under "templates/"):  t/<templateId> -> the template JSON, as imported.
+// Rows (under "templates/"):  t/<templateId> -> a platform template's JSON, as imported; or, for an
+// organization's template, {"organizationId", "archived", "template": the template's JSON}.
 // Besides the rows it keeps every template parsed in memory (loaded in Load, published in
 // Committed), so look-ups cost a map search, not a parse.
 //
@@ -39,13 +41,23 @@ class TemplateCatalog final : public Projection {
 
   // Every template, by templateId.
   std::vector<TemplatePtr> List() const;
-  // nullptr when no such template was imported.
+  // The templates the organization sees (the platform's and its own), by templateId.
+  std::vector<TemplatePtr> ListVisibleTo(std::string_view organization_id) const;
+  // nullptr when there is no such template, whoever owns it (contracts that exist keep theirs).
   TemplatePtr Find(std::string_view template_id) const;
+
+  struct OrganizationCounts {
+    size_t active = 0;  // not archived
+    size_t total = 0;
+  };
+  OrganizationCounts CountOf(std::string_view organization_id) const;
 
  private:
   using Catalog = std::map<std::string, TemplatePtr, std::less<>>;
 
-  // Imported by the batch being applied, not yet committed (projector thread only).
+  std::shared_ptr<const Catalog> Snapshot() const;
+
+  // Changed by the batch being applied, not yet committed (projector thread only).
   Catalog pending_;
 
   mutable std::mutex mutex_;

@@ -10,6 +10,7 @@
 #include "base/time_text.h"
 #include "commands/contract_commands.h"
 #include "commands/evidence_commands.h"
+#include "commands/organization_templates.h"
 #include "commands/template_commands.h"
 #include "documents/contract_documents.h"
 #include "documents/service_certificate.h"
@@ -108,6 +109,7 @@ struct FuzzService::Parts {
   std::unique_ptr<SignerSecrets> signer_secrets;
   std::unique_ptr<commands::ContractCommandHandler> commands;
   std::unique_ptr<commands::EvidenceCommands> evidence;
+  std::unique_ptr<commands::OrganizationTemplates> templates;
   http::ApiRoutes routes;
   std::unique_ptr<http::ApiHandler> handler;
   std::string access_token;
@@ -181,7 +183,18 @@ struct FuzzService::Parts {
         resolve_provider, [](const ContractState&, const SigningSession&) {},
         [](const ContractState&, const SigningSession&) {});
 
-    http::AddTemplateRoutes(routes, catalog);
+    templates = std::make_unique<commands::OrganizationTemplates>(
+        *store,
+        [this](std::string_view organization_id) -> Result<commands::TemplateCounts> {
+          projector->WaitFor(store->Size(), kWait);
+          return catalog.CountOf(organization_id);
+        },
+        [this](std::string_view, uint64_t size) -> Status {
+          projector->WaitFor(size, kWait);
+          return {};
+        },
+        ids);
+    http::AddTemplateRoutes(routes, catalog, *templates);
     auth->AddRoutes(routes);
     http::AddContractRoutes(
         routes, http::ContractRoutesDeps{

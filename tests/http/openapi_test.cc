@@ -119,6 +119,10 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "listTemplates",
       "getTemplate",
       "getPublishedTemplateVersion",
+      "createTemplate",
+      "addTemplateVersion",
+      "publishTemplateVersion",
+      "archiveTemplate",
       "listContracts",
       "createContract",
       "getContract",
@@ -262,7 +266,11 @@ TEST(OpenApiDocumentTest, HeadersAndQueryParametersWhereTheConventionsPutThem) {
                                             "remindParticipants",
                                             "persistEvidenceBundle",
                                             "createWebhookEndpoint",
-                                            "rotateWebhookEndpointSecret"};
+                                            "rotateWebhookEndpointSecret",
+                                            "createTemplate",
+                                            "addTemplateVersion",
+                                            "publishTemplateVersion",
+                                            "archiveTemplate"};
   const std::set<std::string> downloads = {"downloadArtifactRevision",
                                            "getRenderedUnsignedDocument", "getSignedLatestDocument",
                                            "getSignedOnlyDocument"};

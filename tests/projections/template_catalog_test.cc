@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "contract_script.h"
+#include "domain/template_events.h"
 #include "domain/template_json.h"
 #include "eventstore/memory_event_store.h"
 #include "projections/memory_view_store.h"
@@ -30,9 +31,85 @@ class TemplateCatalogTest : public ::testing::Test {
     return projector.WaitFor(store_->Size(), milliseconds(5000));
   }
 
+  // An organization's template made of the NDA's first version: created, version added,
+  // published, and archived when asked.
+  void WriteOrganizationTemplate(bool archive) {
+    testing::ContractScript script(*store_);
+    script.ImportTemplate("mutual-nda.json");
+    TemplateCatalog platform;
+    ASSERT_TRUE(Project(platform));
+    Template tmpl = *platform.Find("tpl_mutual_nda");
+    tmpl.template_id = "tpl_acme";
+    tmpl.organization_id = "org_acme";
+    std::vector<std::pair<std::string_view, std::string>> events{
+        {template_event::kCreated, TemplateCreatedData(tmpl)},
+        {template_event::kVersionAdded, TemplateVersionAddedData(tmpl, tmpl.versions[0])},
+        {template_event::kPublished,
+         TemplatePublishedData(tmpl, tmpl.versions[0].template_version_id)}};
+    if (archive) events.emplace_back(template_event::kArchived, TemplateArchivedData(tmpl));
+    for (auto& [type, data] : events) {
+      eventstore::NewEvent event;
+      event.event_id = "evt_acme_" + std::to_string(store_->Size());
+      event.type = std::string(type);
+      event.data = std::move(data);
+      auto appended =
+          store_->Append("template-tpl_acme", eventstore::ExpectedVersion::Any(), {event});
+      ASSERT_TRUE(appended) << appended.error().message;
+    }
+  }
+
+  // One event on the template's stream, on which the projector stops, showing no template.
+  void ExpectStopsOn(const std::string& template_id, std::string_view type, std::string data) {
+    eventstore::NewEvent event;
+    event.event_id = "evt_bad";
+    event.type = std::string(type);
+    event.data = std::move(data);
+    ASSERT_TRUE(
+        store_->Append("template-" + template_id, eventstore::ExpectedVersion::Any(), {event}));
+    TemplateCatalog catalog;
+    Projector projector(*store_, views_, {&catalog});
+    ASSERT_TRUE(projector.Start());
+    EXPECT_FALSE(projector.WaitFor(1, milliseconds(5000)));
+    ASSERT_FALSE(projector.health());
+    EXPECT_EQ(projector.health().error().code, ErrorCode::kCorruption);
+    EXPECT_EQ(catalog.Find(template_id), nullptr);
+  }
+
   std::unique_ptr<eventstore::MemoryEventStore> store_;
   MemoryViewStore views_;
 };
+
+TEST_F(TemplateCatalogTest, AnOrganizationsTemplateIsVisibleToItAloneAndSurvivesARestart) {
+  WriteOrganizationTemplate(/*archive=*/true);
+  {
+    TemplateCatalog catalog;
+    ASSERT_TRUE(Project(catalog));
+    auto tmpl = catalog.Find("tpl_acme");
+    ASSERT_NE(tmpl, nullptr);
+    EXPECT_EQ(tmpl->organization_id, "org_acme");
+    EXPECT_TRUE(tmpl->archived);
+    EXPECT_NE(tmpl->PublishedVersion(), nullptr);
+    EXPECT_EQ(catalog.ListVisibleTo("org_acme").size(), 2u);
+    ASSERT_EQ(catalog.ListVisibleTo("org_globex").size(), 1u);
+    EXPECT_EQ(catalog.ListVisibleTo("org_globex")[0]->template_id, "tpl_mutual_nda");
+    EXPECT_EQ(catalog.CountOf("org_acme").total, 1u);
+    EXPECT_EQ(catalog.CountOf("org_acme").active, 0u);
+  }
+  TemplateCatalog restarted;
+  Projector projector(*store_, views_, {&restarted});
+  ASSERT_TRUE(projector.Start());
+  auto tmpl = restarted.Find("tpl_acme");
+  ASSERT_NE(tmpl, nullptr);
+  EXPECT_EQ(tmpl->organization_id, "org_acme");
+  EXPECT_TRUE(tmpl->archived);
+  EXPECT_FALSE(tmpl->VisibleTo("org_globex"));
+  EXPECT_FALSE(restarted.Find("tpl_mutual_nda")->organization_id.has_value());
+}
+
+TEST_F(TemplateCatalogTest, AnArchivingOfATemplateNeverCreatedStopsTheProjector) {
+  ExpectStopsOn("tpl_y", template_event::kArchived,
+                R"({"templateId":"tpl_y","organizationId":"org_acme"})");
+}
 
 TEST_F(TemplateCatalogTest, ListsAndFindsImportedTemplates) {
   testing::ContractScript script(*store_);
@@ -105,18 +182,7 @@ TEST_F(TemplateCatalogTest, IgnoresOtherEvents) {
 }
 
 TEST_F(TemplateCatalogTest, AnUnreadableTemplateStopsTheProjector) {
-  eventstore::NewEvent event;
-  event.event_id = "evt_bad";
-  event.type = "template.imported";
-  event.data = R"({"templateId":"tpl_x"})";
-  ASSERT_TRUE(store_->Append("template-tpl_x", eventstore::ExpectedVersion::Any(), {event}));
-  TemplateCatalog catalog;
-  Projector projector(*store_, views_, {&catalog});
-  ASSERT_TRUE(projector.Start());
-  EXPECT_FALSE(projector.WaitFor(1, milliseconds(5000)));
-  ASSERT_FALSE(projector.health());
-  EXPECT_EQ(projector.health().error().code, ErrorCode::kCorruption);
-  EXPECT_EQ(catalog.Find("tpl_x"), nullptr);
+  ExpectStopsOn("tpl_x", "template.imported", R"({"templateId":"tpl_x"})");
 }
 
 }  // namespace

@@ -83,13 +83,21 @@ export interface paths {
         };
         /**
          * List templates
-         * @description Every imported template, with the id of its published version. All templates fit on one page: `nextCursor` is always null.
+         * @description The platform's templates (imported by the operator) and the caller's organization's own, archived ones included, each with the id of its published version, its `source`, `organizationId` and `status`. All templates fit on one page: `nextCursor` is always null.
          *
          *     Requires `templates:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED.
          */
         get: operations["listTemplates"];
         put?: never;
-        post?: never;
+        /**
+         * Create an organization's template
+         * @description Creates a template of the caller's organization from the template file's shape, without the ids: the server assigns `templateId` (`tpl_...`) and each `templateVersionId` (`tv_...`). Records `template.created`, one `template.version_added` per version and, for a version marked `published`, `template.published`. Only the caller's organization sees the template. The response comes once the template can be used for contracts. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions and 2097152 bytes of JSON; a version's JSON at most 262144 bytes.
+         *
+         *     With an `Idempotency-Key`, a retry with the same key and body answers as the first request did without a second effect.
+         *
+         *     Requires `templates:write`. Errors: 400 TEMPLATE_INVALID (every problem as a detail named by its path, e.g. `versions[0].roles[1].action`, or `templateId` when given), VALIDATION_FAILED (not a JSON object, a limit above, `Idempotency-Key` longer than 255 characters); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 409 IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         */
+        post: operations["createTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -111,7 +119,7 @@ export interface paths {
         };
         /**
          * Get a template with all its versions
-         * @description Requires `templates:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND.
+         * @description Requires `templates:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND (also another organization's template).
          */
         get: operations["getTemplate"];
         put?: never;
@@ -139,11 +147,83 @@ export interface paths {
          * Get the published version of a template
          * @description The version new contracts use when `templateVersionId` is omitted: its `inputSchema` (the canonical field keys and table keys that contract `data`, `fieldValues` and `tableData` use), its `roles` (what `templateRoleId` refers to, with signature placement) and its `settings`.
          *
-         *     Requires `templates:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND, TEMPLATE_VERSION_NOT_FOUND (no version is published).
+         *     Requires `templates:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND (also another organization's template), TEMPLATE_VERSION_NOT_FOUND (no version is published).
          */
         get: operations["getPublishedTemplateVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a version to an organization's template
+         * @description Adds a version, which never changes afterwards (to change a template, add another version and publish it). Records `template.version_added`, and `template.published` too with `"published": true`. Contracts may name an unpublished version by `templateVersionId`; those without one use the published version. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions and 2097152 bytes of JSON; a version's JSON at most 262144 bytes.
+         *
+         *     With an `Idempotency-Key`, a retry with the same key and body answers as the first request did without a second effect.
+         *
+         *     Requires `templates:write`. Errors: 400 TEMPLATE_INVALID (problems named by their path in the version, or `templateVersionId` when given), VALIDATION_FAILED (not a JSON object, a limit above); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED (also a platform template); 404 TEMPLATE_NOT_FOUND (also another organization's template); 409 TEMPLATE_ARCHIVED, IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         */
+        post: operations["addTemplateVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}/versions/{versionId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a version of an organization's template
+         * @description Makes the version the one new contracts use when they name none; the version published before stays, unpublished. Records `template.published`; publishing the published version records nothing. The body may be omitted or `{}`.
+         *
+         *     With an `Idempotency-Key`, a retry with the same key and body answers as the first request did without a second effect.
+         *
+         *     Requires `templates:write`. Errors: 400 VALIDATION_FAILED (a member in the body); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED (also a platform template); 404 TEMPLATE_NOT_FOUND (also another organization's template), TEMPLATE_VERSION_NOT_FOUND; 409 TEMPLATE_ARCHIVED, IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         */
+        post: operations["publishTemplateVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an organization's template
+         * @description Hides the template from new contracts (creating one answers 409 TEMPLATE_ARCHIVED) and new versions; contracts made before keep working to the end (signing, sealing, evidence). The template stays readable with `status: archived`. Records `template.archived`; archiving again records nothing. There is no unarchiving: create the template again. The body may be omitted or `{}`.
+         *
+         *     With an `Idempotency-Key`, a retry with the same key and body answers as the first request did without a second effect.
+         *
+         *     Requires `templates:write`. Errors: 400 VALIDATION_FAILED (a member in the body); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED (also a platform template); 404 TEMPLATE_NOT_FOUND (also another organization's template); 409 IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         */
+        post: operations["archiveTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -174,7 +254,7 @@ export interface paths {
          *
          *     Requires `contracts:create`; `participants[].templateRoleId`, `roleBindings`, `signingSettings` or `sendNow: true` require `contracts:send` as well. `organizationSigningMode` is read-only (copied from the template version settings).
          *
-         *     Errors: 400 VALIDATION_FAILED (shape, unknown member, data values, participant rules, execution channel rules, `Idempotency-Key` longer than 255 characters), INVALID_NOTIFICATION_SETTINGS (checked before anything is sent), CONTRACT_ROLE_BINDING_INVALID (e.g. `sendNow` without `roleBindings` and a signer without `templateRoleId`), CONTRACT_ROLE_BINDING_UNKNOWN_ROLE, CONTRACT_ROLE_BINDING_DUPLICATE, CONTRACT_ROLE_BINDING_INVALID_ROUTING, CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND (with `sendNow`), VALIDATION_FAILED for a field outside its page, on a page its document does not have, for a participant who does not sign, overlapping another signer's field, or a text tag naming no participant of the request (each with its path); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND, TEMPLATE_VERSION_NOT_FOUND, DOCUMENT_NOT_FOUND (an upload the organization does not have); 409 IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         *     Errors: 400 VALIDATION_FAILED (shape, unknown member, data values, participant rules, execution channel rules, `Idempotency-Key` longer than 255 characters), INVALID_NOTIFICATION_SETTINGS (checked before anything is sent), CONTRACT_ROLE_BINDING_INVALID (e.g. `sendNow` without `roleBindings` and a signer without `templateRoleId`), CONTRACT_ROLE_BINDING_UNKNOWN_ROLE, CONTRACT_ROLE_BINDING_DUPLICATE, CONTRACT_ROLE_BINDING_INVALID_ROUTING, CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND (with `sendNow`), VALIDATION_FAILED for a field outside its page, on a page its document does not have, for a participant who does not sign, overlapping another signer's field, or a text tag naming no participant of the request (each with its path); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND (also another organization's template), TEMPLATE_VERSION_NOT_FOUND, DOCUMENT_NOT_FOUND (an upload the organization does not have); 409 TEMPLATE_ARCHIVED, IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
          */
         post: operations["createContract"];
         delete?: never;
@@ -1880,7 +1960,7 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description Stable, machine-readable. Known codes: VALIDATION_FAILED, CONTRACT_ROLE_BINDING_INVALID, CONTRACT_ROLE_BINDING_UNKNOWN_ROLE, CONTRACT_ROLE_BINDING_DUPLICATE, CONTRACT_ROLE_BINDING_INVALID_ROUTING, CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND, INVALID_NOTIFICATION_SETTINGS, TEMPLATE_INVALID, INVALID_CURSOR, DOCUMENT_INVALID, DOCUMENT_ENCRYPTED, DOCUMENT_LIMIT_EXCEEDED (400); UNAUTHENTICATED, INVALID_CLIENT, PROVIDER_SIGNATURE_INVALID, SIGNER_AUTHENTICATION_REQUIRED, SIGNER_AUTHENTICATION_FAILED (401); PERMISSION_DENIED (403); NOT_FOUND, CONTRACT_NOT_FOUND, TEMPLATE_NOT_FOUND, TEMPLATE_VERSION_NOT_FOUND, PARTICIPANT_NOT_FOUND, CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE, ARTIFACT_REVISION_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, WEBHOOK_DELIVERY_NOT_FOUND, SIGNING_SESSION_NOT_FOUND, PROVIDER_NOT_FOUND, DOCUMENT_NOT_FOUND (404); METHOD_NOT_ALLOWED (405); CONTRACT_STATE_CONFLICT, STREAM_VERSION_CONFLICT, IDEMPOTENCY_KEY_REUSED, SIGNING_OUT_OF_TURN, SIGNING_SESSION_STATE_CONFLICT, PROVIDER_CALLBACK_REPLAYED, REMINDER_TOO_SOON, SIGNER_CODE_TOO_SOON, SIGNER_CODE_LIMIT_REACHED (409); SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED, SIGNING_SESSION_GONE (410); PRECONDITION_FAILED (412); SIGNING_SESSION_LOCKED (423); PAYLOAD_TOO_LARGE, DOCUMENT_TOO_LARGE (413); UNSUPPORTED_MEDIA_TYPE (415); RATE_LIMITED (429); INTERNAL, STORAGE_ERROR, CORRUPTION (500); NOT_IMPLEMENTED (501); UNAVAILABLE, STORAGE_UNAVAILABLE (503). New codes may be added.
+                 * @description Stable, machine-readable. Known codes: VALIDATION_FAILED, CONTRACT_ROLE_BINDING_INVALID, CONTRACT_ROLE_BINDING_UNKNOWN_ROLE, CONTRACT_ROLE_BINDING_DUPLICATE, CONTRACT_ROLE_BINDING_INVALID_ROUTING, CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND, INVALID_NOTIFICATION_SETTINGS, TEMPLATE_INVALID, INVALID_CURSOR, DOCUMENT_INVALID, DOCUMENT_ENCRYPTED, DOCUMENT_LIMIT_EXCEEDED (400); UNAUTHENTICATED, INVALID_CLIENT, PROVIDER_SIGNATURE_INVALID, SIGNER_AUTHENTICATION_REQUIRED, SIGNER_AUTHENTICATION_FAILED (401); PERMISSION_DENIED (403); NOT_FOUND, CONTRACT_NOT_FOUND, TEMPLATE_NOT_FOUND, TEMPLATE_VERSION_NOT_FOUND, PARTICIPANT_NOT_FOUND, CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE, ARTIFACT_REVISION_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, WEBHOOK_DELIVERY_NOT_FOUND, SIGNING_SESSION_NOT_FOUND, PROVIDER_NOT_FOUND, DOCUMENT_NOT_FOUND (404); METHOD_NOT_ALLOWED (405); CONTRACT_STATE_CONFLICT, STREAM_VERSION_CONFLICT, IDEMPOTENCY_KEY_REUSED, SIGNING_OUT_OF_TURN, SIGNING_SESSION_STATE_CONFLICT, PROVIDER_CALLBACK_REPLAYED, REMINDER_TOO_SOON, SIGNER_CODE_TOO_SOON, SIGNER_CODE_LIMIT_REACHED, TEMPLATE_ARCHIVED (409); SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED, SIGNING_SESSION_GONE (410); PRECONDITION_FAILED (412); SIGNING_SESSION_LOCKED (423); PAYLOAD_TOO_LARGE, DOCUMENT_TOO_LARGE (413); UNSUPPORTED_MEDIA_TYPE (415); RATE_LIMITED (429); INTERNAL, STORAGE_ERROR, CORRUPTION (500); NOT_IMPLEMENTED (501); UNAVAILABLE, STORAGE_UNAVAILABLE (503). New codes may be added.
                  * @example CONTRACT_ROLE_BINDING_INVALID
                  */
                 code: components["schemas"]["ErrorCode"] | string;
@@ -1945,6 +2025,18 @@ export interface components {
             id: string;
             name: string;
             description?: string;
+            /**
+             * @description `platform`: imported by the operator's command line, visible to every organization and read-only through the API. `organization`: created through `POST /templates`, visible to its organization alone.
+             * @enum {string}
+             */
+            source: "platform" | "organization";
+            /** @description The owning organization; null for a platform template. */
+            organizationId: string | null;
+            /**
+             * @description `archived`: no new contract or version; contracts made before keep working.
+             * @enum {string}
+             */
+            status: "active" | "archived";
             /** @description The `templateVersionId` of the published version; null when none is published. */
             publishedVersionId: string | null;
             versions?: {
@@ -1957,9 +2049,42 @@ export interface components {
             id: string;
             name: string;
             description?: string;
+            /**
+             * @description `platform`: imported by the operator's command line, visible to every organization and read-only through the API. `organization`: created through `POST /templates`, visible to its organization alone.
+             * @enum {string}
+             */
+            source: "platform" | "organization";
+            /** @description The owning organization; null for a platform template. */
+            organizationId: string | null;
+            /**
+             * @description `archived`: no new contract or version; contracts made before keep working.
+             * @enum {string}
+             */
+            status: "active" | "archived";
             publishedVersionId: string | null;
-            /** @description Immutable versions; at most one is published. */
+            /** @description Versions never change once added; at most one is published. */
             versions: components["schemas"]["TemplateVersion"][];
+        };
+        /** @description The template file the command line imports (`contractd templates import`), without `templateId` and the versions' `templateVersionId`, which the server assigns. */
+        CreateTemplateRequest: {
+            name: string;
+            description?: string;
+            /** @description At most one with `published: true`. */
+            versions: components["schemas"]["TemplateVersionRequest"][];
+        };
+        /** @description A version in the shape of a template file's version, without `templateVersionId` (the server assigns `tv_...`). Its JSON is at most 262144 bytes. */
+        TemplateVersionRequest: {
+            /** @description `true` publishes the version as it is added. */
+            published?: boolean;
+            settings?: components["schemas"]["TemplateSettings"];
+            inputSchema: components["schemas"]["InputSchema"];
+            roles: components["schemas"]["TemplateRole"][];
+            /** @description What the PDF renderer lays out. */
+            body: components["schemas"]["BodyBlock"][];
+        };
+        /** @description The version added, with the template's id. */
+        AddedTemplateVersion: components["schemas"]["TemplateVersion"] & {
+            templateId: string;
         };
         TemplateVersion: {
             templateVersionId: string;
@@ -3071,7 +3196,7 @@ export interface components {
          * @description The error codes of this version. The list grows: `Error.code` accepts any other upper-case code too, and a client handles an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "CONTRACT_ROLE_BINDING_INVALID" | "CONTRACT_ROLE_BINDING_UNKNOWN_ROLE" | "CONTRACT_ROLE_BINDING_DUPLICATE" | "CONTRACT_ROLE_BINDING_INVALID_ROUTING" | "CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND" | "INVALID_NOTIFICATION_SETTINGS" | "TEMPLATE_INVALID" | "INVALID_CURSOR" | "DOCUMENT_INVALID" | "DOCUMENT_ENCRYPTED" | "DOCUMENT_LIMIT_EXCEEDED" | "UNAUTHENTICATED" | "INVALID_CLIENT" | "PROVIDER_SIGNATURE_INVALID" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONTRACT_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_VERSION_NOT_FOUND" | "PARTICIPANT_NOT_FOUND" | "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE" | "ARTIFACT_REVISION_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "SIGNING_SESSION_NOT_FOUND" | "PROVIDER_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "CONTRACT_STATE_CONFLICT" | "STREAM_VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "SIGNING_OUT_OF_TURN" | "SIGNING_SESSION_STATE_CONFLICT" | "PROVIDER_CALLBACK_REPLAYED" | "SIGNING_SESSION_EXPIRED" | "SIGNING_SESSION_CANCELLED" | "SIGNING_SESSION_GONE" | "REMINDER_TOO_SOON" | "SIGNER_CODE_TOO_SOON" | "SIGNER_CODE_LIMIT_REACHED" | "SIGNER_AUTHENTICATION_REQUIRED" | "SIGNER_AUTHENTICATION_FAILED" | "SIGNING_SESSION_LOCKED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "DOCUMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "NOT_IMPLEMENTED" | "STORAGE_ERROR" | "CORRUPTION" | "INTERNAL";
+        ErrorCode: "VALIDATION_FAILED" | "CONTRACT_ROLE_BINDING_INVALID" | "CONTRACT_ROLE_BINDING_UNKNOWN_ROLE" | "CONTRACT_ROLE_BINDING_DUPLICATE" | "CONTRACT_ROLE_BINDING_INVALID_ROUTING" | "CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND" | "INVALID_NOTIFICATION_SETTINGS" | "TEMPLATE_INVALID" | "INVALID_CURSOR" | "DOCUMENT_INVALID" | "DOCUMENT_ENCRYPTED" | "DOCUMENT_LIMIT_EXCEEDED" | "UNAUTHENTICATED" | "INVALID_CLIENT" | "PROVIDER_SIGNATURE_INVALID" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONTRACT_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_VERSION_NOT_FOUND" | "PARTICIPANT_NOT_FOUND" | "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE" | "ARTIFACT_REVISION_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "SIGNING_SESSION_NOT_FOUND" | "PROVIDER_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "CONTRACT_STATE_CONFLICT" | "STREAM_VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "SIGNING_OUT_OF_TURN" | "SIGNING_SESSION_STATE_CONFLICT" | "PROVIDER_CALLBACK_REPLAYED" | "SIGNING_SESSION_EXPIRED" | "SIGNING_SESSION_CANCELLED" | "SIGNING_SESSION_GONE" | "REMINDER_TOO_SOON" | "SIGNER_CODE_TOO_SOON" | "SIGNER_CODE_LIMIT_REACHED" | "TEMPLATE_ARCHIVED" | "SIGNER_AUTHENTICATION_REQUIRED" | "SIGNER_AUTHENTICATION_FAILED" | "SIGNING_SESSION_LOCKED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "DOCUMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "NOT_IMPLEMENTED" | "STORAGE_ERROR" | "CORRUPTION" | "INTERNAL";
         /** @description An OpenAPI 3.1 document (this one). */
         OpenApiDocument: {
             openapi: string;
@@ -3483,6 +3608,8 @@ export interface components {
         DocumentId: string;
         /** @description The template's identifier (`templateId`). */
         TemplateId: string;
+        /** @description The version's identifier (`templateVersionId`). */
+        TemplateVersionId: string;
         /** @description The artifact revision number, as listed by `listArtifactRevisions`. */
         Revision: number;
         /** @description `true` answers `Content-Disposition: attachment` (save as a file), otherwise `inline` (show in the browser). The file name is `<contractId>-<kind>.pdf` with kind `rendered-unsigned`, `signed-latest` or `signed-only`; a revision is `<contractId>-revision-<n>.pdf` (`.json` for an evidence bundle). */
@@ -3725,6 +3852,51 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe. Keys are scoped to the calling client and bound to the operation and its body. The same key with the same body replays the first response (same status and body, no second effect); the same key with another body (or on another operation) answers 409 IDEMPOTENCY_KEY_REUSED. Longer than 255 characters: 400 VALIDATION_FAILED. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The template with all its versions. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     getTemplate: {
         parameters: {
             query?: never;
@@ -3796,6 +3968,155 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe. Keys are scoped to the calling client and bound to the operation and its body. The same key with the same body replays the first response (same status and body, no second effect); the same key with another body (or on another operation) answers 409 IDEMPOTENCY_KEY_REUSED. Longer than 255 characters: 400 VALIDATION_FAILED. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The template's identifier (`templateId`). */
+                id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateVersionRequest"];
+            };
+        };
+        responses: {
+            /** @description The version added. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddedTemplateVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    publishTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe. Keys are scoped to the calling client and bound to the operation and its body. The same key with the same body replays the first response (same status and body, no second effect); the same key with another body (or on another operation) answers 409 IDEMPOTENCY_KEY_REUSED. Longer than 255 characters: 400 VALIDATION_FAILED. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The template's identifier (`templateId`). */
+                id: components["parameters"]["TemplateId"];
+                /** @description The version's identifier (`templateVersionId`). */
+                versionId: components["parameters"]["TemplateVersionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The template with all its versions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    archiveTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe. Keys are scoped to the calling client and bound to the operation and its body. The same key with the same body replays the first response (same status and body, no second effect); the same key with another body (or on another operation) answers 409 IDEMPOTENCY_KEY_REUSED. Longer than 255 characters: 400 VALIDATION_FAILED. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The template's identifier (`templateId`). */
+                id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The template with all its versions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
             default: components["responses"]["Error"];
         };
     };

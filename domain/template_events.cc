@@ -1,0 +1,228 @@
+#include "domain/template_events.h"
+
+#include "base/json_read.h"
+#include "domain/json_parse.h"
+#include "domain/json_util.h"
+#include "domain/template_importer.h"
+#include "domain/template_json.h"
+
+namespace esign {
+namespace {
+
+std::unexpected<Error> Corrupt(std::string_view template_id, std::string_view type,
+                               std::string_view why) {
+  return Fail(ErrorCode::kCorruption, std::string(type) + " of template " +
+                                          std::string(template_id) + ": " + std::string(why));
+}
+
+// One version read through the importer, inside a template made up around it; problems are
+// named by their path in `version`, prefixed with `path`.
+Result<TemplateVersion> ImportVersion(const boost::json::value& version, std::string_view path) {
+  boost::json::object wrapper{
+      {"templateId", "t"}, {"name", "t"}, {"versions", boost::json::array{version}}};
+  auto imported = ImportTemplate(wrapper);
+  if (!imported) {
+    Error error = std::move(imported.error());
+    constexpr std::string_view kWrapped = "versions[0]";
+    for (ErrorDetail& detail : error.details) {
+      if (!detail.field.starts_with(kWrapped)) continue;
+      std::string rest = detail.field.substr(kWrapped.size());
+      if (path.empty() && rest.starts_with(".")) rest.erase(0, 1);
+      detail.field = std::string(path) + rest;
+    }
+    error.message = "template version is invalid";
+    return std::unexpected(std::move(error));
+  }
+  return std::move(imported->versions.front());
+}
+
+std::string OrganizationOf(const Template& tmpl) { return tmpl.organization_id.value_or(""); }
+
+boost::json::object Head(const Template& tmpl) {
+  return boost::json::object{{"templateId", tmpl.template_id},
+                             {"organizationId", OrganizationOf(tmpl)}};
+}
+
+void RefuseMember(const boost::json::object& object, std::string_view key, std::string_view path,
+                  Details& details) {
+  if (Member(object, key) != nullptr) {
+    AddDetail(details, JoinPath(path, key), "assigned by the server; leave it out");
+  }
+}
+
+void WithinSize(const boost::json::value& version, std::string path, Details& details) {
+  if (boost::json::serialize(version).size() > kMaxTemplateVersionBytes) {
+    AddDetail(details, path.empty() ? "body" : std::move(path),
+              "a version's JSON is at most " + std::to_string(kMaxTemplateVersionBytes) + " bytes");
+  }
+}
+
+// What the importer made of a request, refused also for the ids it should not have carried.
+template <class T>
+Result<T> Checked(Result<T> imported, Details assigned, std::string message) {
+  if (imported && assigned.empty()) return imported;
+  if (!imported) {
+    for (auto& detail : imported.error().details) assigned.push_back(std::move(detail));
+  }
+  return std::unexpected(
+      Error{ErrorCode::kTemplateInvalid, std::move(message), std::move(assigned)});
+}
+
+Status ApplyOrganizationEvent(std::optional<Template>& tmpl, std::string_view template_id,
+                              std::string_view type, const boost::json::object& data) {
+  if (type == template_event::kCreated) {
+    if (tmpl) return Corrupt(template_id, type, "the template exists already");
+    auto organization = StringMember(data, "organizationId");
+    auto name = StringMember(data, "name");
+    if (!organization || organization->empty() || !name) {
+      return Corrupt(template_id, type, "no organizationId or name");
+    }
+    Template created;
+    created.template_id = std::string(template_id);
+    created.organization_id = std::string(*organization);
+    created.name = std::string(*name);
+    created.description = std::string(StringMember(data, "description").value_or(""));
+    tmpl = std::move(created);
+    return {};
+  }
+  if (!tmpl || !tmpl->organization_id) {
+    return Corrupt(template_id, type, "not an organization's template");
+  }
+  if (type == template_event::kVersionAdded) {
+    const auto* version = Member(data, "version");
+    if (version == nullptr) return Corrupt(template_id, type, "no version");
+    auto added = ImportVersion(*version, "version");
+    if (!added) return Corrupt(template_id, type, added.error().message);
+    if (tmpl->FindVersion(added->template_version_id) != nullptr) {
+      return Corrupt(template_id, type, "version " + added->template_version_id + " exists");
+    }
+    added->published = false;
+    tmpl->versions.push_back(std::move(*added));
+    return {};
+  }
+  if (type == template_event::kPublished) {
+    auto id = StringMember(data, "templateVersionId");
+    if (!id || tmpl->FindVersion(*id) == nullptr) {
+      return Corrupt(template_id, type, "names no version of the template");
+    }
+    for (TemplateVersion& version : tmpl->versions) {
+      version.published = version.template_version_id == *id;
+    }
+    return {};
+  }
+  tmpl->archived = true;  // kArchived
+  return {};
+}
+
+}  // namespace
+
+bool IsTemplateEvent(std::string_view type) {
+  return type == template_event::kImported || type == template_event::kCreated ||
+         type == template_event::kVersionAdded || type == template_event::kPublished ||
+         type == template_event::kArchived;
+}
+
+Status ApplyTemplateEvent(std::optional<Template>& tmpl, std::string_view template_id,
+                          std::string_view type, std::string_view data) {
+  if (!IsTemplateEvent(type)) return {};
+  auto parsed = ParseJson(data);
+  if (!parsed || !parsed->is_object()) return Corrupt(template_id, type, "data is not an object");
+  if (type == template_event::kImported) {
+    if (tmpl && tmpl->organization_id) {
+      return Corrupt(template_id, type, "an import over an organization's template");
+    }
+    auto imported = ImportTemplate(*parsed);
+    if (!imported) {
+      std::string why = imported.error().message;
+      if (!imported.error().details.empty()) {
+        why += " (" + imported.error().details.front().field + ": " +
+               imported.error().details.front().issue + ")";
+      }
+      return Corrupt(template_id, type, why);
+    }
+    if (imported->template_id != template_id) {
+      return Corrupt(template_id, type, "carries template " + imported->template_id);
+    }
+    tmpl = std::move(*imported);
+    return {};
+  }
+  return ApplyOrganizationEvent(tmpl, template_id, type, parsed->get_object());
+}
+
+std::string TemplateCreatedData(const Template& tmpl) {
+  boost::json::object data = Head(tmpl);
+  data["name"] = tmpl.name;
+  data["description"] = tmpl.description;
+  return boost::json::serialize(data);
+}
+
+std::string TemplateVersionAddedData(const Template& tmpl, const TemplateVersion& version) {
+  boost::json::object json = TemplateVersionToJson(version);
+  json.erase("published");
+  boost::json::object data = Head(tmpl);
+  data["version"] = std::move(json);
+  return boost::json::serialize(data);
+}
+
+std::string TemplatePublishedData(const Template& tmpl, std::string_view template_version_id) {
+  boost::json::object data = Head(tmpl);
+  data["templateVersionId"] = template_version_id;
+  return boost::json::serialize(data);
+}
+
+std::string TemplateArchivedData(const Template& tmpl) {
+  return boost::json::serialize(Head(tmpl));
+}
+
+Result<Template> ParseTemplateRequest(const boost::json::value& request,
+                                      const std::string& template_id,
+                                      const std::function<std::string()>& next_version_id) {
+  if (!request.is_object()) {
+    return Fail(ErrorCode::kTemplateInvalid, "template is invalid", "body", "must be an object");
+  }
+  boost::json::object document = request.get_object();
+  Details assigned;
+  RefuseMember(document, "templateId", "", assigned);
+  Details limits;
+  if (auto* versions = document.if_contains("versions"); versions && versions->is_array()) {
+    auto& list = versions->get_array();
+    if (list.size() > kMaxVersionsPerTemplate) {
+      AddDetail(limits, "versions",
+                "at most " + std::to_string(kMaxVersionsPerTemplate) + " versions per template");
+    }
+    for (size_t i = 0; i < list.size() && limits.empty(); ++i) {
+      if (!list[i].is_object()) continue;
+      const std::string path = IndexPath("versions", i);
+      WithinSize(list[i], path, limits);
+      RefuseMember(list[i].get_object(), "templateVersionId", path, assigned);
+      list[i].get_object()["templateVersionId"] = next_version_id();
+    }
+  }
+  if (!limits.empty()) {
+    return std::unexpected(
+        Error{ErrorCode::kValidationFailed, "the template is over a limit", std::move(limits)});
+  }
+  document["templateId"] = template_id;
+  return Checked(ImportTemplate(document), std::move(assigned), "template is invalid");
+}
+
+Result<TemplateVersion> ParseTemplateVersionRequest(const boost::json::value& request,
+                                                    const std::string& template_version_id) {
+  if (!request.is_object()) {
+    return Fail(ErrorCode::kTemplateInvalid, "template version is invalid", "body",
+                "must be an object");
+  }
+  Details limits;
+  WithinSize(request, "", limits);
+  if (!limits.empty()) {
+    return std::unexpected(Error{ErrorCode::kValidationFailed, "the template version is too large",
+                                 std::move(limits)});
+  }
+  boost::json::object version = request.get_object();
+  Details assigned;
+  RefuseMember(version, "templateVersionId", "", assigned);
+  version["templateVersionId"] = template_version_id;
+  return Checked(ImportVersion(version, ""), std::move(assigned), "template version is invalid");
+}
+
+}  // namespace esign
