@@ -1,9 +1,5 @@
 #include "documents/active_content.h"
 
-#include <qpdf/QPDFObjectHandle.hh>
-#include <qpdf/QPDFPageDocumentHelper.hh>
-#include <qpdf/QPDFPageObjectHelper.hh>
-
 #include <map>
 #include <string_view>
 #include <vector>

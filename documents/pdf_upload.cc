@@ -1,13 +1,6 @@
 #include "documents/pdf_upload.h"
 
 #include <zlib.h>
-#include <qpdf/Buffer.hh>
-#include <qpdf/Pipeline.hh>
-#include <qpdf/QPDF.hh>
-#include <qpdf/QPDFAcroFormDocumentHelper.hh>
-#include <qpdf/QPDFExc.hh>
-#include <qpdf/QPDFPageObjectHelper.hh>
-#include <qpdf/QPDFWriter.hh>
 
 #include <algorithm>
 #include <array>
@@ -19,6 +12,7 @@
 #include <utility>
 
 #include "documents/active_content.h"
+#include "documents/qpdf_cxx.h"
 #include "documents/text_tags.h"
 
 namespace esign::documents {

@@ -49,10 +49,12 @@ struct FormField {
 struct InspectedUpload {
   std::string cleaned_pdf;  // what is stored, shown and sealed
   std::vector<DocumentPage> pages;
-  // What was removed, one entry per kind: "javascript", "launch_action", "uri_action",
-  // "embedded_files", "xfa", "open_action", "additional_actions".
+  // What was removed, one entry per kind, sorted: "javascript", "launch_action", "uri_action",
+  // "form_submission", "remote_goto", "multimedia", "embedded_files", "xfa", "open_action",
+  // "additional_actions" (docs/documents.md says what each covers).
   std::vector<std::string> removed;
-  // What the uploader should know, e.g. that the PDF's signatures will not survive.
+  // What the uploader should know: "signatures_invalidated" (the PDF holds signatures, which the
+  // rewritten copy breaks), "repaired" (QPDF repaired damage while reading it).
   std::vector<std::string> warnings;
   std::vector<TextTag> text_tags;
   std::vector<FormField> form_fields;

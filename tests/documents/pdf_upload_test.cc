@@ -5,14 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
-#include <qpdf/Buffer.hh>
-#include <qpdf/QPDF.hh>
-#include <qpdf/QPDFWriter.hh>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include "documents/qpdf_cxx.h"
 #include "tests/documents/pdf_test_support.h"
 
 namespace esign::documents {
