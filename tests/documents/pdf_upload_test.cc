@@ -195,7 +195,7 @@ TEST(PdfUploadTest, TheCleanedCopyIsTheSameForTheSameInput) {
   ASSERT_TRUE(first.has_value()) << first.error().message;
   ASSERT_TRUE(second.has_value());
   EXPECT_EQ(first->cleaned_pdf, second->cleaned_pdf);
-  // And the cleaned copy is itself accepted unchanged.
+  // And the cleaned copy is itself accepted, with nothing left to remove.
   auto again = InspectUpload(first->cleaned_pdf);
   ASSERT_TRUE(again.has_value()) << again.error().message;
   EXPECT_TRUE(again->removed.empty());
