@@ -56,7 +56,7 @@ class Walker {
   bool WithinDepth(QPDFObjectHandle object, int64_t depth) const {
     if (depth > max_depth_) return false;
     if (object.isArray()) {
-      for (QPDFObjectHandle item : object.aitems()) {
+      for (const QPDFObjectHandle& item : object.aitems()) {
         if (!item.isIndirect() && !WithinDepth(item, depth + 1)) return false;
       }
     } else if (object.isDictionary() || object.isStream()) {
@@ -71,7 +71,7 @@ class Walker {
   // Removes the actions of `object` and of the direct objects inside it.
   void Clean(QPDFObjectHandle object) {
     if (object.isArray()) {
-      for (QPDFObjectHandle item : object.aitems()) {
+      for (const QPDFObjectHandle& item : object.aitems()) {
         if (!item.isIndirect()) Clean(item);
       }
       return;
@@ -89,7 +89,8 @@ class Walker {
       // /Next holds one action or an array of them.
       bool active = !ActiveKind(value).empty();
       if (value.isArray()) {
-        for (QPDFObjectHandle item : value.aitems()) active = active || !ActiveKind(item).empty();
+        for (const QPDFObjectHandle& item : value.aitems())
+          active = active || !ActiveKind(item).empty();
       }
       if (!active) continue;
       Note(value);
@@ -153,7 +154,7 @@ class Walker {
   void Note(QPDFObjectHandle actions, int64_t depth = 0) {
     if (depth > max_depth_) return;
     if (actions.isArray()) {
-      for (QPDFObjectHandle item : actions.aitems()) Note(item, depth + 1);
+      for (const QPDFObjectHandle& item : actions.aitems()) Note(item, depth + 1);
       return;
     }
     if (!actions.isDictionary()) return;
@@ -190,7 +191,7 @@ Result<std::set<std::string>> RemoveActiveContent(QPDF& pdf, int64_t max_depth) 
   }
   for (const QPDFObjectHandle& object : objects) walker.Clean(object);
   walker.CleanCatalog(pdf.getRoot());
-  for (QPDFObjectHandle page : pdf.getAllPages()) walker.CleanAnnotations(page);
+  for (const QPDFObjectHandle& page : pdf.getAllPages()) walker.CleanAnnotations(page);
   return walker.removed();
 }
 
