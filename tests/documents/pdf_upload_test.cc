@@ -407,6 +407,27 @@ TEST(PdfUploadTest, RemovesUriActionsEmbeddedFilesAndXfa) {
   EXPECT_NE(go_to->cleaned_pdf.find("/GoTo"), std::string::npos);
 }
 
+TEST(PdfUploadTest, RemovesFormSubmissionRemoteAndMultimediaContent) {
+  const std::string pdf =
+      OnePage("/Annots [5 0 R 6 0 R 7 0 R] /AA << /O << /S /GoToR /F (other.pdf) /D [0 /Fit] >> >>",
+              {"<< /Type /Annot /Subtype /Widget /FT /Btn /Ff 65536 /T (send) /Rect [0 0 10 10] "
+               "/P 3 0 R /A << /S /SubmitForm /F << /FS /URL /F (https://x.test/collect) >> >> >>",
+               "<< /Type /Annot /Subtype /RichMedia /Rect [0 0 10 10] >>",
+               "<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /A << /S /GoToR /F (other.pdf) "
+               "/D [0 /Fit] >> >>"},
+              "/AcroForm << /Fields [5 0 R] >>");
+  auto upload = InspectUpload(pdf);
+  ASSERT_TRUE(upload.has_value()) << upload.error().message;
+  EXPECT_EQ(upload->removed, (std::vector<std::string>{"additional_actions", "form_submission",
+                                                       "multimedia", "remote_goto"}));
+  EXPECT_EQ(upload->cleaned_pdf.find("/SubmitForm"), std::string::npos);
+  EXPECT_EQ(upload->cleaned_pdf.find("/RichMedia"), std::string::npos);
+  EXPECT_EQ(upload->cleaned_pdf.find("/GoToR"), std::string::npos);
+  // The push button stays a field, without its action.
+  ASSERT_EQ(upload->form_fields.size(), 1u);
+  EXPECT_EQ(upload->form_fields[0].type, "button");
+}
+
 TEST(PdfUploadTest, AJavaScriptActionChainedAfterAnInnocentOneIsRemoved) {
   auto upload = InspectUpload(OnePage(
       "", {}, "/OpenAction << /S /GoTo /D [3 0 R /Fit] /Next << /S /JavaScript /JS (x) >> >>"));
