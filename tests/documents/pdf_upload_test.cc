@@ -278,6 +278,23 @@ TEST(PdfUploadTest, RefusesALoopInThePageTree) {
   EXPECT_NE(upload.error().message.find("loop"), std::string::npos) << upload.error().message;
 }
 
+TEST(PdfUploadTest, RefusesAPageTreeDeeperThanTheLimit) {
+  // Pages nodes 2 .. 101, each the only kid of the one before, and one page at the bottom.
+  std::vector<std::string> objects = {"<< /Type /Catalog /Pages 2 0 R >>"};
+  for (int node = 2; node <= 101; ++node) {
+    objects.push_back("<< /Type /Pages /Kids [" + std::to_string(node + 1) + " 0 R] /Count 1 >>");
+  }
+  objects.push_back("<< /Type /Page /Parent 101 0 R /MediaBox [0 0 612 792] >>");
+  auto upload = InspectUpload(WritePdf(objects));
+  ASSERT_FALSE(upload.has_value());
+  EXPECT_EQ(upload.error().code, ErrorCode::kDocumentLimitExceeded) << upload.error().message;
+  UploadLimits deeper;
+  deeper.max_depth = 128;
+  auto allowed = InspectUpload(WritePdf(objects), deeper);
+  ASSERT_TRUE(allowed.has_value()) << allowed.error().message;
+  EXPECT_EQ(allowed->pages.size(), 1u);
+}
+
 TEST(PdfUploadTest, RefusesTenThousandPagesWhateverTheirCountSays) {
   std::string kids;
   std::vector<std::string> objects = {"<< /Type /Catalog /Pages 2 0 R >>", ""};
