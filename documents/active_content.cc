@@ -149,10 +149,12 @@ class Walker {
   std::set<std::string> removed() const { return removed_; }
 
  private:
-  // Records the kinds of the actions being removed, following /Next within the depth already
-  // checked.
+  // Records the kinds of the actions being removed, following /Next and the entries of /AA. Each
+  // indirect object is looked into once in the whole walk: actions that refer to each other would
+  // otherwise be followed along every path, exponentially many within the depth limit.
   void Note(QPDFObjectHandle actions, int64_t depth = 0) {
     if (depth > max_depth_) return;
+    if (actions.isIndirect() && !noted_.insert(actions.getObjGen()).second) return;
     if (actions.isArray()) {
       for (const QPDFObjectHandle& item : actions.aitems()) Note(item, depth + 1);
       return;
@@ -170,6 +172,7 @@ class Walker {
 
   int64_t max_depth_;
   std::set<std::string> removed_;
+  std::set<QPDFObjGen> noted_;
 };
 
 }  // namespace

@@ -454,6 +454,16 @@ TEST(PdfUploadTest, AJavaScriptActionChainedAfterAnInnocentOneIsRemoved) {
   EXPECT_EQ(upload->cleaned_pdf.find("/JavaScript"), std::string::npos);
 }
 
+TEST(PdfUploadTest, ActionsThatReferToEachOtherAreFollowedOnce) {
+  // Each /AA entry leads back to both dictionaries: followed along every path, 2^64 visits.
+  const std::string pdf =
+      OnePage("/AA 5 0 R", {"<< /O 6 0 R /C 5 0 R /Next 6 0 R >>",
+                            "<< /S /JavaScript /JS (x) /Next [5 0 R 6 0 R] /O 5 0 R >>"});
+  auto upload = InspectUpload(pdf);
+  ASSERT_TRUE(upload.has_value()) << upload.error().message;
+  EXPECT_EQ(upload->removed, (std::vector<std::string>{"additional_actions", "javascript"}));
+}
+
 TEST(PdfUploadTest, WarnsThatExistingSignaturesWillNotSurvive) {
   const std::string pdf =
       OnePage("/Annots [5 0 R]",
