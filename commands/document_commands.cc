@@ -23,25 +23,6 @@ std::unexpected<Error> DocumentNotFound(std::string_view document_id) {
   return Fail(ErrorCode::kDocumentNotFound, "document " + std::string(document_id) + " not found");
 }
 
-std::vector<DocumentTextTag> TagsOf(const documents::InspectedUpload& inspected) {
-  std::vector<DocumentTextTag> tags;
-  tags.reserve(inspected.text_tags.size());
-  for (const auto& tag : inspected.text_tags) {
-    tags.push_back(
-        DocumentTextTag{tag.text, tag.type, tag.signer, tag.name, tag.optional, tag.box});
-  }
-  return tags;
-}
-
-std::vector<DocumentFormField> FormFieldsOf(const documents::InspectedUpload& inspected) {
-  std::vector<DocumentFormField> fields;
-  fields.reserve(inspected.form_fields.size());
-  for (const auto& field : inspected.form_fields) {
-    fields.push_back(DocumentFormField{field.name, field.type, field.box});
-  }
-  return fields;
-}
-
 }  // namespace
 
 DocumentCommands::DocumentCommands(eventstore::EventStore& store,
@@ -76,8 +57,8 @@ Result<UploadedDocument> DocumentCommands::Upload(const eventstore::Actor& actor
   document.pages = std::move(inspected->pages);
   document.removed = std::move(inspected->removed);
   document.warnings = std::move(inspected->warnings);
-  document.text_tags = TagsOf(*inspected);
-  document.form_fields = FormFieldsOf(*inspected);
+  document.text_tags = std::move(inspected->text_tags);
+  document.form_fields = std::move(inspected->form_fields);
   document.uploaded_at = FormatTimestamp(now);
   document.uploaded_by = actor.client_id;
   document.expires_at =

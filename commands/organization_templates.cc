@@ -12,7 +12,7 @@ namespace {
 
 constexpr int kMaxAttempts = 5;
 
-std::unexpected<Error> NotFound(std::string_view id) {
+std::unexpected<Error> TemplateNotFound(std::string_view id) {
   return Fail(ErrorCode::kTemplateNotFound, "no template " + std::string(id), "id",
               std::string(id));
 }
@@ -21,7 +21,7 @@ std::unexpected<Error> NotFound(std::string_view id) {
 Status Writable(const std::optional<Template>& tmpl, const TemplateCaller& caller,
                 std::string_view id) {
   if (!tmpl || (tmpl->organization_id && *tmpl->organization_id != caller.organization_id)) {
-    return NotFound(id);
+    return TemplateNotFound(id);
   }
   if (!tmpl->organization_id) {
     return Fail(ErrorCode::kPermissionDenied,
@@ -293,7 +293,7 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::OutcomeAt(
     const std::string& template_id, uint64_t version, std::string_view first_event_id) const {
   auto loaded = Load(template_id, version);
   if (!loaded) return std::unexpected(loaded.error());
-  if (!loaded->tmpl) return NotFound(template_id);
+  if (!loaded->tmpl) return TemplateNotFound(template_id);
   Outcome outcome{std::move(*loaded->tmpl)};
   for (const auto& event : loaded->events) {
     if (event.event_id != first_event_id || event.type != template_event::kVersionAdded) continue;

@@ -1,9 +1,5 @@
 #include "documents/active_content.h"
 
-#include <qpdf/QPDFObjectHandle.hh>
-#include <qpdf/QPDFPageDocumentHelper.hh>
-#include <qpdf/QPDFPageObjectHelper.hh>
-
 #include <map>
 #include <string_view>
 #include <vector>
@@ -60,7 +56,7 @@ class Walker {
   bool WithinDepth(QPDFObjectHandle object, int64_t depth) const {
     if (depth > max_depth_) return false;
     if (object.isArray()) {
-      for (QPDFObjectHandle item : object.aitems()) {
+      for (const QPDFObjectHandle& item : object.aitems()) {
         if (!item.isIndirect() && !WithinDepth(item, depth + 1)) return false;
       }
     } else if (object.isDictionary() || object.isStream()) {
@@ -75,7 +71,7 @@ class Walker {
   // Removes the actions of `object` and of the direct objects inside it.
   void Clean(QPDFObjectHandle object) {
     if (object.isArray()) {
-      for (QPDFObjectHandle item : object.aitems()) {
+      for (const QPDFObjectHandle& item : object.aitems()) {
         if (!item.isIndirect()) Clean(item);
       }
       return;
@@ -93,7 +89,8 @@ class Walker {
       // /Next holds one action or an array of them.
       bool active = !ActiveKind(value).empty();
       if (value.isArray()) {
-        for (QPDFObjectHandle item : value.aitems()) active = active || !ActiveKind(item).empty();
+        for (const QPDFObjectHandle& item : value.aitems())
+          active = active || !ActiveKind(item).empty();
       }
       if (!active) continue;
       Note(value);
@@ -152,12 +149,14 @@ class Walker {
   std::set<std::string> removed() const { return removed_; }
 
  private:
-  // Records the kinds of the actions being removed, following /Next within the depth already
-  // checked.
+  // Records the kinds of the actions being removed, following /Next and the entries of /AA. Each
+  // indirect object is looked into once in the whole walk: actions that refer to each other would
+  // otherwise be followed along every path, exponentially many within the depth limit.
   void Note(QPDFObjectHandle actions, int64_t depth = 0) {
     if (depth > max_depth_) return;
+    if (actions.isIndirect() && !noted_.insert(actions.getObjGen()).second) return;
     if (actions.isArray()) {
-      for (QPDFObjectHandle item : actions.aitems()) Note(item, depth + 1);
+      for (const QPDFObjectHandle& item : actions.aitems()) Note(item, depth + 1);
       return;
     }
     if (!actions.isDictionary()) return;
@@ -173,6 +172,7 @@ class Walker {
 
   int64_t max_depth_;
   std::set<std::string> removed_;
+  std::set<QPDFObjGen> noted_;
 };
 
 }  // namespace
@@ -194,7 +194,7 @@ Result<std::set<std::string>> RemoveActiveContent(QPDF& pdf, int64_t max_depth) 
   }
   for (const QPDFObjectHandle& object : objects) walker.Clean(object);
   walker.CleanCatalog(pdf.getRoot());
-  for (QPDFObjectHandle page : pdf.getAllPages()) walker.CleanAnnotations(page);
+  for (const QPDFObjectHandle& page : pdf.getAllPages()) walker.CleanAnnotations(page);
   return walker.removed();
 }
 

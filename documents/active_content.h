@@ -5,7 +5,7 @@
 // Thread safety: works on one QPDF object, which must not be shared while it runs.
 #pragma once
 
-#include <qpdf/QPDF.hh>
+#include "documents/qpdf_cxx.h"
 
 #include <cstdint>
 #include <set>

@@ -1,13 +1,6 @@
 #include "documents/pdf_upload.h"
 
 #include <zlib.h>
-#include <qpdf/Buffer.hh>
-#include <qpdf/Pipeline.hh>
-#include <qpdf/QPDF.hh>
-#include <qpdf/QPDFAcroFormDocumentHelper.hh>
-#include <qpdf/QPDFExc.hh>
-#include <qpdf/QPDFPageObjectHelper.hh>
-#include <qpdf/QPDFWriter.hh>
 
 #include <algorithm>
 #include <array>
@@ -20,6 +13,7 @@
 
 #include "documents/active_content.h"
 #include "documents/pdf_page_frame.h"
+#include "documents/qpdf_cxx.h"
 #include "documents/text_tags.h"
 
 namespace esign::documents {
@@ -163,7 +157,7 @@ Status CheckPageTree(QPDF& pdf, const UploadLimits& limits) {
     if (static_cast<int64_t>(seen.size() + pending.size()) > limits.max_objects) {
       return Fail(ErrorCode::kDocumentLimitExceeded, "the page tree has too many nodes");
     }
-    for (QPDFObjectHandle kid : kids.aitems()) pending.emplace_back(kid, depth + 1);
+    for (const QPDFObjectHandle& kid : kids.aitems()) pending.emplace_back(kid, depth + 1);
   }
   if (pages == 0) return Fail(ErrorCode::kDocumentInvalid, "the PDF has no pages");
   return {};
@@ -205,7 +199,7 @@ Status CheckContentStreams(const std::vector<QPDFPageObjectHelper>& pages,
     over = used > limits.max_decoded_bytes;
   };
   for (QPDFPageObjectHelper page : pages) {
-    for (QPDFObjectHandle stream : page.getPageContents()) decode(stream);
+    for (const QPDFObjectHandle& stream : page.getPageContents()) decode(stream);
     page.forEachFormXObject(true, [&](QPDFObjectHandle& xobject, QPDFObjectHandle&,
                                       std::string const&) { decode(xobject); });
     if (over) {
@@ -282,7 +276,7 @@ Result<InspectedUpload> Inspect(std::string_view bytes, const UploadLimits& limi
   InspectedUpload upload;
   upload.removed.assign(removed->begin(), removed->end());
   std::vector<QPDFPageObjectHelper> pages;
-  for (QPDFObjectHandle page : pdf.getAllPages()) pages.emplace_back(page);
+  for (const QPDFObjectHandle& page : pdf.getAllPages()) pages.emplace_back(page);
   if (pages.empty()) return Fail(ErrorCode::kDocumentInvalid, "the PDF has no pages");
   if (static_cast<int64_t>(pages.size()) > limits.max_pages) {
     return Fail(ErrorCode::kDocumentLimitExceeded,
@@ -300,9 +294,9 @@ Result<InspectedUpload> Inspect(std::string_view bytes, const UploadLimits& limi
   }
   int64_t signed_fields = 0;
   upload.form_fields = FormFields(pdf, pages, frames, signed_fields);
-  if (signed_fields > 0) upload.warnings.push_back("signatures_invalidated");
+  if (signed_fields > 0) upload.warnings.emplace_back("signatures_invalidated");
   // Warnings are QPDF's account of what it repaired while reading.
-  if (pdf.anyWarnings()) upload.warnings.push_back("repaired");
+  if (pdf.anyWarnings()) upload.warnings.emplace_back("repaired");
 
   QPDFWriter writer(pdf);
   writer.setOutputMemory();

@@ -14,6 +14,7 @@
 
 #include "domain/placed_fields.h"
 #include "domain/result.h"
+#include "domain/uploaded_document.h"
 
 namespace esign::documents {
 
@@ -29,30 +30,21 @@ struct UploadLimits {
   uint64_t max_inflated_bytes = 1ull << 30;
 };
 
-// A text tag found in the document: {{type:signer}}, {{type:signer:name}}, optionally ending in
-// ":optional" (DESIGN section 20). The box is the tag's text box in the page's displayed frame.
-struct TextTag {
-  std::string text;    // the whole tag, braces included
-  std::string type;    // as written; whether it is a known field type is the caller's to check
-  int64_t signer = 0;  // 1-based participant index
-  std::string name;    // empty when not given
-  bool optional = false;
-  PageRect box;
-};
-
-struct FormField {
-  std::string name;  // the fully qualified field name
-  std::string type;  // "text", "checkbox", "radio", "choice", "signature", "button"
-  PageRect box;      // the first widget's rectangle in the page's displayed frame
-};
+// A text tag found in the document (DESIGN section 20), its box in the page's displayed frame;
+// whether its type is a known field type is the contract's to check. An AcroForm field, with its
+// first widget's box. As document.uploaded records them (domain/uploaded_document.h).
+using TextTag = DocumentTextTag;
+using FormField = DocumentFormField;
 
 struct InspectedUpload {
   std::string cleaned_pdf;  // what is stored, shown and sealed
   std::vector<DocumentPage> pages;
-  // What was removed, one entry per kind: "javascript", "launch_action", "uri_action",
-  // "embedded_files", "xfa", "open_action", "additional_actions".
+  // What was removed, one entry per kind, sorted: "javascript", "launch_action", "uri_action",
+  // "form_submission", "remote_goto", "multimedia", "embedded_files", "xfa", "open_action",
+  // "additional_actions" (docs/documents.md says what each covers).
   std::vector<std::string> removed;
-  // What the uploader should know, e.g. that the PDF's signatures will not survive.
+  // What the uploader should know: "signatures_invalidated" (the PDF holds signatures, which the
+  // rewritten copy breaks), "repaired" (QPDF repaired damage while reading it).
   std::vector<std::string> warnings;
   std::vector<TextTag> text_tags;
   std::vector<FormField> form_fields;

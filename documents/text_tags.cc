@@ -39,12 +39,28 @@ void TagsOfPage(int64_t page, std::string_view text, const PopplerRectangle* rec
     char_index[i] = chars;
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++chars;
   }
+  // The next "}}" and line end are searched from where the last search ended, never again from
+  // every "{{": a page of braces stays linear.
+  struct Search {
+    std::string_view needle;
+    bool done = false;
+    size_t found = std::string_view::npos;
+  };
+  auto next = [&](Search& search, size_t from) {
+    if (!search.done || (search.found != std::string_view::npos && search.found < from)) {
+      search.found = text.find(search.needle, from);
+      search.done = true;
+    }
+    return search.found;
+  };
+  Search closing{"}}"};
+  Search newline{"\n"};
   size_t at = 0;
   while ((at = text.find("{{", at)) != std::string_view::npos) {
-    const size_t close = text.find("}}", at + 2);
+    const size_t close = next(closing, at + 2);
     if (close == std::string_view::npos) break;
     const size_t next_open = text.find("{{", at + 2);
-    const size_t line_end = text.find('\n', at);
+    const size_t line_end = next(newline, at);
     // A tag is read within one line and without another opening inside it.
     if ((next_open != std::string_view::npos && next_open < close) ||
         (line_end != std::string_view::npos && line_end < close)) {

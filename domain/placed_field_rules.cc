@@ -249,15 +249,6 @@ void ReadTagFields(const std::vector<UploadedDocument>& uploads,
       field.participant_id = participant.participant_id;
       field.document_index = static_cast<int64_t>(d);
       field.box = tag.box;
-      if (field.type == PlacedFieldType::kSignature && field.box.height < kMinSignatureTagHeight) {
-        // Grown downwards from the tag's top, within the page.
-        const auto page = static_cast<size_t>(std::max<int64_t>(1, tag.box.page) - 1);
-        double limit = page < documents[d].pages.size() ? documents[d].pages[page].height : 0;
-        field.box.height = kMinSignatureTagHeight;
-        if (field.box.y + field.box.height > limit) {
-          field.box.y = std::max(0.0, limit - field.box.height);
-        }
-      }
       field.required = !tag.optional;
       field.name = tag.name;
       field.placement = FieldPlacement::kTextTag;

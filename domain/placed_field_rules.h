@@ -25,8 +25,6 @@ namespace esign {
 inline constexpr size_t kMaxContractDocuments = 20;
 inline constexpr uint64_t kMaxContractDocumentBytes = 50ull << 20;
 inline constexpr size_t kMaxPlacedFields = 500;
-// A text tag for a signature gets a box at least this high (DESIGN section 20).
-inline constexpr double kMinSignatureTagHeight = 24;
 
 // The documents of `value` as the uploads hold them, in order. kDocumentNotFound (with the path
 // of the id) for an id that is not among `uploads`; shape problems go to `validation`.

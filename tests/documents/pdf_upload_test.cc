@@ -5,14 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
-#include <qpdf/Buffer.hh>
-#include <qpdf/QPDF.hh>
-#include <qpdf/QPDFWriter.hh>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include "documents/qpdf_cxx.h"
 #include "tests/documents/pdf_test_support.h"
 
 namespace esign::documents {
@@ -197,7 +195,7 @@ TEST(PdfUploadTest, TheCleanedCopyIsTheSameForTheSameInput) {
   ASSERT_TRUE(first.has_value()) << first.error().message;
   ASSERT_TRUE(second.has_value());
   EXPECT_EQ(first->cleaned_pdf, second->cleaned_pdf);
-  // And the cleaned copy is itself accepted unchanged.
+  // And the cleaned copy is itself accepted, with nothing left to remove.
   auto again = InspectUpload(first->cleaned_pdf);
   ASSERT_TRUE(again.has_value()) << again.error().message;
   EXPECT_TRUE(again->removed.empty());
@@ -278,6 +276,23 @@ TEST(PdfUploadTest, RefusesALoopInThePageTree) {
   ASSERT_FALSE(upload.has_value());
   EXPECT_EQ(upload.error().code, ErrorCode::kDocumentInvalid);
   EXPECT_NE(upload.error().message.find("loop"), std::string::npos) << upload.error().message;
+}
+
+TEST(PdfUploadTest, RefusesAPageTreeDeeperThanTheLimit) {
+  // Pages nodes 2 .. 101, each the only kid of the one before, and one page at the bottom.
+  std::vector<std::string> objects = {"<< /Type /Catalog /Pages 2 0 R >>"};
+  for (int node = 2; node <= 101; ++node) {
+    objects.push_back("<< /Type /Pages /Kids [" + std::to_string(node + 1) + " 0 R] /Count 1 >>");
+  }
+  objects.push_back("<< /Type /Page /Parent 101 0 R /MediaBox [0 0 612 792] >>");
+  auto upload = InspectUpload(WritePdf(objects));
+  ASSERT_FALSE(upload.has_value());
+  EXPECT_EQ(upload.error().code, ErrorCode::kDocumentLimitExceeded) << upload.error().message;
+  UploadLimits deeper;
+  deeper.max_depth = 128;
+  auto allowed = InspectUpload(WritePdf(objects), deeper);
+  ASSERT_TRUE(allowed.has_value()) << allowed.error().message;
+  EXPECT_EQ(allowed->pages.size(), 1u);
 }
 
 TEST(PdfUploadTest, RefusesTenThousandPagesWhateverTheirCountSays) {
@@ -409,6 +424,27 @@ TEST(PdfUploadTest, RemovesUriActionsEmbeddedFilesAndXfa) {
   EXPECT_NE(go_to->cleaned_pdf.find("/GoTo"), std::string::npos);
 }
 
+TEST(PdfUploadTest, RemovesFormSubmissionRemoteAndMultimediaContent) {
+  const std::string pdf =
+      OnePage("/Annots [5 0 R 6 0 R 7 0 R] /AA << /O << /S /GoToR /F (other.pdf) /D [0 /Fit] >> >>",
+              {"<< /Type /Annot /Subtype /Widget /FT /Btn /Ff 65536 /T (send) /Rect [0 0 10 10] "
+               "/P 3 0 R /A << /S /SubmitForm /F << /FS /URL /F (https://x.test/collect) >> >> >>",
+               "<< /Type /Annot /Subtype /RichMedia /Rect [0 0 10 10] >>",
+               "<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /A << /S /GoToR /F (other.pdf) "
+               "/D [0 /Fit] >> >>"},
+              "/AcroForm << /Fields [5 0 R] >>");
+  auto upload = InspectUpload(pdf);
+  ASSERT_TRUE(upload.has_value()) << upload.error().message;
+  EXPECT_EQ(upload->removed, (std::vector<std::string>{"additional_actions", "form_submission",
+                                                       "multimedia", "remote_goto"}));
+  EXPECT_EQ(upload->cleaned_pdf.find("/SubmitForm"), std::string::npos);
+  EXPECT_EQ(upload->cleaned_pdf.find("/RichMedia"), std::string::npos);
+  EXPECT_EQ(upload->cleaned_pdf.find("/GoToR"), std::string::npos);
+  // The push button stays a field, without its action.
+  ASSERT_EQ(upload->form_fields.size(), 1u);
+  EXPECT_EQ(upload->form_fields[0].type, "button");
+}
+
 TEST(PdfUploadTest, AJavaScriptActionChainedAfterAnInnocentOneIsRemoved) {
   auto upload = InspectUpload(OnePage(
       "", {}, "/OpenAction << /S /GoTo /D [3 0 R /Fit] /Next << /S /JavaScript /JS (x) >> >>"));
@@ -416,6 +452,16 @@ TEST(PdfUploadTest, AJavaScriptActionChainedAfterAnInnocentOneIsRemoved) {
   EXPECT_EQ(upload->removed, (std::vector<std::string>{"javascript"}));
   EXPECT_NE(upload->cleaned_pdf.find("/GoTo"), std::string::npos);
   EXPECT_EQ(upload->cleaned_pdf.find("/JavaScript"), std::string::npos);
+}
+
+TEST(PdfUploadTest, ActionsThatReferToEachOtherAreFollowedOnce) {
+  // Each /AA entry leads back to both dictionaries: followed along every path, 2^64 visits.
+  const std::string pdf =
+      OnePage("/AA 5 0 R", {"<< /O 6 0 R /C 5 0 R /Next 6 0 R >>",
+                            "<< /S /JavaScript /JS (x) /Next [5 0 R 6 0 R] /O 5 0 R >>"});
+  auto upload = InspectUpload(pdf);
+  ASSERT_TRUE(upload.has_value()) << upload.error().message;
+  EXPECT_EQ(upload->removed, (std::vector<std::string>{"additional_actions", "javascript"}));
 }
 
 TEST(PdfUploadTest, WarnsThatExistingSignaturesWillNotSurvive) {

@@ -95,6 +95,26 @@ TEST(TextTagsTest, FindsTagsWithTheirBoxesInAHandWrittenPdf) {
   EXPECT_GT(turned.width, 60);
 }
 
+TEST(TextTagsTest, ATagAfterAPageOfOpeningBracesIsFound) {
+  // 100 lines of 250 opening braces, then a tag: each search for the closing pair starts where the
+  // last one ended (the page costs one pass, not one per opening).
+  std::string content = "BT /F1 4 Tf 5 TL 20 780 Td\n";
+  for (int line = 0; line < 100; ++line) content += "(" + std::string(250, '{') + ") '\n";
+  content += "({{email:1}}) ' ET";
+  const std::string pdf = WritePdf({
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+      "/Resources << /Font << /F1 5 0 R >> >> >>",
+      StreamObject(content),
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  });
+  auto tags = FindTextTags(pdf);
+  ASSERT_TRUE(tags.has_value()) << tags.error().message;
+  ASSERT_EQ(tags->size(), 1u);
+  EXPECT_EQ((*tags)[0].text, "{{email:1}}");
+}
+
 TEST(TextTagsTest, RefusesBytesPopplerCannotRead) {
   auto tags = FindTextTags("not a pdf");
   ASSERT_FALSE(tags.has_value());
