@@ -34,7 +34,7 @@ DocumentCommands::DocumentCommands(eventstore::EventStore& store,
       projector_(projector),
       ids_(ids),
       clock_(clock),
-      options_(std::move(options)) {}
+      options_(options) {}
 
 Result<UploadedDocument> DocumentCommands::Upload(const eventstore::Actor& actor,
                                                   std::string_view bytes, std::string name) {

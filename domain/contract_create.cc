@@ -116,7 +116,7 @@ Result<std::vector<DomainEvent>> WithSendNow(const ContractState& state, DomainE
 
 Result<std::vector<DomainEvent>> CreateFromUploads(
     const ContractState& state, const CreateContract& c, const DecisionContext& context,
-    std::vector<Participant> participants, std::vector<ContractDocument> documents,
+    const std::vector<Participant>& participants, std::vector<ContractDocument> documents,
     boost::json::object signing_settings, bool send_now) {
   Details validation;
   std::vector<PlacedField> fields = ReadPlacedFields(
@@ -263,7 +263,7 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
   }
 
   if (from_uploads) {
-    return CreateFromUploads(state, c, context, std::move(participants), std::move(documents),
+    return CreateFromUploads(state, c, context, participants, std::move(documents),
                              std::move(signing_settings), send_now);
   }
 
