@@ -2,6 +2,8 @@
 // directory with its demo client, an API client, a page that records script errors and CSP
 // refusals, and a guard that ends every child process when a test runs out of time.
 import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -167,6 +169,29 @@ export async function closeBrowserAndContractd(browser, server) {
   if (server) {
     const code = await stopChild(server.child);
     if (code !== 0) console.error(`contractd stopped with ${code}:\n${server.output()}`);
+  }
+}
+
+// Runs `body(run)` with a fresh data directory (`run.dataDir`) and the list the pages report their
+// problems into (`run.problems`); `body` puts what it starts in `run.server` and `run.browser`, and
+// the page it is looking at in `run.page`. Passes only when the browser reported no problem; a
+// failure leaves a screenshot of `run.page` as ARTIFACT_DIR/`name`-failure.png. Everything is
+// stopped and the data directory removed, however it ends.
+export async function browserRun(artifactDir, name, body) {
+  mkdirSync(artifactDir, { recursive: true });
+  const run = { dataDir: mkdtempSync(join(tmpdir(), `${name}-`)), problems: [], server: null, browser: null,
+    page: null };
+  try {
+    await body(run);
+    run.page = null;
+    check(run.problems.length === 0, `problems in the browser:\n${run.problems.join("\n")}`);
+    ok("no script errors and no Content-Security-Policy refusals");
+  } catch (error) {
+    await reportFailure(run.page, join(artifactDir, `${name}-failure.png`), run.problems);
+    throw error;
+  } finally {
+    await closeBrowserAndContractd(run.browser, run.server);
+    rmSync(run.dataDir, { recursive: true, force: true });
   }
 }
 
