@@ -1,8 +1,10 @@
 // What the browser tests share: checks that print "ok - ..." lines, a contractd on a fresh data
 // directory with its demo client, an API client, a page that records script errors and CSP
-// refusals, and a guard that ends every child process when a test runs out of time.
+// refusals, axe-core's accessibility check, and a guard that ends every child process when a test
+// runs out of time.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,6 +152,20 @@ export async function openPage(context, url, problems) {
   const response = await page.goto(url);
   check(response !== null, `no response for ${url}`);
   return { page, response };
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+// axe-core in the page (evaluated through the browser's debugging protocol, which the page's
+// Content-Security-Policy does not govern): no serious or critical violation.
+export async function checkAccessibility(page, what) {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  check(bad.length === 0, `${what}: axe found ${bad.map((v) =>
+    `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`).join("; ")}`);
+  ok(`${what}: axe-core ${result.testEngine.version}, no serious or critical violation` +
+    ` (${result.violations.length} minor or moderate)`);
 }
 
 // What a failed check leaves behind: a screenshot of the page that was open (if one was) as

@@ -2,7 +2,8 @@
 // phone-sized screen, another declines, and cancelled, replaced, dead, expired, unknown and
 // withdrawn (voided contract) and lapsed (expired contract) links each show their message. Every outcome is checked through the API too.
 // The document shows as page images (no PDF viewer needed) at phone and desktop widths, with the
-// signer's signature places marked.
+// signer's signature places marked. axe-core finds no serious or critical violation on the page
+// before signing (phone and desktop), on a notice, on the decline form and on the access-code form.
 //
 // Usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
 // Environment: CHROMIUM (default /usr/bin/chromium).
@@ -14,8 +15,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import {
-  browserRun, check, checkEqual, demoApi, DESKTOP, launchChromium, ok, openPage, PHONE, runTest,
-  sourceDir, startContractd, testArguments,
+  browserRun, check, checkAccessibility, checkEqual, demoApi, DESKTOP, launchChromium, ok, openPage,
+  PHONE, runTest, sourceDir, startContractd, testArguments,
 } from "./harness.mjs";
 
 const { contractdBinary, artifactDir } = testArguments("signing_page_test.mjs");
@@ -199,6 +200,7 @@ async function main() {
     check(overflow <= 0, `the page scrolls sideways on a phone by ${overflow}px`);
     await page.screenshot({ path: join(artifactDir, "signing-page.png"), fullPage: true });
     ok(`phone screenshot saved to ${join(artifactDir, "signing-page.png")}`);
+    await checkAccessibility(page, "the phone page before signing");
 
     await signButton.click();
     await expectNotice(page, "SIGNED", /signed the document/, "after signing");
@@ -233,11 +235,13 @@ async function main() {
     ok("the refreshed link opens the signing form");
     await run.page.setViewportSize({ width: 1280, height: 800 });
     await checkPageImages(run.page, "desktop", 760);
+    await checkAccessibility(run.page, "the desktop page");
     await run.page.screenshot({ path: join(artifactDir, "signing-page-desktop.png") });
     ok(`desktop screenshot saved to ${join(artifactDir, "signing-page-desktop.png")}`);
 
     run.page = (await openPage(desktop, `${base}/sign/tok_this_link_does_not_exist`, problems)).page;
     await expectNotice(run.page, "SIGNING_SESSION_NOT_FOUND", /not valid/, "an unknown link");
+    await checkAccessibility(run.page, "the notice of an unknown link");
 
     // The sender withdraws a contract: its open link says so, in words a signer understands.
     const withdrawn = await sendNda(api, "Mutual NDA: withdrawn by the sender");
@@ -266,6 +270,7 @@ async function main() {
     check(await confirm.isDisabled(), "decline needs a reason");
     await declinePage.getByLabel("Why are you declining?").fill("The confidentiality term is too long.");
     check(await confirm.isEnabled(), "decline is possible with a reason");
+    await checkAccessibility(declinePage, "the decline form");
     await confirm.click();
     await expectNotice(declinePage, "DECLINED", /declined to sign/, "after declining");
     const declined = await participantStatus(api, second.id, second.ada);
@@ -293,6 +298,7 @@ async function main() {
     checkEqual(await guardedPage.locator("#auth-remaining").textContent(), "4 tries left.",
       "tries left after a wrong code");
     ok("the page asks for the access code and counts a wrong one");
+    await checkAccessibility(guardedPage, "the access-code form after a wrong code");
     await codeField.fill("Analytical-1843");
     await guardedPage.getByRole("button", { name: "Continue" }).click();
     await guardedPage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });

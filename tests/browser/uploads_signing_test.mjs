@@ -13,17 +13,15 @@
 // failed).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 
 import {
-  browserRun, check, checkEqual, demoApi, DESKTOP, launchChromium, ok, openPage, PHONE, runTest,
-  sleep, sourceDir, startContractd, testArguments,
+  browserRun, check, CheckFailed, checkAccessibility, checkEqual, demoApi, DESKTOP, launchChromium, ok,
+  openPage, PHONE, runTest, sleep, sourceDir, startContractd, testArguments,
 } from "./harness.mjs";
 
 const { contractdBinary, artifactDir } = testArguments("uploads_signing_test.mjs");
 const OVERALL_TIMEOUT_MS = 240_000;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 function fixture(name) {
   return readFileSync(join(sourceDir, "tests", "fixtures", "documents", name));
@@ -49,18 +47,6 @@ function expectedPlaces(contract) {
       left: field.x / size.width, top: field.y / size.height,
       width: field.width / size.width, height: field.height / size.height };
   });
-}
-
-// axe-core in the page (evaluated through the browser's debugging protocol, which the page's
-// Content-Security-Policy does not govern): no serious or critical violation.
-async function checkAccessibility(page, what) {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  check(bad.length === 0, `${what}: axe found ${bad.map((v) =>
-    `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`).join("; ")}`);
-  ok(`${what}: axe-core ${result.testEngine.version}, no serious or critical violation` +
-    ` (${result.violations.length} minor or moderate)`);
 }
 
 // Every page drawn and loaded, and exactly the signer's fields drawn on them where they are
@@ -134,6 +120,14 @@ async function signOnPage(run, url, who, mine, others, pageCount) {
   const wideShot = join(artifactDir, `uploads-${who.toLowerCase()}-desktop.png`);
   await wide.screenshot({ path: wideShot, fullPage: true });
   ok(`desktop screenshot saved to ${wideShot}`);
+  if (who === "Ada") {
+    // The check can fail: a place to sign that a screen reader could not name is caught.
+    await wide.evaluate(() => { document.querySelector(".sig-box").textContent = ""; });
+    const caught = await checkAccessibility(wide, "a signature box without a name").then(() => null, (e) => e);
+    check(caught instanceof CheckFailed && /button-name \(critical\)/.test(caught.message),
+      `axe did not catch a signature box without a name: ${caught && caught.message}`);
+    ok("axe catches a signature box without a name (button-name, critical)");
+  }
   await desktop.close();
 
   const phone = await run.browser.newContext(PHONE);
