@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "documents/page_images.h"
 
@@ -51,8 +52,23 @@ Result<const documents::PageImages*> Images(const SigningRoutesDeps& deps,
 
 double Rounded(double fraction) { return std::round(fraction * 1e4) / 1e4; }
 
-// The signer's placement boxes as fractions of their page, for an overlay that scales with the
-// image. Boxes on pages the document does not have are left out.
+// A box in points on a page of `pages` as fractions of that page, for an overlay that scales with
+// the image; nothing for a page the document does not have.
+std::optional<boost::json::object> Fractions(int64_t page, double x, double y, double width,
+                                             double height,
+                                             const std::vector<documents::PageSize>& pages) {
+  if (page < 1 || page > static_cast<int64_t>(pages.size())) return std::nullopt;
+  const documents::PageSize& size = pages[page - 1];
+  if (size.width <= 0 || size.height <= 0) return std::nullopt;
+  return boost::json::object{{"page", page},
+                             {"left", Rounded(x / size.width)},
+                             {"top", Rounded(y / size.height)},
+                             {"width", Rounded(width / size.width)},
+                             {"height", Rounded(height / size.height)}};
+}
+
+// The signer's signature places (their prepared role's), where the sealed PDF shows their
+// signature.
 boost::json::array SignatureBoxes(const LoadedSession& loaded,
                                   const std::vector<documents::PageSize>& pages) {
   boost::json::array boxes;
@@ -62,17 +78,35 @@ boost::json::array SignatureBoxes(const LoadedSession& loaded,
       continue;
     }
     for (const auto& box : role.signature_placement) {
-      if (box.page < 1 || box.page > static_cast<int64_t>(pages.size())) continue;
-      const documents::PageSize& size = pages[box.page - 1];
-      if (size.width <= 0 || size.height <= 0) continue;
-      boxes.push_back({{"page", box.page},
-                       {"left", Rounded(box.x / size.width)},
-                       {"top", Rounded(box.y / size.height)},
-                       {"width", Rounded(box.width / size.width)},
-                       {"height", Rounded(box.height / size.height)}});
+      if (auto place = Fractions(box.page, box.x, box.y, box.width, box.height, pages)) {
+        boxes.push_back(std::move(*place));
+      }
     }
   }
   return boxes;
+}
+
+// Every field placed for this signer on a contract from uploads, on its page of the composed PDF;
+// other signers' fields are theirs. Empty for a contract from a template.
+boost::json::array PlacedFields(const LoadedSession& loaded,
+                                const std::vector<documents::PageSize>& pages) {
+  boost::json::array fields;
+  const ContractState& contract = loaded.contract;
+  for (const PlacedField& field : contract.fields) {
+    if (field.participant_id != loaded.session.participant_id) continue;
+    const int64_t page =
+        ComposedPage(contract.documents, static_cast<size_t>(field.document_index), field.box.page);
+    auto place =
+        Fractions(page, field.box.x, field.box.y, field.box.width, field.box.height, pages);
+    if (!place) continue;
+    place->emplace("fieldId", field.field_id);
+    place->emplace("type", ToString(field.type));
+    place->emplace("required", field.required);
+    if (!field.name.empty()) place->emplace("name", field.name);
+    if (field.type == PlacedFieldType::kText) place->emplace("value", field.value);
+    fields.push_back(std::move(*place));
+  }
+  return fields;
 }
 
 }  // namespace
@@ -94,7 +128,8 @@ ApiResult HostedDocumentPages(const SigningRoutesDeps& deps, const LoadedSession
                                  {"pageCount", pages->size()},
                                  {"widths", std::move(widths)},
                                  {"pages", std::move(page_list)},
-                                 {"signatureBoxes", SignatureBoxes(loaded, *pages)}})
+                                 {"signatureBoxes", SignatureBoxes(loaded, *pages)},
+                                 {"fields", PlacedFields(loaded, *pages)}})
       .WithHeader("Cache-Control", "no-store");
 }
 

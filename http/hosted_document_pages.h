@@ -10,8 +10,11 @@
 namespace esign::http {
 
 // 200 {documentSha256, pageCount, widths, pages: [{page, width, height}] (points),
-// signatureBoxes: [{page, left, top, width, height}] (fractions of the page)}: the signer's own
-// signature places, where the sealed PDF will show their signature.
+// signatureBoxes: [{page, left, top, width, height}] (fractions of the page), fields: [{fieldId,
+// type, required, name?, value?, page, left, top, width, height}]}: the signer's own signature
+// places, where the sealed PDF will show their signature, and on a contract from uploads every
+// field placed for them (a text field with its value), on its page of the composed PDF. Other
+// signers' places are never listed; fields is empty for a contract from a template.
 ApiResult HostedDocumentPages(const SigningRoutesDeps& deps, const LoadedSession& loaded);
 
 // Path parameter `page` (1-based) at query `width` (default 800) as image/png. 400

@@ -54,6 +54,8 @@ TEST_F(DocumentPagesTest, ThePagesRouteCountsThePagesAndMarksTheSignersBoxes) {
   // Ada's role of the NDA template has signature places; Grace's are not hers to see marked.
   const auto& boxes = body.at("signatureBoxes").as_array();
   ASSERT_FALSE(boxes.empty()) << pages.body;
+  // A template's contract has no placed fields: its answer is as it always was.
+  EXPECT_TRUE(body.at("fields").as_array().empty()) << pages.body;
   for (const auto& box : boxes) {
     const int64_t page = box.at("page").as_int64();
     EXPECT_GE(page, 1);

@@ -4,6 +4,7 @@
 // from uploads with fields placed by coordinates, text tags and form fields.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -73,6 +74,17 @@ std::string Multipart(const std::string& boundary, const std::string& file_name,
   return body + "--" + boundary + "--\r\n";
 }
 
+// The members "participants" of a contract from uploads: Ada signs on the hosted page, Grace
+// through `grace_channel`.
+std::string Participants(const std::string& grace_channel) {
+  return R"("participants":[
+ {"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
+  "name":"Ada Lovelace","email":"ada@acme.example"},
+ {"action":"sign","recipientType":"individual","executionChannel":")" +
+         grace_channel + R"(",
+  "name":"Grace Hopper","email":"grace@globex.example"}])";
+}
+
 class DocumentsApiTest : public ApiSuite {
  protected:
   static void SetUpTestSuite() {
@@ -88,8 +100,8 @@ class DocumentsApiTest : public ApiSuite {
     return client_.Post(target, bytes, headers);
   }
 
-  std::string UploadId(const std::string& fixture) {
-    auto uploaded = Upload("a", Fixture(fixture));
+  std::string UploadId(const std::string& fixture, const std::string& who = "a") {
+    auto uploaded = Upload(who, Fixture(fixture));
     EXPECT_EQ(uploaded.status, 201) << uploaded.body;
     return uploaded.status == 201 ? std::string(uploaded.Json().at("documentId").as_string()) : "";
   }
@@ -224,11 +236,8 @@ TEST_F(DocumentsApiTest, AContractIsMadeFromUploadsWithFieldsPlacedThreeWays) {
 "documents":[{"documentId":")" +
                            tagged + R"(","name":"Agreement"},{"documentId":")" + form +
                            R"("}],
-"participants":[
- {"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
-  "name":"Ada Lovelace","email":"ada@acme.example"},
- {"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
-  "name":"Grace Hopper","email":"grace@globex.example"}],
+)" + Participants("integrator_managed") +
+                           R"(,
 "fields":[{"type":"initials","participantIndex":0,"documentIndex":0,"page":2,
   "x":500,"y":770,"width":50,"height":30},
  {"type":"text","participantIndex":1,"documentIndex":1,"page":1,"x":350,"y":40,"width":200,
@@ -269,11 +278,8 @@ TEST_F(DocumentsApiTest, SignersSignAContractFromUploadsAndTheSealCoversEverySta
   const std::string body = R"({"title":"Supply agreement","sendNow":true,
 "documents":[{"documentId":")" +
                            tagged + R"("},{"documentId":")" + form + R"("}],
-"participants":[
- {"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
-  "name":"Ada Lovelace","email":"ada@acme.example"},
- {"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
-  "name":"Grace Hopper","email":"grace@globex.example"}],
+)" + Participants("integrator_managed") +
+                           R"(,
 "fields":[{"type":"signature","participantIndex":1,"documentIndex":1,"page":1,
   "x":330,"y":300,"width":220,"height":60}],
 "formFieldMapping":[{"documentIndex":1,"formField":"full_name","type":"name","participantIndex":0}]})";
@@ -330,6 +336,75 @@ TEST_F(DocumentsApiTest, SignersSignAContractFromUploadsAndTheSealCoversEverySta
     EXPECT_NE(text.find(std::string(document.at("sha256").as_string()).substr(0, 16)),
               std::string::npos)
         << text;
+  }
+}
+
+// The hosted page's pages answer of each signer lists that signer's fields and no other's, on the
+// page of the composed PDF and as fractions of it, with a text's value; the signature boxes stay.
+TEST_F(DocumentsApiTest, TheHostedPagesAnswerListsEachSignersOwnFieldsWhereTheyArePlaced) {
+  const std::string tagged = UploadId("two_pages_tagged_cairo.pdf", "c");
+  const std::string body = R"({"title":"Fields on the page","sendNow":true,
+"documents":[{"documentId":")" +
+                           tagged + R"("}],
+)" + Participants("platform_hosted") +
+                           R"(,
+"fields":[{"type":"signature","participantIndex":1,"documentIndex":0,"page":2,
+  "x":300,"y":300,"width":220,"height":60},
+ {"type":"text","participantIndex":0,"documentIndex":0,"page":1,"x":350,"y":40,"width":200,
+  "height":20,"value":"<b>PO-1234</b>","name":"Order"},
+ {"type":"name","participantIndex":0,"documentIndex":0,"page":2,"x":300,"y":700,"width":200,
+  "height":24,"required":false}]})";
+  auto created = client_.Post("/api/v1/contracts", body, As("c"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const object contract = created.Json().as_object();
+  const std::string id(contract.at("id").as_string());
+  const auto& pages = contract.at("documents").as_array()[0].at("pages").as_array();
+  for (size_t signer = 0; signer < 2; ++signer) {
+    SCOPED_TRACE(signer);
+    const std::string participant = ParticipantId(contract, signer);
+    auto session = NewSession(id, participant, "", "c");
+    ASSERT_EQ(session.status, 201) << session.body;
+    auto answer = client_.Get("/api/v1/hosted-signing/" + TokenOf(session) + "/document/pages");
+    ASSERT_EQ(answer.status, 200) << answer.body;
+    const auto& listed = answer.Json().at("fields").as_array();
+    std::vector<std::string> expected;
+    for (const auto& value : contract.at("fields").as_array()) {
+      const auto& field = value.as_object();
+      if (field.at("participantId").as_string() != participant) continue;
+      const std::string field_id(field.at("fieldId").as_string());
+      expected.push_back(field_id);
+      auto found = std::find_if(listed.begin(), listed.end(), [&](const auto& item) {
+        return item.at("fieldId").as_string() == field_id;
+      });
+      ASSERT_NE(found, listed.end()) << field_id << " " << answer.body;
+      const auto& item = found->as_object();
+      const int64_t page = field.at("page").as_int64();
+      EXPECT_EQ(item.at("page").as_int64(), page);  // one document: its pages are the PDF's
+      EXPECT_EQ(item.at("type"), field.at("type"));
+      EXPECT_EQ(item.at("required"), field.at("required"));
+      const auto& size = pages[static_cast<size_t>(page - 1)].as_object();
+      const double width = size.at("width").to_number<double>();
+      const double height = size.at("height").to_number<double>();
+      EXPECT_NEAR(item.at("left").to_number<double>(), field.at("x").to_number<double>() / width,
+                  6e-5);
+      EXPECT_NEAR(item.at("top").to_number<double>(), field.at("y").to_number<double>() / height,
+                  6e-5);
+      EXPECT_NEAR(item.at("width").to_number<double>(),
+                  field.at("width").to_number<double>() / width, 6e-5);
+      EXPECT_NEAR(item.at("height").to_number<double>(),
+                  field.at("height").to_number<double>() / height, 6e-5);
+      if (field.at("type").as_string() == "text") {
+        EXPECT_EQ(item.at("value").as_string(), "<b>PO-1234</b>");
+        EXPECT_EQ(item.at("name").as_string(), "Order");
+      } else {
+        EXPECT_FALSE(item.contains("value"));
+      }
+    }
+    // Ada: the tagged signature, the text and the name; Grace: her signature and the tagged date.
+    EXPECT_EQ(expected.size(), signer == 0 ? 3u : 2u);
+    EXPECT_EQ(listed.size(), expected.size()) << answer.body;
+    // Each signature field is one of the signer's signature boxes too.
+    EXPECT_EQ(answer.Json().at("signatureBoxes").as_array().size(), 1u) << answer.body;
   }
 }
 

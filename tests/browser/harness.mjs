@@ -1,7 +1,11 @@
 // What the browser tests share: checks that print "ok - ..." lines, a contractd on a fresh data
 // directory with its demo client, an API client, a page that records script errors and CSP
-// refusals, and a guard that ends every child process when a test runs out of time.
+// refusals, axe-core's accessibility check, and a guard that ends every child process when a test
+// runs out of time.
 import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -150,6 +154,20 @@ export async function openPage(context, url, problems) {
   return { page, response };
 }
 
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+// axe-core in the page (evaluated through the browser's debugging protocol, which the page's
+// Content-Security-Policy does not govern): no serious or critical violation.
+export async function checkAccessibility(page, what) {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  check(bad.length === 0, `${what}: axe found ${bad.map((v) =>
+    `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`).join("; ")}`);
+  ok(`${what}: axe-core ${result.testEngine.version}, no serious or critical violation` +
+    ` (${result.violations.length} minor or moderate)`);
+}
+
 // What a failed check leaves behind: a screenshot of the page that was open (if one was) as
 // `shotPath`, and the problems the browser reported.
 export async function reportFailure(page, shotPath, problems) {
@@ -167,6 +185,29 @@ export async function closeBrowserAndContractd(browser, server) {
   if (server) {
     const code = await stopChild(server.child);
     if (code !== 0) console.error(`contractd stopped with ${code}:\n${server.output()}`);
+  }
+}
+
+// Runs `body(run)` with a fresh data directory (`run.dataDir`) and the list the pages report their
+// problems into (`run.problems`); `body` puts what it starts in `run.server` and `run.browser`, and
+// the page it is looking at in `run.page`. Passes only when the browser reported no problem; a
+// failure leaves a screenshot of `run.page` as ARTIFACT_DIR/`name`-failure.png. Everything is
+// stopped and the data directory removed, however it ends.
+export async function browserRun(artifactDir, name, body) {
+  mkdirSync(artifactDir, { recursive: true });
+  const run = { dataDir: mkdtempSync(join(tmpdir(), `${name}-`)), problems: [], server: null, browser: null,
+    page: null };
+  try {
+    await body(run);
+    run.page = null;
+    check(run.problems.length === 0, `problems in the browser:\n${run.problems.join("\n")}`);
+    ok("no script errors and no Content-Security-Policy refusals");
+  } catch (error) {
+    await reportFailure(run.page, join(artifactDir, `${name}-failure.png`), run.problems);
+    throw error;
+  } finally {
+    await closeBrowserAndContractd(run.browser, run.server);
+    rmSync(run.dataDir, { recursive: true, force: true });
   }
 }
 

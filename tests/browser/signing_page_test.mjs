@@ -2,7 +2,8 @@
 // phone-sized screen, another declines, and cancelled, replaced, dead, expired, unknown and
 // withdrawn (voided contract) and lapsed (expired contract) links each show their message. Every outcome is checked through the API too.
 // The document shows as page images (no PDF viewer needed) at phone and desktop widths, with the
-// signer's signature places marked.
+// signer's signature places marked. axe-core finds no serious or critical violation on the page
+// before signing (phone and desktop), on a notice, on the decline form and on the access-code form.
 //
 // Usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
 // Environment: CHROMIUM (default /usr/bin/chromium).
@@ -10,13 +11,12 @@
 // as ARTIFACT_DIR/signing-page.png, one at desktop width as signing-page-desktop.png (and one of
 // the page that was open when a check failed).
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import {
-  check, checkEqual, closeBrowserAndContractd, demoApi, DESKTOP, launchChromium, ok, openPage,
-  PHONE, reportFailure, runTest, sourceDir, startContractd, testArguments,
+  browserRun, check, checkAccessibility, checkEqual, demoApi, DESKTOP, launchChromium, ok, openPage,
+  PHONE, runTest, sourceDir, startContractd, testArguments,
 } from "./harness.mjs";
 
 const { contractdBinary, artifactDir } = testArguments("signing_page_test.mjs");
@@ -125,14 +125,9 @@ async function checkPageImages(page, what, minWidth) {
 }
 
 async function main() {
-  mkdirSync(artifactDir, { recursive: true });
-  const dataDir = mkdtempSync(join(tmpdir(), "signing-page-"));
-  const problems = [];
-  let server = null;
-  let browser = null;
-  let currentPage = null;
-  try {
-    server = await startContractd(contractdBinary, dataDir);
+  await browserRun(artifactDir, "signing-page", async (run) => {
+    const { problems } = run;
+    const server = (run.server = await startContractd(contractdBinary, run.dataDir));
     const base = `http://127.0.0.1:${server.port}`;
     ok(`contractd listening on ${base}`);
     const api = await demoApi(server);
@@ -145,7 +140,7 @@ async function main() {
     const third = await sendNda(api, "Mutual NDA: a link left to expire");
     const expiring = await createSession(api, third.id, third.ada, { ttlSeconds: 5 });
 
-    browser = await launchChromium();
+    const browser = (run.browser = await launchChromium());
     ok(`chromium ${browser.version()}`);
 
     // 1. Ada signs on a phone and is taken back to the integrator.
@@ -156,7 +151,7 @@ async function main() {
     await phone.route(`${RETURN_ORIGIN}/**`, (route) =>
       route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Back at the integrator</h1>" }));
     const { page, response } = await openPage(phone, session.url, problems);
-    currentPage = page;
+    run.page = page;
     checkEqual(response.status(), 200, "page status");
     const headers = response.headers();
     checkEqual(headers["content-type"], "text/html; charset=utf-8", "page content type");
@@ -205,6 +200,7 @@ async function main() {
     check(overflow <= 0, `the page scrolls sideways on a phone by ${overflow}px`);
     await page.screenshot({ path: join(artifactDir, "signing-page.png"), fullPage: true });
     ok(`phone screenshot saved to ${join(artifactDir, "signing-page.png")}`);
+    await checkAccessibility(page, "the phone page before signing");
 
     await signButton.click();
     await expectNotice(page, "SIGNED", /signed the document/, "after signing");
@@ -217,7 +213,7 @@ async function main() {
     ok(`API: participant signed, contract ${signed.contract}`);
 
     const again = await openPage(phone, session.url, problems);
-    currentPage = again.page;
+    run.page = again.page;
     await expectNotice(again.page, "ALREADY_SIGNED", /already signed/, "the used link opened again");
     await phone.close();
 
@@ -225,33 +221,35 @@ async function main() {
     const desktop = await browser.newContext(DESKTOP);
     const cancelled = await createSession(api, first.id, first.grace);
     await api.expect(200, "POST", `/api/v1/signing-sessions/${cancelled.sessionId}/cancel`);
-    currentPage = (await openPage(desktop, cancelled.url, problems)).page;
-    await expectNotice(currentPage, "SIGNING_SESSION_CANCELLED", /no longer active/, "a cancelled link");
+    run.page = (await openPage(desktop, cancelled.url, problems)).page;
+    await expectNotice(run.page, "SIGNING_SESSION_CANCELLED", /no longer active/, "a cancelled link");
 
     const replaced = await createSession(api, first.id, first.grace);
     const refreshed = await api.expect(200, "POST", `/api/v1/signing-sessions/${replaced.sessionId}/refresh`);
     check(refreshed.url && refreshed.url !== replaced.url, "refresh gives a new url");
-    currentPage = (await openPage(desktop, replaced.url, problems)).page;
-    await expectNotice(currentPage, "SIGNING_SESSION_CANCELLED", /no longer active/, "a link replaced by a refresh");
-    currentPage = (await openPage(desktop, refreshed.url, problems)).page;
-    await currentPage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
-    checkEqual(await currentPage.locator("#signer-name").textContent(), "Grace Hopper", "refreshed link signer");
+    run.page = (await openPage(desktop, replaced.url, problems)).page;
+    await expectNotice(run.page, "SIGNING_SESSION_CANCELLED", /no longer active/, "a link replaced by a refresh");
+    run.page = (await openPage(desktop, refreshed.url, problems)).page;
+    await run.page.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
+    checkEqual(await run.page.locator("#signer-name").textContent(), "Grace Hopper", "refreshed link signer");
     ok("the refreshed link opens the signing form");
-    await currentPage.setViewportSize({ width: 1280, height: 800 });
-    await checkPageImages(currentPage, "desktop", 760);
-    await currentPage.screenshot({ path: join(artifactDir, "signing-page-desktop.png") });
+    await run.page.setViewportSize({ width: 1280, height: 800 });
+    await checkPageImages(run.page, "desktop", 760);
+    await checkAccessibility(run.page, "the desktop page");
+    await run.page.screenshot({ path: join(artifactDir, "signing-page-desktop.png") });
     ok(`desktop screenshot saved to ${join(artifactDir, "signing-page-desktop.png")}`);
 
-    currentPage = (await openPage(desktop, `${base}/sign/tok_this_link_does_not_exist`, problems)).page;
-    await expectNotice(currentPage, "SIGNING_SESSION_NOT_FOUND", /not valid/, "an unknown link");
+    run.page = (await openPage(desktop, `${base}/sign/tok_this_link_does_not_exist`, problems)).page;
+    await expectNotice(run.page, "SIGNING_SESSION_NOT_FOUND", /not valid/, "an unknown link");
+    await checkAccessibility(run.page, "the notice of an unknown link");
 
     // The sender withdraws a contract: its open link says so, in words a signer understands.
     const withdrawn = await sendNda(api, "Mutual NDA: withdrawn by the sender");
     const withdrawnLink = await createSession(api, withdrawn.id, withdrawn.ada);
     await api.expect(200, "POST", `/api/v1/contracts/${withdrawn.id}/void`, { reason: "Sent by mistake" });
-    currentPage = (await openPage(desktop, withdrawnLink.url, problems)).page;
-    await expectNotice(currentPage, "SIGNING_SESSION_GONE", /was withdrawn/, "a link of a voided contract");
-    const withdrawnText = await currentPage.locator("#notice-text").textContent();
+    run.page = (await openPage(desktop, withdrawnLink.url, problems)).page;
+    await expectNotice(run.page, "SIGNING_SESSION_GONE", /was withdrawn/, "a link of a voided contract");
+    const withdrawnText = await run.page.locator("#notice-text").textContent();
     check(/withdrawn by the sender/.test(withdrawnText) && /do not need to sign/.test(withdrawnText),
       `a link of a voided contract: notice text "${withdrawnText}"`);
 
@@ -265,13 +263,14 @@ async function main() {
     const graceLink = await createSession(api, second.id, second.grace);
     const declineSession = await createSession(api, second.id, second.ada);
     const declinePage = (await openPage(desktop, declineSession.url, problems)).page;
-    currentPage = declinePage;
+    run.page = declinePage;
     await declinePage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
     await declinePage.getByRole("button", { name: "Decline", exact: true }).click();
     const confirm = declinePage.getByRole("button", { name: "Decline to sign" });
     check(await confirm.isDisabled(), "decline needs a reason");
     await declinePage.getByLabel("Why are you declining?").fill("The confidentiality term is too long.");
     check(await confirm.isEnabled(), "decline is possible with a reason");
+    await checkAccessibility(declinePage, "the decline form");
     await confirm.click();
     await expectNotice(declinePage, "DECLINED", /declined to sign/, "after declining");
     const declined = await participantStatus(api, second.id, second.ada);
@@ -279,17 +278,17 @@ async function main() {
     checkEqual(declined.participant.state, "declined", "Ada's state after the decline");
     ok("API: contract declined");
 
-    currentPage = (await openPage(desktop, declineSession.url, problems)).page;
-    await expectNotice(currentPage, "ALREADY_DECLINED", /declined this document/, "the declined link opened again");
-    currentPage = (await openPage(desktop, graceLink.url, problems)).page;
-    await expectNotice(currentPage, "SIGNING_SESSION_CANCELLED", /no longer active/,
+    run.page = (await openPage(desktop, declineSession.url, problems)).page;
+    await expectNotice(run.page, "ALREADY_DECLINED", /declined this document/, "the declined link opened again");
+    run.page = (await openPage(desktop, graceLink.url, problems)).page;
+    await expectNotice(run.page, "SIGNING_SESSION_CANCELLED", /no longer active/,
       "another signer's link after the contract was declined");
     // 3b. Ada must first give the access code the sender told her; a wrong one costs a try.
     const guarded = await sendNda(api, "Mutual NDA: behind an access code", undefined,
       { authentication: "access_code", accessCode: "Analytical-1843" });
     const guardedLink = await createSession(api, guarded.id, guarded.ada);
     const guardedPage = (await openPage(desktop, guardedLink.url, problems)).page;
-    currentPage = guardedPage;
+    run.page = guardedPage;
     await guardedPage.locator("#auth-form").waitFor({ state: "visible", timeout: 15_000 });
     check(await guardedPage.locator("#signing").isHidden(), "the document is hidden before the code");
     const codeField = guardedPage.getByLabel("Access code");
@@ -299,6 +298,7 @@ async function main() {
     checkEqual(await guardedPage.locator("#auth-remaining").textContent(), "4 tries left.",
       "tries left after a wrong code");
     ok("the page asks for the access code and counts a wrong one");
+    await checkAccessibility(guardedPage, "the access-code form after a wrong code");
     await codeField.fill("Analytical-1843");
     await guardedPage.getByRole("button", { name: "Continue" }).click();
     await guardedPage.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
@@ -320,26 +320,16 @@ async function main() {
       console.log(`# waiting ${Math.ceil(untilExpired / 1000)} s for a link to expire`);
       await new Promise((resolve) => setTimeout(resolve, untilExpired));
     }
-    currentPage = (await openPage(desktop, expiring.url, problems)).page;
-    await expectNotice(currentPage, "SIGNING_SESSION_EXPIRED", /has expired/, "an expired link");
+    run.page = (await openPage(desktop, expiring.url, problems)).page;
+    await expectNotice(run.page, "SIGNING_SESSION_EXPIRED", /has expired/, "an expired link");
     // The contract that expired: the service expired it by itself, and its link says so.
     const lapsed = await participantStatus(api, lapsing.id, lapsing.ada);
     checkEqual(lapsed.contract, "expired", "contract status after its expiresAt");
-    currentPage = (await openPage(desktop, lapsingLink.url, problems)).page;
-    await expectNotice(currentPage, "SIGNING_SESSION_GONE", /time to sign this contract has passed/,
+    run.page = (await openPage(desktop, lapsingLink.url, problems)).page;
+    await expectNotice(run.page, "SIGNING_SESSION_GONE", /time to sign this contract has passed/,
       "a link of an expired contract");
     await desktop.close();
-    currentPage = null;
-
-    check(problems.length === 0, `problems in the browser:\n${problems.join("\n")}`);
-    ok("no script errors and no Content-Security-Policy refusals");
-  } catch (error) {
-    await reportFailure(currentPage, join(artifactDir, "failure.png"), problems);
-    throw error;
-  } finally {
-    await closeBrowserAndContractd(browser, server);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 runTest(main, OVERALL_TIMEOUT_MS, "all signing page checks passed");

@@ -5867,6 +5867,22 @@ export interface operations {
                             width: number;
                             height: number;
                         }[];
+                        /** @description On a contract made from uploaded documents, every field placed for this signer (signature, initials, name, email, date_signed, text), on its page of the composed PDF; other signers' fields are not listed. Empty for a contract made from a template. */
+                        fields: {
+                            fieldId: string;
+                            /** @enum {string} */
+                            type: "signature" | "initials" | "name" | "email" | "date_signed" | "text";
+                            required: boolean;
+                            /** @description The field's label, when the contract gave one. */
+                            name?: string;
+                            /** @description A text field's value, read-only to the signer. */
+                            value?: string;
+                            page: number;
+                            left: number;
+                            top: number;
+                            width: number;
+                            height: number;
+                        }[];
                     };
                 };
             };
