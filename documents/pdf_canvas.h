@@ -3,8 +3,10 @@
 // the field stamper's canvas, so all shape text the same way: one pango font map and context per
 // thread, unhinted metrics (line breaks depend on the text and fonts only, never on a device), and
 // PDF dates fixed by the caller (cairo would otherwise stamp the clock into /CreationDate and
-// /ModDate). Internal to documents/ (includes cairo and pango). Thread safety: a canvas is used by
-// one thread; canvases on different threads share nothing mutable.
+// /ModDate).
+// Internal to documents/ (includes cairo and pango).
+// Thread safety: a canvas is used by one thread; canvases on different threads share nothing
+// mutable.
 #pragma once
 
 #include <cairo.h>
