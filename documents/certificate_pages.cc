@@ -1,10 +1,9 @@
 #include "documents/certificate_pages.h"
 
 #include <glib.h>
-#include <pango/pangocairo.h>
+#include <pango/pango.h>
 
 #include <algorithm>
-#include <memory>
 #include <vector>
 
 #include "documents/page_layout.h"
