@@ -1,19 +1,18 @@
 #include "documents/certificate_pages.h"
 
 #include <glib.h>
-#include <pango/pangocairo.h>
+#include <pango/pango.h>
 
 #include <algorithm>
-#include <memory>
 #include <vector>
 
+#include "documents/page_layout.h"
 #include "documents/pdf_canvas.h"
 #include "documents/pdf_layout.h"
 
 namespace esign::documents {
 namespace {
 
-constexpr double kFooterSpace = 24.0;
 constexpr double kCellInset = 3.0;
 constexpr double kTableSize = 7.5;  // points, every table cell
 constexpr double kLabelWidth = 118.0;
@@ -32,76 +31,37 @@ std::string Or(const std::string& text, std::string_view fallback = "\u2014") {
   return text.empty() ? std::string(fallback) : text;
 }
 
-// What the layout pass decides and the painting pass draws, in page coordinates (top-left).
-struct Op {
-  enum class Kind { kText, kRule, kFill };
-  Kind kind = Kind::kText;
-  PangoLayout* layout = nullptr;  // kText; owned by the Pages that made it
-  double x = 0;
-  double y = 0;
-  double width = 0;
-  double height = 0;
-  double gray = 0;
-};
-
 // A table column: its width in points and its header text (markup).
 struct Column {
   double width;
   std::string header;
 };
 
-// Lays the certificate out into pages of Ops.
+// What a certificate lays out, in its sizes and spacing; where it goes is the PageLayout's.
 class Pages {
  public:
-  Pages(PangoContext* context, const RenderOptions& options)
-      : context_(context),
-        options_(options),
-        left_(options.margin),
-        width_(kA4Width - 2 * options.margin),
-        bottom_(kA4Height - options.margin - kFooterSpace) {
-    NewPage();
-  }
+  Pages(PageLayout& layout, const RenderOptions& options) : layout_(layout), options_(options) {}
 
   // Markup laid out at `width`; at most `max_lines` lines (0: any), the last one ellipsized.
   PangoLayout* Text(const std::string& markup, double size, double width, int max_lines = 0) {
-    GPtr<PangoLayout> layout = NewTextLayout(context_, options_.font_families, size, width);
-    // Columns stay left-aligned under a right-to-left name; pango still orders its letters.
-    pango_layout_set_auto_dir(layout.get(), FALSE);
-    if (max_lines > 0) {
-      pango_layout_set_height(layout.get(), -max_lines);
-      pango_layout_set_ellipsize(layout.get(), PANGO_ELLIPSIZE_END);
-    }
-    // A hyphen inserted where an id or a hash breaks would change what it reads.
-    const std::string full = "<span insert_hyphens=\"false\" font_features=\"" +
-                             std::string(kNoLigatures) + "\">" + markup + "</span>";
-    // Every client text is escaped, so markup always parses; should it not, the text shows as is.
-    if (pango_parse_markup(full.c_str(), static_cast<int>(full.size()), 0, nullptr, nullptr,
-                           nullptr, nullptr) != FALSE) {
-      pango_layout_set_markup(layout.get(), full.c_str(), static_cast<int>(full.size()));
-    } else {
-      pango_layout_set_text(layout.get(), markup.c_str(), static_cast<int>(markup.size()));
-    }
-    layouts_.push_back(std::move(layout));
-    return layouts_.back().get();
+    return layout_.Markup(markup, {.size = size, .width = width}, max_lines);
   }
 
-  static double HeightOf(PangoLayout* layout) { return LayoutHeight(layout); }
-
   void Title(const std::string& title, const std::string& subtitle) {
-    Place(Text(Bold(title), options_.body_font_size * 1.9, width_), 2);
-    Place(Text(Gray(subtitle), options_.body_font_size * 0.85, width_), 6);
-    Rule(0.4);
-    y_ += 4;
+    Place(Text(Bold(title), options_.body_font_size * 1.9, width()), 2);
+    Place(Text(Gray(subtitle), options_.body_font_size * 0.85, width()), 6);
+    layout_.Rule(0.4, kRuleWidth);
+    layout_.Advance(4);
   }
 
   // A section heading, kept with at least the first lines of what follows.
   void Heading(const std::string& text) {
-    PangoLayout* layout = Text(Bold(MarkupEscape(text)), options_.body_font_size * 1.15, width_);
-    if (y_ > top() && HeightOf(layout) + 60 > Remaining()) NewPage();
-    if (y_ > top()) y_ += 10;
-    Place(layout, 2);
-    Rule(0.6);
-    y_ += 3;
+    PangoLayout* heading = Text(Bold(MarkupEscape(text)), options_.body_font_size * 1.15, width());
+    layout_.KeepWithNext(PageLayout::HeightOf(heading) + 60);
+    if (!layout_.AtTop()) layout_.Advance(10);
+    Place(heading, 2);
+    layout_.Rule(0.6, kRuleWidth);
+    layout_.Advance(3);
   }
 
   // Label and value rows, the labels in gray; a row never splits.
@@ -109,12 +69,17 @@ class Pages {
     const double size = options_.body_font_size * 0.85;
     for (const auto& [label, value] : rows) {
       PangoLayout* key = Text(Gray(MarkupEscape(label)), size, kLabelWidth - kCellInset);
-      PangoLayout* text = Text(value, size, width_ - kLabelWidth, 4);
-      const double height = std::max(HeightOf(key), HeightOf(text)) + 2 * 1.5;
-      if (height > Remaining()) NewPage();
-      Add({.kind = Op::Kind::kText, .layout = key, .x = left_, .y = y_ + 1.5});
-      Add({.kind = Op::Kind::kText, .layout = text, .x = left_ + kLabelWidth, .y = y_ + 1.5});
-      y_ += height;
+      PangoLayout* text = Text(value, size, width() - kLabelWidth, 4);
+      const double height =
+          std::max(PageLayout::HeightOf(key), PageLayout::HeightOf(text)) + 2 * 1.5;
+      layout_.BreakUnlessFits(height);
+      const double y = layout_.y() + 1.5;
+      layout_.Add({.kind = PageOp::Kind::kLayout, .layout = key, .x = layout_.left(), .y = y});
+      layout_.Add({.kind = PageOp::Kind::kLayout,
+                   .layout = text,
+                   .x = layout_.left() + kLabelWidth,
+                   .y = y});
+      layout_.Advance(height);
     }
   }
 
@@ -131,102 +96,46 @@ class Pages {
       }
       return row;
     };
-    const auto height_of = [](const std::vector<PangoLayout*>& row) {
-      return TallestLayout(row) + 2 * kCellInset;
-    };
-    const auto place = [&](const std::vector<PangoLayout*>& row, double height, bool header) {
-      if (header) {
-        Add({.kind = Op::Kind::kFill,
-             .x = left_,
-             .y = y_,
-             .width = width_,
-             .height = height,
-             .gray = 0.9});
-      }
-      double x = left_;
-      for (size_t i = 0; i < row.size(); ++i) {
-        Add({.kind = Op::Kind::kText, .layout = row[i], .x = x + kCellInset, .y = y_ + kCellInset});
-        x += columns[i].width;
-      }
-      y_ += height;
-      Add({.kind = Op::Kind::kRule,
-           .x = left_,
-           .y = y_,
-           .width = width_,
-           .gray = header ? 0.45 : 0.8});
-    };
+    std::vector<double> widths;
     std::vector<std::string> header_cells;
-    header_cells.reserve(columns.size());
-    for (const auto& column : columns) header_cells.push_back(column.header);
-    const auto header = make_row(header_cells, true);
-    const double header_height = height_of(header);
-    bool header_placed = false;
-    for (const auto& cells : rows) {
-      const auto row = make_row(cells, false);
-      const double height = height_of(row);
-      if (!header_placed || height > Remaining()) {
-        if (header_height + height > Remaining()) NewPage();
-        place(header, header_height, true);
-        header_placed = true;
-      }
-      place(row, height, false);
+    for (const auto& column : columns) {
+      widths.push_back(column.width);
+      header_cells.push_back(column.header);
     }
-    if (!header_placed) place(header, header_height, true);
+    const auto header = make_row(header_cells, true);
+    std::vector<std::vector<PangoLayout*>> cells;
+    cells.reserve(rows.size());
+    for (const auto& row : rows) cells.push_back(make_row(row, false));
+    layout_.Table(ColumnsOfWidths(widths), header, cells,
+                  {.lines = TableStyle::Lines::kRowRules,
+                   .padding = kCellInset,
+                   .header_line_gray = 0.45,
+                   .row_line_gray = 0.8,
+                   .line_width = kRuleWidth,
+                   .keep_header_with_first_row = true});
   }
 
-  // A paragraph of markup, flowing line by line onto the next page when it must.
+  // A paragraph of markup, moved whole to the next page when it does not fit.
   void Paragraph(const std::string& markup, double size, double indent = 0) {
-    PangoLayout* layout = Text(markup, size, width_ - indent);
-    if (HeightOf(layout) > Remaining()) NewPage();
-    Add({.kind = Op::Kind::kText, .layout = layout, .x = left_ + indent, .y = y_});
-    y_ += HeightOf(layout) + size * 0.5;
+    PangoLayout* paragraph = Text(markup, size, width() - indent);
+    layout_.BreakUnlessFits(PageLayout::HeightOf(paragraph));
+    layout_.Place(paragraph, size * 0.5, indent);
   }
 
-  void Space(double points) { y_ = std::min(y_ + points, bottom_); }
-  std::vector<std::vector<Op>>& pages() { return pages_; }
-  double left() const { return left_; }
-  double width() const { return width_; }
+  void Space(double points) { layout_.Space(points); }
+  double width() const { return layout_.width(); }
 
  private:
-  double top() const { return options_.margin; }
-  double Remaining() const { return bottom_ - y_; }
-  void NewPage() {
-    pages_.emplace_back();
-    y_ = top();
-  }
-  void Add(Op op) { pages_.back().push_back(op); }
+  static constexpr double kRuleWidth = 0.5;
+
   void Place(PangoLayout* layout, double space_after) {
-    if (HeightOf(layout) > Remaining()) NewPage();
-    Add({.kind = Op::Kind::kText, .layout = layout, .x = left_, .y = y_});
-    y_ += HeightOf(layout) + space_after;
-  }
-  void Rule(double gray) {
-    Add({.kind = Op::Kind::kRule, .x = left_, .y = y_, .width = width_, .gray = gray});
+    layout_.BreakUnlessFits(PageLayout::HeightOf(layout));
+    layout_.Place(layout, space_after);
   }
 
-  PangoContext* context_;
+  PageLayout& layout_;
   const RenderOptions& options_;
-  double left_;
-  double width_;
-  double bottom_;
-  double y_ = 0;
-  std::vector<GPtr<PangoLayout>> layouts_;
-  std::vector<std::vector<Op>> pages_;
 };
-
-void Paint(cairo_t* cr, const Op& op) {
-  switch (op.kind) {
-    case Op::Kind::kText:
-      PaintLayout(cr, op.x, op.y, op.layout);
-      break;
-    case Op::Kind::kRule:
-      PaintRule(cr, op.x, op.y, op.width, op.gray, 0.5);
-      break;
-    case Op::Kind::kFill:
-      PaintRect(cr, op.x, op.y, op.width, op.height, op.gray, true);
-      break;
-  }
-}
 
 std::string Time(const std::string& rfc3339) { return MarkupEscape(Or(CertificateTime(rfc3339))); }
 
@@ -420,7 +329,8 @@ Result<std::string> RenderCertificatePdf(const CompletionCertificate& certificat
                                    .author = certificate.organization_id,
                                    .subject = "Contract " + certificate.contract_id});
   if (!canvas) return std::unexpected(std::move(canvas.error()));
-  Pages pages((*canvas)->context(), options);
+  PageLayout layout(**canvas, {.margin = options.margin}, {.families = options.font_families});
+  Pages pages(layout, options);
   pages.Title("Certificate of completion", "Contract " + MarkupEscape(certificate.contract_id) +
                                                "  \u00b7  sealed by " + "contractd  \u00b7  " +
                                                Time(certificate.completed_at));
@@ -430,23 +340,14 @@ Result<std::string> RenderCertificatePdf(const CompletionCertificate& certificat
   EventsSection(pages, certificate);
   LedgerSection(pages, certificate);
   VerifySection(pages, certificate, options.body_font_size * 0.85);
-
-  cairo_t* cr = (*canvas)->cr();
-  auto& all = pages.pages();
-  for (size_t i = 0; i < all.size(); ++i) {
-    for (const auto& op : all[i]) Paint(cr, op);
-    PangoLayout* footer = pages.Text(
+  return layout.Finish([&](size_t page, size_t total) {
+    return layout.Markup(
         Gray("Certificate of completion  \u00b7  " + MarkupEscape(certificate.contract_id) +
-             "  \u00b7  Page " + std::to_string(i + 1) + " of " + std::to_string(all.size())),
-        options.body_font_size * 0.8, pages.width());
-    pango_layout_set_alignment(footer, PANGO_ALIGN_CENTER);
-    Paint(cr, {.kind = Op::Kind::kText,
-               .layout = footer,
-               .x = pages.left(),
-               .y = kA4Height - options.margin - Pages::HeightOf(footer)});
-    cairo_show_page(cr);
-  }
-  return (*canvas)->Finish();
+             "  \u00b7  Page " + std::to_string(page) + " of " + std::to_string(total)),
+        {.size = options.body_font_size * 0.8,
+         .width = layout.width(),
+         .alignment = PANGO_ALIGN_CENTER});
+  });
 }
 
 }  // namespace esign::documents

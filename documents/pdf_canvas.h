@@ -1,8 +1,9 @@
-// A cairo PDF surface that writes into a string, with a pango context for text on it. Shared by
-// the contract's pages (pdf_renderer.cc) and the completion certificate (certificate_pages.cc) so
-// both shape text the same way: one pango font map and context per thread, unhinted metrics (line
-// breaks depend on the text and fonts only, never on a device), and PDF dates fixed by the caller
-// (cairo would otherwise stamp the clock into /CreationDate and /ModDate).
+// A cairo PDF surface that writes into a string, with a pango context for text on it. Under the
+// page-layout engine (page_layout.h) of the contract's pages and the completion certificate, and
+// the field stamper's canvas, so all shape text the same way: one pango font map and context per
+// thread, unhinted metrics (line breaks depend on the text and fonts only, never on a device), and
+// PDF dates fixed by the caller (cairo would otherwise stamp the clock into /CreationDate and
+// /ModDate).
 // Internal to documents/ (includes cairo and pango).
 // Thread safety: a canvas is used by one thread; canvases on different threads share nothing
 // mutable.

@@ -1,15 +1,14 @@
 #include "documents/pdf_renderer.h"
 
 #include <cairo.h>
-#include <pango/pangocairo.h>
+#include <pango/pango.h>
 
 #include <algorithm>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "documents/cairo_handles.h"
+#include "documents/page_layout.h"
 #include "documents/pdf_canvas.h"
 #include "documents/pdf_layout.h"
 #include "documents/signature_drawing.h"
@@ -17,254 +16,131 @@
 namespace esign {
 namespace {
 
-constexpr double kPageWidth = documents::kA4Width;
-constexpr double kPageHeight = documents::kA4Height;
-constexpr double kFooterHeight = 24.0;
 constexpr double kCellPadding = 4.0;
 
-using documents::GPtr;
+using documents::PageLayout;
+using documents::PageOp;
 using documents::PreparedSignature;
+using documents::TextReuse;
 
-// What the layout pass decides and the drawing pass paints, in page coordinates (top-left).
-struct DrawOp {
-  enum class Kind { kLine, kLayout, kStrokeRect, kFillRect, kRule, kSignature };
-  Kind kind = Kind::kLayout;
-  PangoLayout* layout = nullptr;  // owned by Document::layouts
-  int line = 0;                   // kLine: index into layout
-  double x = 0;
-  double y = 0;  // kLine: baseline; kLayout: top
-  double width = 0;
-  double height = 0;
-  double gray = 0;
-  const PreparedSignature* signature = nullptr;  // kSignature: drawn in the box x, y, width, height
-};
-
-// Where a text comes from. Template text (headings, fixed paragraphs, table captions and header
-// rows, footers) recurs in every contract of the template and is shaped once per render thread
-// (documents::SharedTextLayout); a contract's own values are shaped per document.
-enum class TextSource { kTemplate, kContract };
+// Template text (headings, fixed paragraphs, table captions and header rows, footers) recurs in
+// every contract of the template and is shaped once per render thread; a contract's own values
+// are shaped per document.
+constexpr TextReuse kTemplateText = TextReuse::kShared;
+constexpr TextReuse kContractText = TextReuse::kOwn;
 
 // The prepared signature of each participant who has one, by participant id.
 using SignatureFills = std::map<std::string, PreparedSignature, std::less<>>;
 
-// Lays the body out into pages of DrawOps. Every PangoLayout it makes lives until rendering ends.
+// What a contract's body lays out, in its sizes and spacing; where it goes is the PageLayout's.
 class Document {
  public:
-  Document(PangoContext* context, const RenderOptions& options)
-      : context_(context),
-        options_(options),
-        left_(options.margin),
-        width_(kPageWidth - 2 * options.margin),
-        bottom_(kPageHeight - options.margin - kFooterHeight) {
-    pages_.emplace_back();
-    y_ = options.margin;
-  }
+  Document(PageLayout& pages, const RenderOptions& options) : pages_(pages), options_(options) {}
 
-  PangoLayout* MakeLayout(const std::string& text, double size, bool bold, double width,
-                          TextSource source, PangoAlignment alignment = PANGO_ALIGN_LEFT) {
-    GPtr<PangoLayout> layout;
-    if (source == TextSource::kTemplate) {
-      layout = documents::SharedTextLayout(context_, options_.font_families, size, width, bold,
-                                           options_.ligatures, alignment, text);
-    } else {
-      layout = documents::NewTextLayout(context_, options_.font_families, size, width, bold,
-                                        options_.ligatures);
-      pango_layout_set_alignment(layout.get(), alignment);
-      pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
-    }
-    layouts_.push_back(std::move(layout));
-    return layouts_.back().get();
-  }
-
-  static double HeightOf(PangoLayout* layout) { return documents::LayoutHeight(layout); }
-
-  double Remaining() const { return bottom_ - y_; }
-  void NewPage() {
-    pages_.emplace_back();
-    y_ = options_.margin;
-  }
-  void Space(double points) { y_ = std::min(y_ + points, bottom_); }
-
-  // Flows a wrapped text line by line, so a long paragraph continues on the next page.
-  void Flow(const std::string& text, TextSource source, double size, bool bold,
-            double space_after) {
-    PangoLayout* layout = MakeLayout(text, size, bold, width_, source);
-    PangoLayoutIter* iter = pango_layout_get_iter(layout);
-    int index = 0;
-    do {
-      int top = 0;
-      int bottom = 0;
-      pango_layout_iter_get_line_yrange(iter, &top, &bottom);
-      const double line_height = static_cast<double>(bottom - top) / PANGO_SCALE;
-      const double baseline =
-          static_cast<double>(pango_layout_iter_get_baseline(iter) - top) / PANGO_SCALE;
-      PangoRectangle logical;
-      pango_layout_iter_get_line_extents(iter, nullptr, &logical);
-      if (line_height > Remaining()) NewPage();
-      pages_.back().push_back({.kind = DrawOp::Kind::kLine,
-                               .layout = layout,
-                               .line = index,
-                               .x = left_ + static_cast<double>(logical.x) / PANGO_SCALE,
-                               .y = y_ + baseline});
-      y_ += line_height;
-      ++index;
-    } while (pango_layout_iter_next_line(iter) != 0);
-    pango_layout_iter_free(iter);
-    Space(space_after);
-  }
+  PageLayout& pages() { return pages_; }
 
   void TitleBlock(const std::string& title, const std::string& subtitle) {
-    Flow(title.empty() ? std::string(kMissingValue) : title, TextSource::kContract,
+    Flow(title.empty() ? std::string(kMissingValue) : title, kContractText,
          options_.body_font_size * 2, true, 4);
-    Flow(subtitle, TextSource::kContract, options_.body_font_size * 0.9, false, 6);
-    pages_.back().push_back(
-        {.kind = DrawOp::Kind::kRule, .x = left_, .y = y_, .width = width_, .gray = 0.5});
-    Space(options_.body_font_size * 1.5);
+    Flow(subtitle, kContractText, options_.body_font_size * 0.9, false, 6);
+    pages_.Rule(0.5, 0.75);
+    pages_.Space(options_.body_font_size * 1.5);
   }
 
   void Heading(const std::string& text, int64_t level) {
     const double scale = level <= 1 ? 1.6 : (level == 2 ? 1.3 : 1.1);
     const double size = options_.body_font_size * scale;
-    PangoLayout* layout = MakeLayout(text, size, true, width_, TextSource::kTemplate);
+    PangoLayout* layout =
+        pages_.Text(text, {.size = size, .width = pages_.width(), .bold = true}, kTemplateText);
     // A heading keeps with the start of what follows: never alone at the foot of a page.
-    const double needed = HeightOf(layout) + 3 * options_.body_font_size * 1.4;
-    if (y_ > options_.margin && needed > Remaining()) NewPage();
-    if (y_ > options_.margin) Space(size * 0.6);
-    pages_.back().push_back({.kind = DrawOp::Kind::kLayout, .layout = layout, .x = left_, .y = y_});
-    y_ += HeightOf(layout);
-    Space(size * 0.4);
+    pages_.KeepWithNext(PageLayout::HeightOf(layout) + 3 * options_.body_font_size * 1.4);
+    if (!pages_.AtTop()) pages_.Space(size * 0.6);
+    pages_.Place(layout);
+    pages_.Space(size * 0.4);
   }
 
-  void Paragraph(const std::string& text, TextSource source) {
-    Flow(text, source, options_.body_font_size, false, options_.body_font_size * 0.8);
+  void Paragraph(const std::string& text, TextReuse reuse) {
+    Flow(text, reuse, options_.body_font_size, false, options_.body_font_size * 0.8);
   }
 
   // A table from tableData: the header row opens the table and every page it continues on.
   void Table(const TableDef& table, const boost::json::array* rows) {
     if (!table.label.empty()) {
-      PangoLayout* caption =
-          MakeLayout(table.label, options_.body_font_size, true, width_, TextSource::kTemplate);
-      if (HeightOf(caption) + 3 * options_.body_font_size * 2 > Remaining()) NewPage();
-      pages_.back().push_back(
-          {.kind = DrawOp::Kind::kLayout, .layout = caption, .x = left_, .y = y_});
-      y_ += HeightOf(caption) + 2;
+      PangoLayout* caption = pages_.Text(
+          table.label, {.size = options_.body_font_size, .width = pages_.width(), .bold = true},
+          kTemplateText);
+      pages_.BreakUnlessFits(PageLayout::HeightOf(caption) + 3 * options_.body_font_size * 2);
+      pages_.Place(caption, 2);
     }
-    const size_t columns = std::max<size_t>(table.columns.size(), 1);
-    const double column_width = width_ / static_cast<double>(columns);
-    std::vector<std::string> header;
+    const auto columns = documents::EqualColumns(table.columns.size(), pages_.width());
+    const double cell_width = columns.front().width - 2 * kCellPadding;
+    const auto cell = [&](const std::string& text, bool bold, TextReuse reuse) {
+      return pages_.Text(
+          text, {.size = options_.body_font_size * 0.95, .width = cell_width, .bold = bold}, reuse);
+    };
+    std::vector<PangoLayout*> header;
     header.reserve(table.columns.size());
-    for (const auto& column : table.columns) header.push_back(column.label);
-    const auto make_row = [&](const std::vector<std::string>& cells, bool bold, TextSource source) {
-      std::vector<PangoLayout*> row;
-      row.reserve(cells.size());
-      for (const auto& cell : cells) {
-        row.push_back(MakeLayout(cell, options_.body_font_size * 0.95, bold,
-                                 column_width - 2 * kCellPadding, source));
-      }
-      return row;
-    };
-    const auto row_height = [](const std::vector<PangoLayout*>& row) {
-      return documents::TallestLayout(row) + 2 * kCellPadding;
-    };
-    const auto place_row = [&](const std::vector<PangoLayout*>& row, double height, bool shaded) {
-      auto& page = pages_.back();
-      if (shaded) {
-        page.push_back({.kind = DrawOp::Kind::kFillRect,
-                        .x = left_,
-                        .y = y_,
-                        .width = width_,
-                        .height = height,
-                        .gray = 0.9});
-      }
-      for (size_t i = 0; i < row.size(); ++i) {
-        const double x = left_ + column_width * static_cast<double>(i);
-        page.push_back({.kind = DrawOp::Kind::kStrokeRect,
-                        .x = x,
-                        .y = y_,
-                        .width = column_width,
-                        .height = height,
-                        .gray = 0.4});
-        page.push_back({.kind = DrawOp::Kind::kLayout,
-                        .layout = row[i],
-                        .x = x + kCellPadding,
-                        .y = y_ + kCellPadding});
-      }
-      y_ += height;
-    };
-    const auto place_header = [&] {
-      const auto row = make_row(header, true, TextSource::kTemplate);
-      place_row(row, row_height(row), true);
-    };
-    place_header();
+    for (const auto& column : table.columns)
+      header.push_back(cell(column.label, true, kTemplateText));
+    std::vector<std::vector<PangoLayout*>> cells;
     if (rows != nullptr) {
+      cells.reserve(rows->size());
       for (const auto& row_value : *rows) {
         const auto* object = row_value.if_object();
-        std::vector<std::string> cells;
-        cells.reserve(table.columns.size());
+        auto& row = cells.emplace_back();
+        row.reserve(table.columns.size());
         for (const auto& column : table.columns) {
           const auto* value = object != nullptr ? object->if_contains(column.key) : nullptr;
-          cells.push_back(value != nullptr ? DisplayValue(*value) : std::string(kMissingValue));
+          row.push_back(cell(value != nullptr ? DisplayValue(*value) : std::string(kMissingValue),
+                             false, kContractText));
         }
-        const auto row = make_row(cells, false, TextSource::kContract);
-        const double height = row_height(row);
-        if (height > Remaining()) {
-          NewPage();
-          place_header();
-        }
-        place_row(row, height, false);
       }
     }
-    Space(options_.body_font_size);
+    pages_.Table(columns, header, cells, {.padding = kCellPadding});
+    pages_.Space(options_.body_font_size);
   }
 
-  // Makes sure the document has at least `count` pages (signature boxes may sit on a page the
-  // body does not reach).
-  void EnsurePages(size_t count) {
-    while (pages_.size() < count) pages_.emplace_back();
-  }
-
-  void AddBox(size_t page, double x, double y, double width, double height,
-              const std::string& label) {
-    EnsurePages(page);
-    auto& ops = pages_[page - 1];
-    ops.push_back({.kind = DrawOp::Kind::kStrokeRect,
-                   .x = x,
-                   .y = y,
-                   .width = width,
-                   .height = height,
-                   .gray = 0.3});
-    PangoLayout* layout =
-        MakeLayout(label, options_.body_font_size * 0.8, false,
-                   std::max(width - 2 * kCellPadding, 1.0), TextSource::kContract);
-    ops.push_back(
-        {.kind = DrawOp::Kind::kLayout, .layout = layout, .x = x + kCellPadding, .y = y + 2});
+  void AddBox(size_t page, const SignaturePlacement& box, const std::string& label) {
+    pages_.AddToPage(page, {.kind = PageOp::Kind::kStrokeRect,
+                            .x = box.x,
+                            .y = box.y,
+                            .width = box.width,
+                            .height = box.height,
+                            .gray = 0.3});
+    PangoLayout* layout = pages_.Text(label,
+                                      {.size = options_.body_font_size * 0.8,
+                                       .width = std::max(box.width - 2 * kCellPadding, 1.0)},
+                                      kContractText);
+    pages_.AddToPage(page, {.kind = PageOp::Kind::kLayout,
+                            .layout = layout,
+                            .x = box.x + kCellPadding,
+                            .y = box.y + 2});
   }
 
   // A placement box filled with a signer's signature instead of the role's label.
   void AddSignature(size_t page, const SignaturePlacement& box,
                     const PreparedSignature& signature) {
-    EnsurePages(page);
-    pages_[page - 1].push_back({.kind = DrawOp::Kind::kSignature,
-                                .x = box.x,
-                                .y = box.y,
-                                .width = box.width,
-                                .height = box.height,
-                                .signature = &signature});
+    pages_.AddToPage(page, {.kind = PageOp::Kind::kBox,
+                            .x = box.x,
+                            .y = box.y,
+                            .width = box.width,
+                            .height = box.height,
+                            .box = signatures_.size()});
+    signatures_.push_back(&signature);
   }
 
-  std::vector<std::vector<DrawOp>>& pages() { return pages_; }
-  double left() const { return left_; }
-  double width() const { return width_; }
+  const PreparedSignature& signature(size_t box) const { return *signatures_[box]; }
 
  private:
-  PangoContext* context_;
+  // A wrapped text flowing line by line, so a long paragraph continues on the next page.
+  void Flow(const std::string& text, TextReuse reuse, double size, bool bold, double space_after) {
+    pages_.Flow(pages_.Text(text, {.size = size, .width = pages_.width(), .bold = bold}, reuse));
+    pages_.Space(space_after);
+  }
+
+  PageLayout& pages_;
   const RenderOptions& options_;
-  double left_;
-  double width_;
-  double bottom_;
-  double y_ = 0;
-  std::vector<GPtr<PangoLayout>> layouts_;
-  std::vector<std::vector<DrawOp>> pages_;
+  std::vector<const PreparedSignature*> signatures_;  // by PageOp::box
 };
 
 const std::string* ParticipantName(const ContractState& state, std::string_view participant_id) {
@@ -294,7 +170,7 @@ void SignaturesBlock(Document& doc, const TemplateVersion& version, const Contra
       if (role.action != ParticipantAction::kSign) continue;
       doc.Paragraph(
           RoleLabel(version, role.template_role_id, ParticipantName(state, role.participant_id)),
-          TextSource::kContract);
+          kContractText);
     }
     return;
   }
@@ -307,7 +183,7 @@ void SignaturesBlock(Document& doc, const TemplateVersion& version, const Contra
       }
     }
     doc.Paragraph(RoleLabel(version, role.template_role_id, name),
-                  name != nullptr ? TextSource::kContract : TextSource::kTemplate);
+                  name != nullptr ? kContractText : kTemplateText);
   }
 }
 
@@ -321,7 +197,7 @@ void SignatureBoxes(Document& doc, const TemplateVersion& version, const Contrac
                        const std::string& label) {
     for (const auto& p : placements) {
       if (!DrawablePage(p)) continue;
-      doc.AddBox(static_cast<size_t>(p.page), p.x, p.y, p.width, p.height, label);
+      doc.AddBox(static_cast<size_t>(p.page), p, label);
     }
   };
   if (!state.prepared_roles.empty()) {
@@ -340,35 +216,6 @@ void SignatureBoxes(Document& doc, const TemplateVersion& version, const Contrac
   }
   for (const auto& role : version.roles) {
     add(role.signature_placement, RoleLabel(version, role.template_role_id, nullptr));
-  }
-}
-
-void Paint(cairo_t* cr, PangoContext* context, const RenderOptions& options, const DrawOp& op) {
-  switch (op.kind) {
-    case DrawOp::Kind::kLine:
-      cairo_set_source_rgb(cr, 0, 0, 0);
-      cairo_move_to(cr, op.x, op.y);
-      pango_cairo_show_layout_line(cr, pango_layout_get_line_readonly(op.layout, op.line));
-      break;
-    case DrawOp::Kind::kLayout:
-      documents::PaintLayout(cr, op.x, op.y, op.layout);
-      break;
-    case DrawOp::Kind::kStrokeRect:
-      documents::PaintRect(cr, op.x, op.y, op.width, op.height, op.gray, false);
-      break;
-    case DrawOp::Kind::kFillRect:
-      documents::PaintRect(cr, op.x, op.y, op.width, op.height, op.gray, true);
-      break;
-    case DrawOp::Kind::kRule:
-      documents::PaintRule(cr, op.x, op.y, op.width, op.gray, 0.75);
-      break;
-    case DrawOp::Kind::kSignature:
-      documents::DrawSignature(cr, context,
-                               {.x = op.x, .y = op.y, .width = op.width, .height = op.height},
-                               *op.signature,
-                               {.signature_families = options.signature_font_families,
-                                .caption_families = options.font_families});
-      break;
   }
 }
 
@@ -405,11 +252,9 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
                                               .author = state.organization_id,
                                               .subject = "Contract " + state.id});
   if (!canvas) return std::unexpected(std::move(canvas.error()));
-  cairo_t* cr = (*canvas)->cr();
-  PangoContext* context = (*canvas)->context();
-
-  // Layout first, so every footer knows the page count.
-  Document doc(context, options);
+  PageLayout pages(**canvas, {.margin = options.margin},
+                   {.families = options.font_families, .ligatures = options.ligatures});
+  Document doc(pages, options);
   doc.TitleBlock(state.title, "Contract " + state.id + "  \u00b7  " + tmpl.name + " (" +
                                   version.template_version_id + ")");
   for (const auto& block : version.body) {
@@ -419,9 +264,7 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
         break;
       case BlockType::kParagraph: {
         std::string text = SubstitutePlaceholders(block.text, state.data.field_values);
-        const TextSource source =
-            text == block.text ? TextSource::kTemplate : TextSource::kContract;
-        doc.Paragraph(text, source);
+        doc.Paragraph(text, text == block.text ? kTemplateText : kContractText);
         break;
       }
       case BlockType::kTable: {
@@ -438,22 +281,22 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
   }
   SignatureBoxes(doc, version, state, fills);
 
-  auto& pages = doc.pages();
-  const size_t total = pages.size();
-  for (size_t i = 0; i < total; ++i) {
-    for (const auto& op : pages[i]) Paint(cr, context, options, op);
-    PangoLayout* footer =
-        doc.MakeLayout("Page " + std::to_string(i + 1) + " of " + std::to_string(total),
-                       options.body_font_size * 0.85, false, doc.width(), TextSource::kTemplate,
-                       PANGO_ALIGN_CENTER);
-    Paint(cr, context, options,
-          {.kind = DrawOp::Kind::kLayout,
-           .layout = footer,
-           .x = doc.left(),
-           .y = kPageHeight - options.margin - Document::HeightOf(footer)});
-    cairo_show_page(cr);
-  }
-  return (*canvas)->Finish();
+  PangoContext* context = (*canvas)->context();
+  return pages.Finish(
+      [&](size_t page, size_t total) {
+        return pages.Text("Page " + std::to_string(page) + " of " + std::to_string(total),
+                          {.size = options.body_font_size * 0.85,
+                           .width = pages.width(),
+                           .alignment = PANGO_ALIGN_CENTER},
+                          kTemplateText);
+      },
+      [&](cairo_t* cr, const PageOp& op) {
+        documents::DrawSignature(cr, context,
+                                 {.x = op.x, .y = op.y, .width = op.width, .height = op.height},
+                                 doc.signature(op.box),
+                                 {.signature_families = options.signature_font_families,
+                                  .caption_families = options.font_families});
+      });
 }
 
 }  // namespace
