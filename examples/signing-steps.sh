@@ -1,6 +1,12 @@
 # The steps both example scripts share, sourced by them: the token, the two participants' ids,
 # both signatures (Ada on the hosted signing page's API, Grace through the integrator) and the
-# signed PDF. Expects BASE, CLIENT_ID and CLIENT_SECRET; sets TOKEN, ADA and GRACE.
+# signed PDF. Takes the service's address as its argument (default http://127.0.0.1:8080) and
+# the demo client's CLIENT_ID and CLIENT_SECRET from the environment; sets BASE, TOKEN, ADA and
+# GRACE.
+
+BASE=${1:-http://127.0.0.1:8080}
+: "${CLIENT_ID:?set CLIENT_ID (printed by contractd at first start)}"
+: "${CLIENT_SECRET:?set CLIENT_SECRET}"
 
 get_token() {
   TOKEN=$(curl -sf -X POST "$BASE/api/v1/auth/machine-token" -H 'Content-Type: application/json' \

@@ -5,11 +5,7 @@
 # Usage: CLIENT_ID=... CLIENT_SECRET=... examples/upload-quickstart.sh [http://127.0.0.1:8080]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BASE=${1:-http://127.0.0.1:8080}
-: "${CLIENT_ID:?set CLIENT_ID (printed by contractd at first start)}"
-: "${CLIENT_SECRET:?set CLIENT_SECRET}"
-
-. examples/signing-steps.sh
+. examples/signing-steps.sh "$@"
 get_token
 
 # The upload answers with its pages, the text tags it found and what it removed.

@@ -1,5 +1,7 @@
 #include "http/api.h"
 
+#include <cctype>
+
 #include "domain/json_parse.h"
 #include "http/error_response.h"
 
@@ -25,6 +27,15 @@ ApiResponse RetryLaterResponse(const Error& error, std::string_view request_id,
                      ErrorBody(error, request_id),
                      "application/json",
                      {{"Retry-After", std::to_string(retry_after_seconds)}}};
+}
+
+std::string MediaTypeOf(std::string_view content_type) {
+  std::string_view type = content_type.substr(0, content_type.find(';'));
+  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+  std::string lower(type);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
 }
 
 Status RequirePermission(const ApiRequest& request, std::string_view permission) {

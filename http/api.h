@@ -149,6 +149,9 @@ Result<boost::json::object> ParseJsonObjectBody(const ApiRequest& request);
 ApiResponse RetryLaterResponse(const Error& error, std::string_view request_id,
                                int64_t retry_after_seconds);
 
+// The media type of a Content-Type value, lower-cased, without parameters or surrounding blanks.
+std::string MediaTypeOf(std::string_view content_type);
+
 // 403 PERMISSION_DENIED unless the caller holds `permission`.
 Status RequirePermission(const ApiRequest& request, std::string_view permission);
 

@@ -39,18 +39,8 @@ struct ApiHandler::Exchange {
 
 namespace {
 
-// The media type of a Content-Type value, lower-cased, without parameters.
-std::string MediaType(std::string_view value) {
-  const auto semicolon = value.find(';');
-  std::string_view type = value.substr(0, semicolon);
-  while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
-  std::string lower(type);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
 bool Accepts(BodyTypes types, std::string_view content_type) {
-  const std::string type = MediaType(content_type);
+  const std::string type = MediaTypeOf(content_type);
   if (types == BodyTypes::kPdfOrMultipart) {
     return type == "application/pdf" || type == "multipart/form-data";
   }

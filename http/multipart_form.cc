@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "http/api.h"
+
 namespace esign::http {
 namespace {
 
@@ -80,7 +82,7 @@ Result<FormPart> ParsePart(std::string_view part) {
       out.file_name = Parameter(value, "filename").value_or("");
       disposition = true;
     } else if (name == "content-type") {
-      out.content_type = Lower(Trim(value.substr(0, value.find(';'))));
+      out.content_type = MediaTypeOf(value);
     }
   }
   if (!disposition) return Malformed("every part needs a Content-Disposition header");
@@ -92,7 +94,7 @@ Result<FormPart> ParsePart(std::string_view part) {
 
 Result<std::vector<FormPart>> ParseMultipartForm(std::string_view content_type,
                                                  std::string_view body) {
-  if (Lower(Trim(content_type.substr(0, content_type.find(';')))) != "multipart/form-data") {
+  if (MediaTypeOf(content_type) != "multipart/form-data") {
     return Malformed("the Content-Type is not multipart/form-data");
   }
   auto boundary = Parameter(content_type, "boundary");

@@ -16,20 +16,14 @@ struct UploadBody {
   std::string name;
 };
 
-std::string MediaTypeOf(std::string_view content_type) {
-  std::string type(content_type.substr(0, content_type.find(';')));
-  while (!type.empty() && type.back() == ' ') type.pop_back();
-  for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return type;
-}
-
 // The PDF and its name from either form of the request; `parts` keeps the multipart parse the
 // views point into alive.
 Result<UploadBody> ReadUpload(const ApiRequest& request, std::vector<FormPart>& parts) {
   const std::string_view content_type = request.Header("Content-Type");
   const std::string_view body = request.http.body();
-  if (MediaTypeOf(content_type) != "multipart/form-data") {
-    if (MediaTypeOf(content_type) != "application/pdf") {
+  const std::string media_type = MediaTypeOf(content_type);
+  if (media_type != "multipart/form-data") {
+    if (media_type != "application/pdf") {
       return Fail(ErrorCode::kUnsupportedMediaType,
                   "request bodies must be application/pdf or multipart/form-data", "Content-Type",
                   std::string(content_type));
