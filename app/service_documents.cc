@@ -28,10 +28,11 @@ void Service::AddUploads(const ServeConfig& config) {
   options.limits.max_bytes = config.document_limit;
   document_commands_ = std::make_unique<commands::DocumentCommands>(
       *store_, *document_index_, *projector_, RandomIdGenerator::Instance(), clock_, options);
-  contract_commands_->SetFindUploads(
-      [this](std::string_view organization_id, const std::vector<std::string>& ids) {
-        return document_commands_->FindAll(organization_id, ids);
-      });
+  FindUploads find = [this](std::string_view organization_id, const std::vector<std::string>& ids) {
+    return document_commands_->FindAll(organization_id, ids);
+  };
+  contract_commands_->SetFindUploads(find);
+  organization_templates_->SetFindUploads(std::move(find));
   http::AddUploadRoutes(routes_, *document_commands_,
                         http::UploadRoutesOptions{.uploads_per_hour = static_cast<double>(
                                                       config.document_uploads_per_hour)});

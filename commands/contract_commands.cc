@@ -156,17 +156,9 @@ Result<CommandOutcome> ContractCommandHandler::Run(const esign::Actor& actor,
 Result<std::vector<UploadedDocument>> ContractCommandHandler::UploadsNamedBy(
     const Command& command, const esign::Actor& actor) const {
   const auto* create = std::get_if<CreateContract>(&command);
-  if (create == nullptr || !create->documents.is_array()) return std::vector<UploadedDocument>{};
-  std::vector<std::string> ids;
+  if (create == nullptr) return std::vector<UploadedDocument>{};
   // More than the limit is refused by the decision; only the ids it will read are looked up.
-  for (const auto& item : create->documents.get_array()) {
-    if (ids.size() == kMaxContractDocuments) break;
-    if (!item.is_object()) continue;
-    const auto* id = item.get_object().if_contains("documentId");
-    if (id != nullptr && id->is_string() && !id->get_string().empty()) {
-      ids.emplace_back(id->get_string());
-    }
-  }
+  const std::vector<std::string> ids = DocumentIdsNamedBy(create->documents);
   if (ids.empty()) return std::vector<UploadedDocument>{};
   if (!find_uploads_) return std::vector<UploadedDocument>{};
   // An id not found is left out: the decision says so, with its path in the request.

@@ -50,10 +50,6 @@ using StoreEvidence = std::function<Result<std::string>(const ContractState& sta
 // appended, and who causes them.
 using SealDocument = std::function<Result<documents::SealedDocument>(
     const ContractState& all_signed, const documents::Completion& completion)>;
-// The uploads of an organization named by a contract request, in order, leaving out the ids it
-// does not have (document_commands.h).
-using FindUploads = std::function<Result<std::vector<UploadedDocument>>(
-    std::string_view organization_id, const std::vector<std::string>& document_ids)>;
 // The signing provider of an organization signer (its providerConfigRef, else the only one
 // configured); empty when there is none.
 using ResolveProvider = std::function<std::string(const Participant& signer)>;

@@ -36,8 +36,9 @@ DocumentCommands::DocumentCommands(eventstore::EventStore& store,
       clock_(clock),
       options_(options) {}
 
-Result<UploadedDocument> DocumentCommands::Upload(const eventstore::Actor& actor,
-                                                  std::string_view bytes, std::string name) {
+Result<DocumentCommands::Uploaded> DocumentCommands::Upload(
+    const eventstore::Actor& actor, std::string_view bytes, std::string name,
+    const std::optional<eventstore::IdempotentRequest>& idempotency) {
   if (name.empty()) name = kDefaultName;
   if (CountCharacters(name) > kMaxNameLength) {
     return Fail(ErrorCode::kValidationFailed, "invalid document name", "name",
@@ -46,9 +47,41 @@ Result<UploadedDocument> DocumentCommands::Upload(const eventstore::Actor& actor
   auto inspected = documents::InspectUpload(bytes, options_.limits);
   if (!inspected) return std::unexpected(inspected.error());
 
+  std::unique_lock<std::mutex> keyed(idempotent_, std::defer_lock);
+  std::optional<eventstore::IdempotencyReservation> reservation;
+  std::string document_id = ids_.Next("doc_");
+  if (idempotency) {
+    keyed.lock();
+    auto reserved =
+        eventstore::ReserveIdempotencyKey(store_, *idempotency, "documentId", document_id);
+    if (!reserved) return std::unexpected(reserved.error());
+    reservation = std::move(*reserved);
+    std::optional<uint64_t> done = reservation->completed_version;
+    if (!done) {
+      // Appended before a crash kept the key from being completed: the upload is there.
+      auto seeded = eventstore::FindSeededVersion(
+          store_, DocumentStreamId(reservation->resource_id), *reservation);
+      if (!seeded) return std::unexpected(seeded.error());
+      done = *seeded;
+    }
+    if (done) {
+      if (!reservation->completed_version) {
+        if (Status completed =
+                eventstore::CompleteIdempotencyKey(store_, *reservation, *done, actor);
+            !completed) {
+          return std::unexpected(completed.error());
+        }
+      }
+      auto first = Find(actor.organization_id, reservation->resource_id);
+      if (!first) return std::unexpected(first.error());
+      return Uploaded{std::move(*first), true};
+    }
+    document_id = reservation->resource_id;
+  }
+
   const int64_t now = clock_.NowMicros();
   UploadedDocument document;
-  document.document_id = ids_.Next("doc_");
+  document.document_id = std::move(document_id);
   document.organization_id = actor.organization_id;
   document.name = std::move(name);
   document.sha256 = Sha256Hex(bytes);
@@ -65,7 +98,7 @@ Result<UploadedDocument> DocumentCommands::Upload(const eventstore::Actor& actor
       FormatTimestamp(now + std::chrono::microseconds(options_.retention).count());
 
   eventstore::NewEvent event;
-  event.event_id = ids_.Next("evt_");
+  event.event_id = reservation ? eventstore::SeededEventId(*reservation, 0) : ids_.Next("evt_");
   event.type = std::string(kDocumentUploaded);
   event.actor = actor;
   std::lock_guard lock(blobs_mutex_);
@@ -76,7 +109,14 @@ Result<UploadedDocument> DocumentCommands::Upload(const eventstore::Actor& actor
   auto appended = store_.Append(DocumentStreamId(document.document_id),
                                 eventstore::ExpectedVersion::NoStream(), {std::move(event)});
   if (!appended) return std::unexpected(appended.error());
-  return document;
+  if (reservation) {
+    if (Status completed = eventstore::CompleteIdempotencyKey(store_, *reservation,
+                                                              appended->version.value(), actor);
+        !completed) {
+      return std::unexpected(completed.error());
+    }
+  }
+  return Uploaded{std::move(document), false};
 }
 
 Result<UploadedDocument> DocumentCommands::Find(std::string_view organization_id,

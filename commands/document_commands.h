@@ -22,6 +22,7 @@
 #include "domain/result.h"
 #include "domain/uploaded_document.h"
 #include "eventstore/event_store.h"
+#include "eventstore/idempotency_keys.h"
 #include "projections/document_index.h"
 #include "projections/projector.h"
 
@@ -44,9 +45,15 @@ class DocumentCommands {
 
   // Checks the bytes, stores the cleaned copy and appends document.uploaded. `name` defaults to
   // "document.pdf"; at most 200 characters. Errors as InspectUpload's (nothing stored), or
-  // kValidationFailed for the name.
-  Result<UploadedDocument> Upload(const eventstore::Actor& actor, std::string_view bytes,
-                                  std::string name);
+  // kValidationFailed for the name. With an Idempotency-Key (eventstore/idempotency_keys.h), the
+  // same key and request again answers the upload the first request made, `replayed`, without a
+  // second one; a refused upload reserves no key.
+  struct Uploaded {
+    UploadedDocument document;
+    bool replayed = false;
+  };
+  Result<Uploaded> Upload(const eventstore::Actor& actor, std::string_view bytes, std::string name,
+                          const std::optional<eventstore::IdempotentRequest>& idempotency = {});
 
   // The upload as its organization sees it; kDocumentNotFound for an unknown or deleted id and
   // for another organization's. Read from the log, so an upload is there as soon as it is
@@ -79,6 +86,8 @@ class DocumentCommands {
   const Clock& clock_;
   const DocumentOptions options_;
   std::mutex blobs_mutex_;  // held by an upload's store and append, and by a deletion
+  // One keyed upload at a time: two requests with one key must not both carry it out.
+  std::mutex idempotent_;
 };
 
 }  // namespace esign::commands

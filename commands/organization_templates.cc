@@ -2,6 +2,7 @@
 
 #include "base/json_read.h"
 #include "domain/json_parse.h"
+#include "domain/placed_field_rules.h"
 #include "domain/stream_kinds.h"
 #include "domain/template_events.h"
 #include "domain/template_json.h"
@@ -92,12 +93,25 @@ Result<OrganizationTemplates::Loaded> OrganizationTemplates::LoadWritable(
   return loaded;
 }
 
+Result<std::vector<UploadedDocument>> OrganizationTemplates::UploadsNamedBy(
+    const TemplateCaller& caller, const boost::json::value& request) const {
+  if (!find_uploads_ || !request.is_object()) return std::vector<UploadedDocument>{};
+  const auto* documents = request.get_object().if_contains("documents");
+  if (documents == nullptr) return std::vector<UploadedDocument>{};
+  const std::vector<std::string> ids = DocumentIdsNamedBy(*documents);
+  if (ids.empty()) return std::vector<UploadedDocument>{};
+  return find_uploads_(caller.organization_id, ids);
+}
+
 Result<OrganizationTemplates::Outcome> OrganizationTemplates::Create(
     const TemplateCaller& caller, const boost::json::value& request,
     const std::optional<eventstore::IdempotentRequest>& idempotency) {
   std::string id = ids_.Next("tpl_");
+  auto uploads = UploadsNamedBy(caller, request);
+  if (!uploads) return std::unexpected(uploads.error());
   // Checked before anything is written, an Idempotency-Key's reservation included.
-  auto parsed = ParseTemplateRequest(request, id, [this] { return ids_.Next("tv_"); });
+  auto parsed = ParseTemplateRequest(
+      request, id, [this] { return ids_.Next("tv_"); }, *uploads);
   if (!parsed) return std::unexpected(parsed.error());
   parsed->organization_id = caller.organization_id;
   Template created = std::move(*parsed);
@@ -125,7 +139,9 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::AddVersion(
   auto current = LoadWritable(caller, template_id);
   if (!current) return std::unexpected(current.error());
   if (Status open = NotArchived(*current->tmpl); !open) return std::unexpected(open.error());
-  auto parsed = ParseTemplateVersionRequest(request, ids_.Next("tv_"));
+  auto uploads = UploadsNamedBy(caller, request);
+  if (!uploads) return std::unexpected(uploads.error());
+  auto parsed = ParseTemplateVersionRequest(request, ids_.Next("tv_"), *uploads);
   if (!parsed) return std::unexpected(parsed.error());
   const TemplateVersion version = std::move(*parsed);
   Decide decide = [&version, &caller](const std::optional<Template>& tmpl,

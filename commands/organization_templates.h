@@ -32,6 +32,7 @@
 #include "domain/id_generator.h"
 #include "domain/result.h"
 #include "domain/template.h"
+#include "domain/uploaded_document.h"
 #include "eventstore/event_store.h"
 #include "eventstore/idempotency_keys.h"
 #include "projections/template_catalog.h"
@@ -55,6 +56,8 @@ class OrganizationTemplates {
   // Everything given by reference must outlive the handler.
   OrganizationTemplates(eventstore::EventStore& store, TemplateCounter counter,
                         AfterTemplateWrite after_write, IdGenerator& ids);
+  // The caller's uploads, for versions made from them; without it such a request finds none.
+  void SetFindUploads(FindUploads find) { find_uploads_ = std::move(find); }
 
   struct Outcome {
     Template tmpl;                    // as the request left it
@@ -108,11 +111,15 @@ class OrganizationTemplates {
   // event the request appended (its id `first_event_id`) added, if any.
   Result<Outcome> OutcomeAt(const std::string& template_id, uint64_t version,
                             std::string_view first_event_id) const;
+  // The caller's uploads that a request (a version made from them) names.
+  Result<std::vector<UploadedDocument>> UploadsNamedBy(const TemplateCaller& caller,
+                                                       const boost::json::value& request) const;
 
   eventstore::EventStore& store_;
   const TemplateCounter counter_;
   const AfterTemplateWrite after_write_;
   IdGenerator& ids_;
+  FindUploads find_uploads_;
   // One creation at a time, from counting to appending.
   std::mutex creating_;
   // One keyed request at a time: two requests with one key must not both carry it out.

@@ -165,7 +165,11 @@ void ContractSection(Pages& pages, const CompletionCertificate& c) {
        c.documents.empty()
            ? std::pair<std::string, std::string>{"Template", MarkupEscape(Or(c.template_name))}
            : std::pair<std::string, std::string>{"Documents",
-                                                 std::to_string(c.documents.size()) + " uploaded"},
+                                                 std::to_string(c.documents.size()) + " uploaded" +
+                                                     (c.template_name.empty()
+                                                          ? std::string()
+                                                          : ", from template " +
+                                                                MarkupEscape(c.template_name))},
        {"Sent", Time(c.sent_at)},
        {"Completed", Time(c.completed_at)}});
 }

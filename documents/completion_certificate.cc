@@ -7,6 +7,7 @@
 #include "base/json_read.h"
 #include "base/sha256.h"
 #include "base/time_text.h"
+#include "domain/placed_field_rules.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/ledger_key.h"
 
@@ -82,7 +83,13 @@ std::string RoleName(const CertificateSources& sources, const Participant& p) {
   if (binding == nullptr) return "";
   const RoleDef* role =
       sources.version != nullptr ? sources.version->FindRole(binding->template_role_id) : nullptr;
-  return role != nullptr ? role->name : binding->template_role_id;
+  if (role != nullptr) return role->name;
+  if (sources.state->from_uploads()) {
+    // Its implicit roles: "Participant N".
+    const TemplateVersion implicit = UploadsTemplateVersion(*sources.state);
+    if (const RoleDef* named = implicit.FindRole(binding->template_role_id)) return named->name;
+  }
+  return binding->template_role_id;
 }
 
 CertificateParticipant ParticipantEntry(const CertificateSources& sources, const Participant& p) {
@@ -242,7 +249,7 @@ CompletionCertificate BuildCompletionCertificate(const CertificateSources& sourc
       .contract_id = state.id,
       .title = state.title,
       .organization_id = state.organization_id,
-      .template_name = state.from_uploads()
+      .template_name = state.template_id.empty()
                            ? std::string()
                            : (sources.tmpl != nullptr ? sources.tmpl->name + " " : std::string()) +
                                  "(" + state.template_version_id + ")",

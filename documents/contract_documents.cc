@@ -95,7 +95,12 @@ ContractDocuments::ContractDocuments(projections::TemplateLookup templates,
 ContractDocuments::~ContractDocuments() = default;
 
 Result<ContractDocuments::Source> ContractDocuments::SourceOf(const ContractState& state) const {
-  if (state.from_uploads()) return UploadSource{};
+  if (state.from_uploads()) {
+    UploadSource source;
+    if (!state.template_id.empty()) source.tmpl = templates_(state.template_id);
+    if (source.tmpl) source.version = source.tmpl->FindVersion(state.template_version_id);
+    return source;
+  }
   TemplateSource source{templates_(state.template_id)};
   if (source.tmpl) source.version = source.tmpl->FindVersion(state.template_version_id);
   if (source.version == nullptr) {
@@ -156,17 +161,20 @@ Result<CompletionCertificate> ContractDocuments::Certificate(
   // A head over the log as it stands covers every recorded event of the contract.
   auto head = store_.ledger().SignTreeHead();
   if (!head) return std::unexpected(std::move(head.error()));
-  const auto* from_template = std::get_if<TemplateSource>(&source);
-  return BuildCompletionCertificate(
-      {.state = &all_signed,
-       .tmpl = from_template != nullptr ? from_template->tmpl.get() : nullptr,
-       .version = from_template != nullptr ? from_template->version : nullptr,
-       .recorded = recorded,
-       .pending = completion.pending,
-       .pending_actor = completion.actor,
-       .completed_at = completed_at,
-       .tree_head = *head,
-       .ledger_public_key_pem = store_.ledger().PublicKeyPem()});
+  const auto [tmpl, version] = std::visit(
+      [](const auto& from) {
+        return std::pair{from.tmpl.get(), from.version};
+      },
+      source);
+  return BuildCompletionCertificate({.state = &all_signed,
+                                     .tmpl = tmpl,
+                                     .version = version,
+                                     .recorded = recorded,
+                                     .pending = completion.pending,
+                                     .pending_actor = completion.actor,
+                                     .completed_at = completed_at,
+                                     .tree_head = *head,
+                                     .ledger_public_key_pem = store_.ledger().PublicKeyPem()});
 }
 
 Result<SealedContract> ContractDocuments::SealFrom(

@@ -80,7 +80,11 @@ class ContractDocuments {
   };
   // The documents are the state's; their blobs are read when composing, which sealing a frozen
   // composition does not need.
-  struct UploadSource {};
+  // The template version the contract came from, if it came from one made from uploads.
+  struct UploadSource {
+    std::shared_ptr<const Template> tmpl;
+    const TemplateVersion* version = nullptr;
+  };
   using Source = std::variant<TemplateSource, UploadSource>;
   Result<Source> SourceOf(const ContractState& state) const;
   // The layout that reproduces the contract's frozen PDF: the current one, or, for a contract

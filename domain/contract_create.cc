@@ -5,7 +5,10 @@
 //   (rule 3) -> role bindings (rules 1-2) -> contract.created (+ prepare and send).
 // A contract from uploads (`documents` instead of `templateId`, DESIGN section 20) takes the same
 // path up to the participants; then its documents and placed fields are checked
-// (placed_field_rules.h) and each participant is bound to its own implicit role.
+// (placed_field_rules.h) and each participant is bound to its own implicit role. A contract from
+// a template version made from uploads takes the template's path up to the role bindings, then
+// becomes a contract from documents: the version's, with each role's fields given to its
+// participant.
 #include <set>
 
 #include "base/json_read.h"
@@ -114,36 +117,120 @@ Result<std::vector<DomainEvent>> WithSendNow(const ContractState& state, DomainE
   return events;
 }
 
-Result<std::vector<DomainEvent>> CreateFromUploads(
-    const ContractState& state, const CreateContract& c, const DecisionContext& context,
-    const std::vector<Participant>& participants, std::vector<ContractDocument> documents,
-    boost::json::object signing_settings, bool send_now) {
-  Details validation;
-  std::vector<PlacedField> fields = ReadPlacedFields(
-      c.fields, c.form_field_mapping, context.uploads, documents, participants, validation);
-  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid contract", validation); !ok) {
-    return Fail(ok.error());
-  }
+// What a contract from documents is made of, besides the request.
+struct DocumentsContract {
+  std::vector<Participant> participants;
+  std::vector<ContractDocument> documents;
+  std::vector<PlacedField> fields;
+  boost::json::object signing_settings;
+  const TemplateVersion* version = nullptr;    // the template version it comes from, if any
+  std::vector<RoleBinding> template_bindings;  // to that version's roles
+};
+
+// contract.created of a contract from documents: each participant bound to its own implicit role
+// (placed_field_rules.h); the template version it came from, if any, is named for the record.
+Result<std::vector<DomainEvent>> CreateWithDocuments(const ContractState& state,
+                                                     const CreateContract& c,
+                                                     const DecisionContext& context,
+                                                     DocumentsContract made, bool send_now) {
   boost::json::array documents_json;
-  for (const auto& document : documents) documents_json.push_back(ContractDocumentToJson(document));
+  for (const auto& document : made.documents) {
+    documents_json.push_back(ContractDocumentToJson(document));
+  }
   boost::json::array fields_json;
-  for (const auto& field : fields) fields_json.push_back(PlacedFieldToJson(field));
+  for (const auto& field : made.fields) fields_json.push_back(PlacedFieldToJson(field));
+  const OrganizationSigningMode mode = made.version != nullptr
+                                           ? made.version->settings.organization_signing_mode
+                                           : OrganizationSigningMode::kAutomatic;
   DomainEvent created{std::string(event_type::kContractCreated),
                       {{"contractId", context.contract_id},
                        {"title", c.title},
                        {"documents", std::move(documents_json)},
                        {"fields", std::move(fields_json)},
-                       {"organizationSigningMode", ToString(OrganizationSigningMode::kAutomatic)},
+                       {"organizationSigningMode", ToString(mode)},
                        {"organizationId", context.actor.organization_id},
                        {"createdBy", context.actor.client_id},
                        {"fieldValues", boost::json::object{}},
                        {"tableData", boost::json::object{}},
-                       {"participants", ParticipantsToEventJson(participants)},
-                       {"roleBindings", RoleBindingsToJson(UploadsRoleBindings(participants))},
-                       {"signingSettings", std::move(signing_settings)},
+                       {"participants", ParticipantsToEventJson(made.participants)},
+                       {"roleBindings", RoleBindingsToJson(UploadsRoleBindings(
+                                            made.participants, made.template_bindings))},
+                       {"signingSettings", std::move(made.signing_settings)},
                        {"notifications", CreateNotifications(c)},
                        {"createdAt", context.now}}};
+  if (made.version != nullptr) {
+    created.data["templateId"] = context.tmpl->template_id;
+    created.data["templateVersionId"] = made.version->template_version_id;
+  }
   return WithSendNow(state, std::move(created), nullptr, context, send_now);
+}
+
+Result<std::vector<DomainEvent>> CreateFromUploads(const ContractState& state,
+                                                   const CreateContract& c,
+                                                   const DecisionContext& context,
+                                                   DocumentsContract made, bool send_now) {
+  Details validation;
+  made.fields = ReadPlacedFields(c.fields, c.form_field_mapping, context.uploads, made.documents,
+                                 made.participants, validation);
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid contract", validation); !ok) {
+    return Fail(ok.error());
+  }
+  return CreateWithDocuments(state, c, context, std::move(made), send_now);
+}
+
+// A contract from a template version made from uploads: the version's documents, and each role's
+// fields given to the participant bound to it. As for a contract from uploads, its fields name
+// its participants, which are therefore fixed at creation: every signer and every required role
+// is bound now, and a participant's routing order is its role's unless it gives its own.
+Result<std::vector<DomainEvent>> CreateFromUploadsVersion(
+    const ContractState& state, const CreateContract& c, const DecisionContext& context,
+    DocumentsContract made, const std::vector<RoleBinding>& bindings, bool send_now) {
+  const TemplateVersion& version = *made.version;
+  auto bound_to = [&](std::string_view role_id) -> const RoleBinding* {
+    for (const auto& binding : bindings) {
+      if (binding.template_role_id == role_id) return &binding;
+    }
+    return nullptr;
+  };
+  for (size_t i = 0; i < made.participants.size(); ++i) {
+    Participant& p = made.participants[i];
+    const RoleBinding* binding = nullptr;
+    for (const auto& candidate : bindings) {
+      if (candidate.participant_id == p.participant_id) binding = &candidate;
+    }
+    if (binding == nullptr) {
+      if (!p.signs()) continue;
+      return Fail(ErrorCode::kContractRoleBindingInvalid,
+                  "signer " + p.participant_id + " is bound to no template role",
+                  JoinPath(IndexPath("participants", i), "templateRoleId"),
+                  "the template is made from documents: each signer is bound to a role when the "
+                  "contract is created");
+    }
+    if (!p.routing_order)
+      p.routing_order = version.FindRole(binding->template_role_id)->routing_order;
+  }
+  Details unbound;
+  for (const auto& role : version.roles) {
+    if (role.required && bound_to(role.template_role_id) == nullptr) {
+      AddDetail(unbound, "roleBindings",
+                "required role " + role.template_role_id + " has no participant");
+    }
+  }
+  if (auto ok = FailIfAny(ErrorCode::kContractRoleBindingRequiredRoleUnbound,
+                          "required template roles are unbound", unbound);
+      !ok) {
+    return Fail(ok.error());
+  }
+  made.documents = version.documents;
+  for (const PlacedField& field : version.fields) {
+    const RoleBinding* binding = bound_to(field.participant_id);
+    if (binding == nullptr) continue;  // an optional role left out: its fields go with it
+    PlacedField placed = field;
+    placed.participant_id = binding->participant_id;
+    made.fields.push_back(std::move(placed));
+  }
+  made.template_bindings = bindings;
+  return CreateWithDocuments(state, c, context, std::move(made), send_now);
 }
 
 }  // namespace
@@ -263,8 +350,11 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
   }
 
   if (from_uploads) {
-    return CreateFromUploads(state, c, context, participants, std::move(documents),
-                             std::move(signing_settings), send_now);
+    return CreateFromUploads(state, c, context,
+                             DocumentsContract{.participants = std::move(participants),
+                                               .documents = std::move(documents),
+                                               .signing_settings = std::move(signing_settings)},
+                             send_now);
   }
 
   // Rule 3: sending at once needs every signer's role, from the participant or a binding.
@@ -294,6 +384,14 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
   }
   auto bindings = CheckRoleBindings(*version, participants, binding_requests);
   if (!bindings) return Fail(bindings.error());
+  if (version->from_uploads()) {
+    return CreateFromUploadsVersion(
+        state, c, context,
+        DocumentsContract{.participants = std::move(participants),
+                          .signing_settings = std::move(signing_settings),
+                          .version = version},
+        *bindings, send_now);
+  }
 
   ContractData data;
   ApplyDataChanges(data, changes);

@@ -154,8 +154,12 @@ boost::json::object ContractToJson(const ContractState& state) {
   out["version"] = state.version;
   out["title"] = state.title;
   if (state.from_uploads()) {
-    out["templateId"] = nullptr;
-    out["templateVersionId"] = nullptr;
+    // The template version it came from, if any.
+    out["templateId"] =
+        state.template_id.empty() ? boost::json::value() : boost::json::value(state.template_id);
+    out["templateVersionId"] = state.template_version_id.empty()
+                                   ? boost::json::value()
+                                   : boost::json::value(state.template_version_id);
     out["documents"] = ContractDocumentListToJson(state);
     boost::json::array fields;
     for (const auto& field : state.fields) fields.push_back(PlacedFieldToJson(field));

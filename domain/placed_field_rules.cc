@@ -44,39 +44,41 @@ struct FieldAt {
   std::string path;
 };
 
-// The participant a field names by participantId or participantIndex (0-based, as in
-// roleBindings); "" after adding a detail.
+// The participant (or role) a field names by its id or its 0-based index, as in roleBindings;
+// "" after adding a detail.
 std::string ReadFieldParticipant(const boost::json::object& item, const std::string& path,
                                  const std::vector<Participant>& participants,
-                                 Details& validation) {
-  const auto* id = Member(item, "participantId");
-  const auto* index = Member(item, "participantIndex");
+                                 const FieldOwnerKeys& owners, Details& validation) {
+  const auto* id = Member(item, owners.id);
+  const auto* index = Member(item, owners.index);
   if ((id == nullptr) == (index == nullptr)) {
-    AddDetail(validation, path, "give exactly one of participantId, participantIndex");
+    AddDetail(validation, path,
+              "give exactly one of " + std::string(owners.id) + ", " + std::string(owners.index));
     return "";
   }
   const Participant* participant = nullptr;
   std::string at;
   if (id != nullptr) {
-    at = JoinPath(path, "participantId");
+    at = JoinPath(path, owners.id);
     if (id->is_string()) {
       for (const auto& p : participants) {
         if (p.participant_id == id->get_string()) participant = &p;
       }
     }
   } else {
-    at = JoinPath(path, "participantIndex");
+    at = JoinPath(path, owners.index);
     auto number = AsInteger(*index);
     if (number && *number >= 0 && static_cast<size_t>(*number) < participants.size()) {
       participant = &participants[static_cast<size_t>(*number)];
     }
   }
   if (participant == nullptr) {
-    AddDetail(validation, at, "must name a participant of this request");
+    AddDetail(validation, at, "must name a " + std::string(owners.noun) + " of this request");
     return "";
   }
   if (!participant->signs()) {
-    AddDetail(validation, at, "participant " + participant->participant_id + " does not sign");
+    AddDetail(validation, at,
+              std::string(owners.noun) + " " + participant->participant_id + " does not sign");
     return "";
   }
   return participant->participant_id;
@@ -165,7 +167,8 @@ void CheckBox(const PageRect& box, const ContractDocument& document, const std::
 
 void ReadCoordinateFields(const boost::json::value& value,
                           const std::vector<ContractDocument>& documents,
-                          const std::vector<Participant>& participants, std::vector<FieldAt>& out,
+                          const std::vector<Participant>& participants,
+                          const FieldOwnerKeys& owners, std::vector<FieldAt>& out,
                           Details& validation) {
   if (value.is_null()) return;
   if (!value.is_array()) {
@@ -181,11 +184,11 @@ void ReadCoordinateFields(const boost::json::value& value,
     }
     const auto& item = items[i].get_object();
     RejectUnknownMembers(item, path,
-                         {"type", "participantId", "participantIndex", "documentIndex", "page", "x",
-                          "y", "width", "height", "required", "name", "value"},
+                         {"type", owners.id, owners.index, "documentIndex", "page", "x", "y",
+                          "width", "height", "required", "name", "value"},
                          validation);
     auto type = ReadType(item, path, validation);
-    std::string participant = ReadFieldParticipant(item, path, participants, validation);
+    std::string participant = ReadFieldParticipant(item, path, participants, owners, validation);
     auto document = ReadDocumentIndex(item, path, documents, validation);
     PlacedField field;
     bool complete = type && !participant.empty() && document;
@@ -212,8 +215,8 @@ void ReadCoordinateFields(const boost::json::value& value,
 
 void ReadTagFields(const std::vector<UploadedDocument>& uploads,
                    std::vector<ContractDocument>& documents,
-                   const std::vector<Participant>& participants, std::vector<FieldAt>& out,
-                   Details& validation) {
+                   const std::vector<Participant>& participants, const FieldOwnerKeys& owners,
+                   std::vector<FieldAt>& out, Details& validation) {
   for (size_t d = 0; d < documents.size(); ++d) {
     const UploadedDocument* upload = FindUpload(uploads, documents[d].document_id);
     if (upload == nullptr) continue;
@@ -231,17 +234,16 @@ void ReadTagFields(const std::vector<UploadedDocument>& uploads,
                       "value)");
         continue;
       }
+      std::string names = where;
+      names.append(" names ").append(owners.noun).append(" ").append(std::to_string(tag.signer));
       if (tag.signer < 1 || static_cast<size_t>(tag.signer) > participants.size()) {
         AddDetail(validation, path,
-                  where + " names participant " + std::to_string(tag.signer) +
-                      "; the request has " + std::to_string(participants.size()));
+                  names + "; the request has " + std::to_string(participants.size()));
         continue;
       }
       const Participant& participant = participants[static_cast<size_t>(tag.signer - 1)];
       if (!participant.signs()) {
-        AddDetail(
-            validation, path,
-            where + " names participant " + std::to_string(tag.signer) + ", who does not sign");
+        AddDetail(validation, path, names + ", that does not sign");
         continue;
       }
       PlacedField field;
@@ -261,7 +263,8 @@ void ReadTagFields(const std::vector<UploadedDocument>& uploads,
 void ReadFormFieldMapping(const boost::json::value& value,
                           const std::vector<UploadedDocument>& uploads,
                           std::vector<ContractDocument>& documents,
-                          const std::vector<Participant>& participants, std::vector<FieldAt>& out,
+                          const std::vector<Participant>& participants,
+                          const FieldOwnerKeys& owners, std::vector<FieldAt>& out,
                           Details& validation) {
   if (value.is_null()) return;
   if (!value.is_array()) {
@@ -277,11 +280,11 @@ void ReadFormFieldMapping(const boost::json::value& value,
     }
     const auto& item = items[i].get_object();
     RejectUnknownMembers(item, path,
-                         {"documentIndex", "formField", "type", "participantId", "participantIndex",
-                          "required", "name", "value"},
+                         {"documentIndex", "formField", "type", owners.id, owners.index, "required",
+                          "name", "value"},
                          validation);
     auto type = ReadType(item, path, validation);
-    std::string participant = ReadFieldParticipant(item, path, participants, validation);
+    std::string participant = ReadFieldParticipant(item, path, participants, owners, validation);
     auto document = ReadDocumentIndex(item, path, documents, validation);
     PlacedField field;
     if (type) field.type = *type;
@@ -327,6 +330,18 @@ bool Overlap(const PlacedField& a, const PlacedField& b) {
 }
 
 }  // namespace
+
+std::vector<std::string> DocumentIdsNamedBy(const boost::json::value& documents) {
+  std::vector<std::string> ids;
+  if (!documents.is_array()) return ids;
+  for (const auto& item : documents.get_array()) {
+    if (ids.size() == kMaxContractDocuments) break;
+    if (!item.is_object()) continue;
+    auto id = StringMember(item.get_object(), "documentId");
+    if (id && !id->empty()) ids.emplace_back(*id);
+  }
+  return ids;
+}
 
 Result<std::vector<ContractDocument>> ReadContractDocuments(
     const boost::json::value& value, const std::vector<UploadedDocument>& uploads,
@@ -390,11 +405,12 @@ std::vector<PlacedField> ReadPlacedFields(const boost::json::value& fields,
                                           const std::vector<UploadedDocument>& uploads,
                                           std::vector<ContractDocument>& documents,
                                           const std::vector<Participant>& participants,
-                                          Details& validation) {
+                                          Details& validation, const FieldOwnerKeys& owners) {
   std::vector<FieldAt> read;
-  ReadCoordinateFields(fields, documents, participants, read, validation);
-  ReadTagFields(uploads, documents, participants, read, validation);
-  ReadFormFieldMapping(form_field_mapping, uploads, documents, participants, read, validation);
+  ReadCoordinateFields(fields, documents, participants, owners, read, validation);
+  ReadTagFields(uploads, documents, participants, owners, read, validation);
+  ReadFormFieldMapping(form_field_mapping, uploads, documents, participants, owners, read,
+                       validation);
   if (read.size() > kMaxPlacedFields) {
     AddDetail(validation, "fields",
               "at most " + std::to_string(kMaxPlacedFields) +
@@ -445,38 +461,52 @@ Status CheckPlacedFieldsForSend(const ContractState& state) {
   return {};
 }
 
+std::vector<SignaturePlacement> SignaturePlacementsOf(
+    const std::vector<ContractDocument>& documents, const std::vector<PlacedField>& fields,
+    std::string_view owner) {
+  std::vector<SignaturePlacement> placements;
+  for (const auto& field : fields) {
+    if (field.participant_id != owner || field.type != PlacedFieldType::kSignature) continue;
+    const int64_t page =
+        ComposedPage(documents, static_cast<size_t>(field.document_index), field.box.page);
+    if (page == 0) continue;
+    placements.push_back(
+        SignaturePlacement{page, field.box.x, field.box.y, field.box.width, field.box.height});
+  }
+  return placements;
+}
+
 TemplateVersion UploadsTemplateVersion(const ContractState& state) {
   TemplateVersion version;
   version.published = true;
   for (size_t i = 0; i < state.participants.size(); ++i) {
     const Participant& p = state.participants[i];
     RoleDef role;
-    role.template_role_id = p.participant_id;
+    const RoleBinding* binding = state.BindingOf(p.participant_id);
+    role.template_role_id = binding != nullptr ? binding->template_role_id : p.participant_id;
     role.name = "Participant " + std::to_string(i + 1);
     role.action = p.action;
     role.recipient_type = p.recipient_type;
     role.routing_order = p.routing_order.value_or(1);
     role.required = p.signs();
-    for (const auto& field : state.fields) {
-      if (field.participant_id != p.participant_id || field.type != PlacedFieldType::kSignature) {
-        continue;
-      }
-      const int64_t page =
-          ComposedPage(state.documents, static_cast<size_t>(field.document_index), field.box.page);
-      if (page == 0) continue;
-      role.signature_placement.push_back(
-          SignaturePlacement{page, field.box.x, field.box.y, field.box.width, field.box.height});
-    }
+    role.signature_placement =
+        SignaturePlacementsOf(state.documents, state.fields, p.participant_id);
     version.roles.push_back(std::move(role));
   }
   return version;
 }
 
-std::vector<RoleBinding> UploadsRoleBindings(const std::vector<Participant>& participants) {
+std::vector<RoleBinding> UploadsRoleBindings(const std::vector<Participant>& participants,
+                                             const std::vector<RoleBinding>& template_bindings) {
   std::vector<RoleBinding> bindings;
   bindings.reserve(participants.size());
-  for (const auto& p : participants)
-    bindings.push_back(RoleBinding{p.participant_id, p.participant_id});
+  for (const auto& p : participants) {
+    RoleBinding binding{p.participant_id, p.participant_id};
+    for (const auto& bound : template_bindings) {
+      if (bound.participant_id == p.participant_id) binding = bound;
+    }
+    bindings.push_back(std::move(binding));
+  }
   return bindings;
 }
 

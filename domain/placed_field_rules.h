@@ -10,6 +10,8 @@
 
 #include <boost/json.hpp>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "domain/contract_state.h"
@@ -26,6 +28,21 @@ inline constexpr size_t kMaxContractDocuments = 20;
 inline constexpr uint64_t kMaxContractDocumentBytes = 50ull << 20;
 inline constexpr size_t kMaxPlacedFields = 500;
 
+// How a request names the owner of a field: a contract's participants, or a template's roles
+// (whose "participants" below stand in for them, the role id as the participant id).
+struct FieldOwnerKeys {
+  std::string_view id;
+  std::string_view index;
+  std::string_view noun;
+};
+inline constexpr FieldOwnerKeys kParticipantOwners{"participantId", "participantIndex",
+                                                   "participant"};
+inline constexpr FieldOwnerKeys kRoleOwners{"templateRoleId", "roleIndex", "role"};
+
+// The document ids a request's `documents` names, in order, up to kMaxContractDocuments (more is
+// refused when the documents are read): the uploads to look up before deciding.
+std::vector<std::string> DocumentIdsNamedBy(const boost::json::value& documents);
+
 // The documents of `value` as the uploads hold them, in order. kDocumentNotFound (with the path
 // of the id) for an id that is not among `uploads`; shape problems go to `validation`.
 Result<std::vector<ContractDocument>> ReadContractDocuments(
@@ -40,17 +57,27 @@ std::vector<PlacedField> ReadPlacedFields(const boost::json::value& fields,
                                           const std::vector<UploadedDocument>& uploads,
                                           std::vector<ContractDocument>& documents,
                                           const std::vector<Participant>& participants,
-                                          Details& validation);
+                                          Details& validation,
+                                          const FieldOwnerKeys& owners = kParticipantOwners);
 
 // At send: every signer has a signature field, and every field still names a signer.
 Status CheckPlacedFieldsForSend(const ContractState& state);
 
-// The template version a contract from uploads stands on: one role per participant (its id as
-// the role id, "Participant N" as the name), with the participant's signature fields as its
-// signature placements (composed-PDF pages).
+// The signature fields of `owner` (a participant's or a role's id) as placements on the pages of
+// the documents composed into one PDF.
+std::vector<SignaturePlacement> SignaturePlacementsOf(
+    const std::vector<ContractDocument>& documents, const std::vector<PlacedField>& fields,
+    std::string_view owner);
+
+// The template version a contract from uploads stands on: one role per participant ("Participant
+// N" as the name; the id of the role it is bound to, see below), with the participant's
+// signature fields as its signature placements (composed-PDF pages).
 TemplateVersion UploadsTemplateVersion(const ContractState& state);
 
-// Each participant bound to its own implicit role.
-std::vector<RoleBinding> UploadsRoleBindings(const std::vector<Participant>& participants);
+// Each participant bound to its own implicit role: the template role it was bound to when the
+// contract came from a template version made from uploads, else a role named by its own id.
+std::vector<RoleBinding> UploadsRoleBindings(
+    const std::vector<Participant>& participants,
+    const std::vector<RoleBinding>& template_bindings = {});
 
 }  // namespace esign

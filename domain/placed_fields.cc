@@ -123,11 +123,11 @@ ContractDocument ContractDocumentFromJson(const boost::json::object& object) {
   return document;
 }
 
-boost::json::object PlacedFieldToJson(const PlacedField& field) {
+boost::json::object PlacedFieldToJson(const PlacedField& field, std::string_view owner_key) {
   boost::json::object object = PageRectToJson(field.box);
   object["fieldId"] = field.field_id;
   object["type"] = ToString(field.type);
-  object["participantId"] = field.participant_id;
+  object[owner_key] = field.participant_id;
   object["documentIndex"] = field.document_index;
   object["required"] = field.required;
   object["placement"] = ToString(field.placement);
@@ -136,12 +136,12 @@ boost::json::object PlacedFieldToJson(const PlacedField& field) {
   return object;
 }
 
-PlacedField PlacedFieldFromJson(const boost::json::object& object) {
+PlacedField PlacedFieldFromJson(const boost::json::object& object, std::string_view owner_key) {
   PlacedField field;
   field.field_id = StringMemberOrEmpty(object, "fieldId");
   field.type =
       ParsePlacedFieldType(StringMemberOrEmpty(object, "type")).value_or(PlacedFieldType::kText);
-  field.participant_id = StringMemberOrEmpty(object, "participantId");
+  field.participant_id = StringMemberOrEmpty(object, owner_key);
   field.document_index = IntegerMember(object, "documentIndex").value_or(0);
   field.box = PageRectFromJson(object);
   const boost::json::value* required = Member(object, "required");

@@ -75,7 +75,11 @@ std::vector<DocumentPage> DocumentPagesFromJson(const boost::json::value* pages)
 
 boost::json::object ContractDocumentToJson(const ContractDocument& document);
 ContractDocument ContractDocumentFromJson(const boost::json::object& object);
-boost::json::object PlacedFieldToJson(const PlacedField& field);
-PlacedField PlacedFieldFromJson(const boost::json::object& object);
+// `owner_key` names the member of the field's owner: "participantId" in a contract,
+// "templateRoleId" in a template version.
+boost::json::object PlacedFieldToJson(const PlacedField& field,
+                                      std::string_view owner_key = "participantId");
+PlacedField PlacedFieldFromJson(const boost::json::object& object,
+                                std::string_view owner_key = "participantId");
 
 }  // namespace esign

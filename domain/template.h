@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/placed_fields.h"
 #include "domain/result.h"
 
 namespace esign {
@@ -103,7 +104,12 @@ struct TemplateVersion {
   std::vector<SectionDef> sections;
   std::vector<RoleDef> roles;  // ids unique
   std::vector<BodyBlock> body;
+  // A version made from uploads (DESIGN section 20) has documents and placed fields instead of
+  // an input schema and a body; each field's participant_id is the id of the role it belongs to.
+  std::vector<ContractDocument> documents;
+  std::vector<PlacedField> fields;
 
+  bool from_uploads() const { return !documents.empty(); }
   // Field keys are unique across the version and distinct from table keys.
   const FieldDef* FindField(std::string_view key) const;
   const TableDef* FindTable(std::string_view table_key) const;

@@ -5,6 +5,7 @@
 #include "domain/json_util.h"
 #include "domain/template_importer.h"
 #include "domain/template_json.h"
+#include "domain/uploads_template_version.h"
 
 namespace esign {
 namespace {
@@ -15,24 +16,30 @@ std::unexpected<Error> Corrupt(std::string_view template_id, std::string_view ty
                                           std::string(template_id) + ": " + std::string(why));
 }
 
-// One version read through the importer, inside a template made up around it; problems are
-// named by their path in `version`, prefixed with `path`.
+// A template of one version read through the importer; the problems of the version are named by
+// their path in it, prefixed with `path`.
+Result<Template> ImportOneVersion(const boost::json::object& tmpl, std::string_view path,
+                                  std::string message) {
+  auto imported = ImportTemplate(tmpl, VersionSources::kBodyOrUploads);
+  if (imported) return imported;
+  Error error = std::move(imported.error());
+  constexpr std::string_view kWrapped = "versions[0]";
+  for (ErrorDetail& detail : error.details) {
+    if (!detail.field.starts_with(kWrapped)) continue;
+    std::string rest = detail.field.substr(kWrapped.size());
+    if (path.empty() && rest.starts_with(".")) rest.erase(0, 1);
+    detail.field = std::string(path) + rest;
+  }
+  error.message = std::move(message);
+  return std::unexpected(std::move(error));
+}
+
+// One version read through the importer, inside a template made up around it.
 Result<TemplateVersion> ImportVersion(const boost::json::value& version, std::string_view path) {
   boost::json::object wrapper{
       {"templateId", "t"}, {"name", "t"}, {"versions", boost::json::array{version}}};
-  auto imported = ImportTemplate(wrapper);
-  if (!imported) {
-    Error error = std::move(imported.error());
-    constexpr std::string_view kWrapped = "versions[0]";
-    for (ErrorDetail& detail : error.details) {
-      if (!detail.field.starts_with(kWrapped)) continue;
-      std::string rest = detail.field.substr(kWrapped.size());
-      if (path.empty() && rest.starts_with(".")) rest.erase(0, 1);
-      detail.field = std::string(path) + rest;
-    }
-    error.message = "template version is invalid";
-    return std::unexpected(std::move(error));
-  }
+  auto imported = ImportOneVersion(wrapper, path, "template version is invalid");
+  if (!imported) return std::unexpected(std::move(imported.error()));
   return std::move(imported->versions.front());
 }
 
@@ -174,11 +181,61 @@ std::string TemplateArchivedData(const Template& tmpl) {
   return boost::json::serialize(Head(tmpl));
 }
 
+namespace {
+
+// A version made from uploads as stored, within the size of a version.
+Result<boost::json::object> UploadsVersion(const boost::json::object& request,
+                                           const std::string& template_version_id,
+                                           const std::vector<UploadedDocument>& uploads) {
+  auto version = UploadsVersionDocument(request, template_version_id, uploads);
+  if (!version) return version;
+  Details limits;
+  WithinSize(*version, "", limits);
+  if (!limits.empty()) {
+    return std::unexpected(Error{ErrorCode::kValidationFailed, "the template version is too large",
+                                 std::move(limits)});
+  }
+  return version;
+}
+
+// {name, description?, ...a version made from uploads}: a template of that one version,
+// published unless the request says `"published": false`.
+Result<Template> ParseUploadsTemplateRequest(const boost::json::object& request,
+                                             const std::string& template_id,
+                                             const std::string& template_version_id,
+                                             const std::vector<UploadedDocument>& uploads) {
+  boost::json::object head{{"templateId", template_id}};
+  boost::json::object version_request;
+  Details assigned;
+  for (const auto& member : request) {
+    if (member.key() == "name" || member.key() == "description") {
+      head[member.key()] = member.value();
+    } else if (member.key() == "templateId" || member.key() == "templateVersionId") {
+      AddDetail(assigned, member.key(), "assigned by the server; leave it out");
+    } else {
+      version_request[member.key()] = member.value();
+    }
+  }
+  if (!version_request.contains("published")) version_request["published"] = true;
+  auto version = UploadsVersion(version_request, template_version_id, uploads);
+  if (!version) return std::unexpected(std::move(version.error()));
+  head["versions"] = boost::json::array{std::move(*version)};
+  return Checked(ImportOneVersion(head, "", "template is invalid"), std::move(assigned),
+                 "template is invalid");
+}
+
+}  // namespace
+
 Result<Template> ParseTemplateRequest(const boost::json::value& request,
                                       const std::string& template_id,
-                                      const std::function<std::string()>& next_version_id) {
+                                      const std::function<std::string()>& next_version_id,
+                                      const std::vector<UploadedDocument>& uploads) {
   if (!request.is_object()) {
     return Fail(ErrorCode::kTemplateInvalid, "template is invalid", "body", "must be an object");
+  }
+  if (IsUploadsVersionRequest(request.get_object())) {
+    return ParseUploadsTemplateRequest(request.get_object(), template_id, next_version_id(),
+                                       uploads);
   }
   boost::json::object document = request.get_object();
   Details assigned;
@@ -207,10 +264,16 @@ Result<Template> ParseTemplateRequest(const boost::json::value& request,
 }
 
 Result<TemplateVersion> ParseTemplateVersionRequest(const boost::json::value& request,
-                                                    const std::string& template_version_id) {
+                                                    const std::string& template_version_id,
+                                                    const std::vector<UploadedDocument>& uploads) {
   if (!request.is_object()) {
     return Fail(ErrorCode::kTemplateInvalid, "template version is invalid", "body",
                 "must be an object");
+  }
+  if (IsUploadsVersionRequest(request.get_object())) {
+    auto version = UploadsVersion(request.get_object(), template_version_id, uploads);
+    if (!version) return std::unexpected(std::move(version.error()));
+    return ImportVersion(*version, "");
   }
   Details limits;
   WithinSize(request, "", limits);

@@ -10,8 +10,9 @@
 //   template.published      {templateId, organizationId, templateVersionId}
 //   template.archived       {templateId, organizationId}
 // A version never changes once added (there is no event that would change one); publishing picks
-// the version new contracts use by default, one at a time. A version made from uploads will carry
-// `documents` and `fields` in place of `body`; readers tell the kinds apart by which is present.
+// the version new contracts use by default, one at a time. A version made from uploads carries
+// `documents` and `fields` in place of `inputSchema` and `body`; readers tell the kinds apart by
+// which is present.
 //
 // Pure functions; safe from any thread.
 #pragma once
@@ -22,9 +23,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "domain/result.h"
 #include "domain/template.h"
+#include "domain/uploaded_document.h"
 
 namespace esign {
 
@@ -59,16 +62,20 @@ std::string TemplatePublishedData(const Template& tmpl, std::string_view templat
 std::string TemplateArchivedData(const Template& tmpl);
 
 // A request to create a template: the template file's shape without the ids the server assigns
-// (`templateId`, each version's `templateVersionId`), which are given here. kTemplateInvalid names
-// every problem by its JSON path in the request; kValidationFailed for more than
-// kMaxVersionsPerTemplate versions or a version over kMaxTemplateVersionBytes.
+// (`templateId`, each version's `templateVersionId`), which are given here; or `{name,
+// description?}` with one version made from uploads (domain/uploads_template_version.h), published
+// unless it says `"published": false`. `uploads`: the caller's uploads that the request names.
+// kTemplateInvalid names every problem by its JSON path in the request; kValidationFailed for
+// more than kMaxVersionsPerTemplate versions or a version over kMaxTemplateVersionBytes.
 Result<Template> ParseTemplateRequest(const boost::json::value& request,
                                       const std::string& template_id,
-                                      const std::function<std::string()>& next_version_id);
+                                      const std::function<std::string()>& next_version_id,
+                                      const std::vector<UploadedDocument>& uploads);
 
-// A request to add a version: one version of the file's shape without `templateVersionId`.
-// Problems are named by their path in the request, as above.
+// A request to add a version: one version of the file's shape without `templateVersionId`, or
+// one made from uploads. Problems are named by their path in the request, as above.
 Result<TemplateVersion> ParseTemplateVersionRequest(const boost::json::value& request,
-                                                    const std::string& template_version_id);
+                                                    const std::string& template_version_id,
+                                                    const std::vector<UploadedDocument>& uploads);
 
 }  // namespace esign

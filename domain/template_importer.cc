@@ -464,17 +464,93 @@ void ReadSettings(Reader& r, const boost::json::object& version, const std::stri
   }
 }
 
+void ReadRoles(Reader& r, const boost::json::object& object, const std::string& path,
+               TemplateVersion& version) {
+  const auto* roles = r.Array(object, path, "roles", true);
+  if (roles == nullptr) return;
+  std::set<std::string> role_ids;
+  for (size_t i = 0; i < roles->size(); ++i) {
+    std::string role_path = IndexPath(JoinPath(path, "roles"), i);
+    auto role = ReadRole(r, (*roles)[i], role_path);
+    if (!role) continue;
+    if (!role_ids.insert(role->template_role_id).second) {
+      r.Problem(JoinPath(role_path, "templateRoleId"), "duplicate role id");
+      continue;
+    }
+    version.roles.push_back(std::move(*role));
+  }
+}
+
+// The documents and placed fields of a version made from uploads, as the server wrote them
+// (template_events.h checked the request they came from): each field names a role of the version
+// and a document of it.
+void ReadUploadedDocuments(Reader& r, const boost::json::object& object, const std::string& path,
+                           TemplateVersion& version) {
+  for (std::string_view key : {"inputSchema", "body"}) {
+    if (Member(object, key) != nullptr) {
+      r.Problem(JoinPath(path, key), "a version made from documents has no " + std::string(key));
+    }
+  }
+  if (const auto* documents = r.Array(object, path, "documents", true)) {
+    if (documents->empty()) r.Problem(JoinPath(path, "documents"), "at least one document");
+    for (size_t i = 0; i < documents->size(); ++i) {
+      const std::string document_path = IndexPath(JoinPath(path, "documents"), i);
+      const auto* document = r.Object((*documents)[i], document_path);
+      if (document == nullptr) continue;
+      ContractDocument read = ContractDocumentFromJson(*document);
+      if (read.document_id.empty() || read.sha256.empty() || read.pages.empty()) {
+        r.Problem(document_path, "needs documentId, sha256 and pages");
+        continue;
+      }
+      version.documents.push_back(std::move(read));
+    }
+  }
+  if (const auto* fields = r.Array(object, path, "fields", true)) {
+    for (size_t i = 0; i < fields->size(); ++i) {
+      const std::string field_path = IndexPath(JoinPath(path, "fields"), i);
+      const auto* field = r.Object((*fields)[i], field_path);
+      if (field == nullptr) continue;
+      PlacedField read = PlacedFieldFromJson(*field, "templateRoleId");
+      if (version.FindRole(read.participant_id) == nullptr) {
+        r.Problem(JoinPath(field_path, "templateRoleId"), "names no role of the version");
+      } else if (ComposedPage(version.documents, static_cast<size_t>(read.document_index),
+                              read.box.page) == 0) {
+        r.Problem(field_path, "names no page of the version's documents");
+      } else {
+        version.fields.push_back(std::move(read));
+      }
+    }
+  }
+}
+
 std::optional<TemplateVersion> ReadVersion(Reader& r, const boost::json::value& value,
-                                           const std::string& path) {
+                                           const std::string& path, VersionSources sources) {
   const auto* object = r.Object(value, path);
   if (object == nullptr) return std::nullopt;
-  RejectUnknownMembers(
-      *object, path, {"templateVersionId", "published", "settings", "inputSchema", "roles", "body"},
-      r.details());
+  const bool from_uploads =
+      sources == VersionSources::kBodyOrUploads && Member(*object, "documents") != nullptr;
+  if (from_uploads) {
+    RejectUnknownMembers(*object, path,
+                         {"templateVersionId", "published", "settings", "roles", "documents",
+                          "fields", "inputSchema", "body"},
+                         r.details());
+  } else {
+    RejectUnknownMembers(
+        *object, path,
+        {"templateVersionId", "published", "settings", "inputSchema", "roles", "body"},
+        r.details());
+  }
   TemplateVersion version;
   auto id = r.Key(*object, path, "templateVersionId");
   version.published = r.Bool(*object, path, "published").value_or(false);
   ReadSettings(r, *object, path, version.settings);
+  if (from_uploads) {
+    ReadRoles(r, *object, path, version);
+    ReadUploadedDocuments(r, *object, path, version);
+    if (!id) return std::nullopt;
+    version.template_version_id = *id;
+    return version;
+  }
 
   KeyIndex keys;
   std::string schema_path = JoinPath(path, "inputSchema");
@@ -512,19 +588,7 @@ std::optional<TemplateVersion> ReadVersion(Reader& r, const boost::json::value& 
     }
   }
 
-  if (const auto* roles = r.Array(*object, path, "roles", true)) {
-    std::set<std::string> role_ids;
-    for (size_t i = 0; i < roles->size(); ++i) {
-      std::string role_path = IndexPath(JoinPath(path, "roles"), i);
-      auto role = ReadRole(r, (*roles)[i], role_path);
-      if (!role) continue;
-      if (!role_ids.insert(role->template_role_id).second) {
-        r.Problem(JoinPath(role_path, "templateRoleId"), "duplicate role id");
-        continue;
-      }
-      version.roles.push_back(std::move(*role));
-    }
-  }
+  ReadRoles(r, *object, path, version);
 
   if (const auto* body = r.Array(*object, path, "body", true)) {
     if (body->empty()) r.Problem(JoinPath(path, "body"), "the body needs at least one block");
@@ -540,7 +604,7 @@ std::optional<TemplateVersion> ReadVersion(Reader& r, const boost::json::value& 
 
 }  // namespace
 
-Result<Template> ImportTemplate(const boost::json::value& document) {
+Result<Template> ImportTemplate(const boost::json::value& document, VersionSources sources) {
   Details details;
   Reader r(details);
   Template tmpl;
@@ -559,7 +623,7 @@ Result<Template> ImportTemplate(const boost::json::value& document) {
       int published = 0;
       for (size_t i = 0; i < versions->size(); ++i) {
         std::string version_path = IndexPath("versions", i);
-        auto version = ReadVersion(r, (*versions)[i], version_path);
+        auto version = ReadVersion(r, (*versions)[i], version_path, sources);
         if (!version) continue;
         if (!version_ids.insert(version->template_version_id).second) {
           r.Problem(JoinPath(version_path, "templateVersionId"), "duplicate version id");

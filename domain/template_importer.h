@@ -12,7 +12,13 @@
 
 namespace esign {
 
-Result<Template> ImportTemplate(const boost::json::value& document);
+// What a version may be made from. A template file (the command line's import) has an input
+// schema and a body; an organization's version written through the API may instead carry the
+// documents and placed fields of uploads (template_events.h), as the server wrote them.
+enum class VersionSources { kBody, kBodyOrUploads };
+
+Result<Template> ImportTemplate(const boost::json::value& document,
+                                VersionSources sources = VersionSources::kBody);
 
 // Parses with ParseJson first; malformed text is kTemplateInvalid too.
 Result<Template> ImportTemplateText(std::string_view text);

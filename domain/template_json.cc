@@ -118,12 +118,25 @@ boost::json::object TemplateVersionToJson(const TemplateVersion& version) {
   out["settings"] = {
       {"organizationSigningMode", ToString(version.settings.organization_signing_mode)},
       {"notifications", version.settings.notifications}};
-  boost::json::array sections;
-  for (const auto& section : version.sections) sections.emplace_back(SectionToJson(section));
-  out["inputSchema"] = {{"sections", std::move(sections)}};
   boost::json::array roles;
   for (const auto& role : version.roles) roles.emplace_back(RoleDefToJson(role));
   out["roles"] = std::move(roles);
+  if (version.from_uploads()) {
+    boost::json::array documents;
+    for (const auto& document : version.documents) {
+      documents.emplace_back(ContractDocumentToJson(document));
+    }
+    out["documents"] = std::move(documents);
+    boost::json::array fields;
+    for (const auto& field : version.fields) {
+      fields.emplace_back(PlacedFieldToJson(field, "templateRoleId"));
+    }
+    out["fields"] = std::move(fields);
+    return out;
+  }
+  boost::json::array sections;
+  for (const auto& section : version.sections) sections.emplace_back(SectionToJson(section));
+  out["inputSchema"] = {{"sections", std::move(sections)}};
   boost::json::array body;
   for (const auto& block : version.body) body.emplace_back(BlockToJson(block));
   out["body"] = std::move(body);

@@ -7,16 +7,24 @@
 
 #include <boost/json.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "domain/placed_fields.h"
+#include "domain/result.h"
 
 namespace esign {
 
 inline constexpr std::string_view kDocumentUploaded = "document.uploaded";
 inline constexpr std::string_view kDocumentDeleted = "document.deleted";
+
+struct UploadedDocument;
+// The uploads of an organization named by a request, in order, leaving out the ids it does not
+// have (commands/document_commands.h).
+using FindUploads = std::function<Result<std::vector<UploadedDocument>>(
+    std::string_view organization_id, const std::vector<std::string>& document_ids)>;
 
 // A text tag written in the document: {{type:signer}} or {{type:signer:name}}, optionally ending
 // in ":optional". `signer` is the participant's 1-based index in the contract request.

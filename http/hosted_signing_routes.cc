@@ -23,7 +23,9 @@ using boost::beast::http::verb;
 std::string RoleName(const SigningRoutesDeps& deps, const ContractState& contract,
                      std::string_view participant_id) {
   const RoleBinding* binding = contract.BindingOf(participant_id);
-  if (binding != nullptr && contract.from_uploads()) {
+  // A contract from uploads names its roles "Participant N"; one from a template made from
+  // uploads has that template's roles, found below.
+  if (binding != nullptr && contract.from_uploads() && contract.template_id.empty()) {
     const TemplateVersion version = UploadsTemplateVersion(contract);
     const RoleDef* role = version.FindRole(binding->template_role_id);
     return role != nullptr ? role->name : binding->template_role_id;

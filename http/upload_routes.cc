@@ -66,38 +66,41 @@ void AddUploadRoutes(ApiRoutes& routes, commands::DocumentCommands& documents,
                        .max_keys = 100'000});
   routes.Add(
       verb::post, "/api/v1/documents",
-      RouteSpec{
-          .operation_id = "uploadDocument",
-          .auth = Auth::kBearer,
-          .handler = [&documents, limiter](const ApiRequest& request) -> ApiResult {
-            if (auto allowed = RequirePermission(request, "contracts:create"); !allowed) {
-              return std::unexpected(allowed.error());
-            }
-            std::vector<FormPart> parts;
-            auto upload = ReadUpload(request, parts);
-            if (!upload) return std::unexpected(upload.error());
-            const Admission admission =
-                limiter->Admit(request.Caller().organization_id, std::chrono::steady_clock::now());
-            if (!admission.admitted) {
-              const auto seconds =
-                  std::chrono::ceil<std::chrono::seconds>(admission.retry_after).count();
-              return std::unexpected(Error::Of(
-                  ErrorCode::kRateLimited,
-                  "the organization uploaded its " + std::to_string(admission.limit) +
-                      " documents of the hour; retry in " + std::to_string(seconds) + " seconds"));
-            }
-            auto stored =
-                documents.Upload(EventActor(request), upload->bytes, std::move(upload->name));
-            if (!stored) {
-              // A refused upload stored nothing: it does not count.
-              limiter->Refund(request.Caller().organization_id);
-              return std::unexpected(stored.error());
-            }
-            return DocumentJson(201, *stored)
-                .WithHeader("Location", "/api/v1/documents/" + stored->document_id);
-          },
-          .execution = Execution::kWorker,
-          .body_types = BodyTypes::kPdfOrMultipart});
+      RouteSpec{.operation_id = "uploadDocument",
+                .auth = Auth::kBearer,
+                .handler = [&documents, limiter](const ApiRequest& request) -> ApiResult {
+                  if (auto allowed = RequirePermission(request, "contracts:create"); !allowed) {
+                    return std::unexpected(allowed.error());
+                  }
+                  std::vector<FormPart> parts;
+                  auto upload = ReadUpload(request, parts);
+                  if (!upload) return std::unexpected(upload.error());
+                  auto idempotency = IdempotentRequestOf(request);
+                  if (!idempotency) return std::unexpected(idempotency.error());
+                  const Admission admission = limiter->Admit(request.Caller().organization_id,
+                                                             std::chrono::steady_clock::now());
+                  if (!admission.admitted) {
+                    const auto seconds = std::max<int64_t>(
+                        1, std::chrono::ceil<std::chrono::seconds>(admission.retry_after).count());
+                    return RetryLaterResponse(Error::Of(ErrorCode::kRateLimited,
+                                                        "the organization uploaded its " +
+                                                            std::to_string(admission.limit) +
+                                                            " documents of the hour; retry in " +
+                                                            std::to_string(seconds) + " seconds"),
+                                              request.request_id, seconds);
+                  }
+                  auto stored = documents.Upload(EventActor(request), upload->bytes,
+                                                 std::move(upload->name), *idempotency);
+                  // A refused upload stored nothing, and a replay stores nothing new: neither
+                  // counts.
+                  if (!stored || stored->replayed)
+                    limiter->Refund(request.Caller().organization_id);
+                  if (!stored) return std::unexpected(stored.error());
+                  return DocumentJson(201, stored->document)
+                      .WithHeader("Location", "/api/v1/documents/" + stored->document.document_id);
+                },
+                .execution = Execution::kWorker,
+                .body_types = BodyTypes::kPdfOrMultipart});
   routes.Add(verb::get, "/api/v1/documents/{id}",
              RouteSpec{.operation_id = "getDocument",
                        .auth = Auth::kBearer,

@@ -4,6 +4,7 @@
 
 #include "base/json_read.h"
 #include "domain/contract_events.h"
+#include "domain/template_events.h"
 #include "domain/uploaded_document.h"
 #include "projections/view_batch.h"
 
@@ -40,23 +41,26 @@ Status ForgetExpiry(ViewBatch& batch, std::string_view document_id) {
 Status DocumentIndex::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
   const bool uploaded = event.type == kDocumentUploaded;
   const bool deleted = event.type == kDocumentDeleted;
-  // Only a contract made from uploads names documents; others are skipped without a parse.
-  const bool contract = event.type == event_type::kContractCreated &&
-                        event.data.find("\"documents\"") != std::string::npos;
-  if (!uploaded && !deleted && !contract) return {};
+  // Only a contract or a template version made from uploads names documents; others are skipped
+  // without a parse.
+  const bool contract = event.type == event_type::kContractCreated;
+  const bool version = event.type == template_event::kVersionAdded;
+  const bool user = (contract || version) && event.data.find("\"documents\"") != std::string::npos;
+  if (!uploaded && !deleted && !user) return {};
   auto data = ParseData(event);
   if (!data) return Fail(data.error());
-  if (contract) {
-    const std::string contract_id = StringMemberOrEmpty(*data, "contractId");
-    if (const auto* documents = ArrayMember(*data, "documents")) {
-      for (const auto& document : *documents) {
-        if (!document.is_object()) continue;
-        const std::string id = StringMemberOrEmpty(document.get_object(), "documentId");
-        auto used = batch.Get(UsedKey(id));
-        if (!used) return Fail(used.error());
-        if (!*used) batch.Put(UsedKey(id), contract_id);
-        if (auto ok = ForgetExpiry(batch, id); !ok) return ok;
-      }
+  if (user) {
+    const std::string user_id = StringMemberOrEmpty(*data, contract ? "contractId" : "templateId");
+    const boost::json::object* holder = contract ? &*data : ObjectMember(*data, "version");
+    const auto* documents = holder != nullptr ? ArrayMember(*holder, "documents") : nullptr;
+    if (documents == nullptr) return {};
+    for (const auto& document : *documents) {
+      if (!document.is_object()) continue;
+      const std::string id = StringMemberOrEmpty(document.get_object(), "documentId");
+      auto used = batch.Get(UsedKey(id));
+      if (!used) return Fail(used.error());
+      if (!*used) batch.Put(UsedKey(id), user_id);
+      if (auto ok = ForgetExpiry(batch, id); !ok) return ok;
     }
     return {};
   }

@@ -1,11 +1,13 @@
 // DocumentIndex: which uploads are still waiting for a contract, and until when (DESIGN section
-// 20). An upload that no contract names by its expiry is deleted (commands/document_expiry.h);
-// the index gives that sweep its due uploads and tells it whether another live upload shares
-// the blob (blobs are stored by content, so two uploads of the same bytes share one).
+// 20). An upload that no contract and no template version names by its expiry is deleted
+// (commands/document_expiry.h); the index gives that sweep its due uploads and tells it whether
+// another live upload shares the blob (blobs are stored by content, so two uploads of the same
+// bytes share one).
 //
 // Rows (under "documents/"):  x/<expiresAt>/<documentId> -> cleaned SHA-256 (unused, not deleted)
 //                             r/<documentId>              -> its x/ key
-//                             u/<documentId>              -> the first contract that named it
+//                             u/<documentId>              -> the first contract (or template,
+//                                                            by a version) that named it
 //                             s/<cleanedSha256>/<documentId> -> "" (every upload not deleted)
 // Thread safety: the look-ups may be called from any thread and see committed rows; Apply is the
 // projector's.

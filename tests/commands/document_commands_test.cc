@@ -1,7 +1,8 @@
 // Uploads over the in-memory store with the real projector, document index and contract command
 // handler, and a clock the test moves: an upload is its organization's alone, a refused one
 // stores nothing, one no contract named is deleted (event and blob) once its retention ends, one
-// a contract named never is, and a blob two uploads share stays while either needs it.
+// a contract or a template version named never is, and a blob two uploads share stays while either
+// needs it.
 #include "commands/document_commands.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 
 #include "commands/contract_commands.h"
 #include "commands/document_expiry.h"
+#include "commands/organization_templates.h"
 #include "domain/id_generator.h"
 #include "eventstore/memory_event_store.h"
 #include "http/contract_requests.h"
@@ -82,6 +84,12 @@ class DocumentCommandsTest : public ::testing::Test {
     Sync();
   }
 
+  Result<UploadedDocument> Upload(std::string_view bytes, std::string name) {
+    auto uploaded = documents_->Upload(kUploader, bytes, std::move(name));
+    if (!uploaded) return std::unexpected(uploaded.error());
+    return std::move(uploaded->document);
+  }
+
   bool HasBlob(const UploadedDocument& document) {
     auto has = store_->blobs().Contains(document.cleaned_sha256);
     return has && *has;
@@ -98,7 +106,7 @@ class DocumentCommandsTest : public ::testing::Test {
 };
 
 TEST_F(DocumentCommandsTest, AnUploadIsItsOrganizationsAlone) {
-  auto uploaded = documents_->Upload(kUploader, Fixture("two_pages_tagged_cairo.pdf"), "nda.pdf");
+  auto uploaded = Upload(Fixture("two_pages_tagged_cairo.pdf"), "nda.pdf");
   ASSERT_TRUE(uploaded) << uploaded.error().message;
   EXPECT_EQ(uploaded->name, "nda.pdf");
   EXPECT_EQ(uploaded->pages.size(), 2u);
@@ -118,20 +126,49 @@ TEST_F(DocumentCommandsTest, AnUploadIsItsOrganizationsAlone) {
             "document doc_unknown not found");
 }
 
+TEST_F(DocumentCommandsTest, AnUploadWithAnIdempotencyKeyIsMadeOnce) {
+  const std::string bytes = Fixture("tagged_handwritten.pdf");
+  const eventstore::IdempotentRequest keyed{"cli_sender", "upload-1", std::string(64, 'a'),
+                                            kUploader};
+  auto first = documents_->Upload(kUploader, bytes, "a.pdf", keyed);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_FALSE(first->replayed);
+  const uint64_t size = store_->Size();
+  auto again = documents_->Upload(kUploader, bytes, "a.pdf", keyed);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_TRUE(again->replayed);
+  EXPECT_EQ(again->document.document_id, first->document.document_id);
+  EXPECT_EQ(store_->Size(), size);
+  // The same key with another request is a reuse, and stores nothing.
+  auto other = keyed;
+  other.request_sha256 = std::string(64, 'b');
+  auto reused = documents_->Upload(kUploader, bytes, "b.pdf", other);
+  ASSERT_FALSE(reused);
+  EXPECT_EQ(reused.error().code, ErrorCode::kIdempotencyKeyReused);
+  EXPECT_EQ(store_->Size(), size);
+  // A refused upload reserves no key: the same key then works for a good one.
+  auto refusing = keyed;
+  refusing.key = "upload-2";
+  ASSERT_FALSE(documents_->Upload(kUploader, "%PDF-1.7\nnot really", "x.pdf", refusing));
+  EXPECT_EQ(store_->Size(), size);
+  auto good = documents_->Upload(kUploader, bytes, "x.pdf", refusing);
+  ASSERT_TRUE(good) << good.error().message;
+  EXPECT_FALSE(good->replayed);
+}
+
 TEST_F(DocumentCommandsTest, ARefusedUploadStoresNothing) {
   const uint64_t before = store_->Size();
-  auto refused = documents_->Upload(kUploader, "%PDF-1.7\nnot really", "broken.pdf");
+  auto refused = Upload("%PDF-1.7\nnot really", "broken.pdf");
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::kDocumentInvalid);
-  auto long_name =
-      documents_->Upload(kUploader, Fixture("tagged_handwritten.pdf"), std::string(201, 'n'));
+  auto long_name = Upload(Fixture("tagged_handwritten.pdf"), std::string(201, 'n'));
   ASSERT_FALSE(long_name);
   EXPECT_EQ(long_name.error().code, ErrorCode::kValidationFailed);
   EXPECT_EQ(store_->Size(), before);
 }
 
 TEST_F(DocumentCommandsTest, AnUnusedUploadIsDeletedWhenItsRetentionEnds) {
-  auto uploaded = documents_->Upload(kUploader, Fixture("tagged_handwritten.pdf"), "");
+  auto uploaded = Upload(Fixture("tagged_handwritten.pdf"), "");
   ASSERT_TRUE(uploaded) << uploaded.error().message;
   EXPECT_EQ(uploaded->name, "document.pdf");
   Sync();
@@ -155,7 +192,7 @@ TEST_F(DocumentCommandsTest, AnUnusedUploadIsDeletedWhenItsRetentionEnds) {
 }
 
 TEST_F(DocumentCommandsTest, AnUploadAContractNamedIsKept) {
-  auto uploaded = documents_->Upload(kUploader, Fixture("acroform_with_actions.pdf"), "a.pdf");
+  auto uploaded = Upload(Fixture("acroform_with_actions.pdf"), "a.pdf");
   ASSERT_TRUE(uploaded) << uploaded.error().message;
   CreateContractFrom(uploaded->document_id);
   clock_.Advance(kWeek * 2);
@@ -164,12 +201,39 @@ TEST_F(DocumentCommandsTest, AnUploadAContractNamedIsKept) {
   EXPECT_TRUE(documents_->Find("org_acme", uploaded->document_id));
 }
 
+TEST_F(DocumentCommandsTest, AnUploadATemplateVersionNamedIsKept) {
+  auto uploaded = Upload(Fixture("acroform_with_actions.pdf"), "a.pdf");
+  ASSERT_TRUE(uploaded) << uploaded.error().message;
+  OrganizationTemplates templates(
+      *store_, [](std::string_view) { return Result<TemplateCounts>(TemplateCounts{}); }, nullptr,
+      RandomIdGenerator::Instance());
+  templates.SetFindUploads(
+      [this](std::string_view organization, const std::vector<std::string>& ids) {
+        return documents_->FindAll(organization, ids);
+      });
+  auto request = boost::json::parse(R"({"name": "Order form",
+    "roles": [{"templateRoleId": "buyer", "name": "Buyer", "action": "sign",
+               "recipientType": "individual"}],
+    "fields": [{"type": "signature", "roleIndex": 0, "page": 1, "x": 72, "y": 72, "width": 150,
+                "height": 40}]})")
+                     .as_object();
+  request["documents"] =
+      boost::json::array{boost::json::object{{"documentId", uploaded->document_id}}};
+  auto made = templates.Create({"org_acme", kUploader}, request);
+  ASSERT_TRUE(made) << made.error().message;
+  ASSERT_TRUE(made->tmpl.versions.front().from_uploads());
+  Sync();
+  clock_.Advance(kWeek * 2);
+  EXPECT_EQ(documents_->DeleteExpired().value_or(99), 0u);
+  EXPECT_TRUE(HasBlob(*uploaded));
+}
+
 TEST_F(DocumentCommandsTest, ABlobTwoUploadsShareStaysWhileOneNeedsIt) {
   const std::string bytes = Fixture("tagged_handwritten.pdf");
-  auto first = documents_->Upload(kUploader, bytes, "first.pdf");
+  auto first = Upload(bytes, "first.pdf");
   ASSERT_TRUE(first) << first.error().message;
   clock_.Advance(std::chrono::hours(1));
-  auto second = documents_->Upload(kUploader, bytes, "second.pdf");
+  auto second = Upload(bytes, "second.pdf");
   ASSERT_TRUE(second) << second.error().message;
   ASSERT_EQ(first->cleaned_sha256, second->cleaned_sha256);
   Sync();
@@ -184,7 +248,7 @@ TEST_F(DocumentCommandsTest, ABlobTwoUploadsShareStaysWhileOneNeedsIt) {
 }
 
 TEST_F(DocumentCommandsTest, TheSweepDeletesWhenWokenAfterTheClockMoved) {
-  auto uploaded = documents_->Upload(kUploader, Fixture("tagged_handwritten.pdf"), "a.pdf");
+  auto uploaded = Upload(Fixture("tagged_handwritten.pdf"), "a.pdf");
   ASSERT_TRUE(uploaded) << uploaded.error().message;
   Sync();
   expiry_ = std::make_unique<DocumentExpiry>(*documents_, clock_);

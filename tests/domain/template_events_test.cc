@@ -78,14 +78,14 @@ TEST(TemplateEventsTest, AVersionRequestNamesItsProblemsByTheirPathInTheRequest)
           .as_object();
   version.erase("templateVersionId");
   version["roles"].as_array()[0].as_object()["action"] = "stamp";
-  auto parsed = ParseTemplateVersionRequest(version, "tv_1");
+  auto parsed = ParseTemplateVersionRequest(version, "tv_1", {});
   ASSERT_FALSE(parsed);
   EXPECT_EQ(parsed.error().code, ErrorCode::kTemplateInvalid);
   ASSERT_FALSE(parsed.error().details.empty());
   EXPECT_EQ(parsed.error().details[0].field, "roles[0].action");
 
   version["roles"].as_array()[0].as_object()["action"] = "sign";
-  parsed = ParseTemplateVersionRequest(version, "tv_1");
+  parsed = ParseTemplateVersionRequest(version, "tv_1", {});
   ASSERT_TRUE(parsed) << parsed.error().message;
   EXPECT_EQ(parsed->template_version_id, "tv_1");
 }

@@ -270,7 +270,8 @@ TEST(OpenApiDocumentTest, HeadersAndQueryParametersWhereTheConventionsPutThem) {
                                             "createTemplate",
                                             "addTemplateVersion",
                                             "publishTemplateVersion",
-                                            "archiveTemplate"};
+                                            "archiveTemplate",
+                                            "uploadDocument"};
   const std::set<std::string> downloads = {"downloadArtifactRevision",
                                            "getRenderedUnsignedDocument", "getSignedLatestDocument",
                                            "getSignedOnlyDocument"};

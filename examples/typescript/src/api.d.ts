@@ -91,11 +91,11 @@ export interface paths {
         put?: never;
         /**
          * Create an organization's template
-         * @description Creates a template of the caller's organization from the template file's shape, without the ids: the server assigns `templateId` (`tpl_...`) and each `templateVersionId` (`tv_...`). Records `template.created`, one `template.version_added` per version and, for a version marked `published`, `template.published`. Only the caller's organization sees the template. The response comes once the template can be used for contracts. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions and 2097152 bytes of JSON; a version's JSON at most 262144 bytes.
+         * @description Creates a template of the caller's organization from the template file's shape, or from the organization's uploads (`{name, documents, roles, fields}`: one version, published unless `published` is `false`), without the ids: the server assigns `templateId` (`tpl_...`) and each `templateVersionId` (`tv_...`). Records `template.created`, one `template.version_added` per version and, for a version marked `published`, `template.published`. Only the caller's organization sees the template. The response comes once the template can be used for contracts. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions and 2097152 bytes of JSON; a version's JSON at most 262144 bytes.
          *
          *     With an `Idempotency-Key`, a retry with the same key and body answers as the first request did without a second effect.
          *
-         *     Requires `templates:write`. Errors: 400 TEMPLATE_INVALID (every problem as a detail named by its path, e.g. `versions[0].roles[1].action`, or `templateId` when given), VALIDATION_FAILED (not a JSON object, a limit above, `Idempotency-Key` longer than 255 characters); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 409 IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         *     Requires `templates:write`. Errors: 400 TEMPLATE_INVALID (every problem as a detail named by its path, e.g. `versions[0].roles[1].action`, or `templateId` when given), VALIDATION_FAILED (not a JSON object, a limit above, `Idempotency-Key` longer than 255 characters); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DOCUMENT_NOT_FOUND (an upload the organization does not have, detail `documents[i].documentId`); 409 IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
          */
         post: operations["createTemplate"];
         delete?: never;
@@ -169,11 +169,11 @@ export interface paths {
         put?: never;
         /**
          * Add a version to an organization's template
-         * @description Adds a version, which never changes afterwards (to change a template, add another version and publish it). Records `template.version_added`, and `template.published` too with `"published": true`. Contracts may name an unpublished version by `templateVersionId`; those without one use the published version. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions and 2097152 bytes of JSON; a version's JSON at most 262144 bytes.
+         * @description Adds a version, in the template file's shape or made from the organization's uploads (`{documents, roles, fields}`), which never changes afterwards (to change a template, add another version and publish it). Records `template.version_added`, and `template.published` too with `"published": true`. Contracts may name an unpublished version by `templateVersionId`; those without one use the published version. An organization has at most 100 templates that are not archived and 1000 in all; a template at most 50 versions and 2097152 bytes of JSON; a version's JSON at most 262144 bytes.
          *
          *     With an `Idempotency-Key`, a retry with the same key and body answers as the first request did without a second effect.
          *
-         *     Requires `templates:write`. Errors: 400 TEMPLATE_INVALID (problems named by their path in the version, or `templateVersionId` when given), VALIDATION_FAILED (not a JSON object, a limit above); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED (also a platform template); 404 TEMPLATE_NOT_FOUND (also another organization's template); 409 TEMPLATE_ARCHIVED, IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         *     Requires `templates:write`. Errors: 400 TEMPLATE_INVALID (problems named by their path in the version, or `templateVersionId` when given), VALIDATION_FAILED (not a JSON object, a limit above); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED (also a platform template); 404 TEMPLATE_NOT_FOUND (also another organization's template), DOCUMENT_NOT_FOUND (an upload the organization does not have); 409 TEMPLATE_ARCHIVED, IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
          */
         post: operations["addTemplateVersion"];
         delete?: never;
@@ -393,9 +393,11 @@ export interface paths {
         put?: never;
         /**
          * Upload a PDF to make contracts from
-         * @description Uploads a PDF that contracts can then be made from (`documents` in createContract). Send it as the request body (`Content-Type: application/pdf`, with an optional `name` query parameter) or as the `file` part of a `multipart/form-data` body (with an optional `name` part; else the file part's filename). The PDF is checked with QPDF before anything is stored and a cleaned copy is kept: JavaScript, launch, URI and other outward actions, embedded files, file attachments and XFA are removed (`removed` says what), and the copy is what signers see and what is sealed. The answer lists each page's size as displayed, the text tags found in it (`{{signature:1}}`, DESIGN 20) with their boxes, and its AcroForm fields. A PDF that already carries signatures is accepted with a warning: those signatures will not survive. An upload that no contract names is deleted 7 days after it was made (`expiresAt`).
+         * @description Uploads a PDF that contracts can then be made from (`documents` in createContract). Send it as the request body (`Content-Type: application/pdf`, with an optional `name` query parameter) or as the `file` part of a `multipart/form-data` body (with an optional `name` part; else the file part's filename). The PDF is checked with QPDF before anything is stored and a cleaned copy is kept: JavaScript, launch, URI and other outward actions, embedded files, file attachments and XFA are removed (`removed` says what), and the copy is what signers see and what is sealed. The answer lists each page's size as displayed, the text tags found in it (`{{signature:1}}`, DESIGN 20) with their boxes, and its AcroForm fields. A PDF that already carries signatures is accepted with a warning: those signatures will not survive. An upload that no contract or template names is deleted 7 days after it was made (`expiresAt`).
          *
-         *     Requires `contracts:create`. An organization may upload 100 documents an hour (`--document-uploads-per-hour`); at most four uploads are received at once, all organizations together. Errors: 400 DOCUMENT_INVALID (not a PDF, empty, damaged beyond repair), DOCUMENT_ENCRYPTED, DOCUMENT_LIMIT_EXCEEDED (more than 500 pages, 100,000 objects, nesting deeper than 64, or 256 MiB of decoded content), VALIDATION_FAILED (a malformed multipart body, no `file` part, a name over 200 characters); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 DOCUMENT_TOO_LARGE (over `--document-limit`, 25 MiB by default); 415 UNSUPPORTED_MEDIA_TYPE; 429 RATE_LIMITED; 503 UNAVAILABLE (too many uploads being received; retry after `Retry-After`).
+         *     With an `Idempotency-Key`, a retry with the same key and body answers the first upload (201, the same `documentId`) without a second one, and does not count against the hourly limit.
+         *
+         *     Requires `contracts:create`. An organization may upload 100 documents an hour (`--document-uploads-per-hour`); at most four uploads are received at once, all organizations together. Errors: 400 DOCUMENT_INVALID (not a PDF, empty, damaged beyond repair), DOCUMENT_ENCRYPTED, DOCUMENT_LIMIT_EXCEEDED (more than 500 pages, 100,000 objects, nesting deeper than 64, or 256 MiB of decoded content), VALIDATION_FAILED (a malformed multipart body, no `file` part, a name over 200 characters); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 DOCUMENT_TOO_LARGE (over `--document-limit`, 25 MiB by default); 409 IDEMPOTENCY_KEY_REUSED; 415 UNSUPPORTED_MEDIA_TYPE; 429 RATE_LIMITED (with `Retry-After`: the seconds until the organization may upload again); 503 UNAVAILABLE (too many uploads being received; retry after `Retry-After`).
          */
         post: operations["uploadDocument"];
         delete?: never;
@@ -2065,35 +2067,38 @@ export interface components {
             /** @description Versions never change once added; at most one is published. */
             versions: components["schemas"]["TemplateVersion"][];
         };
-        /** @description The template file the command line imports (`contractd templates import`), without `templateId` and the versions' `templateVersionId`, which the server assigns. */
-        CreateTemplateRequest: {
-            name: string;
-            description?: string;
-            /** @description At most one with `published: true`. */
-            versions: components["schemas"]["TemplateVersionRequest"][];
-        };
-        /** @description A version in the shape of a template file's version, without `templateVersionId` (the server assigns `tv_...`). Its JSON is at most 262144 bytes. */
-        TemplateVersionRequest: {
-            /** @description `true` publishes the version as it is added. */
-            published?: boolean;
-            settings?: components["schemas"]["TemplateSettings"];
-            inputSchema: components["schemas"]["InputSchema"];
-            roles: components["schemas"]["TemplateRole"][];
-            /** @description What the PDF renderer lays out. */
-            body: components["schemas"]["BodyBlock"][];
-        };
+        /** @description The template file's shape, or a template made from uploads; told apart by `documents`. */
+        CreateTemplateRequest: components["schemas"]["TemplateFileRequest"] | components["schemas"]["UploadsTemplateRequest"];
+        /** @description A version in the template file's shape, or one made from uploads; told apart by `documents`. */
+        TemplateVersionRequest: components["schemas"]["TemplateFileVersionRequest"] | components["schemas"]["UploadsTemplateVersionRequest"];
         /** @description The version added, with the template's id. */
         AddedTemplateVersion: components["schemas"]["TemplateVersion"] & {
             templateId: string;
         };
+        /** @description A version has `inputSchema` and `body`, or, made from uploads, `documents` and `fields`. */
         TemplateVersion: {
             templateVersionId: string;
             published: boolean;
             settings: components["schemas"]["TemplateSettings"];
-            inputSchema: components["schemas"]["InputSchema"];
+            inputSchema?: components["schemas"]["InputSchema"];
             roles: components["schemas"]["TemplateRole"][];
             /** @description What the PDF renderer lays out. */
             body?: components["schemas"]["BodyBlock"][];
+            /** @description Made from uploads: the documents as the uploads held them when the version was added (the blobs are kept while the template needs them). */
+            documents?: {
+                documentId: string;
+                name: string;
+                /** @description Of the cleaned copy shown and sealed. */
+                sha256: string;
+                /** @description Of the bytes as uploaded. */
+                uploadSha256: string;
+                pages: components["schemas"]["DocumentPage"][];
+                /** @description The text tags' boxes, covered in the copy shown and sealed. */
+                covers?: Record<string, never>[];
+                mappedFormFields?: string[];
+            }[];
+            /** @description Made from uploads: the fields placed for each role. */
+            fields?: components["schemas"]["TemplatePlacedField"][];
         };
         /** @description The published version of a template, with the template's id. */
         PublishedTemplateVersion: components["schemas"]["TemplateVersion"] & {
@@ -3352,6 +3357,131 @@ export interface components {
             items: components["schemas"]["WebhookDelivery"][];
             nextCursor: string | null;
         };
+        /** @description A field of a template version made from uploads, placed by coordinates as in a contract (`PlacedFieldRequest`), for a role instead of a participant. */
+        TemplatePlacedFieldRequest: {
+            type: components["schemas"]["PlacedFieldType"];
+            /** @description Exactly one of `templateRoleId` and `roleIndex` (0-based, into this request's roles); the role signs. */
+            templateRoleId?: string;
+            roleIndex?: number;
+            /** @default 0 */
+            documentIndex?: number;
+            /** @description 1-based, within its document. */
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default true */
+            required?: boolean;
+            name?: string;
+            /** @description `text` fields only, and required for them. */
+            value?: string;
+        };
+        /** @description A role as in a template file, without `signaturePlacement`: its signature fields are its placements. Every sign role needs at least one `signature` field. */
+        UploadsTemplateRole: {
+            templateRoleId: string;
+            name: string;
+            description?: string;
+            action: components["schemas"]["ParticipantAction"];
+            recipientType: components["schemas"]["RecipientType"];
+            routingOrder?: number;
+            /** @description A required role left unbound blocks sending; an optional one is dropped at send. */
+            required?: boolean;
+        };
+        /** @description A version made from uploads instead of an input schema and a body: documents, roles and the fields placed for them. A contract from it gets the documents and each role's fields, given to the participant bound to the role; its participants are bound when it is created. Its stored JSON is at most 262144 bytes. */
+        UploadsTemplateVersionRequest: {
+            /** @description `true` publishes the version as it is added (when creating a template: the default). */
+            published?: boolean;
+            settings?: components["schemas"]["TemplateSettings"];
+            /** @description The organization's uploads, in order (50 MiB together). Text tags found in them become fields of the roles they name (the tag's number is the role's 1-based place in `roles`); a tag naming a role the request does not have, or of an unknown type, refuses the version. */
+            documents: {
+                documentId: string;
+                /** @description Default: the upload's name. */
+                name?: string;
+            }[];
+            roles: components["schemas"]["UploadsTemplateRole"][];
+            /** @description Fields placed by coordinates. With the text tags and mapped form fields, at most 500. */
+            fields?: components["schemas"]["TemplatePlacedFieldRequest"][];
+            /** @description AcroForm fields of an upload that become fields of a role, as in a contract's `formFieldMapping`. */
+            formFieldMapping?: {
+                /** @default 0 */
+                documentIndex?: number;
+                /** @description The field's fully qualified name, as uploadDocument lists it. */
+                formField: string;
+                type: components["schemas"]["PlacedFieldType"];
+                templateRoleId?: string;
+                roleIndex?: number;
+                /** @default true */
+                required?: boolean;
+                name?: string;
+                value?: string;
+            }[];
+        };
+        /** @description A template of one version made from uploads (`UploadsTemplateVersionRequest`), published unless `published` is `false`. */
+        UploadsTemplateRequest: {
+            name: string;
+            description?: string;
+            /** @description `true` publishes the version as it is added (when creating a template: the default). */
+            published?: boolean;
+            settings?: components["schemas"]["TemplateSettings"];
+            /** @description The organization's uploads, in order (50 MiB together). Text tags found in them become fields of the roles they name (the tag's number is the role's 1-based place in `roles`); a tag naming a role the request does not have, or of an unknown type, refuses the version. */
+            documents: {
+                documentId: string;
+                /** @description Default: the upload's name. */
+                name?: string;
+            }[];
+            roles: components["schemas"]["UploadsTemplateRole"][];
+            /** @description Fields placed by coordinates. With the text tags and mapped form fields, at most 500. */
+            fields?: components["schemas"]["TemplatePlacedFieldRequest"][];
+            /** @description AcroForm fields of an upload that become fields of a role, as in a contract's `formFieldMapping`. */
+            formFieldMapping?: {
+                /** @default 0 */
+                documentIndex?: number;
+                /** @description The field's fully qualified name, as uploadDocument lists it. */
+                formField: string;
+                type: components["schemas"]["PlacedFieldType"];
+                templateRoleId?: string;
+                roleIndex?: number;
+                /** @default true */
+                required?: boolean;
+                name?: string;
+                value?: string;
+            }[];
+        };
+        /** @description The template file the command line imports (`contractd templates import`), without `templateId` and the versions' `templateVersionId`, which the server assigns. */
+        TemplateFileRequest: {
+            name: string;
+            description?: string;
+            /** @description At most one with `published: true`. */
+            versions: components["schemas"]["TemplateFileVersionRequest"][];
+        };
+        /** @description A version in the shape of a template file's version, without `templateVersionId` (the server assigns `tv_...`). Its JSON is at most 262144 bytes. */
+        TemplateFileVersionRequest: {
+            /** @description `true` publishes the version as it is added. */
+            published?: boolean;
+            settings?: components["schemas"]["TemplateSettings"];
+            inputSchema: components["schemas"]["InputSchema"];
+            roles: components["schemas"]["TemplateRole"][];
+            /** @description What the PDF renderer lays out. */
+            body: components["schemas"]["BodyBlock"][];
+        };
+        TemplatePlacedField: {
+            /** @example fld_1 */
+            fieldId: string;
+            type: components["schemas"]["PlacedFieldType"];
+            templateRoleId: string;
+            documentIndex: number;
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            required: boolean;
+            name?: string;
+            value?: string;
+            /** @enum {string} */
+            placement: "coordinates" | "textTag" | "formField";
+        };
     };
     responses: {
         /** @description A standardized API error (any status not listed separately). */
@@ -3887,6 +4017,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4401,6 +4532,8 @@ export interface operations {
             header?: {
                 /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
+                /** @description Makes a retry safe. Keys are scoped to the calling client and bound to the operation and its body. The same key with the same body replays the first response (same status and body, no second effect); the same key with another body (or on another operation) answers 409 IDEMPOTENCY_KEY_REUSED. Longer than 255 characters: 400 VALIDATION_FAILED. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4437,6 +4570,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
