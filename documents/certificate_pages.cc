@@ -226,6 +226,19 @@ void ParticipantsSection(Pages& pages, const CompletionCertificate& c) {
               rows, 6);
 }
 
+// What signers filled in; none for a contract without such fields (the section is left out).
+void EntriesSection(Pages& pages, const CompletionCertificate& c) {
+  if (c.entries.empty()) return;
+  pages.Heading("Values entered (" + std::to_string(c.entries.size()) + ")");
+  const double w = pages.width();
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& entry : c.entries) {
+    rows.push_back({MarkupEscape(entry.field) + "\n" + Gray("page " + std::to_string(entry.page)),
+                    MarkupEscape(entry.signer), MarkupEscape(entry.value)});
+  }
+  pages.Table({{w * 0.35, "Field"}, {w * 0.25, "Signer"}, {w * 0.40, "Value"}}, rows, 6);
+}
+
 void EventsSection(Pages& pages, const CompletionCertificate& c) {
   pages.Heading("Events (" + std::to_string(c.events.size()) + ")");
   const double w = pages.width();
@@ -341,6 +354,7 @@ Result<std::string> RenderCertificatePdf(const CompletionCertificate& certificat
   ContractSection(pages, certificate);
   DocumentsSection(pages, certificate);
   ParticipantsSection(pages, certificate);
+  EntriesSection(pages, certificate);
   EventsSection(pages, certificate);
   LedgerSection(pages, certificate);
   VerifySection(pages, certificate, options.body_font_size * 0.85);

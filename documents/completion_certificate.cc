@@ -270,6 +270,20 @@ CompletionCertificate BuildCompletionCertificate(const CertificateSources& sourc
   for (const auto& p : state.participants) {
     certificate.participants.push_back(ParticipantEntry(sources, p));
   }
+  for (const PlacedField& field : state.fields) {
+    if (!field.filled_by_signer() || field.value.is_null()) continue;
+    const Participant* signer = state.FindParticipant(field.participant_id);
+    certificate.entries.push_back(
+        {.field = (field.name.empty() ? std::string(ToString(field.type)) : field.name) + " (" +
+                  field.field_id + ")",
+         .signer = signer != nullptr ? signer->name : field.participant_id,
+         .page = ComposedPage(state.documents, static_cast<size_t>(field.document_index),
+                              field.box.page),
+         .value = field.value.is_bool()
+                      ? std::string(field.value.get_bool() ? "Ticked" : "Not ticked")
+                  : field.value.is_string() ? std::string(field.value.get_string())
+                                            : boost::json::serialize(field.value)});
+  }
   for (const auto& record : sources.recorded) {
     certificate.events.push_back(EventEntry(state, {.position = record.position.value(),
                                                     .version = record.version.value(),

@@ -59,6 +59,14 @@ struct CertificateTreeHead {
   std::string key_fingerprint;  // KeyFingerprint of the ledger's public key
 };
 
+// A value a signer entered in a field (DESIGN section 21), as recorded.
+struct CertificateEntry {
+  std::string field;   // the field's name, else its kind, and its id: "Hours a week (fld_2)"
+  std::string signer;  // the participant's name
+  int64_t page = 0;    // in the sealed PDF
+  std::string value;   // as stored; a checkbox "Ticked" or "Not ticked"
+};
+
 // One uploaded document of a contract made from uploads (DESIGN section 20).
 struct CertificateDocument {
   std::string name;
@@ -78,6 +86,7 @@ struct CompletionCertificate {
   std::string sent_at;
   std::string completed_at;
   std::vector<CertificateParticipant> participants;
+  std::vector<CertificateEntry> entries;  // what signers filled in, in field order
   std::vector<CertificateEvent> events;
   std::string unsigned_sha256;  // the PDF frozen at send (contract.prepared)
   // The signed contract pages (the sealed PDF's first signed_size bytes); set by the sealer.

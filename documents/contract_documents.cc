@@ -57,7 +57,16 @@ std::vector<FieldStamp> FieldStamps(const ContractState& state) {
     const bool signed_it = p != nullptr && p->signed_at.has_value();
     switch (field.type) {
       case PlacedFieldType::kText:
-        stamp.text = field.value;
+      case PlacedFieldType::kNumber:
+      case PlacedFieldType::kDate:
+      case PlacedFieldType::kRadio:
+      case PlacedFieldType::kDropdown:
+      case PlacedFieldType::kPhone:
+        // As stored: the text, the exact number, the date YYYY-MM-DD, the option, +digits.
+        if (field.value.is_string()) stamp.text = field.value.get_string();
+        break;
+      case PlacedFieldType::kCheckbox:
+        if (field.value.is_bool() && field.value.get_bool()) stamp.text = "\u2713";  // ✓
         break;
       case PlacedFieldType::kSignature:
         break;

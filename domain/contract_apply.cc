@@ -248,6 +248,16 @@ ContractState Apply(ContractState state, const DomainEvent& event) {
       p->signed_at = StringMemberOrEmpty(d, "signedAt");
       p->signing_evidence = ObjectMemberOrEmpty(d, "evidence");
     }
+    if (const auto* values = ArrayMember(d, "fieldValues")) {
+      for (const auto& item : *values) {
+        if (!item.is_object()) continue;
+        const std::string id = StringMemberOrEmpty(item.get_object(), "fieldId");
+        const auto* value = Member(item.get_object(), "value");
+        for (PlacedField& field : state.fields) {
+          if (field.field_id == id && value != nullptr) field.value = *value;
+        }
+      }
+    }
     EndSession(state, StringMemberOrEmpty(d, "sessionId"), SessionState::kCompleted,
                StringMemberOrEmpty(d, "recordedAt"));
     // signedAt may come from the signer's side; recordedAt is the service's own time.

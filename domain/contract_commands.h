@@ -86,6 +86,9 @@ struct RecordSignerCompleted {
   boost::json::object evidence;
   std::string session_id;   // when given, the session must be open and the participant's
   std::string link_sha256;  // hosted: the hash of the link's token used, which must be current
+  // The values of the fields the signer fills in: [{field, value}] (domain/signer_field_rules.h);
+  // null when none are given.
+  boost::json::value field_values;
 };
 
 // A signer declined.

@@ -6,6 +6,7 @@
 
 #include "domain/contract_rules.h"
 #include "domain/field_value.h"
+#include "domain/placed_field_rules.h"
 #include "domain/signing_settings.h"
 #include "domain/text_formats.h"
 
@@ -97,6 +98,8 @@ Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& stat
   if (auto ok = RequireSignedWhileOpen(state, c.session_id, signed_at, context.now); !ok) {
     return Fail(ok.error());
   }
+  auto values = SignerValuesOf(state, c.participant_id, c.field_values);
+  if (!values) return Fail(values.error());
   size_t remaining = state.UnsignedSignerCount() - 1;
   std::vector<DomainEvent> events{
       DomainEvent{std::string(event_type::kSignerCompleted),
@@ -109,6 +112,13 @@ Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& stat
                    {"readyParticipantIds", ReadyAfter(state, c.participant_id)},
                    {"recordedAt", context.now}}}};
   if (!c.session_id.empty()) events.front().data["sessionId"] = c.session_id;
+  if (!values->empty()) {
+    // The ids alone travel with the event to webhooks and Kafka (webhooks/event_message.h).
+    boost::json::array filled;
+    for (const auto& value : *values) filled.push_back(value.as_object().at("fieldId"));
+    events.front().data["filledFields"] = std::move(filled);
+    events.front().data["fieldValues"] = std::move(*values);
+  }
   // The first signature of several moves the contract to signing (specification section 3).
   if (state.status == ContractStatus::kSent && remaining > 0) {
     events.push_back(DomainEvent{std::string(event_type::kSigningInProgress),

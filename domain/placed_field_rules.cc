@@ -13,7 +13,6 @@ namespace {
 
 constexpr int64_t kMaxDocumentNameLength = 200;
 constexpr int64_t kMaxFieldNameLength = 100;
-constexpr int64_t kMaxTextValueLength = 1000;
 // Rounding in a client's arithmetic must not refuse a box that ends on the page's edge.
 constexpr double kEdgeTolerance = 0.01;
 
@@ -104,18 +103,62 @@ void ReadCommonAttributes(const boost::json::object& item, const std::string& pa
     }
   }
   const auto* value = Member(item, "value");
-  if (field.type == PlacedFieldType::kText) {
-    if (value == nullptr || !value->is_string() ||
-        CountCharacters(value->get_string()) > kMaxTextValueLength) {
-      AddDetail(validation, JoinPath(path, "value"),
-                "a text field needs its value: a string of at most " +
-                    std::to_string(kMaxTextValueLength) + " characters");
-    } else {
-      field.value = std::string(value->get_string());
+  const auto* read_only = Member(item, "readOnly");
+  const auto input = InputTypeOf(field.type);
+  if (!input) {
+    std::vector<std::string_view> given;
+    for (std::string_view member : SignerRuleMembers()) {
+      if (Member(item, member) != nullptr) given.push_back(member);
     }
-  } else if (value != nullptr) {
-    AddDetail(validation, JoinPath(path, "value"),
-              "only a text field takes a value; the others are filled at signing");
+    if (value != nullptr) given.emplace_back("value");
+    if (read_only != nullptr) given.emplace_back("readOnly");
+    for (std::string_view member : given) {
+      AddDetail(validation, JoinPath(path, member),
+                "a " + std::string(ToString(field.type)) +
+                    " field is filled in at signing; only the fields a signer fills in take " +
+                    std::string(member));
+    }
+    return;
+  }
+  auto rules = ReadSignerFieldRules(*input, item, path, validation);
+  if (!rules) return;
+  rules->required = field.required;
+  field.rules = std::move(*rules);
+  if (read_only != nullptr && !read_only->is_bool()) {
+    AddDetail(validation, JoinPath(path, "readOnly"), "must be a boolean");
+    return;
+  }
+  const bool said_read_only = read_only != nullptr && read_only->get_bool();
+  if (value == nullptr) {
+    if (said_read_only)
+      AddDetail(validation, JoinPath(path, "value"), "a read-only field needs its value");
+    return;
+  }
+  if (read_only != nullptr && !said_read_only) {
+    AddDetail(
+        validation, JoinPath(path, "readOnly"),
+        "a field with a value is read-only; give `default` for a value the signer may change");
+    return;
+  }
+  if (auto stored = CheckSignerValue(*field.rules, *value, JoinPath(path, "value"), validation)) {
+    field.value = std::move(*stored);
+    field.read_only = true;
+  }
+}
+
+// Every member of `item` that is neither in `allowed` nor a signer field's rule (which
+// ReadCommonAttributes judges) is "unknown field".
+void RejectUnknownFieldMembers(const boost::json::object& item, const std::string& path,
+                               std::initializer_list<std::string_view> allowed,
+                               Details& validation) {
+  const auto& rules = SignerRuleMembers();
+  for (const auto& member : item) {
+    const std::string_view key = member.key();
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end() &&
+        std::find(rules.begin(), rules.end(), key) == rules.end() && key != "value" &&
+        key != "readOnly") {
+      AddDetail(validation, JoinPath(path, key), "unknown field");
+    }
   }
 }
 
@@ -126,7 +169,8 @@ std::optional<PlacedFieldType> ReadType(const boost::json::object& item, const s
                                                      : std::nullopt;
   if (!parsed) {
     AddDetail(validation, JoinPath(path, "type"),
-              "one of signature, initials, name, email, date_signed, text");
+              "one of signature, initials, name, email, date_signed, text, number, date, "
+              "checkbox, radio, dropdown, phone");
   }
   return parsed;
 }
@@ -183,10 +227,10 @@ void ReadCoordinateFields(const boost::json::value& value,
       continue;
     }
     const auto& item = items[i].get_object();
-    RejectUnknownMembers(item, path,
-                         {"type", owners.id, owners.index, "documentIndex", "page", "x", "y",
-                          "width", "height", "required", "name", "value"},
-                         validation);
+    RejectUnknownFieldMembers(item, path,
+                              {"type", owners.id, owners.index, "documentIndex", "page", "x", "y",
+                               "width", "height", "required", "name"},
+                              validation);
     auto type = ReadType(item, path, validation);
     std::string participant = ReadFieldParticipant(item, path, participants, owners, validation);
     auto document = ReadDocumentIndex(item, path, documents, validation);
@@ -226,12 +270,12 @@ void ReadTagFields(const std::vector<UploadedDocument>& uploads,
       const std::string path = IndexPath(JoinPath(IndexPath("documents", d), "textTags"), t);
       const std::string where = tag.text + " on page " + std::to_string(tag.box.page);
       auto type = ParsePlacedFieldType(tag.type);
-      if (!type || *type == PlacedFieldType::kText) {
+      if (!type || *type == PlacedFieldType::kRadio || *type == PlacedFieldType::kDropdown) {
         AddDetail(validation, path,
                   where +
-                      ": a tag's type is one of signature, initials, name, email, "
-                      "date_signed (text fields are placed with fields, which carry their "
-                      "value)");
+                      ": a tag's type is one of signature, initials, name, email, date_signed, "
+                      "text, number, date, checkbox, phone (radio and dropdown fields need their "
+                      "options: place them with fields)");
         continue;
       }
       std::string names = where;
@@ -254,6 +298,9 @@ void ReadTagFields(const std::vector<UploadedDocument>& uploads,
       field.required = !tag.optional;
       field.name = tag.name;
       field.placement = FieldPlacement::kTextTag;
+      if (auto input = InputTypeOf(*type)) {
+        field.rules = SignerFieldRules{.type = *input, .required = field.required};
+      }
       CheckBox(field.box, documents[d], path, validation);
       out.push_back(FieldAt{std::move(field), path});
     }
@@ -279,10 +326,10 @@ void ReadFormFieldMapping(const boost::json::value& value,
       continue;
     }
     const auto& item = items[i].get_object();
-    RejectUnknownMembers(item, path,
-                         {"documentIndex", "formField", "type", owners.id, owners.index, "required",
-                          "name", "value"},
-                         validation);
+    RejectUnknownFieldMembers(
+        item, path,
+        {"documentIndex", "formField", "type", owners.id, owners.index, "required", "name"},
+        validation);
     auto type = ReadType(item, path, validation);
     std::string participant = ReadFieldParticipant(item, path, participants, owners, validation);
     auto document = ReadDocumentIndex(item, path, documents, validation);
@@ -320,6 +367,30 @@ void ReadFormFieldMapping(const boost::json::value& value,
     field.placement = FieldPlacement::kFormField;
     CheckBox(field.box, documents[*document], path, validation);
     out.push_back(FieldAt{std::move(field), path});
+  }
+}
+
+// A showIf names another field the same signer fills in, by id, and a value that field takes
+// (kept as that field stores it).
+void CheckShowIf(std::vector<FieldAt>& read, Details& validation) {
+  for (auto& at : read) {
+    if (!at.field.rules || !at.field.rules->show_if) continue;
+    ShowIf& show_if = *at.field.rules->show_if;
+    const std::string path = JoinPath(JoinPath(at.path, "showIf"), "field");
+    auto target = std::find_if(read.begin(), read.end(), [&](const FieldAt& other) {
+      return other.field.field_id == show_if.field;
+    });
+    if (target == read.end() || &*target == &at ||
+        target->field.participant_id != at.field.participant_id ||
+        !target->field.filled_by_signer()) {
+      AddDetail(validation, path,
+                "the id (fld_N, in the order fields are numbered) of another field the same "
+                "signer fills in");
+      continue;
+    }
+    auto equals = CheckSignerValue(*target->field.rules, show_if.equals,
+                                   JoinPath(JoinPath(at.path, "showIf"), "equals"), validation);
+    if (equals) show_if.equals = std::move(*equals);
   }
 }
 
@@ -426,12 +497,11 @@ std::vector<PlacedField> ReadPlacedFields(const boost::json::value& fields,
       }
     }
   }
+  for (size_t i = 0; i < read.size(); ++i) read[i].field.field_id = "fld_" + std::to_string(i + 1);
+  CheckShowIf(read, validation);
   std::vector<PlacedField> out;
   out.reserve(read.size());
-  for (size_t i = 0; i < read.size(); ++i) {
-    read[i].field.field_id = "fld_" + std::to_string(i + 1);
-    out.push_back(std::move(read[i].field));
-  }
+  for (auto& at : read) out.push_back(std::move(at.field));
   return out;
 }
 
@@ -442,6 +512,15 @@ Status CheckPlacedFieldsForSend(const ContractState& state) {
       return Fail(ErrorCode::kValidationFailed, "a field names no signer of the contract",
                   JoinPath(IndexPath("fields", f), "participantId"),
                   "participant " + state.fields[f].participant_id + " does not sign");
+    }
+    // A signing provider reports a signature, not values.
+    if (state.fields[f].filled_by_signer() &&
+        participant->execution_channel == ExecutionChannel::kProviderManaged) {
+      return Fail(ErrorCode::kValidationFailed, "a provider_managed signer fills in no fields",
+                  JoinPath(IndexPath("fields", f), "participantId"),
+                  "participant " + participant->participant_id +
+                      " signs through a provider, which reports no values; give the field a "
+                      "value or place it for another signer");
     }
   }
   for (size_t i = 0; i < state.participants.size(); ++i) {
@@ -474,6 +553,34 @@ std::vector<SignaturePlacement> SignaturePlacementsOf(
         SignaturePlacement{page, field.box.x, field.box.y, field.box.width, field.box.height});
   }
   return placements;
+}
+
+Result<boost::json::array> SignerValuesOf(const ContractState& state,
+                                          std::string_view participant_id,
+                                          const boost::json::value& field_values) {
+  // Every field, so that a value for one the signer does not fill in is named as such: those
+  // filled in at signing and those the integrator fixed are read-only here.
+  std::vector<FillableField> fields;
+  fields.reserve(state.fields.size());
+  for (const PlacedField& field : state.fields) {
+    fields.push_back(FillableField{field.field_id, field.participant_id,
+                                   field.rules.value_or(SignerFieldRules{}),
+                                   !field.filled_by_signer()});
+  }
+  const bool none_given =
+      field_values.is_null() || (field_values.is_array() && field_values.get_array().empty());
+  if (fields.empty() && !none_given) {
+    return Fail(ErrorCode::kValidationFailed, "invalid field values", "fieldValues",
+                "the contract has no fields to fill in");
+  }
+  auto filled = CheckSignerValues(fields, participant_id, field_values);
+  if (!filled) return std::unexpected(filled.error());
+  boost::json::array out;
+  for (auto& value : *filled) {
+    out.push_back(
+        boost::json::object{{"fieldId", value.field_id}, {"value", std::move(value.value)}});
+  }
+  return out;
 }
 
 TemplateVersion UploadsTemplateVersion(const ContractState& state) {

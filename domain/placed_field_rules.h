@@ -60,8 +60,16 @@ std::vector<PlacedField> ReadPlacedFields(const boost::json::value& fields,
                                           Details& validation,
                                           const FieldOwnerKeys& owners = kParticipantOwners);
 
-// At send: every signer has a signature field, and every field still names a signer.
+// At send: every signer has a signature field, every field still names a signer, and no
+// provider_managed signer has a field to fill in.
 Status CheckPlacedFieldsForSend(const ContractState& state);
+
+// The values `participant_id` gives with its signature (`fieldValues`, signer_field_rules.h
+// CheckSignerValues) as signer.completed records them: [{fieldId, value}]. A contract without
+// placed fields takes none (an empty array or null).
+Result<boost::json::array> SignerValuesOf(const ContractState& state,
+                                          std::string_view participant_id,
+                                          const boost::json::value& field_values);
 
 // The signature fields of `owner` (a participant's or a role's id) as placements on the pages of
 // the documents composed into one PDF.

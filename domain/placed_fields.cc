@@ -8,13 +8,19 @@
 namespace esign {
 namespace {
 
-constexpr std::array<std::pair<PlacedFieldType, std::string_view>, 6> kFieldTypes{{
+constexpr std::array<std::pair<PlacedFieldType, std::string_view>, 12> kFieldTypes{{
     {PlacedFieldType::kSignature, "signature"},
     {PlacedFieldType::kInitials, "initials"},
     {PlacedFieldType::kName, "name"},
     {PlacedFieldType::kEmail, "email"},
     {PlacedFieldType::kDateSigned, "date_signed"},
     {PlacedFieldType::kText, "text"},
+    {PlacedFieldType::kNumber, "number"},
+    {PlacedFieldType::kDate, "date"},
+    {PlacedFieldType::kCheckbox, "checkbox"},
+    {PlacedFieldType::kRadio, "radio"},
+    {PlacedFieldType::kDropdown, "dropdown"},
+    {PlacedFieldType::kPhone, "phone"},
 }};
 
 }  // namespace
@@ -62,6 +68,27 @@ std::optional<PlacedFieldType> ParsePlacedFieldType(std::string_view text) {
     if (name == text) return value;
   }
   return std::nullopt;
+}
+
+std::optional<SignerInputType> InputTypeOf(PlacedFieldType type) {
+  switch (type) {
+    case PlacedFieldType::kText:
+      return SignerInputType::kText;
+    case PlacedFieldType::kNumber:
+      return SignerInputType::kNumber;
+    case PlacedFieldType::kDate:
+      return SignerInputType::kDate;
+    case PlacedFieldType::kCheckbox:
+      return SignerInputType::kCheckbox;
+    case PlacedFieldType::kRadio:
+      return SignerInputType::kRadio;
+    case PlacedFieldType::kDropdown:
+      return SignerInputType::kDropdown;
+    case PlacedFieldType::kPhone:
+      return SignerInputType::kPhone;
+    default:
+      return std::nullopt;
+  }
 }
 
 std::string_view ToString(FieldPlacement placement) {
@@ -132,7 +159,11 @@ boost::json::object PlacedFieldToJson(const PlacedField& field, std::string_view
   object["required"] = field.required;
   object["placement"] = ToString(field.placement);
   if (!field.name.empty()) object["name"] = field.name;
-  if (field.type == PlacedFieldType::kText) object["value"] = field.value;
+  if (field.rules) {
+    for (auto& [key, rule] : SignerFieldRulesToJson(*field.rules)) object[key] = std::move(rule);
+    object["readOnly"] = field.read_only;
+  }
+  if (!field.value.is_null()) object["value"] = field.value;
   return object;
 }
 
@@ -147,7 +178,15 @@ PlacedField PlacedFieldFromJson(const boost::json::object& object, std::string_v
   const boost::json::value* required = Member(object, "required");
   field.required = required == nullptr || !required->is_bool() || required->get_bool();
   field.name = StringMemberOrEmpty(object, "name");
-  field.value = StringMemberOrEmpty(object, "value");
+  if (const auto* value = Member(object, "value")) field.value = *value;
+  if (auto input = InputTypeOf(field.type)) {
+    field.rules = SignerFieldRulesFromJson(*input, object);
+    field.rules->required = field.required;
+    // Before readOnly was recorded, a text field's value was the integrator's, read-only.
+    const boost::json::value* read_only = Member(object, "readOnly");
+    field.read_only = read_only != nullptr ? read_only->is_bool() && read_only->get_bool()
+                                           : !field.value.is_null();
+  }
   const std::string placement = StringMemberOrEmpty(object, "placement");
   if (placement == "textTag") field.placement = FieldPlacement::kTextTag;
   if (placement == "formField") field.placement = FieldPlacement::kFormField;

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/signer_field_rules.h"
+
 namespace esign {
 
 // A box on one page of one document.
@@ -43,9 +45,27 @@ struct ContractDocument {
   std::vector<std::string> mapped_form_fields;
 };
 
-enum class PlacedFieldType { kSignature, kInitials, kName, kEmail, kDateSigned, kText };
+// signature, initials, name, email and date_signed are filled in at signing from the signer's
+// signature and record; text, number, date, checkbox, radio, dropdown and phone are filled in by
+// the signer (domain/signer_field_rules.h), or fixed by the integrator's `value`.
+enum class PlacedFieldType {
+  kSignature,
+  kInitials,
+  kName,
+  kEmail,
+  kDateSigned,
+  kText,
+  kNumber,
+  kDate,
+  kCheckbox,
+  kRadio,
+  kDropdown,
+  kPhone
+};
 std::string_view ToString(PlacedFieldType type);
 std::optional<PlacedFieldType> ParsePlacedFieldType(std::string_view text);
+// The input type of a field its signer fills in; nullopt for the types filled in at signing.
+std::optional<SignerInputType> InputTypeOf(PlacedFieldType type);
 
 // How a field got its box.
 enum class FieldPlacement { kCoordinates, kTextTag, kFormField };
@@ -58,9 +78,16 @@ struct PlacedField {
   int64_t document_index = 0;  // 0-based, into ContractState::documents
   PageRect box;
   bool required = true;
-  std::string name;   // optional label
-  std::string value;  // text only: the integrator's value, read-only to signers
+  std::string name;  // optional label
   FieldPlacement placement = FieldPlacement::kCoordinates;
+  // A field its signer fills in: what it accepts (rules.required mirrors `required`).
+  std::optional<SignerFieldRules> rules;
+  // The integrator's value, fixed at creation (read_only), or the signer's once signed; null
+  // before. Stored as signer_field_rules.h stores values.
+  boost::json::value value;
+  bool read_only = false;
+
+  bool filled_by_signer() const { return rules.has_value() && !read_only; }
 };
 
 // Page `page` of document `document_index` as a 1-based page of the composed PDF (the documents'

@@ -219,6 +219,21 @@ ApiResult ListContractDocuments(const ContractRoutesDeps& deps, const ApiRequest
   return ApiResponse::Json(200, {{"items", std::move(items)}, {"nextCursor", nullptr}});
 }
 
+// Every field placed on the contract's documents, with its signer, its page in the contract's PDF
+// and, once signed, its value; none for a contract from a template.
+ApiResult ListContractFields(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  boost::json::array items;
+  for (const PlacedField& field : state->fields) {
+    boost::json::object item = PlacedFieldToJson(field);
+    item["pdfPage"] =
+        ComposedPage(state->documents, static_cast<size_t>(field.document_index), field.box.page);
+    items.push_back(std::move(item));
+  }
+  return ApiResponse::Json(200, {{"items", std::move(items)}, {"nextCursor", nullptr}});
+}
+
 }  // namespace
 
 void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
@@ -226,6 +241,9 @@ void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   routes.Add(verb::get, base + "/documents",
              {"listContractDocuments", Auth::kBearer,
               [deps](const ApiRequest& r) { return ListContractDocuments(deps, r); }});
+  routes.Add(verb::get, base + "/fields",
+             {"listContractFields", Auth::kBearer,
+              [deps](const ApiRequest& r) { return ListContractFields(deps, r); }});
   routes.Add(verb::get, base + "/documents/artifact-revisions",
              {"listArtifactRevisions", Auth::kBearer,
               [deps](const ApiRequest& r) { return ListRevisions(deps, r); }});

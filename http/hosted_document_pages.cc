@@ -103,7 +103,12 @@ boost::json::array PlacedFields(const LoadedSession& loaded,
     place->emplace("type", ToString(field.type));
     place->emplace("required", field.required);
     if (!field.name.empty()) place->emplace("name", field.name);
-    if (field.type == PlacedFieldType::kText) place->emplace("value", field.value);
+    if (field.rules) {
+      // What the page needs to draw the input and check it as the service will.
+      for (auto& [key, rule] : SignerFieldRulesToJson(*field.rules)) place->emplace(key, rule);
+      place->emplace("readOnly", field.read_only);
+    }
+    if (!field.value.is_null()) place->emplace("value", field.value);
     fields.push_back(std::move(*place));
   }
   return fields;

@@ -229,7 +229,7 @@ ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& reques
   if (!loaded) return std::unexpected(loaded.error());
   auto body = ParseJsonObjectBody(request);
   if (!body) return std::unexpected(body.error());
-  BodyReader reader(*body, {"signatureText", "consent"});
+  BodyReader reader(*body, {"signatureText", "consent", "fieldValues"});
   const std::string signature = reader.Text("signatureText", true, 200);
   if (reader.Boolean("consent") != true) {
     reader.Problem("consent", "must be true: the signer agrees to sign electronically");
@@ -248,6 +248,7 @@ ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& reques
   if (proof > 0) evidence["authenticatedAt"] = loaded->session.authenticated_at[proof - 1];
   RecordSignerCompleted command{loaded->session.participant_id, "", std::move(evidence),
                                 loaded->session.session_id, loaded->session.token_sha256};
+  if (const auto* values = body->if_contains("fieldValues")) command.field_values = *values;
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   return Outcome(*outcome, *loaded, "completed");

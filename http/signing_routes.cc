@@ -166,7 +166,7 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
   auto body = ParseJsonObjectBody(request);
   if (!body) return std::unexpected(body.error());
   BodyReader reader(*body, {"signerName", "signedAt", "ipAddress", "userAgent",
-                            "authenticationMethod", "consent", "signatureImage"});
+                            "authenticationMethod", "consent", "signatureImage", "fieldValues"});
   const std::string signer_name = reader.Text("signerName", true, 200);
   const std::string signed_at = reader.Text("signedAt", true, 64);
   const std::string ip = reader.Text("ipAddress", true, 64);
@@ -217,6 +217,7 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
   }
   RecordSignerCompleted command{loaded->session.participant_id, signed_at, std::move(evidence),
                                 loaded->session.session_id};
+  if (const auto* values = body->if_contains("fieldValues")) command.field_values = *values;
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   return SessionResponse(200, deps, outcome->state,

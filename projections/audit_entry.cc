@@ -69,6 +69,13 @@ boost::json::object AuditEntryOf(const eventstore::EventRecord& record,
   for (const std::string_view key : kAuditDetails) {
     if (const boost::json::value* value = data.if_contains(key)) details[key] = Abridged(*value);
   }
+  // What a signer filled in, with the signature (contract.created's fieldValues are a template's
+  // data, which the trail leaves to the contract itself).
+  if (record.type == "signer.completed") {
+    if (const boost::json::value* values = data.if_contains("fieldValues")) {
+      details["fieldValues"] = Abridged(*values);
+    }
+  }
   if (!details.empty()) out["details"] = std::move(details);
   return out;
 }

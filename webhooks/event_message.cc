@@ -52,6 +52,11 @@ EventMessage MakeEventMessage(ParsedEvent event,
   value["actor"] = boost::json::object{{"clientId", record.actor.client_id},
                                        {"organizationId", record.actor.organization_id}};
   value["dataSchemaVersion"] = record.schema_version;
+  // What a signer filled in is evidence for the ledger, the audit trail and the bundle, not for
+  // consumers of the topic: signer.completed keeps `filledFields`, the ids, without the values.
+  if (auto* data = event.data.if_object(); data != nullptr && record.type == "signer.completed") {
+    data->erase("fieldValues");
+  }
   value["data"] = std::move(event.data);
   return EventMessage{contract_id ? *contract_id : record.stream_id, boost::json::serialize(value)};
 }

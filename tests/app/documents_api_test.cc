@@ -551,5 +551,109 @@ TEST_F(DocumentsApiTest, ATemplateMadeFromUploadsGivesEachRolesFieldsToItsPartic
                 400, "CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND", before, "roleBindings");
 }
 
+// Signers fill in fields of every kind, on the hosted page's API and through an integrator's
+// session: a refused value names its field and stores nothing; the values are in the fields
+// route, the audit trail and the sealed pages.
+TEST_F(DocumentsApiTest, SignersFillInTheirFieldsAndTheValuesAreSealed) {
+  const std::string tagged = UploadId("two_pages_tagged_cairo.pdf");
+  // fld_1 Grace's signature; fld_2..fld_4 Ada's number, checkbox and dropdown; fld_5 and fld_6
+  // Grace's reference and phone; then the tags: fld_7 Ada's signature, fld_8 Grace's date.
+  const std::string body = R"({"title":"Hours and terms","sendNow":true,
+"documents":[{"documentId":")" +
+                           tagged + R"("}],)" + Participants("integrator_managed") + R"(,
+"fields":[{"type":"signature","participantIndex":1,"page":2,"x":300,"y":300,"width":220,"height":60},
+ {"type":"number","participantIndex":0,"page":2,"x":300,"y":400,"width":100,"height":20,
+  "min":1,"max":100,"name":"Hours"},
+ {"type":"checkbox","participantIndex":0,"page":2,"x":300,"y":440,"width":20,"height":20,
+  "required":false},
+ {"type":"dropdown","participantIndex":0,"page":2,"x":300,"y":480,"width":150,"height":20,
+  "options":["monthly","yearly"]},
+ {"type":"text","participantIndex":1,"page":2,"x":300,"y":520,"width":200,"height":20,
+  "pattern":"[A-Z]{2}-[0-9]{4}","patternMessage":"two capitals, a dash and four digits"},
+ {"type":"phone","participantIndex":1,"page":2,"x":300,"y":560,"width":200,"height":20,
+  "required":false}]})";
+  auto created = client_.Post("/api/v1/contracts", body, As("a"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const object contract = created.Json().as_object();
+  const std::string id(contract.at("id").as_string());
+
+  // Ada on the hosted page: a number as text is refused, by its field.
+  auto session = NewSession(id, ParticipantId(contract, 0));
+  ASSERT_EQ(session.status, 201) << session.body;
+  const std::string complete = "/api/v1/hosted-signing/" + TokenOf(session) + "/complete";
+  uint64_t before = LogSize();
+  ExpectRefused(client_.Post(complete, R"({"signatureText":"Ada Lovelace","consent":true,
+"fieldValues":[{"field":"fld_2","value":"many"},{"field":"fld_4","value":"yearly"}]})"),
+                400, "VALIDATION_FAILED", before, "fieldValues[0].value");
+  ExpectRefused(client_.Post(complete, R"({"signatureText":"Ada Lovelace","consent":true,
+"fieldValues":[{"field":"fld_2","value":42}]})"),
+                400, "VALIDATION_FAILED", before, "fieldValues");
+  auto ada = client_.Post(complete, R"({"signatureText":"Ada Lovelace","consent":true,
+"fieldValues":[{"field":"fld_2","value":42},{"field":"fld_3","value":true},
+ {"field":"fld_4","value":"yearly"}]})");
+  ASSERT_EQ(ada.status, 200) << ada.body;
+
+  // Grace through the integrator's session: her pattern's own message, then her values.
+  auto managed =
+      client_.Post("/api/v1/contracts/" + id + "/signing-sessions",
+                   R"({"participantId":")" + ParticipantId(contract, 1) + "\"}", As("a"));
+  ASSERT_EQ(managed.status, 201) << managed.body;
+  const std::string done = "/api/v1/signing-sessions/" +
+                           std::string(managed.Json().at("sessionId").as_string()) + "/complete";
+  auto record = [](const std::string& values) {
+    return R"({"signerName":"Grace Hopper","signedAt":")" + SignedAtNow() +
+           R"(","ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1",
+"authenticationMethod":"sso","consent":true,"fieldValues":)" +
+           values + "}";
+  };
+  before = LogSize();
+  auto wrong = client_.Post(done, record(R"([{"field":"fld_5","value":"ab-12"}])"), As("a"));
+  ExpectRefused(wrong, 400, "VALIDATION_FAILED", before, "fieldValues[0].value");
+  EXPECT_NE(wrong.body.find("two capitals, a dash and four digits"), std::string::npos);
+  ExpectRefused(client_.Post(done, record(R"([{"field":"fld_2","value":7},
+{"field":"fld_5","value":"AB-1234"}])"),
+                             As("a")),
+                400, "VALIDATION_FAILED", before, "fieldValues[0].field");
+  auto grace = client_.Post(
+      done,
+      record(
+          R"([{"field":"fld_5","value":"AB-1234"},{"field":"fld_6","value":"+1 (555) 010-9999"}])"),
+      As("a"));
+  ASSERT_EQ(grace.status, 200) << grace.body;
+
+  auto fields = client_.Get("/api/v1/contracts/" + id + "/fields", As("a"));
+  ASSERT_EQ(fields.status, 200) << fields.body;
+  std::map<std::string, boost::json::value> values;
+  for (const auto& field : fields.Json().at("items").as_array()) {
+    values[std::string(field.at("fieldId").as_string())] =
+        field.as_object().contains("value") ? field.at("value") : boost::json::value();
+  }
+  EXPECT_EQ(values["fld_2"], boost::json::value("42"));
+  EXPECT_EQ(values["fld_3"], boost::json::value(true));
+  EXPECT_EQ(values["fld_4"], boost::json::value("yearly"));
+  EXPECT_EQ(values["fld_5"], boost::json::value("AB-1234"));
+  EXPECT_EQ(values["fld_6"], boost::json::value("+15550109999"));
+  EXPECT_TRUE(values["fld_1"].is_null());
+
+  auto trail = client_.Get("/api/v1/contracts/" + id + "/evidence/audit-trail", As("a"));
+  ASSERT_EQ(trail.status, 200);
+  EXPECT_NE(trail.body.find(R"("fieldId":"fld_5","value":"AB-1234")"), std::string::npos)
+      << trail.body;
+
+  auto signed_pdf = client_.Get("/api/v1/contracts/" + id + "/documents/signed-only", As("a"));
+  ASSERT_EQ(signed_pdf.status, 200) << signed_pdf.body;
+  const std::string path = (data_dir_ / (id + "-filled.pdf")).string();
+  std::ofstream(path, std::ios::binary) << signed_pdf.body;
+  EXPECT_NE(Shell("pdfsig " + path).find("Signature is Valid"), std::string::npos);
+  const std::string text = Shell("pdftotext " + path + " -");
+  for (const std::string shown : {"42", "yearly", "AB-1234", "+15550109999", "\u2713"}) {
+    EXPECT_NE(text.find(shown), std::string::npos) << shown << " in " << text;
+  }
+  // The certificate lists what each signer entered.
+  for (const std::string listed : {"Values entered (5)", "Hours (fld_2)", "Ticked"}) {
+    EXPECT_NE(text.find(listed), std::string::npos) << listed << " in " << text;
+  }
+}
+
 }  // namespace
 }  // namespace esign::testing

@@ -61,8 +61,8 @@ class UploadedPdfTest : public ::testing::Test {
           .type = field.type, .box = field.box, .participant_id = field.participant_id};
       stamp.box.page =
           ComposedPage(documents, static_cast<size_t>(field.document_index), field.box.page);
-      stamp.text = field.type == PlacedFieldType::kText         ? field.value
-                   : field.type == PlacedFieldType::kInitials   ? "AS"
+      stamp.text = field.type == PlacedFieldType::kText       ? std::string(field.value.as_string())
+                   : field.type == PlacedFieldType::kInitials ? "AS"
                    : field.type == PlacedFieldType::kDateSigned ? "2026-11-21"
                    : field.type == PlacedFieldType::kName       ? "Ana de Souza"
                                                                 : "ana@example.com";

@@ -49,6 +49,7 @@ Result<Command> CommandFromJson(std::string_view name, const boost::json::object
       }
       c.evidence = evidence->get_object();
     }
+    if (const auto* values = Member(body, "fieldValues")) c.field_values = *values;
     return c;
   }
   if (name == "RecordSignerDeclined") {

@@ -43,6 +43,22 @@ TEST(EventMessageTest, ContractStreamIsKeyedByContractId) {
   EXPECT_EQ(actor.at("organizationId").as_string(), "org_a");
 }
 
+TEST(EventMessageTest, ASignersValuesStayOutOfTheTopicAndTheFieldsFilledAreNamed) {
+  auto record = Record("contract-ctr_9", R"({"participantId":"prt_1","filledFields":["fld_2"],
+    "fieldValues":[{"fieldId":"fld_2","value":"42"}]})");
+  record.type = "signer.completed";
+  const auto data = boost::json::parse(MakeEventMessage(record, "org_c").value).at("data");
+  EXPECT_FALSE(data.as_object().contains("fieldValues"));
+  EXPECT_EQ(data.at("filledFields").as_array().size(), 1u);
+  // A contract's template data is not a signer's: contract.created keeps it.
+  auto created = Record("contract-ctr_9", R"({"fieldValues":{"purpose":"x"}})");
+  created.type = "contract.created";
+  EXPECT_TRUE(boost::json::parse(MakeEventMessage(created, "org_c").value)
+                  .at("data")
+                  .as_object()
+                  .contains("fieldValues"));
+}
+
 TEST(EventMessageTest, OtherStreamsUseContractIdOfDataElseStreamId) {
   EXPECT_EQ(
       MakeEventMessage(Record("session-ses_1", R"({"contractId":"ctr_5"})"), std::nullopt).key,

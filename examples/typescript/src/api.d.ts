@@ -490,6 +490,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contracts/{id}/fields": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The contract's identifier. */
+                id: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the contract's fields and their values
+         * @description Every field placed on a contract made from uploaded documents, in order: its type, signer, box, rules and page in the contract's PDF (`pdfPage`), and its value: the integrator's for a read-only field, the signer's once they signed (null before). A contract made from a template lists none.
+         *
+         *     Requires `contracts:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND.
+         */
+        get: operations["listContractFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contracts/{id}/documents/rendered-unsigned": {
         parameters: {
             query?: never;
@@ -1910,6 +1938,13 @@ export interface components {
             consent: true;
             /** @description A base64-encoded PNG, at most 256 KiB. */
             signatureImage?: string;
+            /** @description The values of the fields this signer fills in (a contract made from uploaded documents), each checked against its field's rules; a visible required field needs one, a hidden, read-only or other signer's field takes none. Refused with the path of the value (`fieldValues[i].value`) and nothing stored. */
+            fieldValues?: {
+                /** @description The field's id, `fld_N`. */
+                field: string;
+                /** @description A string, number or boolean, as the field's type takes. */
+                value: unknown;
+            }[];
         };
         DeclineRequest: {
             reason?: string;
@@ -1918,6 +1953,13 @@ export interface components {
             signatureText: string;
             /** @constant */
             consent: true;
+            /** @description The values of the fields this signer fills in (a contract made from uploaded documents), each checked against its field's rules; a visible required field needs one, a hidden, read-only or other signer's field takes none. Refused with the path of the value (`fieldValues[i].value`) and nothing stored. */
+            fieldValues?: {
+                /** @description The field's id, `fld_N`. */
+                field: string;
+                /** @description A string, number or boolean, as the field's type takes. */
+                value: unknown;
+            }[];
         };
         HostedSigningSession: {
             sessionId: string;
@@ -2518,11 +2560,11 @@ export interface components {
             } | null;
         };
         /**
-         * @description `signature` and `initials` are drawn from the signer's signature, `name`, `email` and `date_signed` filled in at signing, `text` holds the integrator's `value` (read-only to signers).
+         * @description `signature` and `initials` are drawn from the signer's signature; `name`, `email` and `date_signed` are filled in at signing from the signer's record; `text`, `number`, `date`, `checkbox`, `radio`, `dropdown` and `phone` are filled in by the signer (`fieldValues` with the signature), within the field's rules, unless the integrator fixes them with `value`.
          * @enum {string}
          */
-        PlacedFieldType: "signature" | "initials" | "name" | "email" | "date_signed" | "text";
-        /** @description A field placed by coordinates: PDF points from the top-left corner of the page as displayed (crop box, rotation applied), x to the right and y down, the frame of the page images. The box lies within its page; it may not overlap another signer's field. */
+        PlacedFieldType: "signature" | "initials" | "name" | "email" | "date_signed" | "text" | "number" | "date" | "checkbox" | "radio" | "dropdown" | "phone";
+        /** @description A field placed by coordinates: PDF points from the top-left corner of the page as displayed (crop box, rotation applied), x to the right and y down, the frame of the page images. The box lies within its page; it may not overlap another signer's field. Fields a signer fills in take the rules of their type. */
         PlacedFieldRequest: {
             type: components["schemas"]["PlacedFieldType"];
             /** @description Exactly one of `participantId` and `participantIndex` (0-based, into this request's participants); the participant signs. */
@@ -2539,8 +2581,35 @@ export interface components {
             /** @default true */
             required?: boolean;
             name?: string;
-            /** @description `text` fields only, and required for them. */
-            value?: string;
+            /** @description `text`. */
+            minLength?: number;
+            /** @description `text`; 1000 when absent. */
+            maxLength?: number;
+            /** @description `text`: a regular expression in RE2 syntax that the whole value must match (no backreferences or lookaround; a pattern RE2 refuses or whose program is too large is refused). */
+            pattern?: string;
+            /** @description `text`: the error a value the pattern refuses gets. */
+            patternMessage?: string;
+            /** @description `number`: the least value (an exact decimal); `date`: the earliest, YYYY-MM-DD. */
+            min?: number | string;
+            /** @description `number`: the greatest value; `date`: the latest. */
+            max?: number | string;
+            /** @description `number`: values are `min` (or 0) plus a multiple of it; at most 9 decimals. */
+            step?: number | string;
+            /** @description `radio` and `dropdown`: the choices, distinct. */
+            options?: string[];
+            /** @description A value the signer may change (checked as a value is). */
+            default?: unknown;
+            /** @description Shown (and so required and stored) only while the named field holds the value; a hidden field takes no value. */
+            showIf?: {
+                /** @description The id (`fld_N`) of another field the same signer fills in. */
+                field: string;
+                /** @description The value that shows this field. */
+                equals: unknown;
+            };
+            /** @description `true` with `value`: the integrator's value, which the signer cannot change. A field with a `value` is read-only. */
+            readOnly?: boolean;
+            /** @description The integrator's value (read-only to the signer), checked against the field's rules: a string for text, date (YYYY-MM-DD), radio, dropdown and phone, a number (or exact decimal string) for number, a boolean for checkbox. */
+            value?: unknown;
         };
         PlacedField: {
             /** @example fld_1 */
@@ -2555,9 +2624,37 @@ export interface components {
             height: number;
             required: boolean;
             name?: string;
-            value?: string;
             /** @enum {string} */
             placement: "coordinates" | "textTag" | "formField";
+            /** @description `text`. */
+            minLength?: number;
+            /** @description `text`; 1000 when absent. */
+            maxLength?: number;
+            /** @description `text`: a regular expression in RE2 syntax that the whole value must match (no backreferences or lookaround; a pattern RE2 refuses or whose program is too large is refused). */
+            pattern?: string;
+            /** @description `text`: the error a value the pattern refuses gets. */
+            patternMessage?: string;
+            /** @description `number`: the least value (an exact decimal); `date`: the earliest, YYYY-MM-DD. */
+            min?: number | string;
+            /** @description `number`: the greatest value; `date`: the latest. */
+            max?: number | string;
+            /** @description `number`: values are `min` (or 0) plus a multiple of it; at most 9 decimals. */
+            step?: number | string;
+            /** @description `radio` and `dropdown`: the choices, distinct. */
+            options?: string[];
+            /** @description A value the signer may change (checked as a value is). */
+            default?: unknown;
+            /** @description Shown (and so required and stored) only while the named field holds the value; a hidden field takes no value. */
+            showIf?: {
+                /** @description The id (`fld_N`) of another field the same signer fills in. */
+                field: string;
+                /** @description The value that shows this field. */
+                equals: unknown;
+            };
+            /** @description On fields a signer fills in: whether the value is the integrator's. */
+            readOnly?: boolean;
+            /** @description The integrator's value, or the signer's once signed, as stored: strings (numbers as exact decimal strings, dates YYYY-MM-DD, phones as + and digits), booleans for checkboxes. */
+            value?: unknown;
         };
         DocumentPage: {
             /** @description Points, as displayed. */
@@ -2659,7 +2756,35 @@ export interface components {
                 /** @default true */
                 required?: boolean;
                 name?: string;
-                value?: string;
+                /** @description `text`. */
+                minLength?: number;
+                /** @description `text`; 1000 when absent. */
+                maxLength?: number;
+                /** @description `text`: a regular expression in RE2 syntax that the whole value must match (no backreferences or lookaround; a pattern RE2 refuses or whose program is too large is refused). */
+                pattern?: string;
+                /** @description `text`: the error a value the pattern refuses gets. */
+                patternMessage?: string;
+                /** @description `number`: the least value (an exact decimal); `date`: the earliest, YYYY-MM-DD. */
+                min?: number | string;
+                /** @description `number`: the greatest value; `date`: the latest. */
+                max?: number | string;
+                /** @description `number`: values are `min` (or 0) plus a multiple of it; at most 9 decimals. */
+                step?: number | string;
+                /** @description `radio` and `dropdown`: the choices, distinct. */
+                options?: string[];
+                /** @description A value the signer may change (checked as a value is). */
+                default?: unknown;
+                /** @description Shown (and so required and stored) only while the named field holds the value; a hidden field takes no value. */
+                showIf?: {
+                    /** @description The id (`fld_N`) of another field the same signer fills in. */
+                    field: string;
+                    /** @description The value that shows this field. */
+                    equals: unknown;
+                };
+                /** @description `true` with `value`: the integrator's value, which the signer cannot change. A field with a `value` is read-only. */
+                readOnly?: boolean;
+                /** @description The integrator's value (read-only to the signer), checked against the field's rules: a string for text, date (YYYY-MM-DD), radio, dropdown and phone, a number (or exact decimal string) for number, a boolean for checkbox. */
+                value?: unknown;
             }[];
             /** @description The version to use; the published one when omitted. */
             templateVersionId?: string;
@@ -2994,6 +3119,11 @@ export interface components {
             templateRoleId?: string;
             sessionId?: string;
             evidence: components["schemas"]["SignerEvidence"];
+            /** @description What the signer filled in, as stored. */
+            fieldValues?: {
+                fieldId: string;
+                value: unknown;
+            }[];
         };
         AuditDetailsCompleted: {
             signedPdfSha256?: string;
@@ -3357,7 +3487,7 @@ export interface components {
             items: components["schemas"]["WebhookDelivery"][];
             nextCursor: string | null;
         };
-        /** @description A field of a template version made from uploads, placed by coordinates as in a contract (`PlacedFieldRequest`), for a role instead of a participant. */
+        /** @description A field of a template version made from uploads, placed by coordinates as in a contract (`PlacedFieldRequest`), for a role instead of a participant. Fields a signer fills in take the rules of their type. */
         TemplatePlacedFieldRequest: {
             type: components["schemas"]["PlacedFieldType"];
             /** @description Exactly one of `templateRoleId` and `roleIndex` (0-based, into this request's roles); the role signs. */
@@ -3374,8 +3504,35 @@ export interface components {
             /** @default true */
             required?: boolean;
             name?: string;
-            /** @description `text` fields only, and required for them. */
-            value?: string;
+            /** @description `text`. */
+            minLength?: number;
+            /** @description `text`; 1000 when absent. */
+            maxLength?: number;
+            /** @description `text`: a regular expression in RE2 syntax that the whole value must match (no backreferences or lookaround; a pattern RE2 refuses or whose program is too large is refused). */
+            pattern?: string;
+            /** @description `text`: the error a value the pattern refuses gets. */
+            patternMessage?: string;
+            /** @description `number`: the least value (an exact decimal); `date`: the earliest, YYYY-MM-DD. */
+            min?: number | string;
+            /** @description `number`: the greatest value; `date`: the latest. */
+            max?: number | string;
+            /** @description `number`: values are `min` (or 0) plus a multiple of it; at most 9 decimals. */
+            step?: number | string;
+            /** @description `radio` and `dropdown`: the choices, distinct. */
+            options?: string[];
+            /** @description A value the signer may change (checked as a value is). */
+            default?: unknown;
+            /** @description Shown (and so required and stored) only while the named field holds the value; a hidden field takes no value. */
+            showIf?: {
+                /** @description The id (`fld_N`) of another field the same signer fills in. */
+                field: string;
+                /** @description The value that shows this field. */
+                equals: unknown;
+            };
+            /** @description `true` with `value`: the integrator's value, which the signer cannot change. A field with a `value` is read-only. */
+            readOnly?: boolean;
+            /** @description The integrator's value (read-only to the signer), checked against the field's rules: a string for text, date (YYYY-MM-DD), radio, dropdown and phone, a number (or exact decimal string) for number, a boolean for checkbox. */
+            value?: unknown;
         };
         /** @description A role as in a template file, without `signaturePlacement`: its signature fields are its placements. Every sign role needs at least one `signature` field. */
         UploadsTemplateRole: {
@@ -3414,7 +3571,35 @@ export interface components {
                 /** @default true */
                 required?: boolean;
                 name?: string;
-                value?: string;
+                /** @description `text`. */
+                minLength?: number;
+                /** @description `text`; 1000 when absent. */
+                maxLength?: number;
+                /** @description `text`: a regular expression in RE2 syntax that the whole value must match (no backreferences or lookaround; a pattern RE2 refuses or whose program is too large is refused). */
+                pattern?: string;
+                /** @description `text`: the error a value the pattern refuses gets. */
+                patternMessage?: string;
+                /** @description `number`: the least value (an exact decimal); `date`: the earliest, YYYY-MM-DD. */
+                min?: number | string;
+                /** @description `number`: the greatest value; `date`: the latest. */
+                max?: number | string;
+                /** @description `number`: values are `min` (or 0) plus a multiple of it; at most 9 decimals. */
+                step?: number | string;
+                /** @description `radio` and `dropdown`: the choices, distinct. */
+                options?: string[];
+                /** @description A value the signer may change (checked as a value is). */
+                default?: unknown;
+                /** @description Shown (and so required and stored) only while the named field holds the value; a hidden field takes no value. */
+                showIf?: {
+                    /** @description The id (`fld_N`) of another field the same signer fills in. */
+                    field: string;
+                    /** @description The value that shows this field. */
+                    equals: unknown;
+                };
+                /** @description `true` with `value`: the integrator's value, which the signer cannot change. A field with a `value` is read-only. */
+                readOnly?: boolean;
+                /** @description The integrator's value (read-only to the signer), checked against the field's rules: a string for text, date (YYYY-MM-DD), radio, dropdown and phone, a number (or exact decimal string) for number, a boolean for checkbox. */
+                value?: unknown;
             }[];
         };
         /** @description A template of one version made from uploads (`UploadsTemplateVersionRequest`), published unless `published` is `false`. */
@@ -3445,7 +3630,35 @@ export interface components {
                 /** @default true */
                 required?: boolean;
                 name?: string;
-                value?: string;
+                /** @description `text`. */
+                minLength?: number;
+                /** @description `text`; 1000 when absent. */
+                maxLength?: number;
+                /** @description `text`: a regular expression in RE2 syntax that the whole value must match (no backreferences or lookaround; a pattern RE2 refuses or whose program is too large is refused). */
+                pattern?: string;
+                /** @description `text`: the error a value the pattern refuses gets. */
+                patternMessage?: string;
+                /** @description `number`: the least value (an exact decimal); `date`: the earliest, YYYY-MM-DD. */
+                min?: number | string;
+                /** @description `number`: the greatest value; `date`: the latest. */
+                max?: number | string;
+                /** @description `number`: values are `min` (or 0) plus a multiple of it; at most 9 decimals. */
+                step?: number | string;
+                /** @description `radio` and `dropdown`: the choices, distinct. */
+                options?: string[];
+                /** @description A value the signer may change (checked as a value is). */
+                default?: unknown;
+                /** @description Shown (and so required and stored) only while the named field holds the value; a hidden field takes no value. */
+                showIf?: {
+                    /** @description The id (`fld_N`) of another field the same signer fills in. */
+                    field: string;
+                    /** @description The value that shows this field. */
+                    equals: unknown;
+                };
+                /** @description `true` with `value`: the integrator's value, which the signer cannot change. A field with a `value` is read-only. */
+                readOnly?: boolean;
+                /** @description The integrator's value (read-only to the signer), checked against the field's rules: a string for text, date (YYYY-MM-DD), radio, dropdown and phone, a number (or exact decimal string) for number, a boolean for checkbox. */
+                value?: unknown;
             }[];
         };
         /** @description The template file the command line imports (`contractd templates import`), without `templateId` and the versions' `templateVersionId`, which the server assigns. */
@@ -3478,9 +3691,44 @@ export interface components {
             height: number;
             required: boolean;
             name?: string;
-            value?: string;
             /** @enum {string} */
             placement: "coordinates" | "textTag" | "formField";
+            /** @description `text`. */
+            minLength?: number;
+            /** @description `text`; 1000 when absent. */
+            maxLength?: number;
+            /** @description `text`: a regular expression in RE2 syntax that the whole value must match (no backreferences or lookaround; a pattern RE2 refuses or whose program is too large is refused). */
+            pattern?: string;
+            /** @description `text`: the error a value the pattern refuses gets. */
+            patternMessage?: string;
+            /** @description `number`: the least value (an exact decimal); `date`: the earliest, YYYY-MM-DD. */
+            min?: number | string;
+            /** @description `number`: the greatest value; `date`: the latest. */
+            max?: number | string;
+            /** @description `number`: values are `min` (or 0) plus a multiple of it; at most 9 decimals. */
+            step?: number | string;
+            /** @description `radio` and `dropdown`: the choices, distinct. */
+            options?: string[];
+            /** @description A value the signer may change (checked as a value is). */
+            default?: unknown;
+            /** @description Shown (and so required and stored) only while the named field holds the value; a hidden field takes no value. */
+            showIf?: {
+                /** @description The id (`fld_N`) of another field the same signer fills in. */
+                field: string;
+                /** @description The value that shows this field. */
+                equals: unknown;
+            };
+            /** @description On fields a signer fills in: whether the value is the integrator's. */
+            readOnly?: boolean;
+            /** @description The integrator's value, or the signer's once signed, as stored: strings (numbers as exact decimal strings, dates YYYY-MM-DD, phones as + and digits), booleans for checkboxes. */
+            value?: unknown;
+        };
+        ContractFieldList: {
+            items: (components["schemas"]["PlacedField"] & {
+                /** @description The field's page in the contract's PDF (its documents composed in order). */
+                pdfPage: number;
+            })[];
+            nextCursor: null;
         };
     };
     responses: {
@@ -4669,6 +4917,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContractDocumentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listContractFields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The contract's identifier. */
+                id: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fields, in order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractFieldList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6001,21 +6287,47 @@ export interface operations {
                             width: number;
                             height: number;
                         }[];
-                        /** @description On a contract made from uploaded documents, every field placed for this signer (signature, initials, name, email, date_signed, text), on its page of the composed PDF; other signers' fields are not listed. Empty for a contract made from a template. */
+                        /** @description On a contract made from uploaded documents, every field placed for this signer, on its page of the composed PDF; other signers' fields are not listed. A field the signer fills in carries its rules (as in `PlacedField`) and `readOnly`; the page sends the values with `completeHostedSigning`. Empty for a contract made from a template. */
                         fields: {
                             fieldId: string;
                             /** @enum {string} */
-                            type: "signature" | "initials" | "name" | "email" | "date_signed" | "text";
+                            type: "signature" | "initials" | "name" | "email" | "date_signed" | "text" | "number" | "date" | "checkbox" | "radio" | "dropdown" | "phone";
                             required: boolean;
                             /** @description The field's label, when the contract gave one. */
                             name?: string;
-                            /** @description A text field's value, read-only to the signer. */
-                            value?: string;
+                            /** @description The integrator's value of a read-only field (a text's, for example). */
+                            value?: unknown;
                             page: number;
                             left: number;
                             top: number;
                             width: number;
                             height: number;
+                            /** @description `text`. */
+                            minLength?: number;
+                            /** @description `text`; 1000 when absent. */
+                            maxLength?: number;
+                            /** @description `text`: a regular expression in RE2 syntax that the whole value must match (no backreferences or lookaround; a pattern RE2 refuses or whose program is too large is refused). */
+                            pattern?: string;
+                            /** @description `text`: the error a value the pattern refuses gets. */
+                            patternMessage?: string;
+                            /** @description `number`: the least value (an exact decimal); `date`: the earliest, YYYY-MM-DD. */
+                            min?: number | string;
+                            /** @description `number`: the greatest value; `date`: the latest. */
+                            max?: number | string;
+                            /** @description `number`: values are `min` (or 0) plus a multiple of it; at most 9 decimals. */
+                            step?: number | string;
+                            /** @description `radio` and `dropdown`: the choices, distinct. */
+                            options?: string[];
+                            /** @description A value the signer may change (checked as a value is). */
+                            default?: unknown;
+                            /** @description Shown (and so required and stored) only while the named field holds the value; a hidden field takes no value. */
+                            showIf?: {
+                                /** @description The id (`fld_N`) of another field the same signer fills in. */
+                                field: string;
+                                /** @description The value that shows this field. */
+                                equals: unknown;
+                            };
+                            readOnly?: boolean;
                         }[];
                     };
                 };
