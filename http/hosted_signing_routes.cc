@@ -5,6 +5,7 @@
 // typing the right code earned. Every answer about a dead link says why it is dead (expired,
 // cancelled, replaced, already used, locked), so the page can tell the signer.
 #include "base/time_text.h"
+#include "commands/signer_completion.h"
 #include "domain/field_value.h"
 #include "domain/placed_field_rules.h"
 #include "domain/signer_authentication.h"
@@ -236,20 +237,23 @@ ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& reques
   }
   if (auto ok = reader.Finish("invalid signature"); !ok) return std::unexpected(ok.error());
   const Participant* signer = loaded->contract.FindParticipant(loaded->session.participant_id);
-  boost::json::object evidence{{"signerName", signer ? signer->name : ""},
-                               {"signatureText", signature},
-                               {"ipAddress", request.remote_ip},
-                               {"userAgent", std::string(request.UserAgent().substr(0, 512))},
-                               {"authenticationMethod", EvidenceMethod(MethodOf(*loaded))},
-                               {"consent", true},
-                               {"channel", "platform_hosted"},
-                               {"sessionId", loaded->session.session_id},
-                               {"documentSha256", loaded->session.document_sha256}};
-  if (proof > 0) evidence["authenticatedAt"] = loaded->session.authenticated_at[proof - 1];
-  RecordSignerCompleted command{loaded->session.participant_id, "", std::move(evidence),
-                                loaded->session.session_id, loaded->session.token_sha256};
-  if (const auto* values = body->if_contains("fieldValues")) command.field_values = *values;
-  auto outcome = Run(deps, request, loaded->contract.id, command);
+  commands::SignerCompletion completion{
+      .contract_id = loaded->contract.id,
+      .participant_id = loaded->session.participant_id,
+      .session_id = loaded->session.session_id,
+      .channel = ExecutionChannel::kPlatformHosted,
+      .link_sha256 = loaded->session.token_sha256,
+      .signer_name = signer != nullptr ? signer->name : "",
+      .signature_text = signature,
+      .ip_address = request.remote_ip,
+      .user_agent = std::string(request.UserAgent().substr(0, 512)),
+      .authentication_method = std::string(EvidenceMethod(MethodOf(*loaded))),
+      .authenticated_at = proof > 0 ? loaded->session.authenticated_at[proof - 1] : "",
+      .document_sha256 = loaded->session.document_sha256};
+  if (const auto* values = body->if_contains("fieldValues")) completion.field_values = *values;
+  // The signer has no API identity, as in Run above.
+  auto outcome = commands::CompleteSignature(deps.commands, deps.blobs, completion, esign::Actor{},
+                                             SigningMeta(request));
   if (!outcome) return std::unexpected(outcome.error());
   return Outcome(*outcome, *loaded, "completed");
 }

@@ -13,6 +13,7 @@
 
 #include "base/hex.h"
 #include "base/hmac.h"
+#include "commands/signer_completion.h"
 #include "http/contract_routes.h"
 #include "http/signing_access.h"
 #include "http/signing_request.h"
@@ -131,27 +132,27 @@ ApiResult Callback(const ProviderCallbackDeps& deps, ReplayGuard& replays,
                                    {"duplicate", true}});
   }
 
-  Command command;
+  const std::string provider_client = "provider:" + provider_id;
+  Result<commands::CommandOutcome> done;
   if (outcome == "completed") {
     const Participant* signer = contract->FindParticipant(session->participant_id);
-    const std::string name = signer_name.empty() && signer ? signer->name : signer_name;
-    command = RecordSignerCompleted{
-        session->participant_id, signed_at,
-        boost::json::object{{"signerName", name},
-                            {"signatureText", name},
-                            {"authenticationMethod", method.empty() ? "provider" : method},
-                            {"consent", true},
-                            {"channel", "provider_managed"},
-                            {"providerId", provider_id},
-                            {"providerEventId", event_id},
-                            {"sessionId", session_id},
-                            {"documentSha256", session->document_sha256}},
-        session_id};
+    commands::SignerCompletion completion{
+        .contract_id = contract->id,
+        .participant_id = session->participant_id,
+        .session_id = session_id,
+        .channel = ExecutionChannel::kProviderManaged,
+        .signer_name = signer_name.empty() && signer ? signer->name : signer_name,
+        .signed_at = signed_at,
+        .authentication_method = method.empty() ? "provider" : method,
+        .document_sha256 = session->document_sha256,
+        .reported_by = {{"providerId", provider_id}, {"providerEventId", event_id}}};
+    done = commands::CompleteSignature(signing.commands, signing.blobs, completion, esign::Actor{},
+                                       SigningMeta(request, provider_client));
   } else {
-    command = RecordSignerDeclined{session->participant_id, reason, session_id};
+    done = ExecuteSigning(signing, request, contract->id,
+                          RecordSignerDeclined{session->participant_id, reason, session_id},
+                          esign::Actor{}, provider_client);
   }
-  auto done = ExecuteSigning(signing, request, contract->id, command, esign::Actor{},
-                             "provider:" + provider_id);
   if (!done) return std::unexpected(done.error());
   return ApiResponse::Json(200, {{"sessionId", session_id},
                                  {"state", outcome},

@@ -124,10 +124,14 @@ Result<commands::CommandOutcome> ExecuteSigning(const SigningRoutesDeps& deps,
                                                 const std::string& contract_id,
                                                 const Command& command, const esign::Actor& actor,
                                                 const std::string& event_client_id) {
+  return deps.commands.Execute(actor, contract_id, command, SigningMeta(request, event_client_id));
+}
+
+commands::CommandMeta SigningMeta(const ApiRequest& request, const std::string& event_client_id) {
   commands::CommandMeta meta;
   meta.actor = EventActor(request);
   if (!event_client_id.empty()) meta.actor.client_id = event_client_id;
-  return deps.commands.Execute(actor, contract_id, command, meta);
+  return meta;
 }
 
 std::string NowText(const SigningRoutesDeps& deps) {

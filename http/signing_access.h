@@ -51,6 +51,11 @@ ApiResult DocumentToSign(const SigningRoutesDeps& deps, const ApiRequest& reques
 
 std::string NowText(const SigningRoutesDeps& deps);
 
+// What the events of a signing command record of the request: its IP address, user agent and
+// request id; `event_client_id`, when given, names who acted (a provider).
+commands::CommandMeta SigningMeta(const ApiRequest& request,
+                                  const std::string& event_client_id = "");
+
 // Runs a signing command on the contract, recording the request's IP address, user agent and
 // request id with its events. `actor`: the integrator for its own operations, nobody (an empty
 // actor) for a signer authorized by a link or a provider's signature.

@@ -2,8 +2,8 @@
 
 #include "base/base64.h"
 #include "base/time_text.h"
+#include "commands/signer_completion.h"
 #include "commands/signing_times.h"
-#include "documents/signature_appearance.h"
 #include "domain/text_formats.h"
 #include "http/contract_routes.h"
 #include "http/signing_access.h"
@@ -13,8 +13,6 @@ namespace esign::http {
 namespace {
 
 using boost::beast::http::verb;
-
-constexpr size_t kMaxSignatureImageBytes = size_t{256} * 1024;
 
 ApiResponse SessionResponse(unsigned status, const SigningRoutesDeps& deps,
                             const ContractState& contract, const SigningSession& session,
@@ -175,7 +173,7 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
   const std::optional<bool> consent = reader.Boolean("consent");
   const std::string image_base64 = reader.Text("signatureImage", false, 400000);
   if (consent != true) reader.Problem("consent", "must be true: the signer consented");
-  // Checked here too, before the signature image is stored; the decision checks it again.
+  // Checked here too, with the body's other problems; the decision checks it again.
   if (!signed_at.empty()) {
     if (auto ok = RequireSignedWhileOpen(loaded->contract, loaded->session.session_id, signed_at,
                                          NowText(deps));
@@ -188,37 +186,28 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
     auto decoded = Base64Decode(image_base64);
     if (!decoded || !decoded->starts_with("\x89PNG\r\n\x1a\n")) {
       reader.Problem("signatureImage", "must be a base64-encoded PNG image");
-    } else if (decoded->size() > kMaxSignatureImageBytes) {
-      reader.Problem("signatureImage", "at most 256 KiB");
-    } else if (auto usable = documents::CheckSignatureImage(*decoded, "signatureImage"); !usable) {
-      reader.Problem("signatureImage", usable.error().details.empty()
-                                           ? usable.error().message
-                                           : usable.error().details.front().issue);
     } else {
       image = std::move(*decoded);
     }
   }
   if (auto ok = reader.Finish("invalid signature record"); !ok) return std::unexpected(ok.error());
 
-  boost::json::object evidence{{"signerName", signer_name},
-                               {"signatureText", signer_name},
-                               {"ipAddress", ip},
-                               {"userAgent", user_agent},
-                               {"authenticationMethod", method},
-                               {"consent", true},
-                               {"channel", "integrator_managed"},
-                               {"sessionId", loaded->session.session_id},
-                               {"documentSha256", loaded->session.document_sha256},
-                               {"reportedBy", request.Caller().client_id}};
-  if (!image.empty()) {
-    auto key = deps.blobs.Put(image);
-    if (!key) return std::unexpected(key.error());
-    evidence["signatureImageSha256"] = *key;
-  }
-  RecordSignerCompleted command{loaded->session.participant_id, signed_at, std::move(evidence),
-                                loaded->session.session_id};
-  if (const auto* values = body->if_contains("fieldValues")) command.field_values = *values;
-  auto outcome = Run(deps, request, loaded->contract.id, command);
+  commands::SignerCompletion completion{
+      .contract_id = loaded->contract.id,
+      .participant_id = loaded->session.participant_id,
+      .session_id = loaded->session.session_id,
+      .channel = ExecutionChannel::kIntegratorManaged,
+      .signer_name = signer_name,
+      .signature_image = std::move(image),
+      .signed_at = signed_at,
+      .ip_address = ip,
+      .user_agent = user_agent,
+      .authentication_method = method,
+      .document_sha256 = loaded->session.document_sha256,
+      .reported_by = {{"reportedBy", request.Caller().client_id}}};
+  if (const auto* values = body->if_contains("fieldValues")) completion.field_values = *values;
+  auto outcome = commands::CompleteSignature(deps.commands, deps.blobs, completion,
+                                             DomainActor(request.Caller()), SigningMeta(request));
   if (!outcome) return std::unexpected(outcome.error());
   return SessionResponse(200, deps, outcome->state,
                          *outcome->state.FindSession(loaded->session.session_id));
