@@ -232,6 +232,7 @@ void EntriesSection(Pages& pages, const CompletionCertificate& c) {
   pages.Heading("Values entered (" + std::to_string(c.entries.size()) + ")");
   const double w = pages.width();
   std::vector<std::vector<std::string>> rows;
+  rows.reserve(c.entries.size());
   for (const auto& entry : c.entries) {
     rows.push_back({MarkupEscape(entry.field) + "\n" + Gray("page " + std::to_string(entry.page)),
                     MarkupEscape(entry.signer), MarkupEscape(entry.value)});

@@ -187,6 +187,27 @@ TEST(ConfigTest, MailFlagsAreCheckedBeforeAnythingStarts) {
   }
 }
 
+TEST(ConfigTest, UploadFlagsAreBounded) {
+  auto defaults = Parse({});
+  ASSERT_TRUE(defaults) << defaults.error().message;
+  EXPECT_EQ(defaults->serve.document_limit, 25ull << 20);
+  EXPECT_EQ(defaults->serve.document_uploads_per_hour, 100);
+  auto set = Parse({"--document-limit", "1048576", "--document-uploads-per-hour", "5"});
+  ASSERT_TRUE(set) << set.error().message;
+  EXPECT_EQ(set->serve.document_limit, 1048576u);
+  EXPECT_EQ(set->serve.document_uploads_per_hour, 5);
+  for (const auto& [args, field] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--document-limit", "1023"}, "document-limit"},
+           {{"--document-limit", "104857601"}, "document-limit"},
+           {{"--document-uploads-per-hour", "0"}, "document-uploads-per-hour"},
+           {{"--document-uploads-per-hour", "100001"}, "document-uploads-per-hour"}}) {
+    auto refused = Parse(args);
+    ASSERT_FALSE(refused) << args[1];
+    EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed) << args[1];
+    EXPECT_EQ(refused.error().details.at(0).field, field) << args[1];
+  }
+}
+
 TEST(ConfigTest, TimestampAuthorityFlagsAreCheckedBeforeAnythingStarts) {
   auto none = Parse({});
   ASSERT_TRUE(none) << none.error().message;
