@@ -63,7 +63,20 @@ void CheckSignedPdf(const std::string& label, std::string_view pdf,
 constexpr std::string_view kMembers[] = {
     "format",     "contractId", "status", "version",
     "auditTrail", "documents",  "ledger", "serviceCertificatePem",
-    "unproven"};
+    "unproven",   "fieldValues"};
+
+// What signers entered, as the proven records give it: [{fieldId, participantId, value}] in
+// field order.
+boost::json::array EnteredValues(const ContractState& state) {
+  boost::json::array values;
+  for (const PlacedField& field : state.fields) {
+    if (!field.filled_by_signer() || field.value.is_null()) continue;
+    values.push_back(boost::json::object{{"fieldId", field.field_id},
+                                         {"participantId", field.participant_id},
+                                         {"value", field.value}});
+  }
+  return values;
+}
 
 // A JSON value in a check's detail, cut short: a report names the difference, it need not
 // repeat a signature image.
@@ -143,6 +156,11 @@ void CheckShownParts(const boost::json::object& bundle, const documents::ProvenC
   boost::json::array recorded;
   for (const auto& document : proven.documents) recorded.push_back(document.ToJson());
   CompareList(bundle, "documents", recorded, "recorded by the events", checks);
+  // Bundles from before signers entered values have none to show.
+  const boost::json::array values = EnteredValues(proven.state);
+  if (!values.empty() || bundle.contains("fieldValues")) {
+    CompareList(bundle, "fieldValues", values, "entered in the proven records", checks);
+  }
 }
 
 // "unproven" may hold only what the builder puts there; the report says it is not proven.
@@ -199,6 +217,7 @@ Result<boost::json::object> BuildEvidenceBundle(const EvidenceSources& sources) 
       {"version", proven.state.version},
       {"auditTrail", std::move(proven.audit_trail)},
       {"documents", std::move(listed)},
+      {"fieldValues", EnteredValues(proven.state)},
       {"ledger", sources.ledger_proof},
       {"serviceCertificatePem", sources.certificate_pem},
       {"unproven", boost::json::object{{"generatedAt", sources.generated_at},

@@ -649,6 +649,16 @@ TEST_F(DocumentsApiTest, SignersFillInTheirFieldsAndTheValuesAreSealed) {
   for (const std::string shown : {"42", "yearly", "AB-1234", "+15550109999", "\u2713"}) {
     EXPECT_NE(text.find(shown), std::string::npos) << shown << " in " << text;
   }
+  // The evidence bundle shows the values as the proven records give them, and verifies.
+  auto bundle = client_.Get("/api/v1/contracts/" + id + "/evidence/bundle", As("a"));
+  ASSERT_EQ(bundle.status, 200) << bundle.body;
+  const auto& shown = bundle.Json().at("fieldValues").as_array();
+  ASSERT_EQ(shown.size(), 5u) << bundle.body;
+  EXPECT_EQ(shown[3].at("value"), boost::json::value("AB-1234"));
+  auto report = client_.Get("/api/v1/contracts/" + id + "/evidence/verification", As("a"));
+  ASSERT_EQ(report.status, 200) << report.body;
+  EXPECT_TRUE(report.Json().at("valid").as_bool()) << report.body;
+  EXPECT_NE(report.body.find(R"("name":"fieldValues[4]")"), std::string::npos) << report.body;
   // The certificate lists what each signer entered.
   for (const std::string listed : {"Values entered (5)", "Hours (fld_2)", "Ticked"}) {
     EXPECT_NE(text.find(listed), std::string::npos) << listed << " in " << text;

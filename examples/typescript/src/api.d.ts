@@ -3266,6 +3266,13 @@ export interface components {
                 /** @description The artifact revision, for revisions. */
                 revision?: number;
             }[];
+            /** @description What signers entered in the fields they fill in (a contract made from uploaded documents), as the proven signer.completed records give it, in field order; verify-bundle recomputes it. Absent from bundles made before signers could enter values. */
+            fieldValues?: {
+                fieldId: string;
+                participantId: string;
+                /** @description As stored: a string or a boolean. */
+                value: unknown;
+            }[];
             /** @description The proof bundle (esign-proof-bundle/1): the contract's event records, each with its Merkle inclusion proof (events), the signed tree head the proofs refer to (treeHead: size, root hash, timestamp, Ed25519 signature), the ledger's public key (publicKeyPem) and, when the service has a timestamp authority, an RFC 3161 token over the tree head (treeHeadTimestamp, base64 DER). */
             ledger: {
                 /** @constant */
