@@ -404,6 +404,12 @@ Result<std::vector<FilledValue>> CheckSignerValues(const std::vector<FillableFie
   }
   const boost::json::array none;
   const auto& items = field_values.is_array() ? field_values.get_array() : none;
+  // One value per field at most: a longer list is refused whole, before any detail is made.
+  if (items.size() > fields.size()) {
+    return Fail(ErrorCode::kValidationFailed, "invalid field values", "fieldValues",
+                std::to_string(items.size()) + " values for " + std::to_string(fields.size()) +
+                    " fields: at most one per field");
+  }
   for (size_t i = 0; i < items.size(); ++i) {
     const std::string path = IndexPath("fieldValues", i);
     const auto* item = items[i].if_object();

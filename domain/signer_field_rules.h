@@ -90,7 +90,7 @@ struct FilledValue {
 };
 
 // The values a signer (`signer`) gives with `complete`: [{field, value}]. Refused, each with its
-// path (kValidationFailed): not an array of {field, value}; a field that is not one of `fields`,
+// path (kValidationFailed): not an array of {field, value}, or more entries than `fields`; a field that is not one of `fields`,
 // another signer's, read-only, hidden (its showIf not met) or given twice; a value the field's
 // rules refuse; a visible required field without a value (path "fieldValues", naming it), or a
 // required checkbox left unticked. The

@@ -159,6 +159,13 @@ TEST_F(SignerValuesTest, EveryOtherMistakeNamesItsField) {
             "fieldValues[1].field: field fld_3 is given twice");
   EXPECT_EQ(Detail(Fill(R"({"fld_3": 1})")), "fieldValues: an array of {field, value}");
   EXPECT_EQ(Detail(Fill("[]")), "fieldValues: field fld_3 is required");
+  // More values than fields is refused whole: a long list makes no detail per entry.
+  std::string many = "[";
+  for (int i = 0; i < 1000; ++i) many += std::string(i ? "," : "") + "{}";
+  auto refused = Fill(many + "]");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().details.size(), 1u);
+  EXPECT_EQ(Detail(refused), "fieldValues: 1000 values for 5 fields: at most one per field");
 }
 
 TEST(SignerValuesRequiredCheckboxTest, ARequiredCheckboxMustBeTicked) {
