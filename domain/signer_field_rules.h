@@ -90,11 +90,11 @@ struct FilledValue {
 };
 
 // The values a signer (`signer`) gives with `complete`: [{field, value}]. Refused, each with its
-// path (kValidationFailed): not an array of {field, value}, or more entries than `fields`; a field that is not one of `fields`,
-// another signer's, read-only, hidden (its showIf not met) or given twice; a value the field's
-// rules refuse; a visible required field without a value (path "fieldValues", naming it), or a
-// required checkbox left unticked. The
-// answer holds the visible fields' values in the order of `fields`, defaults filled in.
+// path (kValidationFailed): not an array of {field, value}, or more entries than `fields`; a
+// field that is not one of `fields`, another signer's, read-only, hidden (its showIf not met) or
+// given twice; a value the field's rules refuse; a visible required field without a value (path
+// "fieldValues", naming it), or a required checkbox left unticked. The answer holds the visible
+// fields' values in the order of `fields`, defaults filled in.
 Result<std::vector<FilledValue>> CheckSignerValues(const std::vector<FillableField>& fields,
                                                    std::string_view signer,
                                                    const boost::json::value& field_values);
