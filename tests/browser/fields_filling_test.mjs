@@ -9,26 +9,15 @@
 // Usage: node fields_filling_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
 // Environment: CHROMIUM (default /usr/bin/chromium).
 // Screenshots: fields-<desktop|phone>.png in ARTIFACT_DIR (fields-failure.png when a check failed).
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import {
   browserRun, check, checkAccessibility, checkEqual, demoApi, DESKTOP, launchChromium, ok, openPage,
-  PHONE, runTest, sleep, sourceDir, startContractd, testArguments,
+  PHONE, runTest, sleep, startContractd, testArguments, uploadFixture,
 } from "./harness.mjs";
 
 const { contractdBinary, artifactDir } = testArguments("fields_filling_test.mjs");
 const OVERALL_TIMEOUT_MS = 180_000;
-
-async function upload(api, base, name) {
-  const response = await fetch(`${base}/api/v1/documents?name=${encodeURIComponent(name)}`, {
-    method: "POST", body: readFileSync(join(sourceDir, "tests", "fixtures", "documents", name)),
-    headers: { Authorization: api.authorization(), "Content-Type": "application/pdf" },
-  });
-  const text = await response.text();
-  checkEqual(response.status, 201, `upload of ${name}: ${text}`);
-  return JSON.parse(text);
-}
 
 async function entriesShown(page, what) {
   await page.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
@@ -44,7 +33,7 @@ async function main() {
     const server = (run.server = await startContractd(contractdBinary, run.dataDir));
     const base = `http://127.0.0.1:${server.port}`;
     const api = await demoApi(server);
-    const agreement = await upload(api, base, "two_pages_tagged_cairo.pdf");
+    const agreement = await uploadFixture(api, base, "two_pages_tagged_cairo.pdf");
     // fld_1..fld_9 in this order; then the tags: {{signature:1}} on page 1 is Ada's signature
     // (fld_10), {{date_signed:2}} Grace's date (fld_11).
     const at = (page, y, width = 180, height = 20) => ({ participantIndex: 0, page, x: 330, y, width, height });

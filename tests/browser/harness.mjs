@@ -140,6 +140,18 @@ export async function demoApi(server) {
   return api;
 }
 
+// Uploads tests/fixtures/documents/<name> as the demo client (POST /api/v1/documents, the PDF as
+// the body) and returns the answer; anything but 201 fails the check.
+export async function uploadFixture(api, base, name) {
+  const response = await fetch(`${base}/api/v1/documents?name=${encodeURIComponent(name)}`, {
+    method: "POST", body: readFileSync(join(sourceDir, "tests", "fixtures", "documents", name)),
+    headers: { Authorization: api.authorization(), "Content-Type": "application/pdf" },
+  });
+  const text = await response.text();
+  checkEqual(response.status, 201, `upload of ${name}: ${text}`);
+  return JSON.parse(text);
+}
+
 // A page that records what must never happen: script errors and Content-Security-Policy refusals.
 export async function openPage(context, url, problems) {
   const page = await context.newPage();

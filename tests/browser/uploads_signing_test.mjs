@@ -12,30 +12,16 @@
 // uploads-<signer>-<desktop|phone>.png (and uploads-failure.png of the page open when a check
 // failed).
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import {
   browserRun, check, CheckFailed, checkAccessibility, checkEqual, demoApi, DESKTOP, launchChromium, ok,
-  openPage, PHONE, runTest, sleep, sourceDir, startContractd, testArguments,
+  openPage, PHONE, runTest, sleep, startContractd, testArguments, uploadFixture,
 } from "./harness.mjs";
 
 const { contractdBinary, artifactDir } = testArguments("uploads_signing_test.mjs");
 const OVERALL_TIMEOUT_MS = 240_000;
-
-function fixture(name) {
-  return readFileSync(join(sourceDir, "tests", "fixtures", "documents", name));
-}
-
-async function upload(api, base, name) {
-  const response = await fetch(`${base}/api/v1/documents?name=${encodeURIComponent(name)}`, {
-    method: "POST", body: fixture(name),
-    headers: { Authorization: api.authorization(), "Content-Type": "application/pdf" },
-  });
-  const text = await response.text();
-  checkEqual(response.status, 201, `upload of ${name}: ${text}`);
-  return JSON.parse(text);
-}
 
 // Where each field of the contract should be drawn: its page in the composed PDF and its box as
 // fractions of that page, computed here from the contract's own answer.
@@ -167,8 +153,8 @@ async function main() {
     const api = await demoApi(server);
 
     // Page 1 of the agreement holds {{signature:1}}, page 2 {{date_signed:2}}; the form is one page.
-    const agreement = await upload(api, base, "two_pages_tagged_cairo.pdf");
-    const form = await upload(api, base, "acroform_with_actions.pdf");
+    const agreement = await uploadFixture(api, base, "two_pages_tagged_cairo.pdf");
+    const form = await uploadFixture(api, base, "acroform_with_actions.pdf");
     const contract = await api.expect(201, "POST", "/api/v1/contracts", {
       title: "Supply agreement (browser check)", sendNow: true,
       documents: [{ documentId: agreement.documentId, name: "Agreement" }, { documentId: form.documentId }],
