@@ -165,7 +165,9 @@ TEST_F(OrganizationTemplatesTest, AnotherOrganizationFindsNothingAndPlatformTemp
   EXPECT_EQ(platform.error().code, ErrorCode::kPermissionDenied);
   EXPECT_EQ(store_->Size(), size);
 
-  // The catalog's visibility: the platform template for both, each its own.
+  // The catalog's visibility: the platform template for both, each its own. The import went to
+  // the log directly, so the catalog is waited for first.
+  ASSERT_TRUE(projector_->WaitFor(store_->Size(), milliseconds(5000)));
   EXPECT_EQ(catalog_.ListVisibleTo("org_acme").size(), 2u);
   EXPECT_EQ(catalog_.ListVisibleTo("org_globex").size(), 1u);
   EXPECT_FALSE(catalog_.Find(id)->VisibleTo("org_globex"));
