@@ -198,8 +198,18 @@ Result<SealedContract> ContractDocuments::SealFrom(
         prepared.push_back(appearance);
       }
     }
-    return SealContractPdf(*from->tmpl, *from->version, all_signed, prepared, certificate_,
-                           options);
+    if (all_signed.fields.empty()) {
+      return SealContractPdf(*from->tmpl, *from->version, all_signed, prepared, certificate_,
+                             options);
+    }
+    // Its template roles' fields are stamped on the signed pages, as on uploads.
+    auto pages =
+        RenderSignedContractPdf(*from->tmpl, *from->version, all_signed, prepared, options.layout);
+    if (!pages) return std::unexpected(std::move(pages.error()));
+    auto stamped = StampFields(*pages, FieldStamps(all_signed), appearances, options.layout,
+                               PageContent::kMayChangeState);
+    if (!stamped) return std::unexpected(std::move(stamped.error()));
+    return SealSignedPages(std::move(*stamped), certificate_, options);
   }
   // What every signer was shown: the frozen composition, or the same composed again.
   auto frozen = all_signed.rendered_document_sha256

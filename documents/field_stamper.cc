@@ -90,7 +90,8 @@ qpdf_oh FormOf(const QpdfReader& target, const QpdfReader& drawn, qpdf_oh canvas
 }
 
 Result<std::string> Stamp(std::string_view pdf, std::span<const FieldStamp> fields,
-                          const Signatures& signatures, const RenderOptions& options) {
+                          const Signatures& signatures, const RenderOptions& options,
+                          PageContent content) {
   QpdfReader target;
   qpdf_data t = target.get();
   if (!target.Read(pdf)) {
@@ -137,8 +138,12 @@ Result<std::string> Stamp(std::string_view pdf, std::span<const FieldStamp> fiel
     qpdf_oh_replace_key(t, xobjects, name.c_str(), form);
     qpdf_oh_replace_key(t, resources, "/XObject", xobjects);
     qpdf_oh_replace_key(t, page, "/Resources", resources);
-    AddPageContent(t, page, NewStream(t, "q " + frames[index].Matrix() + " cm " + name + " Do Q\n"),
-                   false);
+    std::string stamp = "q " + frames[index].Matrix() + " cm " + name + " Do Q\n";
+    if (content == PageContent::kMayChangeState) {
+      AddPageContent(t, page, NewStream(t, "q\n"), true);
+      stamp = "Q\n" + stamp;
+    }
+    AddPageContent(t, page, NewStream(t, stamp), false);
   }
   if (target.Failed() || drawn.Failed()) {
     return Fail(ErrorCode::kInternal,
@@ -151,7 +156,7 @@ Result<std::string> Stamp(std::string_view pdf, std::span<const FieldStamp> fiel
 
 Result<std::string> StampFields(std::string_view pdf, std::span<const FieldStamp> fields,
                                 std::span<const SignatureAppearance> signatures,
-                                const RenderOptions& options) {
+                                const RenderOptions& options, PageContent content) {
   Signatures prepared;
   for (const SignatureAppearance& appearance : signatures) {
     auto signature = PrepareSignature(appearance);
@@ -170,7 +175,7 @@ Result<std::string> StampFields(std::string_view pdf, std::span<const FieldStamp
     }
   }
   try {
-    return Stamp(pdf, fields, prepared, options);
+    return Stamp(pdf, fields, prepared, options, content);
   } catch (const std::exception& e) {
     return Fail(ErrorCode::kValidationFailed,
                 std::string("cannot stamp the document: ") + e.what());

@@ -15,7 +15,9 @@
 // (pdf_page_frame.h), whatever its crop box and rotation.
 //
 // Expects a PDF whose pages leave the graphics state as they found it (ComposeUploadedPdf wraps
-// each page's content in q ... Q); deterministic: the same input gives the same bytes.
+// each page's content in q ... Q), unless told they may not (a rendered contract: cairo's pages
+// keep their flipped matrix), when each stamped page's content is wrapped first; deterministic:
+// the same input gives the same bytes.
 // Thread safety: StampFields is a pure function of its arguments and may run on several threads
 // at once; CPU-bound (tens of milliseconds): keep it off the I/O threads.
 #pragma once
@@ -38,12 +40,16 @@ struct FieldStamp {
   std::string participant_id;  // a signature: whose appearance it draws
 };
 
+// Whether the pages of the PDF to stamp restore the graphics state they start with.
+enum class PageContent { kRestoresState, kMayChangeState };
+
 // kValidationFailed for a field on a page the PDF does not have or with an empty or infinite box, a
 // signature whose participant has no appearance, an appearance PrepareSignature refuses, or a
 // PDF QPDF cannot read; kInternal when cairo fails.
 Result<std::string> StampFields(std::string_view pdf, std::span<const FieldStamp> fields,
                                 std::span<const SignatureAppearance> signatures,
-                                const RenderOptions& options = {});
+                                const RenderOptions& options = {},
+                                PageContent content = PageContent::kRestoresState);
 
 // The initials of a name: the first letter of its first word and of its last word, upper case
 // ("Ana de Souza" -> "AS", "Zoë Ñúñez" -> "ZÑ", "Madonna" -> "M"); empty for an empty name.

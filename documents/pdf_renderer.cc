@@ -12,6 +12,7 @@
 #include "documents/pdf_canvas.h"
 #include "documents/pdf_layout.h"
 #include "documents/signature_drawing.h"
+#include "domain/placed_field_rules.h"
 
 namespace esign {
 namespace {
@@ -117,6 +118,17 @@ class Document {
                             .y = box.y + 2});
   }
 
+  // The box of a field its signer fills in or the sealing stamps (field_stamper.h), unlabelled:
+  // the value goes in it.
+  void AddFieldBox(size_t page, const PageRect& box) {
+    pages_.AddToPage(page, {.kind = PageOp::Kind::kStrokeRect,
+                            .x = box.x,
+                            .y = box.y,
+                            .width = box.width,
+                            .height = box.height,
+                            .gray = 0.6});
+  }
+
   // A placement box filled with a signer's signature instead of the role's label.
   void AddSignature(size_t page, const SignaturePlacement& box,
                     const PreparedSignature& signature) {
@@ -219,6 +231,17 @@ void SignatureBoxes(Document& doc, const TemplateVersion& version, const Contrac
   }
 }
 
+// A box at each field of the contract's roles (on the pages it renders), so that each page a
+// field names exists to be stamped.
+void FieldBoxes(Document& doc, const ContractState& state) {
+  static_assert(kRenderedPageWidth == documents::kA4Width &&
+                kRenderedPageHeight == documents::kA4Height);
+  for (const PlacedField& field : state.fields) {
+    if (field.box.page < 1 || field.box.page > kMaxRenderedFieldPage) continue;
+    doc.AddFieldBox(static_cast<size_t>(field.box.page), field.box);
+  }
+}
+
 // The prepared signature of every appearance, refusing an appearance nobody can sign with.
 Result<SignatureFills> PrepareFills(
     const ContractState& state, const std::vector<documents::SignatureAppearance>& appearances) {
@@ -280,6 +303,7 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
     }
   }
   SignatureBoxes(doc, version, state, fills);
+  FieldBoxes(doc, state);
 
   PangoContext* context = (*canvas)->context();
   return pages.Finish(

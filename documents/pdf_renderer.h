@@ -3,8 +3,10 @@
 // substituted ("________" for a value not given), tables from tableData whose header row repeats
 // on every page the table spans, a title block (contract title and id), "Page N of M" footers and
 // a labelled box at every signature placement: the prepared roles' once the contract is prepared,
-// else the template roles'. Text is real, selectable text shaped by pango (Unicode, CJK and
-// right-to-left scripts) with the fonts of RenderOptions, found through fontconfig.
+// else the template roles'; and an unlabelled box at each of the contract's fields (its template
+// roles' `fields`), where the seal stamps their values (field_stamper.h). Text is real, selectable
+// text shaped by pango (Unicode, CJK and right-to-left scripts) with the fonts of RenderOptions,
+// found through fontconfig.
 //
 // RenderSignedContractPdf lays out the same document (same pages, same placements) and draws
 // each signer's signature (signature_appearance.h) in their prepared placement boxes instead of

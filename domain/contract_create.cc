@@ -8,7 +8,9 @@
 // (placed_field_rules.h) and each participant is bound to its own implicit role. A contract from
 // a template version made from uploads takes the template's path up to the role bindings, then
 // becomes a contract from documents: the version's, with each role's fields given to its
-// participant.
+// participant. A contract from a rendered version whose roles have fields gets them the same way,
+// on the pages the version renders.
+#include <algorithm>
 #include <set>
 
 #include "base/json_read.h"
@@ -150,7 +152,7 @@ Result<std::vector<DomainEvent>> CreateWithDocuments(const ContractState& state,
                        {"organizationSigningMode", ToString(mode)},
                        {"organizationId", context.actor.organization_id},
                        {"createdBy", context.actor.client_id},
-                       {"fieldValues", boost::json::object{}},
+                       {"fieldValues", boost::json::array{}},
                        {"tableData", boost::json::object{}},
                        {"participants", ParticipantsToEventJson(made.participants)},
                        {"roleBindings", RoleBindingsToJson(UploadsRoleBindings(
@@ -178,57 +180,81 @@ Result<std::vector<DomainEvent>> CreateFromUploads(const ContractState& state,
   return CreateWithDocuments(state, c, context, std::move(made), send_now);
 }
 
-// A contract from a template version made from uploads: the version's documents, and each role's
-// fields given to the participant bound to it. As for a contract from uploads, its fields name
-// its participants, which are therefore fixed at creation: every signer and every required role
-// is bound now, and a participant's routing order is its role's unless it gives its own.
-Result<std::vector<DomainEvent>> CreateFromUploadsVersion(
-    const ContractState& state, const CreateContract& c, const DecisionContext& context,
-    DocumentsContract made, const std::vector<RoleBinding>& bindings, bool send_now) {
-  const TemplateVersion& version = *made.version;
-  auto bound_to = [&](std::string_view role_id) -> const RoleBinding* {
-    for (const auto& binding : bindings) {
-      if (binding.template_role_id == role_id) return &binding;
+const RoleBinding* BindingOfRole(const std::vector<RoleBinding>& bindings,
+                                 std::string_view role_id) {
+  for (const auto& binding : bindings) {
+    if (binding.template_role_id == role_id) return &binding;
+  }
+  return nullptr;
+}
+
+// A version that places fields (made from uploads, or whose roles have `fields`) binds its roles
+// when a contract is created, since the fields name participants: every signer is bound now, and
+// every required role. `why` says which kind of version asks it.
+Status RequireRolesBoundAtCreation(const TemplateVersion& version,
+                                   const std::vector<Participant>& participants,
+                                   const std::vector<RoleBinding>& bindings, std::string_view why) {
+  for (size_t i = 0; i < participants.size(); ++i) {
+    const Participant& p = participants[i];
+    const bool bound = std::any_of(bindings.begin(), bindings.end(), [&](const RoleBinding& b) {
+      return b.participant_id == p.participant_id;
+    });
+    if (!bound && p.signs()) {
+      return Fail(
+          ErrorCode::kContractRoleBindingInvalid,
+          "signer " + p.participant_id + " is bound to no template role",
+          JoinPath(IndexPath("participants", i), "templateRoleId"),
+          std::string(why) + ": each signer is bound to a role when the contract is created");
     }
-    return nullptr;
-  };
-  for (size_t i = 0; i < made.participants.size(); ++i) {
-    Participant& p = made.participants[i];
-    const RoleBinding* binding = nullptr;
-    for (const auto& candidate : bindings) {
-      if (candidate.participant_id == p.participant_id) binding = &candidate;
-    }
-    if (binding == nullptr) {
-      if (!p.signs()) continue;
-      return Fail(ErrorCode::kContractRoleBindingInvalid,
-                  "signer " + p.participant_id + " is bound to no template role",
-                  JoinPath(IndexPath("participants", i), "templateRoleId"),
-                  "the template is made from documents: each signer is bound to a role when the "
-                  "contract is created");
-    }
-    if (!p.routing_order)
-      p.routing_order = version.FindRole(binding->template_role_id)->routing_order;
   }
   Details unbound;
   for (const auto& role : version.roles) {
-    if (role.required && bound_to(role.template_role_id) == nullptr) {
+    if (role.required && BindingOfRole(bindings, role.template_role_id) == nullptr) {
       AddDetail(unbound, "roleBindings",
                 "required role " + role.template_role_id + " has no participant");
     }
   }
-  if (auto ok = FailIfAny(ErrorCode::kContractRoleBindingRequiredRoleUnbound,
-                          "required template roles are unbound", unbound);
+  return FailIfAny(ErrorCode::kContractRoleBindingRequiredRoleUnbound,
+                   "required template roles are unbound", unbound);
+}
+
+// Each role's fields given to the participant bound to it; an optional role left out takes its
+// fields with it.
+std::vector<PlacedField> FieldsOfBoundRoles(const TemplateVersion& version,
+                                            const std::vector<RoleBinding>& bindings) {
+  std::vector<PlacedField> fields;
+  for (const PlacedField& field : version.fields) {
+    const RoleBinding* binding = BindingOfRole(bindings, field.participant_id);
+    if (binding == nullptr) continue;
+    PlacedField placed = field;
+    placed.participant_id = binding->participant_id;
+    fields.push_back(std::move(placed));
+  }
+  return fields;
+}
+
+// A contract from a template version made from uploads: the version's documents, and each role's
+// fields given to the participant bound to it. As for a contract from uploads, its fields name
+// its participants, which are therefore fixed at creation (RequireRolesBoundAtCreation), and a
+// participant's routing order is its role's unless it gives its own.
+Result<std::vector<DomainEvent>> CreateFromUploadsVersion(
+    const ContractState& state, const CreateContract& c, const DecisionContext& context,
+    DocumentsContract made, const std::vector<RoleBinding>& bindings, bool send_now) {
+  const TemplateVersion& version = *made.version;
+  if (auto ok = RequireRolesBoundAtCreation(version, made.participants, bindings,
+                                            "the template is made from documents");
       !ok) {
     return Fail(ok.error());
   }
-  made.documents = version.documents;
-  for (const PlacedField& field : version.fields) {
-    const RoleBinding* binding = bound_to(field.participant_id);
-    if (binding == nullptr) continue;  // an optional role left out: its fields go with it
-    PlacedField placed = field;
-    placed.participant_id = binding->participant_id;
-    made.fields.push_back(std::move(placed));
+  for (Participant& p : made.participants) {
+    for (const auto& binding : bindings) {
+      if (binding.participant_id == p.participant_id && !p.routing_order) {
+        p.routing_order = version.FindRole(binding.template_role_id)->routing_order;
+      }
+    }
   }
+  made.documents = version.documents;
+  made.fields = FieldsOfBoundRoles(version, bindings);
   made.template_bindings = bindings;
   return CreateWithDocuments(state, c, context, std::move(made), send_now);
 }
@@ -393,6 +419,14 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
         *bindings, send_now);
   }
 
+  // Its roles' fields, on the pages it renders: they too name participants.
+  if (!version->fields.empty()) {
+    if (auto ok = RequireRolesBoundAtCreation(*version, participants, *bindings,
+                                              "the template's roles have fields");
+        !ok) {
+      return Fail(ok.error());
+    }
+  }
   ContractData data;
   ApplyDataChanges(data, changes);
   DomainEvent created{
@@ -411,6 +445,13 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
        {"signingSettings", std::move(signing_settings)},
        {"notifications", CreateNotifications(c)},
        {"createdAt", context.now}}};
+  if (!version->fields.empty()) {
+    boost::json::array fields;
+    for (const auto& field : FieldsOfBoundRoles(*version, *bindings)) {
+      fields.push_back(PlacedFieldToJson(field));
+    }
+    created.data["fields"] = std::move(fields);
+  }
   return WithSendNow(state, std::move(created), version, context, send_now);
 }
 

@@ -1,6 +1,7 @@
 // The draft-only edits: data, table data, participants, role bindings (DESIGN section 8: any of
 // them on a sent contract is kContractStateConflict, as on a contract from uploads, whose fields
-// name its participants). Checks, in order: control, permission, state, request shape and values.
+// name its participants, and participants or role bindings on one whose template roles have
+// fields). Checks, in order: control, permission, state, request shape and values.
 #include <set>
 
 #include "base/json_read.h"
@@ -10,8 +11,11 @@
 namespace esign::contract_rules {
 namespace {
 
+// What an edit changes: the data, or who fills which role (which placed fields name).
+enum class EditOf { kData, kParticipants };
+
 Status CheckEditable(const ContractState& state, const DecisionContext& context,
-                     std::string_view permission, std::string_view what) {
+                     std::string_view permission, std::string_view what, EditOf edit) {
   if (auto ok = RequireControl(state, context.actor); !ok) return ok;
   if (auto ok = RequirePermission(context.actor, permission); !ok) return ok;
   if (auto ok = RequireDraft(state, what); !ok) return ok;
@@ -22,6 +26,12 @@ Status CheckEditable(const ContractState& state, const DecisionContext& context,
                 "created with; create a new draft to change them",
                 "documents", "from uploads");
   }
+  if (edit == EditOf::kParticipants && !state.fields.empty()) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "a contract whose template roles have fields keeps the participants and role "
+                "bindings it was created with; create a new draft to change them",
+                "fields", "its template roles' fields name its participants");
+  }
   return {};
 }
 
@@ -29,8 +39,11 @@ Status CheckEditable(const ContractState& state, const DecisionContext& context,
 // the request should not have are noted in `validation`.
 Result<const TemplateVersion*> BeginEdit(const ContractState& state, const DecisionContext& context,
                                          std::string_view permission, std::string_view what,
-                                         const boost::json::object& unknown, Details& validation) {
-  if (auto ok = CheckEditable(state, context, permission, what); !ok) return Fail(ok.error());
+                                         const boost::json::object& unknown, Details& validation,
+                                         EditOf edit = EditOf::kData) {
+  if (auto ok = CheckEditable(state, context, permission, what, edit); !ok) {
+    return Fail(ok.error());
+  }
   auto version = VersionOf(state, context);
   if (!version) return Fail(version.error());
   RejectUnknown(unknown, validation);
@@ -105,7 +118,7 @@ Result<std::vector<DomainEvent>> DecideReplaceParticipants(const ContractState& 
                                                            const DecisionContext& context) {
   Details validation;
   auto version = BeginEdit(state, context, "contracts:update", "participants can be replaced",
-                           c.unknown, validation);
+                           c.unknown, validation, EditOf::kParticipants);
   if (!version) return Fail(version.error());
   // Assigning roles through participants is role assignment: it needs contracts:send, as at
   // creation (specification 4.2 rule 4).
@@ -189,7 +202,7 @@ Result<std::vector<DomainEvent>> DecideUpdateRoleBindings(const ContractState& s
                                                           const DecisionContext& context) {
   Details validation;
   auto version = BeginEdit(state, context, "contracts:send", "role bindings can be changed",
-                           c.unknown, validation);
+                           c.unknown, validation, EditOf::kParticipants);
   if (!version) return Fail(version.error());
   if (c.role_bindings.is_null()) AddDetail(validation, "roleBindings", "required");
   boost::json::object signing_settings = state.signing_settings;

@@ -2,7 +2,8 @@
 // signing needs (DESIGN section 8): bound roles with routing orders and signature placements,
 // the resolved notification snapshot, the unbound optional roles it drops. Checks, in order:
 // notifications; at least one signer; every signer bound; required roles bound; data complete;
-// for a contract from uploads, a signature field for every signer; routing orders.
+// placed fields (for a contract from uploads, a signature field for every signer); routing
+// orders.
 #include <algorithm>
 #include <limits>
 
@@ -64,9 +65,7 @@ Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state
   if (auto complete = CheckDataCompleteForSend(version, state.data); !complete) {
     return Fail(complete.error());
   }
-  if (state.from_uploads()) {
-    if (auto placed = CheckPlacedFieldsForSend(state); !placed) return Fail(placed.error());
-  }
+  if (auto placed = CheckPlacedFieldsForSend(state); !placed) return Fail(placed.error());
   // A draft's expiresAt was in the future when it was given; it must still be.
   Details expiry;
   CheckExpiresAt(state.signing_settings, "signingSettings", context.now, expiry);

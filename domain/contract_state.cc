@@ -167,6 +167,12 @@ boost::json::object ContractToJson(const ContractState& state) {
   } else {
     out["templateId"] = state.template_id;
     out["templateVersionId"] = state.template_version_id;
+    if (!state.fields.empty()) {
+      // Its template roles' fields, on the pages it renders.
+      boost::json::array fields;
+      for (const auto& field : state.fields) fields.push_back(PlacedFieldToJson(field));
+      out["fields"] = std::move(fields);
+    }
   }
   out["organizationSigningMode"] = ToString(state.organization_signing_mode);
   out["organizationId"] = state.organization_id;

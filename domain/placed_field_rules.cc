@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "base/json_read.h"
 #include "domain/field_value.h"
+#include "domain/text_formats.h"
 
 namespace esign {
 namespace {
@@ -189,6 +191,19 @@ std::optional<size_t> ReadDocumentIndex(const boost::json::object& item, const s
   return static_cast<size_t>(*number);
 }
 
+// The box must lie within its page.
+void CheckBoxOnPage(const PageRect& box, const DocumentPage& page, const std::string& path,
+                    Details& validation) {
+  if (box.width < 1 || box.height < 1) {
+    AddDetail(validation, path, "width and height must be at least 1 point");
+  } else if (box.x < 0 || box.y < 0 || box.x + box.width > page.width + kEdgeTolerance ||
+             box.y + box.height > page.height + kEdgeTolerance) {
+    AddDetail(validation, path,
+              "outside its page (" + Points(page.width) + " x " + Points(page.height) +
+                  " points, origin at the top-left corner)");
+  }
+}
+
 // The box must lie on an existing page of its document.
 void CheckBox(const PageRect& box, const ContractDocument& document, const std::string& path,
               Details& validation) {
@@ -198,15 +213,23 @@ void CheckBox(const PageRect& box, const ContractDocument& document, const std::
               "the document has pages 1.." + std::to_string(pages));
     return;
   }
-  const DocumentPage& page = document.pages[static_cast<size_t>(box.page - 1)];
-  if (box.width < 1 || box.height < 1) {
-    AddDetail(validation, path, "width and height must be at least 1 point");
-  } else if (box.x < 0 || box.y < 0 || box.x + box.width > page.width + kEdgeTolerance ||
-             box.y + box.height > page.height + kEdgeTolerance) {
-    AddDetail(validation, path,
-              "outside its page (" + Points(page.width) + " x " + Points(page.height) +
-                  " points, origin at the top-left corner)");
+  CheckBoxOnPage(box, document.pages[static_cast<size_t>(box.page - 1)], path, validation);
+}
+
+// The members that place a field by coordinates, each reported when missing or not a number.
+bool HasBoxMembers(const boost::json::object& item, const std::string& path, Details& validation) {
+  bool complete = true;
+  for (std::string_view key : {"page", "x", "y", "width", "height"}) {
+    const auto* member = Member(item, key);
+    bool ok = member != nullptr &&
+              (key == "page" ? AsInteger(*member).has_value() : AsNumber(*member).has_value());
+    if (!ok) {
+      AddDetail(validation, JoinPath(path, key),
+                key == "page" ? "required integer (1-based)" : "required number (points)");
+      complete = false;
+    }
   }
+  return complete;
 }
 
 void ReadCoordinateFields(const boost::json::value& value,
@@ -235,17 +258,8 @@ void ReadCoordinateFields(const boost::json::value& value,
     std::string participant = ReadFieldParticipant(item, path, participants, owners, validation);
     auto document = ReadDocumentIndex(item, path, documents, validation);
     PlacedField field;
-    bool complete = type && !participant.empty() && document;
-    for (std::string_view key : {"page", "x", "y", "width", "height"}) {
-      const auto* member = Member(item, key);
-      bool ok = member != nullptr &&
-                (key == "page" ? AsInteger(*member).has_value() : AsNumber(*member).has_value());
-      if (!ok) {
-        AddDetail(validation, JoinPath(path, key),
-                  key == "page" ? "required integer (1-based)" : "required number (points)");
-        complete = false;
-      }
-    }
+    const bool placed = HasBoxMembers(item, path, validation);
+    const bool complete = type && !participant.empty() && document && placed;
     if (type) field.type = *type;
     ReadCommonAttributes(item, path, field, validation);
     if (!complete) continue;
@@ -383,9 +397,7 @@ void CheckShowIf(std::vector<FieldAt>& read, Details& validation) {
     if (target == read.end() || &*target == &at ||
         target->field.participant_id != at.field.participant_id ||
         !target->field.filled_by_signer()) {
-      AddDetail(validation, path,
-                "the id (fld_N, in the order fields are numbered) of another field the same "
-                "signer fills in");
+      AddDetail(validation, path, "the id of another field the same signer fills in");
       continue;
     }
     auto equals = CheckSignerValue(*target->field.rules, show_if.equals,
@@ -398,6 +410,78 @@ bool Overlap(const PlacedField& a, const PlacedField& b) {
   if (a.document_index != b.document_index || a.box.page != b.box.page) return false;
   return a.box.x < b.box.x + b.box.width && b.box.x < a.box.x + a.box.width &&
          a.box.y < b.box.y + b.box.height && b.box.y < a.box.y + a.box.height;
+}
+
+// What every way of placing fields ends with: at most kMaxPlacedFields, no box over another
+// signer's, ids given by `id_of` (the field, its 0-based place), showIf checked against them.
+template <class IdOf>
+std::vector<PlacedField> FinishFields(std::vector<FieldAt> read, std::string_view too_many_path,
+                                      std::string_view too_many, IdOf id_of, Details& validation) {
+  if (read.size() > kMaxPlacedFields) {
+    AddDetail(
+        validation, std::string(too_many_path),
+        "at most " + std::to_string(kMaxPlacedFields) + " fields in one " + std::string(too_many));
+    return {};
+  }
+  for (size_t i = 0; i < read.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (read[i].field.participant_id != read[j].field.participant_id &&
+          Overlap(read[i].field, read[j].field)) {
+        AddDetail(validation, read[i].path, "overlaps " + read[j].path + " of another signer");
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < read.size(); ++i) read[i].field.field_id = id_of(read[i].field, i);
+  CheckShowIf(read, validation);
+  std::vector<PlacedField> out;
+  out.reserve(read.size());
+  for (auto& at : read) out.push_back(std::move(at.field));
+  return out;
+}
+
+// The fields of one template role: a contract's coordinate fields without an owner or a document.
+void ReadOneRoleFields(const boost::json::object& role, const std::string& role_path,
+                       std::vector<FieldAt>& out, Details& validation) {
+  const auto* fields = Member(role, "fields");
+  if (fields == nullptr) return;
+  const std::string fields_path = JoinPath(role_path, "fields");
+  if (!fields->is_array()) {
+    AddDetail(validation, fields_path, "must be an array");
+    return;
+  }
+  const auto action = ParseParticipantAction(StringMember(role, "action").value_or(""));
+  if (action && *action != ParticipantAction::kSign && !fields->get_array().empty()) {
+    AddDetail(validation, fields_path, "only sign roles have fields");
+    return;
+  }
+  const auto& items = fields->get_array();
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string path = IndexPath(fields_path, i);
+    if (!items[i].is_object()) {
+      AddDetail(validation, path, "must be an object");
+      continue;
+    }
+    const auto& item = items[i].get_object();
+    RejectUnknownFieldMembers(
+        item, path, {"type", "page", "x", "y", "width", "height", "required", "name"}, validation);
+    auto type = ReadType(item, path, validation);
+    const bool placed = HasBoxMembers(item, path, validation);
+    PlacedField field;
+    if (type) field.type = *type;
+    ReadCommonAttributes(item, path, field, validation);
+    if (!type || !placed) continue;
+    field.participant_id = std::string(StringMember(role, "templateRoleId").value_or(""));
+    field.box = PageRectFromJson(item);
+    if (field.box.page < 1 || field.box.page > kMaxRenderedFieldPage) {
+      AddDetail(validation, JoinPath(path, "page"),
+                "a page of the rendered PDF, 1.." + std::to_string(kMaxRenderedFieldPage));
+      continue;
+    }
+    CheckBoxOnPage(field.box, DocumentPage{kRenderedPageWidth, kRenderedPageHeight}, path,
+                   validation);
+    out.push_back(FieldAt{std::move(field), path});
+  }
 }
 
 }  // namespace
@@ -482,27 +566,29 @@ std::vector<PlacedField> ReadPlacedFields(const boost::json::value& fields,
   ReadTagFields(uploads, documents, participants, owners, read, validation);
   ReadFormFieldMapping(form_field_mapping, uploads, documents, participants, owners, read,
                        validation);
-  if (read.size() > kMaxPlacedFields) {
-    AddDetail(validation, "fields",
-              "at most " + std::to_string(kMaxPlacedFields) +
-                  " fields in one contract, text tags and mapped form fields included");
-    return {};
-  }
-  for (size_t i = 0; i < read.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (read[i].field.participant_id != read[j].field.participant_id &&
-          Overlap(read[i].field, read[j].field)) {
-        AddDetail(validation, read[i].path, "overlaps " + read[j].path + " of another signer");
-        break;
-      }
+  return FinishFields(
+      std::move(read), "fields", "contract, text tags and mapped form fields included",
+      [](const PlacedField&, size_t i) { return "fld_" + std::to_string(i + 1); }, validation);
+}
+
+std::vector<PlacedField> ReadRoleFields(const boost::json::array& roles,
+                                        const std::string& roles_path, Details& validation) {
+  std::vector<FieldAt> read;
+  for (size_t i = 0; i < roles.size(); ++i) {
+    if (roles[i].is_object()) {
+      ReadOneRoleFields(roles[i].get_object(), IndexPath(roles_path, i), read, validation);
     }
   }
-  for (size_t i = 0; i < read.size(); ++i) read[i].field.field_id = "fld_" + std::to_string(i + 1);
-  CheckShowIf(read, validation);
-  std::vector<PlacedField> out;
-  out.reserve(read.size());
-  for (auto& at : read) out.push_back(std::move(at.field));
-  return out;
+  std::map<std::string, size_t, std::less<>> names;
+  for (const auto& at : read) ++names[at.field.name];
+  return FinishFields(
+      std::move(read), roles_path, "template version",
+      [&](const PlacedField& field, size_t i) {
+        const bool named = IsClientIdentifier(field.name) && !field.name.starts_with("fld_") &&
+                           names[field.name] == 1;
+        return named ? field.name : "fld_" + std::to_string(i + 1);
+      },
+      validation);
 }
 
 Status CheckPlacedFieldsForSend(const ContractState& state) {
@@ -523,7 +609,7 @@ Status CheckPlacedFieldsForSend(const ContractState& state) {
                       "value or place it for another signer");
     }
   }
-  for (size_t i = 0; i < state.participants.size(); ++i) {
+  for (size_t i = 0; i < state.participants.size() && state.from_uploads(); ++i) {
     const Participant& p = state.participants[i];
     if (!p.signs()) continue;
     bool has_signature =

@@ -27,6 +27,11 @@ namespace esign {
 inline constexpr size_t kMaxContractDocuments = 20;
 inline constexpr uint64_t kMaxContractDocumentBytes = 50ull << 20;
 inline constexpr size_t kMaxPlacedFields = 500;
+// The pages a template renders: A4 (documents/pdf_canvas.h), of which a role's field may name
+// the first kMaxRenderedFieldPage, as its signature placements may.
+inline constexpr double kRenderedPageWidth = 595.276;
+inline constexpr double kRenderedPageHeight = 841.89;
+inline constexpr int64_t kMaxRenderedFieldPage = 1000;
 
 // How a request names the owner of a field: a contract's participants, or a template's roles
 // (whose "participants" below stand in for them, the role id as the participant id).
@@ -60,8 +65,20 @@ std::vector<PlacedField> ReadPlacedFields(const boost::json::value& fields,
                                           Details& validation,
                                           const FieldOwnerKeys& owners = kParticipantOwners);
 
-// At send: every signer has a signature field, every field still names a signer, and no
-// provider_managed signer has a field to fill in.
+// The fields of a template file's roles (`roles[i].fields`, DESIGN section 21), placed by
+// coordinates on the pages of the PDF the version renders: each takes the members of a contract's
+// field in `fields` but the owner and `documentIndex`, which its role gives. Only sign roles have
+// fields. A field's id is its `name` when that is an identifier (^[A-Za-z0-9_-]{1,64}$, not
+// fld_...) that no other field of the version has, else fld_N, N its 1-based place among the
+// version's fields (roles in order); a showIf names a field of the same role by that id. Each
+// field's participant_id is its role's id. Problems go to `validation`, named under `roles_path`
+// ("versions[0].roles[1].fields[0].pattern").
+std::vector<PlacedField> ReadRoleFields(const boost::json::array& roles,
+                                        const std::string& roles_path, Details& validation);
+
+// At send: every field still names a signer, no provider_managed signer has a field to fill
+// in, and, for a contract from uploads, every signer has a signature field (a template's signers
+// have their role's signature placements).
 Status CheckPlacedFieldsForSend(const ContractState& state);
 
 // The values `participant_id` gives with its signature (`fieldValues`, signer_field_rules.h

@@ -105,6 +105,7 @@ std::string_view ToString(FieldPlacement placement) {
 
 int64_t ComposedPage(const std::vector<ContractDocument>& documents, size_t document_index,
                      int64_t page) {
+  if (documents.empty()) return document_index == 0 && page >= 1 ? page : 0;
   if (document_index >= documents.size() || page < 1 ||
       page > static_cast<int64_t>(documents[document_index].pages.size())) {
     return 0;

@@ -1,6 +1,7 @@
 // The documents of a contract made from uploads, and the fields placed on them (DESIGN section
 // 20). A contract is made either from a template version (rendered) or from uploaded documents
-// (composed in order into one PDF); ContractState::documents is empty for the first kind.
+// (composed in order into one PDF); ContractState::documents is empty for the first kind, whose
+// fields (its template roles' `fields`) are placed on the pages of the rendered PDF.
 //
 // Coordinates are PDF points from the top-left corner of the page as displayed (the crop box with
 // the page's rotation applied), x to the right and y down: the frame of the page images.
@@ -75,7 +76,7 @@ struct PlacedField {
   std::string field_id;  // fld_1, fld_2, ... in request order (tags and form fields after)
   PlacedFieldType type = PlacedFieldType::kSignature;
   std::string participant_id;
-  int64_t document_index = 0;  // 0-based, into ContractState::documents
+  int64_t document_index = 0;  // 0-based, into ContractState::documents; 0 when rendered
   PageRect box;
   bool required = true;
   std::string name;  // optional label
@@ -91,7 +92,9 @@ struct PlacedField {
 };
 
 // Page `page` of document `document_index` as a 1-based page of the composed PDF (the documents'
-// pages in order); 0 when either is out of range.
+// pages in order); 0 when either is out of range. Without documents (a contract or version whose
+// PDF its template renders, where fields name the rendered pages, document_index 0), the page
+// itself: how many pages the rendering has is known only once it is rendered.
 int64_t ComposedPage(const std::vector<ContractDocument>& documents, size_t document_index,
                      int64_t page);
 

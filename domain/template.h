@@ -105,7 +105,9 @@ struct TemplateVersion {
   std::vector<RoleDef> roles;  // ids unique
   std::vector<BodyBlock> body;
   // A version made from uploads (DESIGN section 20) has documents and placed fields instead of
-  // an input schema and a body; each field's participant_id is the id of the role it belongs to.
+  // an input schema and a body. A rendered version's fields are its roles' `fields`, on the pages
+  // it renders (document_index 0). Either way each field's participant_id is the id of the role
+  // it belongs to, and its id is unique in the version.
   std::vector<ContractDocument> documents;
   std::vector<PlacedField> fields;
 

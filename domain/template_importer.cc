@@ -9,6 +9,7 @@
 #include "domain/json_parse.h"
 #include "domain/json_util.h"
 #include "domain/notifications.h"
+#include "domain/placed_field_rules.h"
 #include "domain/placeholders.h"
 #include "domain/text_formats.h"
 
@@ -334,13 +335,17 @@ std::optional<SignaturePlacement> ReadPlacement(Reader& r, const boost::json::va
   return SignaturePlacement{*page, *x, *y, *width, *height};
 }
 
-std::optional<RoleDef> ReadRole(Reader& r, const boost::json::value& value,
-                                const std::string& path) {
+// A role's `fields` are read with the version's others (ReadRoleFields), where rendered.
+enum class RoleFields { kRefused, kRead };
+
+std::optional<RoleDef> ReadRole(Reader& r, const boost::json::value& value, const std::string& path,
+                                RoleFields fields) {
   const auto* object = r.Object(value, path);
   if (object == nullptr) return std::nullopt;
   RejectUnknownMembers(*object, path,
                        {"templateRoleId", "name", "description", "action", "recipientType",
-                        "routingOrder", "required", "signaturePlacement"},
+                        "routingOrder", "required", "signaturePlacement",
+                        fields == RoleFields::kRead ? "fields" : "signaturePlacement"},
                        r.details());
   size_t problems = r.details().size();
   RoleDef role;
@@ -465,19 +470,22 @@ void ReadSettings(Reader& r, const boost::json::object& version, const std::stri
 }
 
 void ReadRoles(Reader& r, const boost::json::object& object, const std::string& path,
-               TemplateVersion& version) {
+               TemplateVersion& version, RoleFields fields) {
   const auto* roles = r.Array(object, path, "roles", true);
   if (roles == nullptr) return;
   std::set<std::string> role_ids;
   for (size_t i = 0; i < roles->size(); ++i) {
     std::string role_path = IndexPath(JoinPath(path, "roles"), i);
-    auto role = ReadRole(r, (*roles)[i], role_path);
+    auto role = ReadRole(r, (*roles)[i], role_path, fields);
     if (!role) continue;
     if (!role_ids.insert(role->template_role_id).second) {
       r.Problem(JoinPath(role_path, "templateRoleId"), "duplicate role id");
       continue;
     }
     version.roles.push_back(std::move(*role));
+  }
+  if (fields == RoleFields::kRead) {
+    version.fields = ReadRoleFields(*roles, JoinPath(path, "roles"), r.details());
   }
 }
 
@@ -545,7 +553,7 @@ std::optional<TemplateVersion> ReadVersion(Reader& r, const boost::json::value& 
   version.published = r.Bool(*object, path, "published").value_or(false);
   ReadSettings(r, *object, path, version.settings);
   if (from_uploads) {
-    ReadRoles(r, *object, path, version);
+    ReadRoles(r, *object, path, version, RoleFields::kRefused);
     ReadUploadedDocuments(r, *object, path, version);
     if (!id) return std::nullopt;
     version.template_version_id = *id;
@@ -588,7 +596,7 @@ std::optional<TemplateVersion> ReadVersion(Reader& r, const boost::json::value& 
     }
   }
 
-  ReadRoles(r, *object, path, version);
+  ReadRoles(r, *object, path, version, RoleFields::kRead);
 
   if (const auto* body = r.Array(*object, path, "body", true)) {
     if (body->empty()) r.Problem(JoinPath(path, "body"), "the body needs at least one block");

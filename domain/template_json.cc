@@ -64,6 +64,27 @@ boost::json::object RoleDefToJson(const RoleDef& role) {
 
 namespace {
 
+// A field of a rendered version's role as a template file gives it (placed_field_rules.h
+// ReadRoleFields reads it back to the same field, its id included).
+boost::json::object RoleFieldToJson(const PlacedField& field) {
+  boost::json::object out{{"type", ToString(field.type)}};
+  if (!field.name.empty()) out["name"] = field.name;
+  out["page"] = field.box.page;
+  out["x"] = NumberToJson(field.box.x);
+  out["y"] = NumberToJson(field.box.y);
+  out["width"] = NumberToJson(field.box.width);
+  out["height"] = NumberToJson(field.box.height);
+  out["required"] = field.required;
+  if (field.rules) {
+    for (auto& [key, rule] : SignerFieldRulesToJson(*field.rules)) out[key] = std::move(rule);
+  }
+  if (field.read_only) {
+    out["readOnly"] = true;
+    out["value"] = field.value;
+  }
+  return out;
+}
+
 boost::json::object TableToJson(const TableDef& table) {
   boost::json::object out;
   out["tableKey"] = table.table_key;
@@ -119,7 +140,17 @@ boost::json::object TemplateVersionToJson(const TemplateVersion& version) {
       {"organizationSigningMode", ToString(version.settings.organization_signing_mode)},
       {"notifications", version.settings.notifications}};
   boost::json::array roles;
-  for (const auto& role : version.roles) roles.emplace_back(RoleDefToJson(role));
+  for (const auto& role : version.roles) {
+    boost::json::object json = RoleDefToJson(role);
+    boost::json::array fields;
+    for (const auto& field : version.fields) {
+      if (field.participant_id == role.template_role_id)
+        fields.emplace_back(RoleFieldToJson(field));
+    }
+    // A version made from uploads lists its fields with their role, below.
+    if (!version.from_uploads() && !fields.empty()) json["fields"] = std::move(fields);
+    roles.emplace_back(std::move(json));
+  }
   out["roles"] = std::move(roles);
   if (version.from_uploads()) {
     boost::json::array documents;

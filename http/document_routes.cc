@@ -219,8 +219,9 @@ ApiResult ListContractDocuments(const ContractRoutesDeps& deps, const ApiRequest
   return ApiResponse::Json(200, {{"items", std::move(items)}, {"nextCursor", nullptr}});
 }
 
-// Every field placed on the contract's documents, with its signer, its page in the contract's PDF
-// and, once signed, its value; none for a contract from a template.
+// Every field placed on the contract's documents (or, from a template, on its rendered pages by
+// the template's roles), with its signer, its page in the contract's PDF and, once signed, its
+// value.
 ApiResult ListContractFields(const ContractRoutesDeps& deps, const ApiRequest& request) {
   auto state = Readable(deps, request);
   if (!state) return std::unexpected(state.error());

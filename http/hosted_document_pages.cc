@@ -86,8 +86,8 @@ boost::json::array SignatureBoxes(const LoadedSession& loaded,
   return boxes;
 }
 
-// Every field placed for this signer on a contract from uploads, on its page of the composed PDF;
-// other signers' fields are theirs. Empty for a contract from a template.
+// Every field placed for this signer, on its page of the composed PDF (a contract from uploads)
+// or of the rendered one (its template roles' fields); other signers' fields are theirs.
 boost::json::array PlacedFields(const LoadedSession& loaded,
                                 const std::vector<documents::PageSize>& pages) {
   boost::json::array fields;

@@ -1,12 +1,15 @@
 // Organizations' own templates over HTTP: create, add a version, publish, archive; what the list
 // and get show; another organization's 404 everywhere, contract creation included; a contract
 // from an organization's template created and sent, and kept working once the template is
-// archived; Idempotency-Key replays; malformed and oversized bodies refused with nothing stored.
+// archived; Idempotency-Key replays; malformed and oversized bodies refused with nothing stored;
+// fields on a template's roles filled in, checked, stamped on the rendered pages and sealed.
 #include <boost/json.hpp>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "tests/app/api_suite.h"
+#include "tests/support/shell.h"
 
 namespace esign::testing {
 namespace {
@@ -37,6 +40,20 @@ std::string NdaFrom(const std::string& id, const std::string& title, bool send_n
   const std::string platform = R"("templateId":"tpl_mutual_nda")";
   body.replace(body.find(platform), platform.size(), R"("templateId":")" + id + "\"");
   return body;
+}
+
+// The NDA's file with fields on its signatory roles: Ada ticks acceptsTerms; Grace gives her
+// VAT number (a pattern) and the hours (fld_3, unnamed).
+object NdaWithRoleFields() {
+  object document = NdaTemplate();
+  auto& roles = document.at("versions").as_array()[0].at("roles").as_array();
+  roles[0].as_object()["fields"] = boost::json::parse(R"([
+    {"type":"checkbox","name":"acceptsTerms","page":2,"x":72,"y":630,"width":16,"height":16}])");
+  roles[1].as_object()["fields"] = boost::json::parse(R"([
+    {"type":"text","name":"vatNumber","page":2,"x":320,"y":630,"width":200,"height":20,
+     "pattern":"[A-Z]{2}[0-9]{8,12}","patternMessage":"two letters, then 8 to 12 digits"},
+    {"type":"number","page":2,"x":320,"y":660,"width":100,"height":20,"min":1,"max":100}])");
+  return document;
 }
 
 const object* FindItem(const boost::json::value& list, const std::string& id) {
@@ -150,6 +167,102 @@ TEST_F(TemplateApiTest, AContractFromAnOrganizationsTemplateIsSentAndOutlivesThe
   auto page = client_.Get("/api/v1/hosted-signing/" + TokenOf(session));
   EXPECT_EQ(page.status, 200) << page.body;
   EXPECT_EQ(client_.Get("/api/v1/contracts/" + contract_id, As("a")).status, 200);
+}
+
+TEST_F(TemplateApiTest, SignersFillInTheirRoleFieldsOnARenderedContract) {
+  // A pattern RE2 refuses is refused where the template is made, by its path.
+  uint64_t before = LogSize();
+  object refused = NdaWithRoleFields();
+  refused["versions"]
+      .as_array()[0]
+      .at("roles")
+      .as_array()[1]
+      .at("fields")
+      .as_array()[0]
+      .as_object()["pattern"] = "(a)\\1";
+  ExpectRefused(client_.Post("/api/v1/templates", boost::json::serialize(refused), As("a")), 400,
+                "TEMPLATE_INVALID", before, "versions[0].roles[1].fields[0].pattern");
+  auto made =
+      client_.Post("/api/v1/templates", boost::json::serialize(NdaWithRoleFields()), As("a"));
+  ASSERT_EQ(made.status, 201) << made.body;
+  const std::string template_id(made.Json().at("id").as_string());
+  object version = refused["versions"].as_array()[0].as_object();
+  version.erase("templateVersionId");
+  version.erase("published");
+  before = LogSize();
+  ExpectRefused(client_.Post("/api/v1/templates/" + template_id + "/versions",
+                             boost::json::serialize(version), As("a")),
+                400, "TEMPLATE_INVALID", before, "roles[1].fields[0].pattern");
+  auto shown = client_.Get("/api/v1/templates/" + template_id, As("a"));
+  ASSERT_EQ(shown.status, 200) << shown.body;
+  EXPECT_NE(shown.body.find(R"("name":"vatNumber")"), std::string::npos) << shown.body;
+
+  object contract = Create("a", NdaFrom(template_id, "NDA with fields", /*send_now=*/true));
+  ASSERT_EQ(contract.at("status"), "sent") << contract;
+  const std::string id(contract.at("id").as_string());
+  ASSERT_EQ(contract.at("fields").as_array().size(), 3u) << contract;
+
+  // Ada on the hosted page: her field is drawn on its page, the others' are not hers.
+  auto session = NewSession(id, ParticipantId(contract, 0));
+  ASSERT_EQ(session.status, 201) << session.body;
+  const std::string hosted = "/api/v1/hosted-signing/" + TokenOf(session);
+  auto pages = client_.Get(hosted + "/document/pages");
+  ASSERT_EQ(pages.status, 200) << pages.body;
+  const auto& drawn = pages.Json().at("fields").as_array();
+  ASSERT_EQ(drawn.size(), 1u) << pages.body;
+  EXPECT_EQ(drawn[0].at("fieldId"), "acceptsTerms");
+  EXPECT_EQ(drawn[0].at("page"), 2);
+  auto ada = client_.Post(hosted + "/complete", R"({"signatureText":"Ada Lovelace","consent":true,
+"fieldValues":[{"field":"acceptsTerms","value":true}]})");
+  ASSERT_EQ(ada.status, 200) << ada.body;
+
+  // Grace through the integrator's session: a value her pattern refuses, then her values.
+  auto managed = NewSession(id, ParticipantId(contract, 1));
+  ASSERT_EQ(managed.status, 201) << managed.body;
+  const std::string done = "/api/v1/signing-sessions/" +
+                           std::string(managed.Json().at("sessionId").as_string()) + "/complete";
+  auto record = [](const std::string& values) {
+    std::string body = CompleteBody();
+    body.insert(body.rfind('}'), R"(,"fieldValues":)" + values);
+    return body;
+  };
+  before = LogSize();
+  auto wrong = client_.Post(
+      done, record(R"([{"field":"vatNumber","value":"DE12"},{"field":"fld_3","value":8}])"),
+      As("a"));
+  ExpectRefused(wrong, 400, "VALIDATION_FAILED", before, "fieldValues[0].value");
+  EXPECT_NE(wrong.body.find("two letters, then 8 to 12 digits"), std::string::npos) << wrong.body;
+  auto grace = client_.Post(
+      done, record(R"([{"field":"vatNumber","value":"DE123456789"},{"field":"fld_3","value":8}])"),
+      As("a"));
+  ASSERT_EQ(grace.status, 200) << grace.body;
+
+  auto fields = client_.Get("/api/v1/contracts/" + id + "/fields", As("a"));
+  ASSERT_EQ(fields.status, 200) << fields.body;
+  std::map<std::string, boost::json::value> values;
+  for (const auto& field : fields.Json().at("items").as_array()) {
+    EXPECT_EQ(field.at("pdfPage"), 2) << fields.body;
+    values[std::string(field.at("fieldId").as_string())] = field.at("value");
+  }
+  EXPECT_EQ(values["acceptsTerms"], boost::json::value(true));
+  EXPECT_EQ(values["vatNumber"], boost::json::value("DE123456789"));
+  EXPECT_EQ(values["fld_3"], boost::json::value("8"));
+
+  // The values are stamped on the rendered pages, listed in the certificate, and sealed.
+  auto signed_pdf = client_.Get("/api/v1/contracts/" + id + "/documents/signed-only", As("a"));
+  ASSERT_EQ(signed_pdf.status, 200) << signed_pdf.body;
+  const std::string path = (data_dir_ / (id + "-role-fields.pdf")).string();
+  std::ofstream(path, std::ios::binary) << signed_pdf.body;
+  EXPECT_NE(RunShell("pdfsig " + path + " 2>&1").out.find("Signature is Valid"), std::string::npos);
+  // In its box: the text of that area of page 2 (points from the top-left corner).
+  EXPECT_NE(RunShell("pdftotext -f 2 -l 2 -x 320 -y 625 -W 210 -H 30 " + path + " - 2>&1")
+                .out.find("DE123456789"),
+            std::string::npos);
+  const std::string text = RunShell("pdftotext " + path + " - 2>&1").out;
+  for (const std::string expected :
+       {"DE123456789", "\u2713", "Values entered (3)", "vatNumber (vatNumber)", "Ticked"}) {
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << " in " << text;
+  }
 }
 
 TEST_F(TemplateApiTest, AnIdempotencyKeyReplaysTheCreation) {

@@ -287,6 +287,112 @@ TEST(TemplateImporterTest, MalformedTextIsTemplateInvalid) {
   EXPECT_EQ(result.error().code, ErrorCode::kTemplateInvalid);
 }
 
+// The minimal template with fields on its role: a named text field with a pattern, an unnamed
+// checkbox, a read-only value and a date shown only with the checkbox ticked.
+boost::json::value TemplateWithRoleFields() {
+  auto doc = MinimalTemplate();
+  Version(doc)["roles"].as_array()[0].as_object()["fields"] = boost::json::parse(R"([
+    {"type": "text", "name": "vatNumber", "page": 1, "x": 10, "y": 60, "width": 200, "height": 20,
+     "pattern": "[A-Z]{2}[0-9]{8,12}", "patternMessage": "two letters, then digits"},
+    {"type": "checkbox", "page": 1, "x": 10, "y": 90, "width": 20, "height": 20,
+     "required": false},
+    {"type": "text", "name": "Reference", "page": 1, "x": 10, "y": 120, "width": 200,
+     "height": 20, "readOnly": true, "value": "PO-7"},
+    {"type": "date", "name": "since", "page": 2, "x": 10, "y": 150, "width": 90, "height": 20,
+     "min": "2020-01-01", "showIf": {"field": "fld_2", "equals": true}}
+  ])");
+  return doc;
+}
+
+boost::json::object& RoleField(boost::json::value& doc, size_t index) {
+  return Version(doc)["roles"].as_array()[0].as_object()["fields"].as_array()[index].as_object();
+}
+
+TEST(TemplateImporterTest, ReadsTheFieldsOfARole) {
+  auto result = ImportTemplate(TemplateWithRoleFields());
+  ASSERT_TRUE(result.has_value()) << DescribeProblems(result.error());
+  const auto& fields = result->versions[0].fields;
+  ASSERT_EQ(fields.size(), 4u);
+  // The name is the id when it is an identifier; otherwise the field is numbered.
+  EXPECT_EQ(fields[0].field_id, "vatNumber");
+  EXPECT_EQ(fields[1].field_id, "fld_2");
+  EXPECT_EQ(fields[2].field_id, "Reference");
+  EXPECT_EQ(fields[3].field_id, "since");
+  for (const auto& field : fields) {
+    EXPECT_EQ(field.participant_id, "signer");
+    EXPECT_EQ(field.document_index, 0);
+  }
+  ASSERT_TRUE(fields[0].rules.has_value());
+  EXPECT_EQ(fields[0].rules->pattern, "[A-Z]{2}[0-9]{8,12}");
+  EXPECT_TRUE(fields[0].filled_by_signer());
+  EXPECT_FALSE(fields[1].required);
+  EXPECT_TRUE(fields[2].read_only);
+  EXPECT_EQ(fields[2].value, boost::json::value("PO-7"));
+  EXPECT_EQ(fields[3].box.page, 2);
+  ASSERT_TRUE(fields[3].rules->show_if.has_value());
+  EXPECT_EQ(fields[3].rules->show_if->field, "fld_2");
+}
+
+TEST(TemplateImporterTest, RoleFieldsRoundTrip) {
+  auto first = ImportTemplate(TemplateWithRoleFields());
+  ASSERT_TRUE(first.has_value()) << DescribeProblems(first.error());
+  boost::json::value json = TemplateToJson(*first);
+  auto second = ImportTemplate(json);
+  ASSERT_TRUE(second.has_value()) << DescribeProblems(second.error());
+  EXPECT_EQ(CanonicalJson(TemplateToJson(*second)), CanonicalJson(json));
+  ASSERT_EQ(second->versions[0].fields.size(), 4u);
+  EXPECT_EQ(second->versions[0].fields[1].field_id, "fld_2");
+}
+
+TEST(TemplateImporterTest, AFieldNameGivenTwiceIsNoId) {
+  auto doc = TemplateWithRoleFields();
+  RoleField(doc, 2)["name"] = "vatNumber";
+  auto result = ImportTemplate(doc);
+  ASSERT_TRUE(result.has_value()) << DescribeProblems(result.error());
+  EXPECT_EQ(result->versions[0].fields[0].field_id, "fld_1");
+  EXPECT_EQ(result->versions[0].fields[2].field_id, "fld_3");
+}
+
+TEST(TemplateImporterTest, RejectsARoleFieldPatternRe2Refuses) {
+  auto doc = TemplateWithRoleFields();
+  RoleField(doc, 0)["pattern"] = "(a)\\1";
+  ExpectInvalid(doc, "versions[0].roles[0].fields[0].pattern");
+}
+
+TEST(TemplateImporterTest, RejectsRoleFieldProblemsByTheirPath) {
+  auto doc = TemplateWithRoleFields();
+  RoleField(doc, 0)["options"] = boost::json::array{"a"};
+  RoleField(doc, 1)["x"] = 590;
+  RoleField(doc, 2)["documentIndex"] = 0;
+  RoleField(doc, 3)["page"] = 1001;
+  auto result = ImportTemplate(doc);
+  ASSERT_FALSE(result.has_value());
+  for (const char* field :
+       {"versions[0].roles[0].fields[0].options", "versions[0].roles[0].fields[1]",
+        "versions[0].roles[0].fields[2].documentIndex", "versions[0].roles[0].fields[3].page"}) {
+    EXPECT_TRUE(HasDetail(result.error(), field)) << field << DescribeProblems(result.error());
+  }
+}
+
+TEST(TemplateImporterTest, RejectsAShowIfOfNoFieldOfTheRole) {
+  auto doc = TemplateWithRoleFields();
+  RoleField(doc, 3)["showIf"].as_object()["field"] = "nothing";
+  ExpectInvalid(doc, "versions[0].roles[0].fields[3].showIf.field");
+}
+
+TEST(TemplateImporterTest, RejectsFieldsOfARoleThatDoesNotSign) {
+  auto doc = TemplateWithRoleFields();
+  auto& roles = Version(doc)["roles"].as_array();
+  boost::json::object viewer{{"templateRoleId", "viewer"},
+                             {"name", "Viewer"},
+                             {"action", "view"},
+                             {"recipientType", "individual"},
+                             {"fields", boost::json::parse(R"([{"type": "text", "page": 1,
+                               "x": 300, "y": 60, "width": 100, "height": 20}])")}};
+  roles.push_back(std::move(viewer));
+  ExpectInvalid(doc, "versions[0].roles[1].fields");
+}
+
 TEST(TemplateImporterTest, SelectsNamedOrPublishedVersion) {
   auto result = ImportTemplate(MinimalTemplate());
   ASSERT_TRUE(result.has_value());

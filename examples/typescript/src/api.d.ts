@@ -2204,6 +2204,8 @@ export interface components {
             required: boolean;
             /** @description Signature boxes of a `sign` role. */
             signaturePlacement?: components["schemas"]["SignaturePlacement"][];
+            /** @description Fields of a `sign` role on the pages the version renders (A4, pages 1 to 1000), placed as a contract's `fields` are but without `participantId`, `participantIndex` and `documentIndex`: the participant bound to the role gets them when a contract is created, and its participants are bound then. A field's id is its `name` when that is an identifier no other field of the version has (not starting with `fld_`), else `fld_N`, N its place among the version's fields; a `showIf` names a field of the same role by that id. */
+            fields?: components["schemas"]["PlacedFieldRequest"][];
         };
         /** @description A signature box in PDF points (1/72 inch), origin at the top-left corner of a 1-based page. */
         SignaturePlacement: {
@@ -2853,7 +2855,7 @@ export interface components {
             templateVersionId: string | null;
             /** @description A contract made from uploads: its documents in order (listContractDocuments). */
             documents?: components["schemas"]["ContractDocument"][];
-            /** @description A contract made from uploads: every placed field, numbered `fld_1`, `fld_2`, ... (coordinates first, then text tags, then mapped form fields). */
+            /** @description A contract made from uploads: every placed field, numbered `fld_1`, `fld_2`, ... (coordinates first, then text tags, then mapped form fields). A contract made from a template whose roles have fields: those of its bound roles, on the rendered pages (`documentIndex` 0), with their template's ids. */
             fields?: components["schemas"]["PlacedField"][];
             /** @description Copied from the template version settings at creation (`automatic` when they omit it). Read-only. */
             readonly organizationSigningMode: components["schemas"]["OrganizationSigningMode"];
@@ -6294,7 +6296,7 @@ export interface operations {
                             width: number;
                             height: number;
                         }[];
-                        /** @description On a contract made from uploaded documents, every field placed for this signer, on its page of the composed PDF; other signers' fields are not listed. A field the signer fills in carries its rules (as in `PlacedField`) and `readOnly`; the page sends the values with `completeHostedSigning`. Empty for a contract made from a template. */
+                        /** @description Every field placed for this signer, on its page of the composed PDF (a contract made from uploaded documents) or of the rendered one (the fields of its template's roles); other signers' fields are not listed. A field the signer fills in carries its rules (as in `PlacedField`) and `readOnly`; the page sends the values with `completeHostedSigning`. Empty for a contract made from a template whose roles have no fields. */
                         fields: {
                             fieldId: string;
                             /** @enum {string} */
