@@ -126,7 +126,7 @@ Result<CreatedClient> ClientCommandHandler::Create(const NewClient& request,
   eventstore::NewEvent event{
       .event_id = ids_.Next("evt_"),
       .type = std::string(projections::kClientCreatedType),
-      .data = projections::ClientCreatedData(record),
+      .data = projections::WriteClientCreated(record),
       .actor = actor,
   };
   auto appended = store_.Append(ClientStreamId(created.client_id),
@@ -148,7 +148,7 @@ Status ClientCommandHandler::RevokeToken(const TokenRevocationRequest& token,
   eventstore::NewEvent event{
       .event_id = "evt_" + Sha256Hex("token.revoked\n" + token.token_id).substr(0, 32),
       .type = std::string(projections::kTokenRevokedType),
-      .data = projections::TokenRevokedData(revocation),
+      .data = projections::WriteTokenRevoked(revocation),
       .actor = actor,
   };
   auto appended = store_.Append(ClientStreamId(token.client_id), eventstore::ExpectedVersion::Any(),

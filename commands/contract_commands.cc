@@ -4,6 +4,8 @@
 
 #include "base/time_text.h"
 #include "commands/due_timers.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/placed_field_rules.h"
 #include "domain/signer_authentication.h"
 #include "domain/stream_kinds.h"
@@ -28,9 +30,8 @@ size_t ParticipantCount(const Command& command) {
 // A PersistEvidence decided before its bundle is stored.
 bool AwaitsEvidence(const std::vector<DomainEvent>& events) {
   for (const auto& event : events) {
-    if (event.type != event_type::kEvidencePersisted) continue;
-    const auto* sha256 = event.data.if_contains("sha256");
-    if (sha256 == nullptr || !sha256->is_string() || sha256->as_string().empty()) return true;
+    const auto persisted = event_codec::As<EvidencePersistedData>(event.type, event.data);
+    if (persisted && persisted->sha256.empty()) return true;
   }
   return false;
 }

@@ -7,6 +7,8 @@
 #include "base/time_text.h"
 #include "commands/contract_commands.h"
 #include "commands/signing_times.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/mail_plan.h"
 
 namespace esign::commands {
@@ -144,9 +146,8 @@ void ContractCommandHandler::NotifyProviderSessions(const ContractState& after,
   }
   if (!provider_session_started_) return;
   for (const auto& event : events) {
-    if (event.type != event_type::kSessionCreated) continue;
-    const auto* id = event.data.if_contains("sessionId");
-    const SigningSession* session = id ? after.FindSession(id->as_string()) : nullptr;
+    const auto created = event_codec::As<SessionCreatedData>(event.type, event.data);
+    const SigningSession* session = created ? after.FindSession(created->session_id) : nullptr;
     if (session != nullptr && session->channel == ExecutionChannel::kProviderManaged) {
       provider_session_started_(after, *session);
     }

@@ -6,6 +6,8 @@
 
 #include "base/json_read.h"
 #include "base/sha256.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "projections/due_timer_index.h"
 
 namespace esign::commands {
@@ -25,17 +27,13 @@ std::optional<int64_t> Earliest(std::optional<int64_t> a, std::optional<int64_t>
 
 std::string DueTimerEventId(std::string_view contract_id, const DomainEvent& event) {
   std::string timer;
-  if (event.type == event_type::kContractExpired) {
-    timer = "expiry";
-    timer += '\n';
-    timer += StringMemberOrEmpty(event.data, "expiresAt");
-  } else {
-    timer = "reminder";
-    timer += '\n';
-    timer += StringMemberOrEmpty(event.data, "participantId");
-    timer += '\n';
-    timer += StringMemberOrEmpty(event.data, "dueAt");
-  }
+  event_codec::Visit<boost::mp11::mp_list<ContractExpiredData, ParticipantRemindedData>>(
+      event.type, event.data,
+      event_codec::Overloaded{
+          [&](const ContractExpiredData& expired) { timer = "expiry\n" + expired.expires_at; },
+          [&](const ParticipantRemindedData& reminded) {
+            timer = "reminder\n" + reminded.participant_id + '\n' + reminded.due_at.value_or("");
+          }});
   return "evt_" + Sha256Hex(std::string(contract_id) + '\n' + timer).substr(0, 32);
 }
 

@@ -1,6 +1,8 @@
 #include "commands/endpoint_commands.h"
 
 #include "base/time_text.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/stream_kinds.h"
 
 namespace esign::commands {
@@ -278,16 +280,14 @@ Result<EndpointCommands::Rotated> EndpointCommands::ReplayRotated(const Endpoint
                                                                   uint64_t version) const {
   auto at = LoadAt(store_, caller, id, version);
   if (!at) return std::unexpected(at.error());
-  boost::system::error_code ec;
-  const boost::json::value data = boost::json::parse(at->last.data, ec);
-  const auto* expires =
-      ec || !data.is_object() ? nullptr : data.as_object().if_contains("previousSecretExpiresAt");
-  if (at->last.type != kEndpointSecretRotated || expires == nullptr || !expires->is_string()) {
+  const auto rotation =
+      event_codec::AsText<WebhookEndpointSecretRotatedData>(at->last.type, at->last.data);
+  if (!rotation || rotation->previous_secret_expires_at.empty()) {
     return Fail(ErrorCode::kCorruption, "the Idempotency-Key of a rotation names no rotation");
   }
   auto current = CurrentSecret(secrets_, id);
   if (!current) return std::unexpected(current.error());
-  Rotated rotated{std::move(at->endpoint), std::nullopt, std::string(expires->as_string()),
+  Rotated rotated{std::move(at->endpoint), std::nullopt, rotation->previous_secret_expires_at,
                   /*replayed=*/true};
   // This rotation's secret, as long as no later rotation replaced it (each rotation leaves its
   // own expiry as the latest in the file).

@@ -1,6 +1,8 @@
 #include "commands/organization_templates.h"
 
 #include "base/json_read.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/json_parse.h"
 #include "domain/placed_field_rules.h"
 #include "domain/stream_kinds.h"
@@ -120,13 +122,13 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::Create(
     if (existing) return Fail(ErrorCode::kStreamVersionConflict, "the template id is taken");
     Template tmpl = created;
     tmpl.template_id = template_id;
-    std::vector<NewEvent> events{{template_event::kCreated, TemplateCreatedData(tmpl)}};
+    std::vector<NewEvent> events{{template_event::kCreated, WriteTemplateCreated(tmpl)}};
     for (const TemplateVersion& version : tmpl.versions) {
-      events.push_back({template_event::kVersionAdded, TemplateVersionAddedData(tmpl, version)});
+      events.push_back({template_event::kVersionAdded, WriteTemplateVersionAdded(tmpl, version)});
     }
     if (const TemplateVersion* published = tmpl.PublishedVersion()) {
       events.push_back({template_event::kPublished,
-                        TemplatePublishedData(tmpl, published->template_version_id)});
+                        WriteTemplatePublished(tmpl, published->template_version_id)});
     }
     return events;
   };
@@ -157,7 +159,7 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::AddVersion(
                   "at most " + limit + " versions per template");
     }
     std::vector<NewEvent> events{
-        {template_event::kVersionAdded, TemplateVersionAddedData(*tmpl, version)}};
+        {template_event::kVersionAdded, WriteTemplateVersionAdded(*tmpl, version)}};
     // Every reader keeps the whole template in memory: its size is bounded, not only its count.
     if (boost::json::serialize(TemplateToJson(*tmpl)).size() + events.front().data.size() >
         kMaxTemplateBytes) {
@@ -168,7 +170,7 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::AddVersion(
     }
     if (version.published) {
       events.push_back(
-          {template_event::kPublished, TemplatePublishedData(*tmpl, version.template_version_id)});
+          {template_event::kPublished, WriteTemplatePublished(*tmpl, version.template_version_id)});
     }
     return events;
   };
@@ -194,7 +196,7 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::Publish(
     if (Status open = NotArchived(*tmpl); !open) return std::unexpected(open.error());
     if (version->published) return std::vector<NewEvent>{};
     return std::vector<NewEvent>{
-        {template_event::kPublished, TemplatePublishedData(*tmpl, version_id)}};
+        {template_event::kPublished, WriteTemplatePublished(*tmpl, version_id)}};
   };
   return Run(caller, std::string(template_id), /*creating=*/false, decide, idempotency);
 }
@@ -208,7 +210,7 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::Archive(
       return std::unexpected(writable.error());
     }
     if (tmpl->archived) return std::vector<NewEvent>{};
-    return std::vector<NewEvent>{{template_event::kArchived, TemplateArchivedData(*tmpl)}};
+    return std::vector<NewEvent>{{template_event::kArchived, WriteTemplateArchived(*tmpl)}};
   };
   return Run(caller, std::string(template_id), /*creating=*/false, decide, idempotency);
 }
@@ -312,12 +314,9 @@ Result<OrganizationTemplates::Outcome> OrganizationTemplates::OutcomeAt(
   if (!loaded->tmpl) return TemplateNotFound(template_id);
   Outcome outcome{std::move(*loaded->tmpl)};
   for (const auto& event : loaded->events) {
-    if (event.event_id != first_event_id || event.type != template_event::kVersionAdded) continue;
-    auto data = ParseJson(event.data);
-    if (!data || !data->is_object()) break;
-    if (const auto* added = ObjectMember(data->get_object(), "version")) {
-      outcome.template_version_id =
-          std::string(StringMember(*added, "templateVersionId").value_or(""));
+    if (event.event_id != first_event_id) continue;
+    if (auto added = event_codec::AsText<TemplateVersionAddedData>(event.type, event.data)) {
+      outcome.template_version_id = StringMemberOrEmpty(added->version, "templateVersionId");
     }
   }
   return outcome;

@@ -3,118 +3,44 @@
 #include <algorithm>
 #include <limits>
 
-#include "base/json_read.h"
 #include "base/time_text.h"
 #include "domain/contract.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/signing_settings.h"
 
 namespace esign {
 namespace {
 
-std::vector<Participant> Participants(const boost::json::object& data) {
+std::vector<Participant> Participants(const std::vector<ParticipantRecord>& records) {
   std::vector<Participant> out;
-  const auto* value = data.if_contains("participants");
-  if (value == nullptr || !value->is_array()) return out;
-  for (const auto& item : value->get_array()) {
-    if (item.is_object()) out.push_back(ParticipantFromEventJson(item.get_object()));
+  out.reserve(records.size());
+  for (const auto& record : records) out.push_back(ParticipantFromRecord(record));
+  return out;
+}
+
+std::vector<RoleBinding> RoleBindings(const std::vector<RoleBindingRecord>& records) {
+  std::vector<RoleBinding> out;
+  out.reserve(records.size());
+  for (const auto& record : records) {
+    out.push_back(RoleBinding{record.template_role_id, record.participant_id});
   }
   return out;
 }
 
-std::vector<SignaturePlacement> Placements(const boost::json::value* value) {
-  std::vector<SignaturePlacement> out;
-  if (value == nullptr || !value->is_array()) return out;
-  for (const auto& item : value->get_array()) {
-    if (!item.is_object()) continue;
-    const auto& o = item.get_object();
-    auto number = [&](std::string_view key) {
-      const auto* v = o.if_contains(key);
-      return v != nullptr && v->is_number() ? v->to_number<double>() : 0.0;
-    };
-    out.push_back(SignaturePlacement{IntegerMember(o, "page").value_or(1), number("x"), number("y"),
-                                     number("width"), number("height")});
-  }
+boost::json::object DataValues(const std::vector<DataValueRecord>& records) {
+  boost::json::object out;
+  for (const auto& record : records) out[record.key] = record.value;
   return out;
 }
 
-void ApplyPrepared(ContractState& state, const boost::json::object& d) {
-  state.role_bindings = RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings")
-                                                                        : boost::json::value());
-  state.signing_settings = ObjectMemberOrEmpty(d, "signingSettings");
-  state.notifications = ObjectMemberOrEmpty(d, "notifications");
-  state.notification_snapshot = ObjectMemberOrEmpty(d, "notificationSnapshot");
-  state.prepared_roles.clear();
-  if (const auto* roles = d.if_contains("roles"); roles != nullptr && roles->is_array()) {
-    for (const auto& item : roles->get_array()) {
-      if (!item.is_object()) continue;
-      const auto& o = item.get_object();
-      PreparedRole role;
-      role.template_role_id = StringMemberOrEmpty(o, "templateRoleId");
-      role.participant_id = StringMemberOrEmpty(o, "participantId");
-      role.action = ParseParticipantAction(StringMemberOrEmpty(o, "action"))
-                        .value_or(ParticipantAction::kSign);
-      role.recipient_type = ParseRecipientType(StringMemberOrEmpty(o, "recipientType"))
-                                .value_or(RecipientType::kIndividual);
-      role.routing_order = IntegerMember(o, "routingOrder").value_or(1);
-      role.signature_placement = Placements(o.if_contains("signaturePlacement"));
-      state.prepared_roles.push_back(std::move(role));
+// The signers named by readyParticipantIds (of contract.sent and signer.completed): their turn
+// came at `at`.
+void MarkReady(ContractState& state, const std::vector<std::string>& ready, const std::string& at) {
+  for (const auto& id : ready) {
+    if (Participant* p = state.FindParticipant(id); p != nullptr && !p->ready_since) {
+      p->ready_since = at;
     }
-  }
-  if (const auto* routing = d.if_contains("routing"); routing != nullptr && routing->is_array()) {
-    for (const auto& item : routing->get_array()) {
-      if (!item.is_object()) continue;
-      if (Participant* p =
-              state.FindParticipant(StringMemberOrEmpty(item.get_object(), "participantId"))) {
-        p->effective_routing_order = IntegerMember(item.get_object(), "routingOrder").value_or(1);
-      }
-    }
-  }
-  state.dropped_roles.clear();
-  if (const auto* dropped = d.if_contains("droppedRoles");
-      dropped != nullptr && dropped->is_array()) {
-    for (const auto& item : dropped->get_array()) {
-      if (item.is_string()) state.dropped_roles.emplace_back(item.get_string());
-    }
-  }
-  const auto rendered = StringMember(d, "renderedDocumentSha256");
-  state.rendered_document_sha256 = rendered ? std::optional<std::string>(*rendered) : std::nullopt;
-  state.prepared_at = StringMemberOrEmpty(d, "preparedAt");
-  state.updated_at = StringMemberOrEmpty(d, "preparedAt");
-}
-
-SigningSession SessionFromCreated(const boost::json::object& d) {
-  SigningSession session;
-  session.session_id = StringMemberOrEmpty(d, "sessionId");
-  session.participant_id = StringMemberOrEmpty(d, "participantId");
-  session.channel = ParseExecutionChannel(StringMemberOrEmpty(d, "channel"))
-                        .value_or(ExecutionChannel::kPlatformHosted);
-  session.token_sha256 = StringMemberOrEmpty(d, "tokenSha256");
-  session.expires_at = StringMemberOrEmpty(d, "expiresAt");
-  session.return_url = StringMemberOrEmpty(d, "returnUrl");
-  session.provider_id = StringMemberOrEmpty(d, "providerId");
-  session.document_sha256 = StringMemberOrEmpty(d, "documentSha256");
-  const auto* automatic = d.if_contains("automatic");
-  session.automatic = automatic != nullptr && automatic->is_bool() && automatic->get_bool();
-  session.created_at = StringMemberOrEmpty(d, "createdAt");
-  session.updated_at = session.created_at;
-  return session;
-}
-
-void ApplySignerAuthentication(ContractState& state, std::string_view type,
-                               const boost::json::object& d) {
-  SigningSession* session = state.FindSession(StringMemberOrEmpty(d, "sessionId"));
-  if (session == nullptr) return;
-  if (type == event_type::kSignerCodeSent) {
-    session->codes_sent = static_cast<int>(IntegerMember(d, "codeNumber").value_or(0));
-    session->last_code_sent_at = StringMemberOrEmpty(d, "sentAt");
-    session->code_expires_at = StringMemberOrEmpty(d, "expiresAt");
-  } else if (type == event_type::kSignerAuthenticated) {
-    session->authenticated_at.push_back(StringMemberOrEmpty(d, "authenticatedAt"));
-    // The latest code did it, and a code proves once (logs from before this rule included).
-    if (StringMemberOrEmpty(d, "method") == "email_otp") session->code_spent = session->codes_sent;
-  } else {
-    session->failed_attempts = static_cast<int>(IntegerMember(d, "failedAttempts").value_or(0));
-    if (type == event_type::kSignerAuthenticationFailed) session->locked = true;
   }
 }
 
@@ -128,25 +54,242 @@ void EndSession(ContractState& state, std::string_view session_id, SessionState 
   }
 }
 
-// The signers named by readyParticipantIds (of contract.sent and signer.completed): their turn
-// came at `at`.
-void MarkReady(ContractState& state, const boost::json::object& d, const std::string& at) {
-  const boost::json::array* ready = ArrayMember(d, "readyParticipantIds");
-  if (ready == nullptr) return;
-  for (const auto& id : *ready) {
-    if (!id.is_string()) continue;
-    if (Participant* p = state.FindParticipant(id.get_string()); p != nullptr && !p->ready_since) {
-      p->ready_since = at;
+// One On per event type of the contract stream (ContractEventData).
+
+void On(ContractState& state, const ContractCreatedData& d) {
+  state.id = d.contract_id;
+  state.status = ContractStatus::kDraft;
+  state.title = d.title;
+  state.template_id = d.template_id.value_or("");
+  state.template_version_id = d.template_version_id.value_or("");
+  for (const auto& document : d.documents.value_or(std::vector<boost::json::object>{})) {
+    state.documents.push_back(ContractDocumentFromJson(document));
+  }
+  for (const auto& field : d.fields.value_or(std::vector<boost::json::object>{})) {
+    state.fields.push_back(PlacedFieldFromJson(field));
+  }
+  state.organization_signing_mode = d.organization_signing_mode == "manual"
+                                        ? OrganizationSigningMode::kManual
+                                        : OrganizationSigningMode::kAutomatic;
+  state.organization_id = d.organization_id;
+  state.created_by = d.created_by;
+  state.data.field_values = DataValues(d.field_values);
+  state.data.table_data = d.table_data;
+  state.participants = Participants(d.participants);
+  state.role_bindings = RoleBindings(d.role_bindings);
+  state.signing_settings = d.signing_settings;
+  state.notifications = d.notifications;
+  state.created_at = d.created_at;
+  state.updated_at = state.created_at;
+}
+
+void On(ContractState& state, const DataUpdatedData& d) {
+  state.data.field_values = DataValues(d.field_values);
+  if (d.table_data) state.data.table_data = *d.table_data;
+  state.updated_at = d.updated_at;
+}
+
+void On(ContractState& state, const TableDataUpdatedData& d) {
+  state.data.table_data = d.table_data;
+  state.updated_at = d.updated_at;
+}
+
+void On(ContractState& state, const ParticipantsReplacedData& d) {
+  state.participants = Participants(d.participants);
+  state.role_bindings = RoleBindings(d.role_bindings);
+  state.updated_at = d.updated_at;
+}
+
+void On(ContractState& state, const RoleBindingsUpdatedData& d) {
+  state.role_bindings = RoleBindings(d.role_bindings);
+  state.signing_settings = d.signing_settings;
+  state.updated_at = d.updated_at;
+}
+
+void On(ContractState& state, const ContractPreparedData& d) {
+  state.role_bindings = RoleBindings(d.role_bindings);
+  state.signing_settings = d.signing_settings;
+  state.notifications = d.notifications;
+  state.notification_snapshot = d.notification_snapshot;
+  state.prepared_roles.clear();
+  state.prepared_roles.reserve(d.roles.size());
+  for (const auto& record : d.roles) {
+    PreparedRole role;
+    role.template_role_id = record.template_role_id;
+    role.participant_id = record.participant_id;
+    role.action = ParseParticipantAction(record.action).value_or(ParticipantAction::kSign);
+    role.recipient_type =
+        ParseRecipientType(record.recipient_type).value_or(RecipientType::kIndividual);
+    role.routing_order = record.routing_order;
+    role.signature_placement.reserve(record.signature_placement.size());
+    for (const auto& p : record.signature_placement) {
+      role.signature_placement.push_back(SignaturePlacement{p.page, p.x, p.y, p.width, p.height});
     }
+    state.prepared_roles.push_back(std::move(role));
+  }
+  for (const auto& routing : d.routing) {
+    if (Participant* p = state.FindParticipant(routing.participant_id)) {
+      p->effective_routing_order = routing.routing_order;
+    }
+  }
+  state.dropped_roles = d.dropped_roles;
+  state.rendered_document_sha256 = d.rendered_document_sha256;
+  state.prepared_at = d.prepared_at;
+  state.updated_at = d.prepared_at;
+}
+
+void On(ContractState& state, const ContractSentData& d) {
+  state.status = ContractStatus::kSent;
+  state.sent_at = d.sent_at;
+  state.updated_at = d.sent_at;
+  if (d.expires_at) {
+    state.expires_at = *d.expires_at;
+  } else if (const auto micros = ExpiryMicros(state.signing_settings, d.sent_at)) {
+    state.expires_at = FormatTimestamp(*micros);  // sent before contract.sent recorded it
+  }
+  MarkReady(state, d.ready_participant_ids, d.sent_at);
+}
+
+void On(ContractState& state, const SignerCompletedData& d) {
+  if (Participant* p = state.FindParticipant(d.participant_id)) {
+    p->signed_at = d.signed_at;
+    p->signing_evidence = d.evidence;
+  }
+  for (const auto& value : d.field_values.value_or(std::vector<SignerValueRecord>{})) {
+    for (PlacedField& field : state.fields) {
+      if (field.field_id == value.field_id) field.value = value.value;
+    }
+  }
+  EndSession(state, d.session_id.value_or(""), SessionState::kCompleted, d.recorded_at);
+  // signedAt may come from the signer's side; recordedAt is the service's own time.
+  state.updated_at = d.recorded_at;
+  MarkReady(state, d.ready_participant_ids, d.recorded_at);
+}
+
+void On(ContractState& state, const SigningInProgressData& d) {
+  state.status = ContractStatus::kSigning;
+  state.updated_at = d.at;
+}
+
+void On(ContractState& state, const ContractCompletedData& d) {
+  state.status = ContractStatus::kCompleted;
+  state.signed_pdf_key = d.signed_pdf_key;
+  state.signed_pdf_sha256 = d.signed_pdf_sha256;
+  // Absent in contracts completed before the completion certificate existed.
+  state.signed_content_sha256 = d.signed_content_sha256;
+  state.completed_at = d.completed_at;
+  state.updated_at = d.completed_at;
+  if (d.signed_pdf_sha256) {
+    state.artifact_revisions.push_back(
+        ArtifactRevision{d.revision.value_or(state.LatestRevision() + 1), "signed_pdf",
+                         *d.signed_pdf_sha256, d.completed_at});
   }
 }
 
-void ApplyReminded(ContractState& state, const boost::json::object& d) {
-  Participant* p = state.FindParticipant(StringMemberOrEmpty(d, "participantId"));
+void On(ContractState& state, const SignerDeclinedData& d) {
+  if (Participant* p = state.FindParticipant(d.participant_id)) {
+    p->declined_at = d.declined_at;
+    p->decline_reason = d.reason;
+  }
+  EndSession(state, d.session_id.value_or(""), SessionState::kDeclined, d.declined_at);
+  state.updated_at = d.declined_at;
+}
+
+void On(ContractState& state, const ContractDeclinedData& d) {
+  state.status = ContractStatus::kDeclined;
+  state.declined_at = d.declined_at;
+  state.updated_at = d.declined_at;
+}
+
+void On(ContractState& state, const EvidencePersistedData& d) {
+  state.artifact_revisions.push_back(
+      ArtifactRevision{d.revision, "evidence_bundle", d.sha256, d.persisted_at});
+  state.updated_at = d.persisted_at;
+}
+
+void On(ContractState& state, const ContractVoidedData& d) {
+  state.status = ContractStatus::kVoided;
+  state.voided_at = d.voided_at;
+  state.void_reason = d.reason;
+  state.voided_by = d.voided_by;
+  state.updated_at = d.voided_at;
+}
+
+void On(ContractState& state, const ContractExpiredData& d) {
+  state.status = ContractStatus::kExpired;
+  state.expired_at = d.expired_at;
+  state.updated_at = d.expired_at;
+}
+
+// A reminder changes nothing of the contract: updatedAt stays.
+void On(ContractState& state, const ParticipantRemindedData& d) {
+  Participant* p = state.FindParticipant(d.participant_id);
   if (p == nullptr) return;
   ++p->reminder_count;
-  if (StringMemberOrEmpty(d, "trigger") == "scheduled") ++p->scheduled_reminder_count;
-  p->last_reminded_at = StringMemberOrEmpty(d, "remindedAt");
+  if (d.trigger == "scheduled") ++p->scheduled_reminder_count;
+  p->last_reminded_at = d.reminded_at;
+}
+
+void On(ContractState& state, const SessionCreatedData& d) {
+  SigningSession session;
+  session.session_id = d.session_id;
+  session.participant_id = d.participant_id;
+  session.channel = ParseExecutionChannel(d.channel).value_or(ExecutionChannel::kPlatformHosted);
+  session.token_sha256 = d.token_sha256.value_or("");
+  session.expires_at = d.expires_at;
+  session.return_url = d.return_url.value_or("");
+  session.provider_id = d.provider_id.value_or("");
+  session.document_sha256 = d.document_sha256;
+  session.automatic = d.automatic;
+  session.created_at = d.created_at;
+  session.updated_at = d.created_at;
+  state.sessions.push_back(std::move(session));
+}
+
+void On(ContractState& state, const SessionCancelledData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->cancel_reason = d.reason;
+  }
+  EndSession(state, d.session_id, SessionState::kCancelled, d.cancelled_at);
+}
+
+void On(ContractState& state, const SessionRefreshedData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->token_sha256 = d.token_sha256.value_or("");
+    session->expires_at = d.expires_at;
+    session->updated_at = d.refreshed_at;
+  }
+}
+
+// The signer's proofs change the session, not the contract.
+
+void On(ContractState& state, const SignerCodeSentData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->codes_sent = static_cast<int>(d.code_number);
+    session->last_code_sent_at = d.sent_at;
+    session->code_expires_at = d.expires_at;
+  }
+}
+
+void On(ContractState& state, const SignerAuthenticatedData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->authenticated_at.push_back(d.authenticated_at);
+    // The latest code did it, and a code proves once (logs from before this rule included).
+    if (d.method == "email_otp") session->code_spent = session->codes_sent;
+  }
+}
+
+void On(ContractState& state, const SignerAttemptFailedData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->failed_attempts = static_cast<int>(d.failed_attempts);
+  }
+}
+
+void On(ContractState& state, const SignerAuthenticationFailedData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->failed_attempts = static_cast<int>(d.failed_attempts);
+    session->locked = true;
+  }
 }
 
 // Progress is derived from the status, the signatures and the routing orders, so that it can
@@ -178,158 +321,10 @@ void RecomputeProgress(ContractState& state) {
 }  // namespace
 
 ContractState Apply(ContractState state, const DomainEvent& event) {
-  const boost::json::object& d = event.data;
-  const std::string_view type = event.type;
-  if (type == event_type::kContractCreated) {
-    state.id = StringMemberOrEmpty(d, "contractId");
-    state.status = ContractStatus::kDraft;
-    state.title = StringMemberOrEmpty(d, "title");
-    state.template_id = StringMemberOrEmpty(d, "templateId");
-    state.template_version_id = StringMemberOrEmpty(d, "templateVersionId");
-    if (const auto* documents = ArrayMember(d, "documents")) {
-      for (const auto& document : *documents) {
-        if (document.is_object()) {
-          state.documents.push_back(ContractDocumentFromJson(document.get_object()));
-        }
-      }
-    }
-    if (const auto* fields = ArrayMember(d, "fields")) {
-      for (const auto& field : *fields) {
-        if (field.is_object()) state.fields.push_back(PlacedFieldFromJson(field.get_object()));
-      }
-    }
-    state.organization_signing_mode = StringMemberOrEmpty(d, "organizationSigningMode") == "manual"
-                                          ? OrganizationSigningMode::kManual
-                                          : OrganizationSigningMode::kAutomatic;
-    state.organization_id = StringMemberOrEmpty(d, "organizationId");
-    state.created_by = StringMemberOrEmpty(d, "createdBy");
-    state.data.field_values =
-        FieldValuesFromJson(d.contains("fieldValues") ? d.at("fieldValues") : nullptr);
-    state.data.table_data = ObjectMemberOrEmpty(d, "tableData");
-    state.participants = Participants(d);
-    state.role_bindings =
-        RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
-    state.signing_settings = ObjectMemberOrEmpty(d, "signingSettings");
-    state.notifications = ObjectMemberOrEmpty(d, "notifications");
-    state.created_at = StringMemberOrEmpty(d, "createdAt");
-    state.updated_at = state.created_at;
-  } else if (type == event_type::kDataUpdated) {
-    state.data.field_values =
-        FieldValuesFromJson(d.contains("fieldValues") ? d.at("fieldValues") : nullptr);
-    if (d.contains("tableData")) state.data.table_data = ObjectMemberOrEmpty(d, "tableData");
-    state.updated_at = StringMemberOrEmpty(d, "updatedAt");
-  } else if (type == event_type::kTableDataUpdated) {
-    state.data.table_data = ObjectMemberOrEmpty(d, "tableData");
-    state.updated_at = StringMemberOrEmpty(d, "updatedAt");
-  } else if (type == event_type::kParticipantsReplaced) {
-    state.participants = Participants(d);
-    state.role_bindings =
-        RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
-    state.updated_at = StringMemberOrEmpty(d, "updatedAt");
-  } else if (type == event_type::kRoleBindingsUpdated) {
-    state.role_bindings =
-        RoleBindingsFromJson(d.contains("roleBindings") ? d.at("roleBindings") : nullptr);
-    state.signing_settings = ObjectMemberOrEmpty(d, "signingSettings");
-    state.updated_at = StringMemberOrEmpty(d, "updatedAt");
-  } else if (type == event_type::kContractPrepared) {
-    ApplyPrepared(state, d);
-  } else if (type == event_type::kContractSent) {
-    state.status = ContractStatus::kSent;
-    state.sent_at = StringMemberOrEmpty(d, "sentAt");
-    state.updated_at = *state.sent_at;
-    if (const auto expires_at = StringMember(d, "expiresAt")) {
-      state.expires_at = std::string(*expires_at);
-    } else if (const auto micros = ExpiryMicros(state.signing_settings, *state.sent_at)) {
-      state.expires_at = FormatTimestamp(*micros);  // sent before contract.sent recorded it
-    }
-    MarkReady(state, d, *state.sent_at);
-  } else if (type == event_type::kSignerCompleted) {
-    if (Participant* p = state.FindParticipant(StringMemberOrEmpty(d, "participantId"))) {
-      p->signed_at = StringMemberOrEmpty(d, "signedAt");
-      p->signing_evidence = ObjectMemberOrEmpty(d, "evidence");
-    }
-    if (const auto* values = ArrayMember(d, "fieldValues")) {
-      for (const auto& item : *values) {
-        if (!item.is_object()) continue;
-        const std::string id = StringMemberOrEmpty(item.get_object(), "fieldId");
-        const auto* value = Member(item.get_object(), "value");
-        for (PlacedField& field : state.fields) {
-          if (field.field_id == id && value != nullptr) field.value = *value;
-        }
-      }
-    }
-    EndSession(state, StringMemberOrEmpty(d, "sessionId"), SessionState::kCompleted,
-               StringMemberOrEmpty(d, "recordedAt"));
-    // signedAt may come from the signer's side; recordedAt is the service's own time.
-    state.updated_at = StringMemberOrEmpty(d, "recordedAt");
-    MarkReady(state, d, state.updated_at);
-  } else if (type == event_type::kSigningInProgress) {
-    state.status = ContractStatus::kSigning;
-    state.updated_at = StringMemberOrEmpty(d, "at");
-  } else if (type == event_type::kContractCompleted) {
-    state.status = ContractStatus::kCompleted;
-    state.signed_pdf_key = StringMemberOrEmpty(d, "signedPdfKey");
-    const auto signed_pdf = StringMember(d, "signedPdfSha256");
-    state.signed_pdf_sha256 = signed_pdf ? std::optional<std::string>(*signed_pdf) : std::nullopt;
-    // Absent in contracts completed before the completion certificate existed.
-    const auto signed_content = StringMember(d, "signedContentSha256");
-    state.signed_content_sha256 =
-        signed_content ? std::optional<std::string>(*signed_content) : std::nullopt;
-    state.completed_at = StringMemberOrEmpty(d, "completedAt");
-    state.updated_at = *state.completed_at;
-    if (state.signed_pdf_sha256) {
-      state.artifact_revisions.push_back(
-          ArtifactRevision{IntegerMember(d, "revision").value_or(state.LatestRevision() + 1),
-                           "signed_pdf", *state.signed_pdf_sha256, *state.completed_at});
-    }
-  } else if (type == event_type::kSignerDeclined) {
-    if (Participant* p = state.FindParticipant(StringMemberOrEmpty(d, "participantId"))) {
-      p->declined_at = StringMemberOrEmpty(d, "declinedAt");
-      p->decline_reason = StringMemberOrEmpty(d, "reason");
-    }
-    EndSession(state, StringMemberOrEmpty(d, "sessionId"), SessionState::kDeclined,
-               StringMemberOrEmpty(d, "declinedAt"));
-    state.updated_at = StringMemberOrEmpty(d, "declinedAt");
-  } else if (type == event_type::kContractDeclined) {
-    state.status = ContractStatus::kDeclined;
-    state.declined_at = StringMemberOrEmpty(d, "declinedAt");
-    state.updated_at = *state.declined_at;
-  } else if (type == event_type::kContractVoided) {
-    state.status = ContractStatus::kVoided;
-    state.voided_at = StringMemberOrEmpty(d, "voidedAt");
-    state.void_reason = StringMemberOrEmpty(d, "reason");
-    state.voided_by = StringMemberOrEmpty(d, "voidedBy");
-    state.updated_at = *state.voided_at;
-  } else if (type == event_type::kContractExpired) {
-    state.status = ContractStatus::kExpired;
-    state.expired_at = StringMemberOrEmpty(d, "expiredAt");
-    state.updated_at = *state.expired_at;
-  } else if (type == event_type::kParticipantReminded) {
-    ApplyReminded(state, d);  // a reminder changes nothing of the contract: updatedAt stays
-  } else if (type == event_type::kSessionCreated) {
-    state.sessions.push_back(SessionFromCreated(d));
-  } else if (type == event_type::kSessionCancelled) {
-    if (SigningSession* session = state.FindSession(StringMemberOrEmpty(d, "sessionId"))) {
-      session->cancel_reason = StringMemberOrEmpty(d, "reason");
-    }
-    EndSession(state, StringMemberOrEmpty(d, "sessionId"), SessionState::kCancelled,
-               StringMemberOrEmpty(d, "cancelledAt"));
-  } else if (type == event_type::kSessionRefreshed) {
-    if (SigningSession* session = state.FindSession(StringMemberOrEmpty(d, "sessionId"))) {
-      session->token_sha256 = StringMemberOrEmpty(d, "tokenSha256");
-      session->expires_at = StringMemberOrEmpty(d, "expiresAt");
-      session->updated_at = StringMemberOrEmpty(d, "refreshedAt");
-    }
-  } else if (type == event_type::kSignerCodeSent || type == event_type::kSignerAuthenticated ||
-             type == event_type::kSignerAttemptFailed ||
-             type == event_type::kSignerAuthenticationFailed) {
-    ApplySignerAuthentication(state, type, d);  // the contract itself does not change
-  } else if (type == event_type::kEvidencePersisted) {
-    state.artifact_revisions.push_back(
-        ArtifactRevision{IntegerMember(d, "revision").value_or(0), "evidence_bundle",
-                         StringMemberOrEmpty(d, "sha256"), StringMemberOrEmpty(d, "persistedAt")});
-    state.updated_at = StringMemberOrEmpty(d, "persistedAt");
-  }
+  // An event of another type, or one whose data does not read (the log holds only what the
+  // writers accepted), changes nothing but the version.
+  event_codec::Visit<ContractEventData>(event.type, event.data,
+                                        [&](const auto& data) { On(state, data); });
   // Every event counts, known or not, so version equals the stream version of the contract.
   ++state.version;
   RecomputeProgress(state);

@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "base/json_read.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/notifications.h"
 #include "domain/placeholders.h"
 
@@ -80,15 +82,14 @@ bool HostedSigner(const Participant& p) {
 // Signing requests to the hosted signers whose turn the event brought: named by its
 // readyParticipantIds and ready since `at`, the event's time (signers already in turn, signing in
 // parallel, are named again but were asked before).
-void AddSigningRequests(const ContractState& state, const DomainEvent& event, std::string_view at,
-                        Outbox& outbox) {
+void AddSigningRequests(const ContractState& state, const std::vector<std::string>& ready,
+                        std::string_view at, Outbox& outbox) {
   const boost::json::object& settings = SettingsOf(state, "contract.sent");
-  const boost::json::array* ready = ArrayMember(event.data, "readyParticipantIds");
-  if (!Enabled(settings) || ready == nullptr) return;
+  if (!Enabled(settings)) return;
   const std::string subject = WithTitle(StringMemberOrEmpty(settings, "subject"), state.title);
   const std::string message = WithTitle(StringMemberOrEmpty(settings, "message"), state.title);
-  for (const auto& id : *ready) {
-    const Participant* p = id.is_string() ? state.FindParticipant(id.get_string()) : nullptr;
+  for (const auto& id : ready) {
+    const Participant* p = state.FindParticipant(id);
     if (p == nullptr || !HostedSigner(*p) || p->signed_at || p->ready_since != at) continue;
     PlannedMail mail = ToParticipant(MailKind::kSigningRequest, *p);
     mail.hosted_link = true;
@@ -158,36 +159,53 @@ std::string_view ToString(MailKind kind) {
   return "signing_request";
 }
 
+// The events that may send mail.
+using MailEvents =
+    boost::mp11::mp_list<ContractSentData, SignerCompletedData, ParticipantRemindedData,
+                         ContractCompletedData, ContractDeclinedData, ContractVoidedData,
+                         ContractExpiredData, SignerCodeSentData>;
+
 std::vector<PlannedMail> PlanMail(const ContractState& after, const DomainEvent& event,
                                   const std::optional<OwnerContact>& owner) {
   Outbox outbox;
-  const std::string_view type = event.type;
-  if (type == event_type::kContractSent) {
-    AddSigningRequests(after, event, StringMemberOrEmpty(event.data, "sentAt"), outbox);
-  } else if (type == event_type::kSignerCompleted) {
-    AddSigningRequests(after, event, StringMemberOrEmpty(event.data, "recordedAt"), outbox);
-    AddGroups(after, "signer.completed", MailKind::kSignerCompleted, owner, outbox);
-  } else if (type == event_type::kParticipantReminded) {
-    const Participant* p = after.FindParticipant(StringMemberOrEmpty(event.data, "participantId"));
-    if (p != nullptr && HostedSigner(*p) && !p->signed_at &&
-        Enabled(SettingsOf(after, "reminder"))) {
-      PlannedMail mail = ToParticipant(MailKind::kReminder, *p);
-      mail.hosted_link = true;
-      outbox.Add(std::move(mail));
-    }
-  } else if (type == event_type::kContractCompleted) {
-    AddGroups(after, "contract.completed", MailKind::kContractCompleted, owner, outbox);
-  } else if (type == event_type::kContractDeclined) {
-    AddGroups(after, "contract.declined", MailKind::kContractDeclined, owner, outbox);
-  } else if (type == event_type::kContractVoided) {
-    AddGroups(after, "contract.voided", MailKind::kContractVoided, owner, outbox);
-  } else if (type == event_type::kContractExpired) {
-    AddGroups(after, "contract.expired", MailKind::kContractExpired, owner, outbox);
-  } else if (type == event_type::kSignerCodeSent) {
-    // Not a notification the settings could turn off: the signer asked for it on the page.
-    const Participant* p = after.FindParticipant(StringMemberOrEmpty(event.data, "participantId"));
-    if (p != nullptr) outbox.Add(ToParticipant(MailKind::kAuthenticationCode, *p));
-  }
+  auto groups = [&](std::string_view setting, MailKind kind) {
+    AddGroups(after, setting, kind, owner, outbox);
+  };
+  event_codec::Visit<MailEvents>(
+      event.type, event.data,
+      event_codec::Overloaded{
+          [&](const ContractSentData& sent) {
+            AddSigningRequests(after, sent.ready_participant_ids, sent.sent_at, outbox);
+          },
+          [&](const SignerCompletedData& signed_it) {
+            AddSigningRequests(after, signed_it.ready_participant_ids, signed_it.recorded_at,
+                               outbox);
+            groups("signer.completed", MailKind::kSignerCompleted);
+          },
+          [&](const ParticipantRemindedData& reminded) {
+            const Participant* p = after.FindParticipant(reminded.participant_id);
+            if (p != nullptr && HostedSigner(*p) && !p->signed_at &&
+                Enabled(SettingsOf(after, "reminder"))) {
+              PlannedMail mail = ToParticipant(MailKind::kReminder, *p);
+              mail.hosted_link = true;
+              outbox.Add(std::move(mail));
+            }
+          },
+          [&](const ContractCompletedData&) {
+            groups("contract.completed", MailKind::kContractCompleted);
+          },
+          [&](const ContractDeclinedData&) {
+            groups("contract.declined", MailKind::kContractDeclined);
+          },
+          [&](const ContractVoidedData&) { groups("contract.voided", MailKind::kContractVoided); },
+          [&](const ContractExpiredData&) {
+            groups("contract.expired", MailKind::kContractExpired);
+          },
+          [&](const SignerCodeSentData& code) {
+            // Not a notification the settings could turn off: the signer asked for it on the page.
+            const Participant* p = after.FindParticipant(code.participant_id);
+            if (p != nullptr) outbox.Add(ToParticipant(MailKind::kAuthenticationCode, *p));
+          }});
   return outbox.Take();
 }
 

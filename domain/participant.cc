@@ -3,6 +3,7 @@
 #include <set>
 
 #include "base/json_read.h"
+#include "domain/event_codec.h"
 #include "domain/field_value.h"
 #include "domain/text_formats.h"
 
@@ -307,44 +308,54 @@ std::vector<ParticipantRequest> ReadParticipants(const boost::json::value& value
   return out;
 }
 
-boost::json::object ParticipantToEventJson(const Participant& p) {
-  boost::json::object out;
-  out["participantId"] = p.participant_id;
-  out["action"] = ToString(p.action);
-  out["recipientType"] = ToString(p.recipient_type);
-  out["name"] = p.name;
-  if (p.email) out["email"] = *p.email;
-  if (p.organization_id) out["organizationId"] = *p.organization_id;
-  if (p.execution_channel) out["executionChannel"] = ToString(*p.execution_channel);
-  if (p.routing_order) out["routingOrder"] = *p.routing_order;
-  if (p.provider_config_ref) out["providerConfigRef"] = *p.provider_config_ref;
+ParticipantRecord ParticipantToRecord(const Participant& p) {
+  ParticipantRecord record;
+  record.participant_id = p.participant_id;
+  record.action = ToString(p.action);
+  record.recipient_type = ToString(p.recipient_type);
+  record.name = p.name;
+  record.email = p.email;
+  record.organization_id = p.organization_id;
+  if (p.execution_channel) record.execution_channel = std::string(ToString(*p.execution_channel));
+  record.routing_order = p.routing_order;
+  record.provider_config_ref = p.provider_config_ref;
   if (p.authentication != SignerAuthentication::kNone) {
-    out["authentication"] = ToString(p.authentication);
+    record.authentication = std::string(ToString(p.authentication));
   }
+  if (!p.access_code_hash.empty()) record.access_code_hash = p.access_code_hash;
+  return record;
+}
+
+Participant ParticipantFromRecord(const ParticipantRecord& record) {
+  Participant p;
+  p.participant_id = record.participant_id;
+  p.action = ParseParticipantAction(record.action).value_or(ParticipantAction::kSign);
+  p.recipient_type = ParseRecipientType(record.recipient_type).value_or(RecipientType::kIndividual);
+  p.name = record.name;
+  p.email = record.email;
+  p.organization_id = record.organization_id;
+  if (record.execution_channel)
+    p.execution_channel = ParseExecutionChannel(*record.execution_channel);
+  p.routing_order = record.routing_order;
+  p.provider_config_ref = record.provider_config_ref;
+  p.authentication = ParseSignerAuthentication(record.authentication.value_or(""))
+                         .value_or(SignerAuthentication::kNone);
+  p.access_code_hash = record.access_code_hash.value_or("");
+  return p;
+}
+
+boost::json::object ParticipantToEventJson(const Participant& p) {
+  boost::json::object out = event_codec::Write(ParticipantToRecord(p)).get_object();
+  // Only until the command handler hashes it (signer_authentication.h): never appended.
   if (!p.access_code.empty()) out["accessCode"] = p.access_code;
-  if (!p.access_code_hash.empty()) out["accessCodeHash"] = p.access_code_hash;
   return out;
 }
 
 Participant ParticipantFromEventJson(const boost::json::object& object) {
-  Participant p;
-  p.participant_id = OptionalText(object, "participantId").value_or("");
-  p.action = ParseParticipantAction(OptionalText(object, "action").value_or("sign"))
-                 .value_or(ParticipantAction::kSign);
-  p.recipient_type = ParseRecipientType(OptionalText(object, "recipientType").value_or(""))
-                         .value_or(RecipientType::kIndividual);
-  p.name = OptionalText(object, "name").value_or("");
-  p.email = OptionalText(object, "email");
-  p.organization_id = OptionalText(object, "organizationId");
-  if (auto channel = OptionalText(object, "executionChannel")) {
-    p.execution_channel = ParseExecutionChannel(*channel);
-  }
-  if (const auto* order = Member(object, "routingOrder")) p.routing_order = AsInteger(*order);
-  p.provider_config_ref = OptionalText(object, "providerConfigRef");
-  p.authentication = ParseSignerAuthentication(OptionalText(object, "authentication").value_or(""))
-                         .value_or(SignerAuthentication::kNone);
-  p.access_code_hash = OptionalText(object, "accessCodeHash").value_or("");
-  return p;
+  ParticipantRecord record;
+  std::string problem;
+  event_codec::ReadMembers(object, record, problem, "");
+  return ParticipantFromRecord(record);
 }
 
 }  // namespace esign

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "domain/event_records.h"
 #include "domain/json_util.h"
 #include "domain/template.h"
 
@@ -96,6 +97,8 @@ std::vector<ParticipantRequest> ReadParticipants(const boost::json::value& value
 // The fields a request may set, as stored in events (no progress): `accessCode` until the
 // command handler hashes it, `accessCodeHash` after. Never shown by the API as is
 // (ParticipantToJson drops both).
+ParticipantRecord ParticipantToRecord(const Participant& participant);
+Participant ParticipantFromRecord(const ParticipantRecord& record);
 boost::json::object ParticipantToEventJson(const Participant& participant);
 Participant ParticipantFromEventJson(const boost::json::object& object);
 

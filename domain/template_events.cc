@@ -1,6 +1,8 @@
 #include "domain/template_events.h"
 
 #include "base/json_read.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/json_parse.h"
 #include "domain/json_util.h"
 #include "domain/template_importer.h"
@@ -45,11 +47,6 @@ Result<TemplateVersion> ImportVersion(const boost::json::value& version, std::st
 
 std::string OrganizationOf(const Template& tmpl) { return tmpl.organization_id.value_or(""); }
 
-boost::json::object Head(const Template& tmpl) {
-  return boost::json::object{{"templateId", tmpl.template_id},
-                             {"organizationId", OrganizationOf(tmpl)}};
-}
-
 void RefuseMember(const boost::json::object& object, std::string_view key, std::string_view path,
                   Details& details) {
   if (Member(object, key) != nullptr) {
@@ -75,50 +72,68 @@ Result<T> Checked(Result<T> imported, Details assigned, std::string message) {
       Error{ErrorCode::kTemplateInvalid, std::move(message), std::move(assigned)});
 }
 
+// One On per event of an organization's template (the stream's first is template.created).
+
+Status On(std::optional<Template>& tmpl, std::string_view template_id,
+          const TemplateCreatedData& data) {
+  if (tmpl) return Corrupt(template_id, data.kType, "the template exists already");
+  if (data.organization_id.empty() || data.name.empty()) {
+    return Corrupt(template_id, data.kType, "no organizationId or name");
+  }
+  Template created;
+  created.template_id = std::string(template_id);
+  created.organization_id = data.organization_id;
+  created.name = data.name;
+  created.description = data.description;
+  tmpl = std::move(created);
+  return {};
+}
+
+Status On(std::optional<Template>& tmpl, std::string_view template_id,
+          const TemplateVersionAddedData& data) {
+  auto added = ImportVersion(data.version, "version");
+  if (!added) return Corrupt(template_id, data.kType, added.error().message);
+  if (tmpl->FindVersion(added->template_version_id) != nullptr) {
+    return Corrupt(template_id, data.kType, "version " + added->template_version_id + " exists");
+  }
+  added->published = false;
+  tmpl->versions.push_back(std::move(*added));
+  return {};
+}
+
+Status On(std::optional<Template>& tmpl, std::string_view template_id,
+          const TemplatePublishedData& data) {
+  if (tmpl->FindVersion(data.template_version_id) == nullptr) {
+    return Corrupt(template_id, data.kType, "names no version of the template");
+  }
+  for (TemplateVersion& version : tmpl->versions) {
+    version.published = version.template_version_id == data.template_version_id;
+  }
+  return {};
+}
+
+Status On(std::optional<Template>& tmpl, std::string_view /*template_id*/,
+          const TemplateArchivedData& /*data*/) {
+  tmpl->archived = true;
+  return {};
+}
+
+using OrganizationTemplateEvents =
+    boost::mp11::mp_list<TemplateCreatedData, TemplateVersionAddedData, TemplatePublishedData,
+                         TemplateArchivedData>;
+
 Status ApplyOrganizationEvent(std::optional<Template>& tmpl, std::string_view template_id,
                               std::string_view type, const boost::json::object& data) {
-  if (type == template_event::kCreated) {
-    if (tmpl) return Corrupt(template_id, type, "the template exists already");
-    auto organization = StringMember(data, "organizationId");
-    auto name = StringMember(data, "name");
-    if (!organization || organization->empty() || !name) {
-      return Corrupt(template_id, type, "no organizationId or name");
-    }
-    Template created;
-    created.template_id = std::string(template_id);
-    created.organization_id = std::string(*organization);
-    created.name = std::string(*name);
-    created.description = std::string(StringMember(data, "description").value_or(""));
-    tmpl = std::move(created);
-    return {};
-  }
-  if (!tmpl || !tmpl->organization_id) {
+  if (type != template_event::kCreated && (!tmpl || !tmpl->organization_id)) {
     return Corrupt(template_id, type, "not an organization's template");
   }
-  if (type == template_event::kVersionAdded) {
-    const auto* version = Member(data, "version");
-    if (version == nullptr) return Corrupt(template_id, type, "no version");
-    auto added = ImportVersion(*version, "version");
-    if (!added) return Corrupt(template_id, type, added.error().message);
-    if (tmpl->FindVersion(added->template_version_id) != nullptr) {
-      return Corrupt(template_id, type, "version " + added->template_version_id + " exists");
-    }
-    added->published = false;
-    tmpl->versions.push_back(std::move(*added));
-    return {};
+  Status status;
+  const auto visited = event_codec::Visit<OrganizationTemplateEvents>(
+      type, data, [&](const auto& event) { status = On(tmpl, template_id, event); });
+  if (visited == event_codec::Visited::kUnreadable) {
+    return Corrupt(template_id, type, "data does not read");
   }
-  if (type == template_event::kPublished) {
-    auto id = StringMember(data, "templateVersionId");
-    if (!id || tmpl->FindVersion(*id) == nullptr) {
-      return Corrupt(template_id, type, "names no version of the template");
-    }
-    for (TemplateVersion& version : tmpl->versions) {
-      version.published = version.template_version_id == *id;
-    }
-    return {};
-  }
-  tmpl->archived = true;  // kArchived
-  return {};
+  return status;
 }
 
 }  // namespace
@@ -156,29 +171,26 @@ Status ApplyTemplateEvent(std::optional<Template>& tmpl, std::string_view templa
   return ApplyOrganizationEvent(tmpl, template_id, type, parsed->get_object());
 }
 
-std::string TemplateCreatedData(const Template& tmpl) {
-  boost::json::object data = Head(tmpl);
-  data["name"] = tmpl.name;
-  data["description"] = tmpl.description;
-  return boost::json::serialize(data);
+std::string WriteTemplateCreated(const Template& tmpl) {
+  return boost::json::serialize(event_codec::Write(
+      TemplateCreatedData{tmpl.template_id, OrganizationOf(tmpl), tmpl.name, tmpl.description}));
 }
 
-std::string TemplateVersionAddedData(const Template& tmpl, const TemplateVersion& version) {
+std::string WriteTemplateVersionAdded(const Template& tmpl, const TemplateVersion& version) {
   boost::json::object json = TemplateVersionToJson(version);
   json.erase("published");
-  boost::json::object data = Head(tmpl);
-  data["version"] = std::move(json);
-  return boost::json::serialize(data);
+  return boost::json::serialize(event_codec::Write(
+      TemplateVersionAddedData{tmpl.template_id, OrganizationOf(tmpl), std::move(json)}));
 }
 
-std::string TemplatePublishedData(const Template& tmpl, std::string_view template_version_id) {
-  boost::json::object data = Head(tmpl);
-  data["templateVersionId"] = template_version_id;
-  return boost::json::serialize(data);
+std::string WriteTemplatePublished(const Template& tmpl, std::string_view template_version_id) {
+  return boost::json::serialize(event_codec::Write(TemplatePublishedData{
+      tmpl.template_id, OrganizationOf(tmpl), std::string(template_version_id)}));
 }
 
-std::string TemplateArchivedData(const Template& tmpl) {
-  return boost::json::serialize(Head(tmpl));
+std::string WriteTemplateArchived(const Template& tmpl) {
+  return boost::json::serialize(
+      event_codec::Write(TemplateArchivedData{tmpl.template_id, OrganizationOf(tmpl)}));
 }
 
 namespace {

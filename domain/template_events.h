@@ -56,10 +56,10 @@ Status ApplyTemplateEvent(std::optional<Template>& tmpl, std::string_view templa
                           std::string_view type, std::string_view data);
 
 // The data of each organization event. `version` goes in without its `published` flag.
-std::string TemplateCreatedData(const Template& tmpl);
-std::string TemplateVersionAddedData(const Template& tmpl, const TemplateVersion& version);
-std::string TemplatePublishedData(const Template& tmpl, std::string_view template_version_id);
-std::string TemplateArchivedData(const Template& tmpl);
+std::string WriteTemplateCreated(const Template& tmpl);
+std::string WriteTemplateVersionAdded(const Template& tmpl, const TemplateVersion& version);
+std::string WriteTemplatePublished(const Template& tmpl, std::string_view template_version_id);
+std::string WriteTemplateArchived(const Template& tmpl);
 
 // A request to create a template: the template file's shape without the ids the server assigns
 // (`templateId`, each version's `templateVersionId`), which are given here; or `{name,

@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "domain/event_catalog.h"
+
 namespace esign::http {
 namespace {
 
@@ -66,6 +68,10 @@ void AddOpenApiRoutes(ApiRoutes& routes) {
           "getOpenApiDocument", Auth::kNone, [](const ApiRequest&) -> ApiResult {
             return ApiResponse{200, std::string(OpenApiDocumentText()), "application/json", {}};
           }});
+  routes.Add(verb::get, "/api/v1/events/schemas",
+             RouteSpec{"getEventSchemas", Auth::kNone, [](const ApiRequest&) -> ApiResult {
+                         return ApiResponse{200, EventSchemasText(), "application/schema+json", {}};
+                       }});
 }
 
 std::vector<std::string> CompareRoutesWithDocument(const ApiRoutes& routes,

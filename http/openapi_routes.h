@@ -17,7 +17,8 @@ namespace esign::http {
 // The document, byte for byte as http/openapi.json held it when the library was built.
 std::string_view OpenApiDocumentText();
 
-// Registers GET /api/v1/openapi.json: no authentication, operation id getOpenApiDocument.
+// Registers GET /api/v1/openapi.json (getOpenApiDocument) and GET /api/v1/events/schemas
+// (getEventSchemas, domain/event_catalog.h), both without authentication.
 void AddOpenApiRoutes(ApiRoutes& routes);
 
 // Every disagreement between the routes and the document `doc`, one readable line each:

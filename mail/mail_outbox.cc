@@ -6,6 +6,8 @@
 #include "commands/contract_commands.h"
 #include "commands/organization_commands.h"
 #include "domain/contract.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/stream_kinds.h"
 #include "eventstore/domain_events.h"
 #include "mail/mail_content.h"
@@ -95,16 +97,17 @@ Result<std::vector<Delivery>> MailOutbox::Plan(const eventstore::EventRecord& re
                       .subject = planned.subject,
                       .message = planned.message,
                       .expires_at = contract->expires_at.value_or("")};
-    if (planned.kind == MailKind::kContractDeclined || planned.kind == MailKind::kContractVoided) {
-      mail.reason = StringMemberOrEmpty(event->data, "reason");
+    if (auto declined = event_codec::As<ContractDeclinedData>(event->type, event->data)) {
+      mail.reason = declined->reason;
+    } else if (auto voided = event_codec::As<ContractVoidedData>(event->type, event->data)) {
+      mail.reason = voided->reason;
     }
     if (planned.attach_signed_pdf) mail.signed_pdf_key = contract->signed_pdf_key.value_or("");
-    if (planned.kind == MailKind::kAuthenticationCode) {
-      mail.session_id = StringMemberOrEmpty(event->data, "sessionId");
-      mail.expires_at = StringMemberOrEmpty(event->data, "expiresAt");
-      const auto* number = event->data.if_contains("codeNumber");
-      mail.code_number =
-          number != nullptr && number->is_int64() ? static_cast<int>(number->get_int64()) : 0;
+    if (auto code = event_codec::As<SignerCodeSentData>(event->type, event->data);
+        code && planned.kind == MailKind::kAuthenticationCode) {
+      mail.session_id = code->session_id;
+      mail.expires_at = code->expires_at;
+      mail.code_number = static_cast<int>(code->code_number);
     }
     deliveries.push_back(
         Delivery{.id = MailDeliveryId(record.event_id, planned.email),

@@ -3,6 +3,8 @@
 #include <boost/json.hpp>
 
 #include "base/time_text.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/stream_kinds.h"
 #include "projections/key_codec.h"
 
@@ -51,71 +53,45 @@ Result<TokenRevocation> ParseRevocationRow(std::string_view json) {
 
 }  // namespace
 
-std::string ClientCreatedData(const ClientRecord& client) {
-  boost::json::array permissions;
-  for (const auto& p : client.permissions) permissions.emplace_back(p);
-  return boost::json::serialize(boost::json::object{
-      {"clientId", client.client_id},
-      {"organizationId", client.organization_id},
-      {"name", client.name},
-      {"permissions", std::move(permissions)},
-      {"secretHash", client.secret_hash},
-      {"createdAt", client.created_at},
-  });
+std::string WriteClientCreated(const ClientRecord& client) {
+  return boost::json::serialize(event_codec::Write(
+      esign::ClientCreatedData{client.client_id, client.organization_id, client.name,
+                               client.permissions, client.secret_hash, client.created_at}));
 }
 
+// The log holds only what the service wrote: a client without its id, organization or secret is
+// corruption, not a client to skip.
 Result<ClientRecord> ParseClientCreated(std::string_view json) {
-  constexpr std::string_view kWhat = "client.created data";
-  auto object = ParseObject(json, kWhat);
-  if (!object) return Fail(object.error());
-  ClientRecord client;
-  for (auto [field, key] :
-       {std::pair{&client.client_id, "clientId"},
-        std::pair{&client.organization_id, "organizationId"}, std::pair{&client.name, "name"},
-        std::pair{&client.secret_hash, "secretHash"}, std::pair{&client.created_at, "createdAt"}}) {
-    auto value = StringField(*object, key, kWhat);
-    if (!value) return Fail(value.error());
-    *field = std::move(*value);
+  auto data = event_codec::ParseData<esign::ClientCreatedData>(json);
+  if (!data) return std::unexpected(data.error());
+  if (data->client_id.empty() || data->organization_id.empty() || data->secret_hash.empty()) {
+    return Fail(ErrorCode::kCorruption,
+                "client.created data lacks the client, its organization "
+                "or its secret");
   }
-  const auto* permissions = object->if_contains("permissions");
-  if (!permissions || !permissions->is_array()) {
-    return Fail(ErrorCode::kCorruption, "client.created data lacks the permissions array");
-  }
-  for (const auto& p : permissions->as_array()) {
-    if (!p.is_string()) {
-      return Fail(ErrorCode::kCorruption, "client.created data has a permission that is no string");
-    }
-    client.permissions.emplace_back(p.as_string());
-  }
-  return client;
+  return ClientRecord{.client_id = std::move(data->client_id),
+                      .organization_id = std::move(data->organization_id),
+                      .name = std::move(data->name),
+                      .permissions = std::move(data->permissions),
+                      .secret_hash = std::move(data->secret_hash),
+                      .created_at = std::move(data->created_at)};
 }
 
-std::string TokenRevokedData(const TokenRevocation& revocation) {
-  return boost::json::serialize(boost::json::object{
-      {"tokenId", revocation.token_id},
-      {"expiresAt", revocation.expires_at},
-      {"revokedAt", revocation.revoked_at},
-  });
+std::string WriteTokenRevoked(const TokenRevocation& revocation) {
+  return boost::json::serialize(event_codec::Write(
+      esign::TokenRevokedData{revocation.token_id, revocation.expires_at, revocation.revoked_at}));
 }
 
 Result<TokenRevocation> ParseTokenRevoked(std::string_view json, std::string_view client_id) {
-  constexpr std::string_view kWhat = "token.revoked data";
-  auto object = ParseObject(json, kWhat);
-  if (!object) return Fail(object.error());
-  TokenRevocation revocation;
-  revocation.client_id = std::string(client_id);
-  auto token_id = StringField(*object, "tokenId", kWhat);
-  if (!token_id) return Fail(token_id.error());
-  revocation.token_id = std::move(*token_id);
-  auto revoked_at = StringField(*object, "revokedAt", kWhat);
-  if (!revoked_at) return Fail(revoked_at.error());
-  revocation.revoked_at = std::move(*revoked_at);
-  const auto* expires_at = object->if_contains("expiresAt");
-  if (!expires_at || !expires_at->is_int64()) {
-    return Fail(ErrorCode::kCorruption, "token.revoked data lacks the integer expiresAt");
+  auto data = event_codec::ParseData<esign::TokenRevokedData>(json);
+  if (!data) return std::unexpected(data.error());
+  if (data->token_id.empty() || data->revoked_at.empty() || data->expires_at == 0) {
+    return Fail(ErrorCode::kCorruption, "token.revoked data lacks the token or its expiry");
   }
-  revocation.expires_at = expires_at->as_int64();
-  return revocation;
+  return TokenRevocation{.token_id = std::move(data->token_id),
+                         .client_id = std::string(client_id),
+                         .expires_at = data->expires_at,
+                         .revoked_at = std::move(data->revoked_at)};
 }
 
 ClientDirectory::ClientPtr ClientDirectory::State::FindClient(std::string_view client_id) const {

@@ -49,9 +49,9 @@ struct TokenRevocation {
 
 // The data of the two events, as JSON text, and back; parsing refuses anything else with
 // kCorruption, since only the service writes these events.
-std::string ClientCreatedData(const ClientRecord& client);
+std::string WriteClientCreated(const ClientRecord& client);
 Result<ClientRecord> ParseClientCreated(std::string_view json);
-std::string TokenRevokedData(const TokenRevocation& revocation);
+std::string WriteTokenRevoked(const TokenRevocation& revocation);
 // `client_id` comes from the stream.
 Result<TokenRevocation> ParseTokenRevoked(std::string_view json, std::string_view client_id);
 

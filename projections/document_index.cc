@@ -3,9 +3,8 @@
 #include <boost/json.hpp>
 
 #include "base/json_read.h"
-#include "domain/contract_events.h"
-#include "domain/template_events.h"
-#include "domain/uploaded_document.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "projections/view_batch.h"
 
 namespace esign::projections {
@@ -18,15 +17,6 @@ std::string ExpiryRefKey(std::string_view document_id) { return "r/" + std::stri
 std::string UsedKey(std::string_view document_id) { return "u/" + std::string(document_id); }
 std::string HolderPrefix(std::string_view sha256) { return "s/" + std::string(sha256) + "/"; }
 
-Result<boost::json::object> ParseData(const eventstore::EventRecord& event) {
-  boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(event.data, ec);
-  if (ec || !parsed.is_object()) {
-    return Fail(ErrorCode::kCorruption, "event " + event.event_id + " is not an object");
-  }
-  return std::move(parsed.get_object());
-}
-
 // The upload leaves the expiry rows: named by a contract, or deleted.
 Status ForgetExpiry(ViewBatch& batch, std::string_view document_id) {
   auto expiry = batch.Get(ExpiryRefKey(document_id));
@@ -36,45 +26,65 @@ Status ForgetExpiry(ViewBatch& batch, std::string_view document_id) {
   return {};
 }
 
+// Uploads named by a contract or a template version are used: the sweep keeps them.
+Status MarkUsed(ViewBatch& batch, const std::string& user_id,
+                const std::vector<boost::json::object>& documents) {
+  for (const auto& document : documents) {
+    const std::string id = StringMemberOrEmpty(document, "documentId");
+    auto used = batch.Get(UsedKey(id));
+    if (!used) return Fail(used.error());
+    if (!*used) batch.Put(UsedKey(id), user_id);
+    if (auto ok = ForgetExpiry(batch, id); !ok) return ok;
+  }
+  return {};
+}
+
+Status Index(ViewBatch& batch, const ContractCreatedData& data) {
+  return MarkUsed(batch, data.contract_id,
+                  data.documents.value_or(std::vector<boost::json::object>{}));
+}
+
+Status Index(ViewBatch& batch, const TemplateVersionAddedData& data) {
+  std::vector<boost::json::object> documents;
+  if (const auto* array = ArrayMember(data.version, "documents")) {
+    for (const auto& document : *array) {
+      if (document.is_object()) documents.push_back(document.get_object());
+    }
+  }
+  return MarkUsed(batch, data.template_id, documents);
+}
+
+Status Index(ViewBatch& batch, const DocumentUploadedData& data) {
+  const std::string key = ExpiryKey(data.expires_at, data.document_id);
+  batch.Put(key, data.cleaned_sha256);
+  batch.Put(ExpiryRefKey(data.document_id), key);
+  batch.Put(HolderPrefix(data.cleaned_sha256) + data.document_id, "");
+  return {};
+}
+
+Status Index(ViewBatch& batch, const DocumentDeletedData& data) {
+  batch.Delete(HolderPrefix(data.cleaned_sha256) + data.document_id);
+  return ForgetExpiry(batch, data.document_id);
+}
+
+using IndexedEvents = boost::mp11::mp_list<ContractCreatedData, TemplateVersionAddedData,
+                                           DocumentUploadedData, DocumentDeletedData>;
+
 }  // namespace
 
 Status DocumentIndex::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
-  const bool uploaded = event.type == kDocumentUploaded;
-  const bool deleted = event.type == kDocumentDeleted;
   // Only a contract or a template version made from uploads names documents; others are skipped
   // without a parse.
-  const bool contract = event.type == event_type::kContractCreated;
-  const bool version = event.type == template_event::kVersionAdded;
-  const bool user = (contract || version) && event.data.find("\"documents\"") != std::string::npos;
-  if (!uploaded && !deleted && !user) return {};
-  auto data = ParseData(event);
-  if (!data) return Fail(data.error());
-  if (user) {
-    const std::string user_id = StringMemberOrEmpty(*data, contract ? "contractId" : "templateId");
-    const boost::json::object* holder = contract ? &*data : ObjectMember(*data, "version");
-    const auto* documents = holder != nullptr ? ArrayMember(*holder, "documents") : nullptr;
-    if (documents == nullptr) return {};
-    for (const auto& document : *documents) {
-      if (!document.is_object()) continue;
-      const std::string id = StringMemberOrEmpty(document.get_object(), "documentId");
-      auto used = batch.Get(UsedKey(id));
-      if (!used) return Fail(used.error());
-      if (!*used) batch.Put(UsedKey(id), user_id);
-      if (auto ok = ForgetExpiry(batch, id); !ok) return ok;
-    }
-    return {};
+  const bool may_name =
+      event.type == event_type::kContractCreated || event.type == template_event::kVersionAdded;
+  if (may_name && event.data.find("\"documents\"") == std::string::npos) return {};
+  Status status;
+  const auto visited = event_codec::VisitText<IndexedEvents>(
+      event.type, event.data, [&](const auto& data) { status = Index(batch, data); });
+  if (visited == event_codec::Visited::kUnreadable) {
+    return Fail(ErrorCode::kCorruption, "event " + event.event_id + " does not read");
   }
-  const std::string id = StringMemberOrEmpty(*data, "documentId");
-  const std::string sha256 = StringMemberOrEmpty(*data, "cleanedSha256");
-  if (uploaded) {
-    const std::string key = ExpiryKey(StringMemberOrEmpty(*data, "expiresAt"), id);
-    batch.Put(key, sha256);
-    batch.Put(ExpiryRefKey(id), key);
-    batch.Put(HolderPrefix(sha256) + id, "");
-    return {};
-  }
-  batch.Delete(HolderPrefix(sha256) + id);
-  return ForgetExpiry(batch, id);
+  return status;
 }
 
 Result<std::vector<ExpiredUpload>> DocumentIndex::Expired(std::string_view now,

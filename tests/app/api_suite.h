@@ -75,6 +75,7 @@ class ApiSuite : public ::testing::Test {
       server_->Wait(std::chrono::seconds(30));
       server_.reset();
     }
+    KeepEventSamples(data_dir_);
     std::filesystem::remove_all(data_dir_);
   }
 

@@ -23,6 +23,7 @@
 
 #include "base/time_text.h"
 #include "eventstore/rocksdb_event_store.h"
+#include "tests/app/event_samples.h"
 #include "tests/support/child_process.h"
 #include "tests/support/http_client.h"
 
@@ -148,7 +149,10 @@ class ContractdFixture : public ::testing::Test {
                 ("cd-" + std::to_string(::getpid()) + "-" + std::to_string(++counter_));
     std::filesystem::remove_all(data_dir_);
   }
-  void TearDown() override { std::filesystem::remove_all(data_dir_); }
+  void TearDown() override {
+    KeepEventSamples(data_dir_);
+    std::filesystem::remove_all(data_dir_);
+  }
 
   std::unique_ptr<ChildProcess> StartServer(std::vector<std::string> extra = {}) {
     std::vector<std::string> argv{CONTRACTD_BINARY,   "serve",    "--data-dir",

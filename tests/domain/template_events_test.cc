@@ -24,9 +24,9 @@ TEST(TemplateEventsTest, TheEventsOfAnOrganizationsTemplateMakeItAgain) {
   const Template nda = Nda();
   std::optional<Template> tmpl;
   ASSERT_TRUE(
-      ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kCreated, TemplateCreatedData(nda)));
+      ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kCreated, WriteTemplateCreated(nda)));
   ASSERT_TRUE(ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kVersionAdded,
-                                 TemplateVersionAddedData(nda, nda.versions[0])));
+                                 WriteTemplateVersionAdded(nda, nda.versions[0])));
   ASSERT_TRUE(tmpl);
   EXPECT_EQ(tmpl->organization_id, "org_acme");
   EXPECT_EQ(tmpl->name, nda.name);
@@ -34,10 +34,10 @@ TEST(TemplateEventsTest, TheEventsOfAnOrganizationsTemplateMakeItAgain) {
   EXPECT_FALSE(tmpl->versions[0].published);  // added as a draft, whatever the flag said
   const std::string version = nda.versions[0].template_version_id;
   ASSERT_TRUE(ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kPublished,
-                                 TemplatePublishedData(nda, version)));
+                                 WriteTemplatePublished(nda, version)));
   EXPECT_EQ(tmpl->PublishedVersion()->template_version_id, version);
   ASSERT_TRUE(
-      ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kArchived, TemplateArchivedData(nda)));
+      ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kArchived, WriteTemplateArchived(nda)));
   EXPECT_TRUE(tmpl->archived);
   EXPECT_FALSE(tmpl->VisibleTo("org_globex"));
   EXPECT_TRUE(tmpl->VisibleTo("org_acme"));
@@ -47,7 +47,7 @@ TEST(TemplateEventsTest, TheEventsOfAnOrganizationsTemplateMakeItAgain) {
 
 TEST(TemplateEventsTest, WhatDoesNotFitTheStreamIsACorruption) {
   const Template nda = Nda();
-  const std::string version_added = TemplateVersionAddedData(nda, nda.versions[0]);
+  const std::string version_added = WriteTemplateVersionAdded(nda, nda.versions[0]);
   std::optional<Template> none;
   EXPECT_EQ(ApplyTemplateEvent(none, "tpl_acme", template_event::kVersionAdded, version_added)
                 .error()
@@ -55,11 +55,11 @@ TEST(TemplateEventsTest, WhatDoesNotFitTheStreamIsACorruption) {
             ErrorCode::kCorruption);
   std::optional<Template> tmpl;
   ASSERT_TRUE(
-      ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kCreated, TemplateCreatedData(nda)));
+      ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kCreated, WriteTemplateCreated(nda)));
   EXPECT_FALSE(
-      ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kCreated, TemplateCreatedData(nda)));
+      ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kCreated, WriteTemplateCreated(nda)));
   EXPECT_FALSE(ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kPublished,
-                                  TemplatePublishedData(nda, "tv_missing")));
+                                  WriteTemplatePublished(nda, "tv_missing")));
   ASSERT_TRUE(ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kVersionAdded, version_added));
   EXPECT_FALSE(ApplyTemplateEvent(tmpl, "tpl_acme", template_event::kVersionAdded, version_added))
       << "a version id is added once";

@@ -147,6 +147,7 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "listContractNotifications",
       "updateTableData",
       "getOpenApiDocument",
+      "getEventSchemas",
       "getSigningPage",
       "createWebhookEndpoint",
       "listWebhookEndpoints",
@@ -228,12 +229,13 @@ TEST(OpenApiDocumentTest, ContractOperationsMatchTheSpecificationTable) {
   EXPECT_EQ(documented, table);
 }
 
-// Open: the machine token, this document, the signing page and its operations (authenticated by
-// the link's token), provider callbacks (authenticated by their HMAC signature) and the ledger's
-// published trust (sizes and hashes only).
+// Open: the machine token, this document and the event schemas, the signing page and its operations
+// (authenticated by the link's token), provider callbacks (authenticated by their HMAC signature)
+// and the ledger's published trust (sizes and hashes only).
 TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
   const std::set<std::string_view> open = {"createMachineToken",
                                            "getOpenApiDocument",
+                                           "getEventSchemas",
                                            "getSigningPage",
                                            "getHostedSigningSession",
                                            "downloadHostedSigningDocument",
@@ -374,7 +376,7 @@ TEST(OpenApiDocumentTest, WebhooksDescribeEveryDeliveredEventType) {
   EXPECT_EQ(subscribable, delivered);
 }
 
-TEST(OpenApiRoutesTest, ServesTheEmbeddedDocumentWithoutAuthentication) {
+TEST(OpenApiRoutesTest, ServesTheEmbeddedDocumentAndTheEventSchemasWithoutAuthentication) {
   ApiRoutes routes;
   AddOpenApiRoutes(routes);
   auto match = routes.router().Find(verb::get, "/api/v1/openapi.json");
@@ -389,8 +391,20 @@ TEST(OpenApiRoutesTest, ServesTheEmbeddedDocumentWithoutAuthentication) {
   EXPECT_EQ(response->status, 200u);
   EXPECT_EQ(response->content_type, "application/json");
   EXPECT_EQ(response->body, OpenApiDocumentText());
-  EXPECT_EQ(CompareRoutesWithDocument(routes, Document()).size(), Operations().size() - 1)
+  EXPECT_EQ(CompareRoutesWithDocument(routes, Document()).size(), Operations().size() - 2)
       << "every other operation is documented but not routed here";
+
+  // The event schemas beside it: a JSON Schema document naming every event type.
+  auto schemas = routes.router().Find(verb::get, "/api/v1/events/schemas");
+  ASSERT_NE(schemas.target, nullptr);
+  EXPECT_EQ(schemas.target->operation_id, "getEventSchemas");
+  EXPECT_EQ(schemas.target->auth, Auth::kNone);
+  auto served = schemas.target->handler(request);
+  ASSERT_TRUE(served.has_value());
+  EXPECT_EQ(served->content_type, "application/schema+json");
+  const auto parsed = boost::json::parse(served->body).as_object();
+  EXPECT_EQ(parsed.at("$schema"), "https://json-schema.org/draft/2020-12/schema");
+  EXPECT_TRUE(parsed.at("$defs").as_object().contains("signer.completed"));
 }
 
 RouteSpec Route(std::string operation_id, Auth auth = Auth::kBearer) {

@@ -58,7 +58,7 @@ class ClientDirectoryTest : public ::testing::Test {
   void AppendClient(const ClientRecord& client) {
     ASSERT_TRUE(store_->Append(
         ClientStreamId(client.client_id), eventstore::ExpectedVersion::NoStream(),
-        {Event("evt_c_" + client.client_id, kClientCreatedType, ClientCreatedData(client))}));
+        {Event("evt_c_" + client.client_id, kClientCreatedType, WriteClientCreated(client))}));
   }
   void AppendRevocation(const std::string& client_id, const std::string& token_id,
                         int64_t expires_at) {
@@ -68,7 +68,7 @@ class ClientDirectoryTest : public ::testing::Test {
                                .revoked_at = "2027-01-15T08:30:00.000000Z"};
     ASSERT_TRUE(store_->Append(
         ClientStreamId(client_id), eventstore::ExpectedVersion::Any(),
-        {Event("evt_r_" + token_id, kTokenRevokedType, TokenRevokedData(revocation))}));
+        {Event("evt_r_" + token_id, kTokenRevokedType, WriteTokenRevoked(revocation))}));
   }
   void CatchUp() { ASSERT_TRUE(projector_->WaitFor(store_->Size(), milliseconds(5000))); }
 
@@ -147,7 +147,7 @@ TEST_F(ClientDirectoryTest, LeavesExpiredRevocationsOutOfMemoryButKeepsTheirRows
 TEST_F(ClientDirectoryTest, AClientEventOnAnotherClientsStreamStopsTheProjector) {
   ASSERT_TRUE(store_->Append(
       ClientStreamId("cli_a"), eventstore::ExpectedVersion::NoStream(),
-      {Event("evt_1", kClientCreatedType, ClientCreatedData(Client("cli_b", "org_1")))}));
+      {Event("evt_1", kClientCreatedType, WriteClientCreated(Client("cli_b", "org_1")))}));
   EXPECT_FALSE(projector_->WaitFor(store_->Size(), milliseconds(5000)));
   EXPECT_FALSE(projector_->health());
   EXPECT_EQ(directory_->ClientCount(), 0u);
@@ -162,7 +162,7 @@ TEST_F(ClientDirectoryTest, MalformedEventDataStopsTheProjector) {
 
 TEST(ClientEventDataTest, RoundTripsAndRefusesWhatTheServiceNeverWrites) {
   const ClientRecord client = Client("cli_a", "org_1");
-  auto parsed = ParseClientCreated(ClientCreatedData(client));
+  auto parsed = ParseClientCreated(WriteClientCreated(client));
   ASSERT_TRUE(parsed);
   EXPECT_EQ(parsed->client_id, client.client_id);
   EXPECT_EQ(parsed->name, client.name);
@@ -175,7 +175,7 @@ TEST(ClientEventDataTest, RoundTripsAndRefusesWhatTheServiceNeverWrites) {
       R"({"clientId":"a","organizationId":"o","name":"n","secretHash":"h","createdAt":"t","permissions":[1]})"));
 
   auto revocation = ParseTokenRevoked(
-      TokenRevokedData({.token_id = "tok_1", .expires_at = 42, .revoked_at = "t"}), "cli_a");
+      WriteTokenRevoked({.token_id = "tok_1", .expires_at = 42, .revoked_at = "t"}), "cli_a");
   ASSERT_TRUE(revocation);
   EXPECT_EQ(revocation->client_id, "cli_a");
   EXPECT_EQ(revocation->expires_at, 42);

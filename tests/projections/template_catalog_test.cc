@@ -42,11 +42,11 @@ class TemplateCatalogTest : public ::testing::Test {
     tmpl.template_id = "tpl_acme";
     tmpl.organization_id = "org_acme";
     std::vector<std::pair<std::string_view, std::string>> events{
-        {template_event::kCreated, TemplateCreatedData(tmpl)},
-        {template_event::kVersionAdded, TemplateVersionAddedData(tmpl, tmpl.versions[0])},
+        {template_event::kCreated, WriteTemplateCreated(tmpl)},
+        {template_event::kVersionAdded, WriteTemplateVersionAdded(tmpl, tmpl.versions[0])},
         {template_event::kPublished,
-         TemplatePublishedData(tmpl, tmpl.versions[0].template_version_id)}};
-    if (archive) events.emplace_back(template_event::kArchived, TemplateArchivedData(tmpl));
+         WriteTemplatePublished(tmpl, tmpl.versions[0].template_version_id)}};
+    if (archive) events.emplace_back(template_event::kArchived, WriteTemplateArchived(tmpl));
     for (auto& [type, data] : events) {
       eventstore::NewEvent event;
       event.event_id = "evt_acme_" + std::to_string(store_->Size());

@@ -43,6 +43,10 @@ std::vector<TopicEvent> KcatRead(const std::string& brokers) {
     if (ec || !value.is_object()) continue;
     events.push_back({line.substr(0, tab), value.as_object()});
   }
+  std::vector<boost::json::object> messages;
+  messages.reserve(events.size());
+  for (const auto& e : events) messages.push_back(e.value);
+  KeepKafkaSamples(messages);
   return events;
 }
 

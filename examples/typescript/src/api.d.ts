@@ -1588,6 +1588,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events/schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schemas of the events
+         * @description The JSON Schema (2020-12) of every event type's `data` and of the messages of the Kafka topic (`$defs.envelope`, whose `data` is checked against its type's definition), generated from the same definitions the service reads and writes events with. Webhook payloads carry the same `data`. Members may be added in later versions: readers ignore members they do not know. No authentication. docs/events.md describes each event.
+         */
+        get: operations["getEventSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign/{token}": {
         parameters: {
             query?: never;
@@ -3738,6 +3758,17 @@ export interface components {
                 pdfPage: number;
             })[];
             nextCursor: null;
+        };
+        /** @description A JSON Schema 2020-12 document: one definition per event type in `$defs`, named by the type, and `$defs.envelope` for the Kafka messages. */
+        EventSchemas: {
+            /** @constant */
+            $schema: "https://json-schema.org/draft/2020-12/schema";
+            $id: string;
+            title?: string;
+            description?: string;
+            $defs: {
+                [key: string]: Record<string, never>;
+            };
         };
     };
     responses: {
@@ -6745,6 +6776,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getEventSchemas: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schemas. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/schema+json": components["schemas"]["EventSchemas"];
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
