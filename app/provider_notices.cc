@@ -9,6 +9,8 @@
 #include "commands/contract_at.h"
 #include "delivery/log_line.h"
 #include "domain/contract_events.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/stream_kinds.h"
 #include "http/provider_callback_routes.h"
 #include "webhooks/webhook_outcome.h"
@@ -38,12 +40,8 @@ std::vector<ProviderNotice> NoticesOf(const eventstore::EventRecord& record,
                                {"contractId", contract.id},
                                {"participantId", session.participant_id}};
   };
-  if (record.type == event_type::kSessionCreated) {
-    boost::system::error_code ec;
-    const boost::json::value data = boost::json::parse(record.data, ec);
-    if (ec || !data.is_object()) return notices;
-    const SigningSession* session =
-        contract.FindSession(StringMemberOrEmpty(data.as_object(), "sessionId"));
+  if (const auto created = event_codec::AsText<SessionCreatedData>(record.type, record.data)) {
+    const SigningSession* session = contract.FindSession(created->session_id);
     if (session == nullptr || session->channel != ExecutionChannel::kProviderManaged) {
       return notices;
     }

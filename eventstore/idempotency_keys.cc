@@ -3,6 +3,8 @@
 #include <boost/json.hpp>
 
 #include "base/sha256.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/stream_kinds.h"
 
 namespace esign::eventstore {
@@ -10,16 +12,16 @@ namespace {
 
 constexpr int kMaxAttempts = 5;
 constexpr size_t kMaxStreamEvents = 100000;
-constexpr std::string_view kReserved = "idempotency.reserved";
-constexpr std::string_view kCompleted = "idempotency.completed";
+constexpr std::string_view kReserved = IdempotencyReservedData::kType;
+constexpr std::string_view kCompleted = IdempotencyCompletedData::kType;
 
-Result<boost::json::object> DataOf(const EventRecord& record) {
-  boost::system::error_code ec;
-  boost::json::value value = boost::json::parse(record.data, ec);
-  if (ec || !value.is_object()) {
-    return Fail(ErrorCode::kCorruption, "the data of " + record.event_id + " is not an object");
-  }
-  return std::move(value.as_object());
+// The id a reservation holds in the member `id_field` names.
+const std::optional<std::string>& ResourceIdOf(const IdempotencyReservedData& data,
+                                               std::string_view id_field) {
+  if (id_field == "documentId") return data.document_id;
+  if (id_field == "templateId") return data.template_id;
+  if (id_field == "endpointId") return data.endpoint_id;
+  return data.contract_id;
 }
 
 // The reservation an earlier request wrote, read from its stream's events.
@@ -27,27 +29,24 @@ Result<IdempotencyReservation> ReadReservation(const std::vector<EventRecord>& r
                                                const IdempotentRequest& request,
                                                std::string_view id_field,
                                                IdempotencyReservation reservation) {
-  auto first = DataOf(records.front());
+  auto first = event_codec::ParseData<IdempotencyReservedData>(records.front().data);
   if (!first) return std::unexpected(first.error());
-  const auto* sha = first->if_contains("requestSha256");
-  const auto* id = first->if_contains(id_field);
+  const std::optional<std::string>& id = ResourceIdOf(*first, id_field);
   // Another hash is another body or operation (the hash covers method and path).
-  if (sha == nullptr || !sha->is_string() || sha->as_string() != request.request_sha256 ||
-      id == nullptr || !id->is_string()) {
+  if (first->request_sha256 != request.request_sha256 || !id) {
     return Fail(ErrorCode::kIdempotencyKeyReused,
                 "this Idempotency-Key was used with another request", "Idempotency-Key",
                 "already used with a different body or operation");
   }
-  reservation.resource_id = std::string(id->as_string());
+  reservation.resource_id = *id;
   for (const auto& record : records) {
     if (record.type != kCompleted) continue;
-    auto done = DataOf(record);
+    auto done = event_codec::ParseData<IdempotencyCompletedData>(record.data);
     if (!done) return std::unexpected(done.error());
-    const auto* version = done->if_contains("version");
-    if (version == nullptr || !version->is_number()) {
+    if (done->version <= 0) {
       return Fail(ErrorCode::kCorruption, "idempotency.completed without a version");
     }
-    reservation.completed_version = version->to_number<uint64_t>();
+    reservation.completed_version = static_cast<uint64_t>(done->version);
   }
   return reservation;
 }

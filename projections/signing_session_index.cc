@@ -2,33 +2,41 @@
 
 #include <boost/json.hpp>
 
-#include "base/json_read.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "projections/view_batch.h"
 
 namespace esign::projections {
 namespace {
 
-constexpr std::string_view kCreated = "signing_session.created";
-constexpr std::string_view kRefreshed = "signing_session.refreshed";
+using SessionEvents = boost::mp11::mp_list<SessionCreatedData, SessionRefreshedData>;
 
 std::string SessionKey(std::string_view session_id) { return "s/" + std::string(session_id); }
 std::string TokenKey(std::string_view token_sha256) { return "t/" + std::string(token_sha256); }
 
+// A hosted session's link finds its contract and session.
+void IndexToken(ViewBatch& batch, const std::string& contract_id, const std::string& session_id,
+                const std::optional<std::string>& token_sha256) {
+  if (token_sha256 && !token_sha256->empty()) {
+    batch.Put(TokenKey(*token_sha256), contract_id + " " + session_id);
+  }
+}
+
 }  // namespace
 
 Status SigningSessionIndex::Apply(const eventstore::EventRecord& event, ViewBatch& batch) {
-  if (event.type != kCreated && event.type != kRefreshed) return {};
-  boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(event.data, ec);
-  if (ec || !parsed.is_object()) {
-    return Fail(ErrorCode::kCorruption, "session event " + event.event_id + " is not an object");
-  }
-  const auto& data = parsed.get_object();
-  const std::string contract_id = StringMemberOrEmpty(data, "contractId");
-  const std::string session_id = StringMemberOrEmpty(data, "sessionId");
-  if (event.type == kCreated) batch.Put(SessionKey(session_id), contract_id);
-  if (const std::string token = StringMemberOrEmpty(data, "tokenSha256"); !token.empty()) {
-    batch.Put(TokenKey(token), contract_id + " " + session_id);
+  const auto visited = event_codec::VisitText<SessionEvents>(
+      event.type, event.data,
+      event_codec::Overloaded{
+          [&](const SessionCreatedData& data) {
+            batch.Put(SessionKey(data.session_id), data.contract_id);
+            IndexToken(batch, data.contract_id, data.session_id, data.token_sha256);
+          },
+          [&](const SessionRefreshedData& data) {
+            IndexToken(batch, data.contract_id, data.session_id, data.token_sha256);
+          }});
+  if (visited == event_codec::Visited::kUnreadable) {
+    return Fail(ErrorCode::kCorruption, "session event " + event.event_id + " does not read");
   }
   return {};
 }

@@ -8,6 +8,8 @@
 #include <cstring>
 
 #include "base/json_read.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 
 namespace esign::webhooks {
 namespace {
@@ -271,70 +273,78 @@ Result<EndpointFields> ParseUpdateEndpoint(const boost::json::object& body,
 }
 
 std::string EndpointCreatedData(const WebhookEndpoint& endpoint) {
-  return boost::json::serialize(boost::json::object{
-      {"endpointId", endpoint.id},
-      {"organizationId", endpoint.organization_id},
-      {"url", endpoint.url},
-      {"eventTypes", TypesJson(endpoint.event_types)},
-      {"description", endpoint.description},
-      {"enabled", endpoint.enabled},
-      {"createdAt", endpoint.created_at},
-  });
+  return boost::json::serialize(event_codec::Write(WebhookEndpointCreatedData{
+      endpoint.id, endpoint.organization_id, endpoint.url, endpoint.event_types,
+      endpoint.description, endpoint.enabled, endpoint.created_at}));
 }
 
 std::optional<std::string> EndpointUpdatedData(const WebhookEndpoint& current,
                                                const EndpointFields& fields,
                                                std::string_view updated_at) {
-  boost::json::object data;
-  if (fields.url && *fields.url != current.url) data["url"] = *fields.url;
+  WebhookEndpointUpdatedData data;
+  if (fields.url && *fields.url != current.url) data.url = fields.url;
   if (fields.event_types && *fields.event_types != current.event_types) {
-    data["eventTypes"] = TypesJson(*fields.event_types);
+    data.event_types = fields.event_types;
   }
   if (fields.description && *fields.description != current.description) {
-    data["description"] = *fields.description;
+    data.description = fields.description;
   }
-  if (fields.enabled && *fields.enabled != current.enabled) data["enabled"] = *fields.enabled;
-  if (data.empty()) return std::nullopt;
-  data["updatedAt"] = updated_at;
-  return boost::json::serialize(data);
+  if (fields.enabled && *fields.enabled != current.enabled) data.enabled = fields.enabled;
+  if (!data.url && !data.event_types && !data.description && !data.enabled) return std::nullopt;
+  data.updated_at = updated_at;
+  return boost::json::serialize(event_codec::Write(data));
 }
 
+namespace {
+
+// One On per event of an endpoint's stream.
+void On(WebhookEndpoint& endpoint, const WebhookEndpointCreatedData& data) {
+  endpoint.id = data.endpoint_id;
+  endpoint.organization_id = data.organization_id;
+  endpoint.url = data.url;
+  endpoint.event_types = data.event_types;
+  endpoint.description = data.description;
+  endpoint.enabled = data.enabled;
+  endpoint.created_at = data.created_at;
+  endpoint.updated_at = data.created_at;
+}
+
+void On(WebhookEndpoint& endpoint, const WebhookEndpointUpdatedData& data) {
+  if (data.url) endpoint.url = *data.url;
+  if (data.event_types) endpoint.event_types = *data.event_types;
+  if (data.description) endpoint.description = *data.description;
+  if (data.enabled) endpoint.enabled = *data.enabled;
+  endpoint.updated_at = data.updated_at;
+}
+
+void On(WebhookEndpoint& endpoint, const WebhookEndpointSecretRotatedData& data) {
+  endpoint.updated_at = data.rotated_at;
+}
+
+void On(WebhookEndpoint& endpoint, const WebhookEndpointDeletedData& /*data*/) {
+  endpoint.deleted = true;
+}
+
+using EndpointEvents =
+    boost::mp11::mp_list<WebhookEndpointCreatedData, WebhookEndpointUpdatedData,
+                         WebhookEndpointSecretRotatedData, WebhookEndpointDeletedData>;
+
+}  // namespace
+
 Status ApplyEndpointEvent(WebhookEndpoint& endpoint, const eventstore::EventRecord& event) {
-  boost::system::error_code ec;
-  const boost::json::value parsed = boost::json::parse(event.data, ec);
-  if (ec || !parsed.is_object()) {
-    return Fail(ErrorCode::kCorruption, "webhook endpoint event data is not an object");
+  const auto visited = event_codec::VisitText<EndpointEvents>(
+      event.type, event.data, [&](const auto& data) { On(endpoint, data); });
+  if (visited == event_codec::Visited::kUnreadable) {
+    return Fail(ErrorCode::kCorruption,
+                "webhook endpoint event " + event.event_id + " does not read as " + event.type);
   }
-  const auto& data = parsed.as_object();
-  try {
-    const auto types = [](const boost::json::value& v) {
-      std::vector<std::string> list;
-      for (const auto& t : v.as_array()) list.emplace_back(t.as_string());
-      return list;
-    };
-    if (event.type == kEndpointCreated) {
-      endpoint.id = Text(data.at("endpointId"));
-      endpoint.organization_id = Text(data.at("organizationId"));
-      endpoint.url = Text(data.at("url"));
-      endpoint.event_types = types(data.at("eventTypes"));
-      endpoint.description = Text(data.at("description"));
-      endpoint.enabled = data.at("enabled").as_bool();
-      endpoint.created_at = Text(data.at("createdAt"));
-      endpoint.updated_at = endpoint.created_at;
-      endpoint.created_position = event.position.value();
-    } else if (event.type == kEndpointUpdated) {
-      if (const auto* v = data.if_contains("url")) endpoint.url = Text(*v);
-      if (const auto* v = data.if_contains("eventTypes")) endpoint.event_types = types(*v);
-      if (const auto* v = data.if_contains("description")) endpoint.description = Text(*v);
-      if (const auto* v = data.if_contains("enabled")) endpoint.enabled = v->as_bool();
-      endpoint.updated_at = Text(data.at("updatedAt"));
-    } else if (event.type == kEndpointSecretRotated) {
-      endpoint.updated_at = Text(data.at("rotatedAt"));
-    } else if (event.type == kEndpointDeleted) {
-      endpoint.deleted = true;
+  if (event.type == kEndpointCreated) {
+    // Only the service writes these events: an endpoint without its id or owner is corruption.
+    if (endpoint.id.empty() || endpoint.organization_id.empty() || endpoint.url.empty()) {
+      return Fail(ErrorCode::kCorruption,
+                  "webhook endpoint event " + event.event_id + " names no endpoint or owner");
     }
-  } catch (const std::exception& e) {
-    return Fail(ErrorCode::kCorruption, std::string("webhook endpoint event: ") + e.what());
+    endpoint.created_position = event.position.value();
   }
   endpoint.version = event.version.value();
   return {};
