@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/service.h"
+#include "domain/signer_field_rules.h"
 #include "http/upload_routes.h"
 
 namespace esign::app {
@@ -15,10 +16,19 @@ constexpr uint64_t kMultipartOverhead = 64 << 10;
 
 http::ServerOptions ServerOptionsOf(const ServeConfig& config) {
   http::ServerOptions options = config.server;
-  options.large_bodies = http::LargeBodyOptions{
-      .path = "/api/v1/documents",
-      .limit = config.document_limit + kMultipartOverhead,
-      .too_large = ErrorCode::kDocumentTooLarge,
+  options.large_bodies = {
+      http::LargeBodyOptions{
+          .path = "/api/v1/documents",
+          .limit = config.document_limit + kMultipartOverhead,
+          .too_large = ErrorCode::kDocumentTooLarge,
+      },
+      // A file a signer attaches, through their integrator's page or the hosted one.
+      http::LargeBodyOptions{.path = "/api/v1/signing-sessions/*/attachments",
+                             .limit = kMaxAttachmentBytes,
+                             .too_large = ErrorCode::kDocumentTooLarge},
+      http::LargeBodyOptions{.path = "/api/v1/hosted-signing/*/attachments",
+                             .limit = kMaxAttachmentBytes,
+                             .too_large = ErrorCode::kDocumentTooLarge},
   };
   return options;
 }

@@ -3,8 +3,9 @@
 // checks and stores a drawn signature image, builds the evidence that signer.completed records
 // (and the certificate and the bundle read) from the same members for every channel, and carries
 // the signer's field values to the decision (domain/contract_signing.cc), which checks them with
-// domain/signer_field_rules.h. The routes keep what belongs to HTTP: reading the body, finding
-// the session, and, on the hosted page, the signer's link and proof.
+// domain/signer_field_rules.h. On the hosted page it also checks the signer's proof (the
+// Signer-Proof a code they typed earned) and records how and when they proved who they are. The
+// routes keep what belongs to HTTP: reading the body, finding the session and the link.
 //
 // Thread safety: as ContractCommandHandler::Execute.
 #pragma once
@@ -15,6 +16,7 @@
 
 #include "commands/contract_commands.h"
 #include "domain/participant.h"
+#include "domain/signer_secrets.h"
 #include "eventstore/event_store.h"
 
 namespace esign::commands {
@@ -27,12 +29,13 @@ struct SignerCompletion {
   std::string session_id;
   ExecutionChannel channel = ExecutionChannel::kPlatformHosted;
   std::string link_sha256;      // hosted: the hash of the link's token used, which must be current
+  std::string signer_proof;     // hosted: the Signer-Proof header as sent (checked here)
   std::string signer_name;      // the name signed with
   std::string signature_text;   // the typed signature; empty: signer_name
   std::string signature_image;  // the PNG the signer drew, as bytes; empty when none
   std::string signed_at;        // RFC 3339, the integrator's or provider's; empty: now
   // How the signer was seen: their address and user agent (none from a provider), how they
-  // proved who they are, and when (hosted, when a code was asked for).
+  // proved who they are, and when (as reported; for a hosted signer both follow from the proof).
   std::string ip_address;
   std::string user_agent;
   std::string authentication_method;
@@ -48,14 +51,16 @@ struct SignerCompletion {
 boost::json::object SigningEvidence(const SignerCompletion& completion,
                                     std::string_view image_sha256);
 
-// Checks the image (kValidationFailed on "signatureImage": over kMaxSignatureImageBytes, not a
-// PNG that decodes whole, or too large to draw), stores it, and records the signature through
-// `commands` as `actor`. A refused completion changes nothing in the log; an image stored for a
-// completion the decision then refuses stays in the blob store unreferenced (blobs are stored
-// by content, so a retry stores nothing new).
+// Checks a hosted signer's proof against the session (kSignerAuthenticationRequired on
+// "Signer-Proof" when their authentication asks for a code and the proof is missing or not one
+// of the session's, checked with `secrets`), checks the image (kValidationFailed on
+// "signatureImage": over kMaxSignatureImageBytes, not a PNG that decodes whole, or too large to
+// draw), stores it, and records the signature through `commands` as `actor`. A refused completion
+// changes nothing in the log; an image stored for a completion the decision then refuses stays in
+// the blob store unreferenced (blobs are stored by content, so a retry stores nothing new).
 Result<CommandOutcome> CompleteSignature(ContractCommandHandler& commands,
-                                         eventstore::BlobStore& blobs,
-                                         const SignerCompletion& completion,
-                                         const esign::Actor& actor, const CommandMeta& meta);
+                                         eventstore::BlobStore& blobs, const SignerSecrets* secrets,
+                                         SignerCompletion completion, const esign::Actor& actor,
+                                         const CommandMeta& meta);
 
 }  // namespace esign::commands

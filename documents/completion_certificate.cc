@@ -206,6 +206,20 @@ std::string AuthenticationOf(const EventView& event) {
   return "None (the service itself)";
 }
 
+// A value as the certificate shows it: a checkbox in words, an attached file by its name, type,
+// size and SHA-256 (the file itself is embedded in the sealed PDF).
+std::string EntryValue(const boost::json::value& value) {
+  if (value.is_bool()) return value.get_bool() ? "Ticked" : "Not ticked";
+  if (value.is_string()) return std::string(value.get_string());
+  if (const auto* file = value.if_object(); file != nullptr && file->contains("sha256")) {
+    const auto size = IntegerMember(*file, "size").value_or(0);
+    return StringMemberOrEmpty(*file, "name") + " (" + StringMemberOrEmpty(*file, "mediaType") +
+           ", " + std::to_string(size) + " bytes), attached to this PDF\nSHA-256 " +
+           StringMemberOrEmpty(*file, "sha256");
+  }
+  return boost::json::serialize(value);
+}
+
 CertificateEvent EventEntry(const ContractState& state, const EventView& event) {
   const Participant* subject = Subject(state, event.data);
   return {.position = event.position,
@@ -279,10 +293,7 @@ CompletionCertificate BuildCompletionCertificate(const CertificateSources& sourc
          .signer = signer != nullptr ? signer->name : field.participant_id,
          .page = ComposedPage(state.documents, static_cast<size_t>(field.document_index),
                               field.box.page),
-         .value = field.value.is_bool()
-                      ? std::string(field.value.get_bool() ? "Ticked" : "Not ticked")
-                  : field.value.is_string() ? std::string(field.value.get_string())
-                                            : boost::json::serialize(field.value)});
+         .value = EntryValue(field.value)});
   }
   for (const auto& record : sources.recorded) {
     certificate.events.push_back(EventEntry(state, {.position = record.position.value(),

@@ -68,6 +68,12 @@ std::vector<FieldStamp> FieldStamps(const ContractState& state) {
       case PlacedFieldType::kCheckbox:
         if (field.value.is_bool() && field.value.get_bool()) stamp.text = "\u2713";  // ✓
         break;
+      case PlacedFieldType::kAttachment:
+        // The file itself is embedded in the sealed PDF and listed in the certificate.
+        if (const auto* file = field.value.if_object()) {
+          stamp.text = "Attached: " + StringMemberOrEmpty(*file, "name");
+        }
+        break;
       case PlacedFieldType::kSignature:
         break;
       case PlacedFieldType::kInitials:
@@ -88,6 +94,27 @@ std::vector<FieldStamp> FieldStamps(const ContractState& state) {
     }
   }
   return stamps;
+}
+
+// The files signers attached (attachment fields), to embed in the sealed PDF.
+Result<std::vector<EmbeddedFile>> AttachedFiles(const ContractState& state,
+                                                const eventstore::BlobStore& blobs) {
+  std::vector<EmbeddedFile> files;
+  for (const PlacedField& field : state.fields) {
+    const auto* file = field.value.if_object();
+    if (field.type != PlacedFieldType::kAttachment || file == nullptr) continue;
+    auto bytes = blobs.Get(StringMemberOrEmpty(*file, "sha256"));
+    if (!bytes) return std::unexpected(bytes.error());
+    const Participant* p = state.FindParticipant(field.participant_id);
+    files.push_back(EmbeddedFile{
+        .key = field.field_id,
+        .name = StringMemberOrEmpty(*file, "name"),
+        .description = "Attached by " + (p != nullptr ? p->name : field.participant_id) +
+                       " to field " + (field.name.empty() ? field.field_id : field.name),
+        .media_type = StringMemberOrEmpty(*file, "mediaType"),
+        .bytes = std::move(*bytes)});
+  }
+  return files;
 }
 
 }  // namespace
@@ -249,6 +276,9 @@ Result<SealedDocument> ContractDocuments::Seal(const ContractState& all_signed,
   options.signing_time = std::chrono::system_clock::time_point(std::chrono::microseconds(now));
   options.certificate = std::move(*certificate);
   options.timestamp_authority = timestamp_authority_;
+  auto attachments = AttachedFiles(all_signed, store_.blobs());
+  if (!attachments) return std::unexpected(attachments.error());
+  options.attachments = std::move(*attachments);
   auto sealed = SealFrom(*source, all_signed, appearances, std::move(options));
   if (!sealed) return std::unexpected(sealed.error());
   auto content_key = store_.blobs().Put(sealed->signed_content());

@@ -36,6 +36,9 @@ Result<SealedContract> SealSignedPages(std::string signed_pages,
     if (!appended) return Fail(ErrorCode::kInternal, appended.error().message);
     unsealed = std::move(*appended);
   }
+  auto embedded = EmbedFiles(unsealed, options.attachments);
+  if (!embedded) return Fail(ErrorCode::kInternal, embedded.error().message);
+  unsealed = std::move(*embedded);
   SignOptions sign{.reason = options.reason, .signing_time = options.signing_time};
   sign.timestamp_authority = options.timestamp_authority;
   auto sealed = SignPdf(unsealed, certificate, sign);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "documents/completion_certificate.h"
+#include "documents/pdf_embedded_files.h"
 #include "documents/pdf_renderer.h"
 #include "documents/service_certificate.h"
 #include "documents/signature_appearance.h"
@@ -44,6 +45,8 @@ struct SealOptions {
   // How the contract's pages are laid out: as its unsigned PDF was (ContractDocuments::Seal picks
   // the layout that reproduces the frozen PDF).
   RenderOptions layout;
+  // The files signers attached, embedded under the seal after the certificate's pages.
+  std::vector<EmbeddedFile> attachments;
 };
 
 struct SealedContract {

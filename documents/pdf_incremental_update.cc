@@ -1,5 +1,6 @@
 #include "documents/pdf_incremental_update.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 
@@ -48,6 +49,51 @@ std::string IncrementalUpdate::Finish(int size, std::string_view trailer_entries
           "/Prev " + std::to_string(prev_xref) + " >>\nstartxref\n" + std::to_string(xref_at) +
           "\n%%EOF\n";
   return std::move(out_);
+}
+
+std::string PdfTextString(std::string_view utf8) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) {
+    std::string literal = "(";
+    for (const char c : utf8) {
+      if (c == '(' || c == ')' || c == '\\') literal += '\\';
+      literal += c;
+    }
+    return literal + ")";
+  }
+  std::string out = "<FEFF";
+  auto put16 = [&](unsigned unit) {
+    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xF];
+  };
+  for (size_t i = 0; i < utf8.size();) {
+    const auto byte = static_cast<unsigned char>(utf8[i]);
+    unsigned code = 0xFFFD;
+    size_t length = 1;
+    if (byte < 0x80) {
+      code = byte;
+    } else if ((byte >> 5) == 0x6 && i + 1 < utf8.size()) {
+      code = ((byte & 0x1Fu) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu);
+      length = 2;
+    } else if ((byte >> 4) == 0xE && i + 2 < utf8.size()) {
+      code = ((byte & 0x0Fu) << 12) | ((static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu) << 6) |
+             (static_cast<unsigned char>(utf8[i + 2]) & 0x3Fu);
+      length = 3;
+    } else if ((byte >> 3) == 0x1E && i + 3 < utf8.size()) {
+      code = ((byte & 0x07u) << 18) | ((static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu) << 12) |
+             ((static_cast<unsigned char>(utf8[i + 2]) & 0x3Fu) << 6) |
+             (static_cast<unsigned char>(utf8[i + 3]) & 0x3Fu);
+      length = 4;
+    }
+    i += length;
+    if (code >= 0x10000) {
+      code -= 0x10000;
+      put16(0xD800 | (code >> 10));
+      put16(0xDC00 | (code & 0x3FF));
+    } else {
+      put16(code);
+    }
+  }
+  return out + ">";
 }
 
 }  // namespace esign::documents

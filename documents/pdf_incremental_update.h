@@ -15,6 +15,10 @@ namespace esign::documents {
 // Offset of the last xref section: the number after the last "startxref"; nothing when absent.
 std::optional<long long> LastStartXref(std::string_view pdf);
 
+// A PDF text string: printable ASCII as a literal string; anything else as UTF-16BE with a byte
+// order mark, hex-encoded, because PDFDocEncoding cannot carry arbitrary Unicode.
+std::string PdfTextString(std::string_view utf8);
+
 class IncrementalUpdate {
  public:
   // Starts after `original`, adding a line break when it does not end with one.

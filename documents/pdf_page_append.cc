@@ -174,10 +174,7 @@ Result<std::string> AppendPdfPages(std::string_view pdf, std::string_view pages)
   out += "] /Count " +
          std::to_string(qpdf_oh_get_int_value_as_int(b, count) + static_cast<int>(added.size())) +
          " >>\nendobj\n";
-  const std::string trailer_entries =
-      "/Root " + base.RefOf(root) + " " +
-      base.DictEntries(trailer, {"/Root", "/Size", "/Prev", "/XRefStm", "/Type", "/W", "/Index",
-                                 "/Filter", "/DecodeParms", "/Length", "/Encrypt"});
+  const std::string trailer_entries = base.TrailerEntriesForUpdate();
   if (base.Failed() || extra.Failed()) {
     return Fail(ErrorCode::kValidationFailed,
                 "unreadable PDF: " + (base.Failed() ? base.ErrorText() : extra.ErrorText()));

@@ -107,53 +107,6 @@ Result<Layout> ReadLayout(std::string_view pdf) {
   return layout;
 }
 
-// A PDF text string: printable ASCII as a literal string; anything else as UTF-16BE with a byte
-// order mark, hex-encoded, because PDFDocEncoding cannot carry arbitrary Unicode.
-std::string TextString(std::string_view utf8) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) {
-    std::string literal = "(";
-    for (const char c : utf8) {
-      if (c == '(' || c == ')' || c == '\\') literal += '\\';
-      literal += c;
-    }
-    return literal + ")";
-  }
-  std::string out = "<FEFF";
-  auto put16 = [&](unsigned unit) {
-    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xF];
-  };
-  for (size_t i = 0; i < utf8.size();) {
-    const auto byte = static_cast<unsigned char>(utf8[i]);
-    unsigned code = 0xFFFD;
-    size_t length = 1;
-    if (byte < 0x80) {
-      code = byte;
-    } else if ((byte >> 5) == 0x6 && i + 1 < utf8.size()) {
-      code = ((byte & 0x1Fu) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu);
-      length = 2;
-    } else if ((byte >> 4) == 0xE && i + 2 < utf8.size()) {
-      code = ((byte & 0x0Fu) << 12) | ((static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu) << 6) |
-             (static_cast<unsigned char>(utf8[i + 2]) & 0x3Fu);
-      length = 3;
-    } else if ((byte >> 3) == 0x1E && i + 3 < utf8.size()) {
-      code = ((byte & 0x07u) << 18) | ((static_cast<unsigned char>(utf8[i + 1]) & 0x3Fu) << 12) |
-             ((static_cast<unsigned char>(utf8[i + 2]) & 0x3Fu) << 6) |
-             (static_cast<unsigned char>(utf8[i + 3]) & 0x3Fu);
-      length = 4;
-    }
-    i += length;
-    if (code >= 0x10000) {
-      code -= 0x10000;
-      put16(0xD800 | (code >> 10));
-      put16(0xDC00 | (code & 0x3FF));
-    } else {
-      put16(code);
-    }
-  }
-  return out + ">";
-}
-
 std::string PdfDate(std::chrono::system_clock::time_point when) {
   const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
   std::tm utc{};
@@ -328,12 +281,12 @@ Result<std::string> SignPdf(std::string_view pdf, const ServiceCertificate& cert
   const size_t contents_at = out.size();
   out += "<" + std::string(capacity * 2, '0') + ">";
   const size_t contents_end = out.size();
-  out += " /M (" + PdfDate(options.signing_time) + ") /Reason " + TextString(options.reason) +
-         " /Name " + TextString(options.name) + " >>\nendobj\n";
+  out += " /M (" + PdfDate(options.signing_time) + ") /Reason " + PdfTextString(options.reason) +
+         " /Name " + PdfTextString(options.name) + " >>\nendobj\n";
 
   // Merged field and widget; invisible (empty /Rect), printed and locked.
   begin_object(widget_id, 0);
-  out += "<< /Type /Annot /Subtype /Widget /FT /Sig /T " + TextString(field_name) + " /V " +
+  out += "<< /Type /Annot /Subtype /Widget /FT /Sig /T " + PdfTextString(field_name) + " /V " +
          Ref(sig_id, 0) + " /P " + Ref(layout.page_id, layout.page_gen) +
          " /Rect [0 0 0 0] /F 132 >>\nendobj\n";
 

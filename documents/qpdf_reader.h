@@ -59,6 +59,14 @@ class QpdfReader {
     }
     return out;
   }
+  // The trailer entries of an incremental update of the document read: its /Root and whatever
+  // else it carried (/Info, /ID), without those the update's own xref section replaces.
+  std::string TrailerEntriesForUpdate() const {
+    const qpdf_oh trailer = qpdf_get_trailer(qpdf_);
+    return "/Root " + RefOf(qpdf_oh_get_key(qpdf_, trailer, "/Root")) + " " +
+           DictEntries(trailer, {"/Root", "/Size", "/Prev", "/XRefStm", "/Type", "/W", "/Index",
+                                 "/Filter", "/DecodeParms", "/Length", "/Encrypt"});
+  }
   std::vector<qpdf_oh> Items(qpdf_oh array) const {
     std::vector<qpdf_oh> out;
     if (qpdf_oh_is_array(qpdf_, array) == QPDF_FALSE) return out;

@@ -1,4 +1,5 @@
 #include "documents/signature_drawing.h"
+#include "documents/png_image.h"
 
 #include <pango/pangocairo.h>
 
@@ -17,33 +18,11 @@ constexpr double kMinTextSize = 3.0;  // below this a longer text is ellipsized 
 constexpr double kRuleGap = 1.5;
 constexpr size_t kMaxFittedTextBytes = 1000;
 
-struct PngReader {
-  std::string_view data;
-  size_t offset = 0;
-};
-
-cairo_status_t ReadPng(void* closure, unsigned char* out, unsigned int length) {
-  auto* reader = static_cast<PngReader*>(closure);
-  if (reader->data.size() - reader->offset < length) return CAIRO_STATUS_READ_ERROR;
-  std::copy_n(reader->data.data() + reader->offset, length, out);
-  reader->offset += length;
-  return CAIRO_STATUS_SUCCESS;
-}
-
-uint32_t BigEndian32(std::string_view bytes, size_t at) {
-  uint32_t value = 0;
-  for (size_t i = 0; i < 4; ++i) value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
-  return value;
-}
-
-// The PNG signature and an IHDR chunk first, so a huge image is refused before it is decoded.
+// A huge image is refused before it is decoded.
 bool PngHeaderWithinLimits(std::string_view png) {
-  static constexpr std::string_view kMagic = "\x89PNG\r\n\x1a\n";
-  if (png.size() < 24 || !png.starts_with(kMagic) || png.substr(12, 4) != "IHDR") return false;
-  const uint32_t width = BigEndian32(png, 16);
-  const uint32_t height = BigEndian32(png, 20);
-  return width > 0 && height > 0 && width <= kMaxSignatureImageSide &&
-         height <= kMaxSignatureImageSide;
+  const auto size = PngDimensions(png);
+  return size && size->first > 0 && size->second > 0 && size->first <= kMaxSignatureImageSide &&
+         size->second <= kMaxSignatureImageSide;
 }
 
 PangoRectangle LogicalExtents(PangoLayout* layout) {
@@ -127,8 +106,7 @@ Result<PreparedSignature> PrepareSignature(const SignatureAppearance& appearance
         ErrorCode::kValidationFailed, "the signature image is not a usable PNG", "imagePng",
         "must be a PNG of at most " + std::to_string(kMaxSignatureImageSide) + " pixels on a side");
   }
-  PngReader reader{.data = appearance.image_png};
-  prepared.image.reset(cairo_image_surface_create_from_png_stream(ReadPng, &reader));
+  prepared.image = DecodePng(appearance.image_png);
   if (cairo_surface_status(prepared.image.get()) != CAIRO_STATUS_SUCCESS) {
     return Fail(ErrorCode::kValidationFailed, "the signature image is not a usable PNG", "imagePng",
                 std::string("cannot be decoded: ") +

@@ -121,10 +121,7 @@ void On(ContractState& state, const ContractPreparedData& d) {
     role.recipient_type =
         ParseRecipientType(record.recipient_type).value_or(RecipientType::kIndividual);
     role.routing_order = record.routing_order;
-    role.signature_placement.reserve(record.signature_placement.size());
-    for (const auto& p : record.signature_placement) {
-      role.signature_placement.push_back(SignaturePlacement{p.page, p.x, p.y, p.width, p.height});
-    }
+    role.signature_placement = record.signature_placement;
     state.prepared_roles.push_back(std::move(role));
   }
   for (const auto& routing : d.routing) {
@@ -289,6 +286,13 @@ void On(ContractState& state, const SignerAuthenticationFailedData& d) {
   if (SigningSession* session = state.FindSession(d.session_id)) {
     session->failed_attempts = static_cast<int>(d.failed_attempts);
     session->locked = true;
+  }
+}
+
+void On(ContractState& state, const SignerAttachmentUploadedData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->attachments.push_back(
+        SignerAttachment{d.sha256, d.name.value_or(""), d.media_type, d.size});
   }
 }
 

@@ -9,7 +9,8 @@ std::string_view CommandName(const Command& command) {
       "RecordSignerCompleted", "RecordSignerDeclined", "CompleteContract",
       "PersistEvidence",       "CreateSigningSession", "CancelSigningSession",
       "RefreshSigningSession", "VoidContract",         "RemindParticipants",
-      "RunDueTimers",          "SendSignerCode",       "RecordSignerAuthentication"};
+      "RunDueTimers",          "SendSignerCode",       "RecordSignerAuthentication",
+      "RecordSignerAttachment"};
   return kNames[command.index()];
 }
 

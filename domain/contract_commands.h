@@ -20,6 +20,7 @@
 #include <variant>
 
 #include "domain/result.h"
+#include "domain/signer_field_rules.h"
 
 namespace esign {
 
@@ -193,12 +194,20 @@ struct RecordSignerAuthentication {
   int code_number = 0;  // email_otp: the number of the code that matched (the session's latest)
 };
 
+// POST /signing-sessions/{id}/attachments or /hosted-signing/{token}/attachments: a file for the
+// signer's attachment fields, checked and stored by the caller (commands/signer_attachments.h).
+struct RecordSignerAttachment {
+  std::string session_id;
+  std::string link_sha256;  // hosted: the hash of the link's token used, which must be current
+  SignerAttachment attachment;
+};
+
 using Command =
     std::variant<CreateContract, UpdateData, UpdateTableData, ReplaceParticipants,
                  UpdateRoleBindings, SendContract, RecordSignerCompleted, RecordSignerDeclined,
                  CompleteContract, PersistEvidence, CreateSigningSession, CancelSigningSession,
                  RefreshSigningSession, VoidContract, RemindParticipants, RunDueTimers,
-                 SendSignerCode, RecordSignerAuthentication>;
+                 SendSignerCode, RecordSignerAuthentication, RecordSignerAttachment>;
 
 // The command's name, e.g. "CreateContract".
 std::string_view CommandName(const Command& command);

@@ -123,6 +123,9 @@ Result<std::vector<DomainEvent>> Decide(const ContractState& state, const Comman
         if constexpr (std::is_same_v<T, RecordSignerAuthentication>) {
           return DecideSignerAuthentication(state, c, context);
         }
+        if constexpr (std::is_same_v<T, RecordSignerAttachment>) {
+          return DecideSignerAttachment(state, c, context);
+        }
       },
       command);
 }

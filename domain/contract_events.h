@@ -50,6 +50,9 @@
 //                                         "expired"), failedAttempts (in the session), failedAt
 //   signer.authentication_failed     sessionId, participantId, method, failedAttempts, failedAt:
 //                                    the session is locked
+//   signer.attachment_uploaded  sessionId, participantId, sha256, name, mediaType, size,
+//   uploadedAt:
+//                               a file for an attachment field, its bytes a blob
 // signer.completed and signer.declined carry "sessionId" when they came through a session.
 //
 // A participant is {participantId, action, recipientType, name, email?, organizationId?,
@@ -92,6 +95,7 @@ inline constexpr std::string_view kSignerCodeSent = "signer.authentication_code_
 inline constexpr std::string_view kSignerAuthenticated = "signer.authenticated";
 inline constexpr std::string_view kSignerAttemptFailed = "signer.authentication_attempt_failed";
 inline constexpr std::string_view kSignerAuthenticationFailed = "signer.authentication_failed";
+inline constexpr std::string_view kSignerAttachmentUploaded = "signer.attachment_uploaded";
 }  // namespace event_type
 
 // {"type": ..., "data": {...}} and back, for tests and tools; a malformed object yields an

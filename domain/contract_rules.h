@@ -50,6 +50,11 @@ Result<std::vector<DomainEvent>> DecideUpdateRoleBindings(const ContractState& s
                                                           const DecisionContext& context);
 Result<std::vector<DomainEvent>> DecideSend(const ContractState& state, const SendContract& command,
                                             const DecisionContext& context);
+// A file for the signer's attachment fields, in their open session, at most
+// kMaxAttachmentsPerSession; the same file again is a replay that appends nothing.
+Result<std::vector<DomainEvent>> DecideSignerAttachment(const ContractState& state,
+                                                        const RecordSignerAttachment& c,
+                                                        const DecisionContext& context);
 Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& state,
                                                        const RecordSignerCompleted& command,
                                                        const DecisionContext& context);

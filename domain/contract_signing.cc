@@ -75,6 +75,49 @@ std::string RoleOf(const ContractState& state, std::string_view participant_id) 
 
 }  // namespace
 
+Result<std::vector<DomainEvent>> DecideSignerAttachment(const ContractState& state,
+                                                        const RecordSignerAttachment& c,
+                                                        const DecisionContext& context) {
+  if (auto ok = RequireSigningFlow(state, c.session_id); !ok) return Fail(ok.error());
+  const SigningSession* session = state.FindSession(c.session_id);
+  if (session == nullptr) {
+    return Fail(ErrorCode::kSigningSessionNotFound,
+                "signing session " + c.session_id + " not found");
+  }
+  auto signer = PendingSigner(state, session->participant_id);
+  if (!signer) return Fail(signer.error());
+  if (auto open = RequireOpenSession(state, c.session_id, session->participant_id, context.now,
+                                     c.link_sha256);
+      !open) {
+    return Fail(open.error());
+  }
+  const bool has_field = std::any_of(state.fields.begin(), state.fields.end(), [&](const auto& f) {
+    return f.participant_id == session->participant_id && f.filled_by_signer() &&
+           f.rules->type == SignerInputType::kAttachment;
+  });
+  if (!has_field) {
+    return Fail(ErrorCode::kContractStateConflict,
+                "participant " + session->participant_id + " has no attachment field", "fields",
+                "no attachment field for this signer");
+  }
+  for (const SignerAttachment& uploaded : session->attachments) {
+    if (uploaded.sha256 == c.attachment.sha256) return std::vector<DomainEvent>{};
+  }
+  if (session->attachments.size() >= kMaxAttachmentsPerSession) {
+    return Fail(
+        ErrorCode::kContractStateConflict,
+        "a signing session takes at most " + std::to_string(kMaxAttachmentsPerSession) + " files",
+        "attachments", std::to_string(session->attachments.size()) + " uploaded");
+  }
+  boost::json::object data = SignerAttachmentToJson(c.attachment);
+  data["contractId"] = state.id;
+  data["sessionId"] = session->session_id;
+  data["participantId"] = session->participant_id;
+  data["uploadedAt"] = context.now;
+  return std::vector<DomainEvent>{
+      DomainEvent{std::string(event_type::kSignerAttachmentUploaded), std::move(data)}};
+}
+
 Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& state,
                                                        const RecordSignerCompleted& c,
                                                        const DecisionContext& context) {
@@ -98,7 +141,10 @@ Result<std::vector<DomainEvent>> DecideSignerCompleted(const ContractState& stat
   if (auto ok = RequireSignedWhileOpen(state, c.session_id, signed_at, context.now); !ok) {
     return Fail(ok.error());
   }
-  auto values = SignerValuesOf(state, c.participant_id, c.field_values);
+  const SigningSession* session = c.session_id.empty() ? nullptr : state.FindSession(c.session_id);
+  auto values =
+      SignerValuesOf(state, c.participant_id, c.field_values,
+                     session != nullptr ? session->attachments : std::vector<SignerAttachment>{});
   if (!values) return Fail(values.error());
   size_t remaining = state.UnsignedSignerCount() - 1;
   std::vector<DomainEvent> events{

@@ -53,16 +53,31 @@ inline constexpr bool kDescribed = boost::describe::has_describe_members<T>::val
 
 // ---- reading ----------------------------------------------------------------------------------
 
+// Where a value is, as a chain of parts built only when a problem is named (reading allocates
+// no path for values that read).
+struct PathPart {
+  const PathPart* parent = nullptr;
+  std::string_view name;  // a member, or empty for an index
+  size_t index = 0;
+  std::string Text() const {
+    std::string out = parent != nullptr ? parent->Text() : "";
+    if (parent == nullptr && name.empty()) return out;  // the root
+    out += "/";
+    out += name.empty() ? std::to_string(index) : std::string(name);
+    return out;
+  }
+};
+
 template <class T>
 bool ReadMembers(const boost::json::object& object, T& out, std::string& problem,
-                 const std::string& path);
+                 const PathPart& path);
 
 // Reads `value` into `out`; on a value of the wrong type, sets `problem` to its path and returns
 // false.
 template <class T>
-bool Read(const boost::json::value& value, T& out, std::string& problem, const std::string& path) {
+bool Read(const boost::json::value& value, T& out, std::string& problem, const PathPart& path) {
   auto wrong = [&](std::string_view expected) {
-    problem = path + ": expected " + std::string(expected);
+    problem = path.Text() + ": expected " + std::string(expected);
     return false;
   };
   if constexpr (std::is_same_v<T, std::string>) {
@@ -107,7 +122,7 @@ bool Read(const boost::json::value& value, T& out, std::string& problem, const s
     out.reserve(array.size());
     for (size_t i = 0; i < array.size(); ++i) {
       typename T::value_type item{};
-      if (!Read(array[i], item, problem, path + "/" + std::to_string(i))) return false;
+      if (!Read(array[i], item, problem, PathPart{&path, {}, i})) return false;
       out.push_back(std::move(item));
     }
   } else {
@@ -121,7 +136,7 @@ bool Read(const boost::json::value& value, T& out, std::string& problem, const s
 // The members of a described struct T.
 template <class T>
 bool ReadMembers(const boost::json::object& object, T& out, std::string& problem,
-                 const std::string& path) {
+                 const PathPart& path) {
   const auto& names = JsonNames<T>();
   size_t index = 0;
   bool ok = true;
@@ -130,7 +145,7 @@ bool ReadMembers(const boost::json::object& object, T& out, std::string& problem
         const std::string& name = names[index++];
         if (!ok) return;
         if (const auto* found = object.if_contains(name)) {
-          ok = Read(*found, out.*member.pointer, problem, path + "/" + name);
+          ok = Read(*found, out.*member.pointer, problem, PathPart{&path, name});
         }
       });
   return ok;
@@ -141,7 +156,7 @@ template <class T>
 Result<T> ReadData(const boost::json::object& data) {
   T out{};
   std::string problem;
-  if (!ReadMembers(data, out, problem, "")) {
+  if (!ReadMembers(data, out, problem, PathPart{})) {
     return Fail(ErrorCode::kCorruption, std::string(T::kType) + " data at " + problem);
   }
   return out;

@@ -346,6 +346,24 @@ struct SignerAuthenticationFailedData {
 BOOST_DESCRIBE_STRUCT(SignerAuthenticationFailedData, (),
                       (contract_id, session_id, participant_id, method, failed_attempts, failed_at))
 
+struct SignerAttachmentUploadedData {
+  static constexpr std::string_view kType = event_type::kSignerAttachmentUploaded;
+  static constexpr std::string_view kDescription =
+      "A signer uploaded a file to their signing session for an attachment field (the bytes are "
+      "stored apart, named by sha256). It becomes the field's value when the signer signs.";
+  std::string contract_id;
+  std::string session_id;
+  std::string participant_id;
+  std::string sha256;
+  std::optional<std::string> name;  // in the log; the Kafka topic leaves it out
+  std::string media_type;
+  int64_t size = 0;
+  std::string uploaded_at;
+};
+BOOST_DESCRIBE_STRUCT(SignerAttachmentUploadedData, (),
+                      (contract_id, session_id, participant_id, sha256, name, media_type, size,
+                       uploaded_at))
+
 struct TemplateImportedData {
   static constexpr std::string_view kType = template_event::kImported;
   static constexpr std::string_view kDescription =
@@ -532,9 +550,23 @@ struct IdempotencyCompletedData {
 };
 BOOST_DESCRIBE_STRUCT(IdempotencyCompletedData, (), (version))
 // The events of a contract's stream, which Apply folds (contract_apply.cc).
-using ContractEventData = boost::mp11::mp_list<ContractCreatedData, DataUpdatedData, TableDataUpdatedData, ParticipantsReplacedData, RoleBindingsUpdatedData, ContractPreparedData, ContractSentData, SignerCompletedData, SigningInProgressData, ContractCompletedData, SignerDeclinedData, ContractDeclinedData, EvidencePersistedData, ContractVoidedData, ContractExpiredData, ParticipantRemindedData, SessionCreatedData, SessionCancelledData, SessionRefreshedData, SignerCodeSentData, SignerAuthenticatedData, SignerAttemptFailedData, SignerAuthenticationFailedData>;
+using ContractEventData = boost::mp11::mp_list<
+    ContractCreatedData, DataUpdatedData, TableDataUpdatedData, ParticipantsReplacedData,
+    RoleBindingsUpdatedData, ContractPreparedData, ContractSentData, SignerCompletedData,
+    SigningInProgressData, ContractCompletedData, SignerDeclinedData, ContractDeclinedData,
+    EvidencePersistedData, ContractVoidedData, ContractExpiredData, ParticipantRemindedData,
+    SessionCreatedData, SessionCancelledData, SessionRefreshedData, SignerCodeSentData,
+    SignerAuthenticatedData, SignerAttemptFailedData, SignerAuthenticationFailedData,
+    SignerAttachmentUploadedData>;
 
 // Every event type the log holds, for the schema catalog (domain/event_catalog.h).
-using AllEventData = boost::mp11::mp_append<ContractEventData, boost::mp11::mp_list<TemplateImportedData, TemplateCreatedData, TemplateVersionAddedData, TemplatePublishedData, TemplateArchivedData, DocumentUploadedData, DocumentDeletedData, OrganizationContactSetData, WebhookEndpointCreatedData, WebhookEndpointUpdatedData, WebhookEndpointSecretRotatedData, WebhookEndpointDeletedData, ClientCreatedData, TokenRevokedData, IdempotencyReservedData, IdempotencyCompletedData>>;
+using AllEventData = boost::mp11::mp_append<
+    ContractEventData,
+    boost::mp11::mp_list<
+        TemplateImportedData, TemplateCreatedData, TemplateVersionAddedData, TemplatePublishedData,
+        TemplateArchivedData, DocumentUploadedData, DocumentDeletedData, OrganizationContactSetData,
+        WebhookEndpointCreatedData, WebhookEndpointUpdatedData, WebhookEndpointSecretRotatedData,
+        WebhookEndpointDeletedData, ClientCreatedData, TokenRevokedData, IdempotencyReservedData,
+        IdempotencyCompletedData>>;
 
 }  // namespace esign

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "domain/template.h"
+
 namespace esign {
 
 // ---- records inside events --------------------------------------------------------------------
@@ -60,14 +62,8 @@ struct RoutingRecord {
 };
 BOOST_DESCRIBE_STRUCT(RoutingRecord, (), (participant_id, routing_order))
 
-struct PlacementRecord {
-  int64_t page = 1;
-  double x = 0;
-  double y = 0;
-  double width = 0;
-  double height = 0;
-};
-BOOST_DESCRIBE_STRUCT(PlacementRecord, (), (page, x, y, width, height))
+// A template's signature box, as contract.prepared records it.
+BOOST_DESCRIBE_STRUCT(SignaturePlacement, (), (page, x, y, width, height))
 
 // A role of the template as contract.prepared resolved it.
 struct PreparedRoleRecord {
@@ -76,7 +72,7 @@ struct PreparedRoleRecord {
   std::string action;
   std::string recipient_type;
   int64_t routing_order = 1;
-  std::vector<PlacementRecord> signature_placement;
+  std::vector<SignaturePlacement> signature_placement;
 };
 BOOST_DESCRIBE_STRUCT(PreparedRoleRecord, (),
                       (template_role_id, participant_id, action, recipient_type, routing_order,

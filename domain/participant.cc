@@ -10,12 +10,6 @@
 namespace esign {
 namespace {
 
-std::optional<std::string> OptionalText(const boost::json::object& object, std::string_view key) {
-  const auto* value = Member(object, key);
-  if (value == nullptr || !value->is_string()) return std::nullopt;
-  return std::string(value->get_string());
-}
-
 // A string member of 1..max characters, or nullopt after a detail.
 std::optional<std::string> ReadText(const boost::json::object& object, const std::string& path,
                                     std::string_view key, size_t max, Details& details) {
@@ -354,7 +348,7 @@ boost::json::object ParticipantToEventJson(const Participant& p) {
 Participant ParticipantFromEventJson(const boost::json::object& object) {
   ParticipantRecord record;
   std::string problem;
-  event_codec::ReadMembers(object, record, problem, "");
+  event_codec::ReadMembers(object, record, problem, event_codec::PathPart{});
   return ParticipantFromRecord(record);
 }
 

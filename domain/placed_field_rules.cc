@@ -172,7 +172,7 @@ std::optional<PlacedFieldType> ReadType(const boost::json::object& item, const s
   if (!parsed) {
     AddDetail(validation, JoinPath(path, "type"),
               "one of signature, initials, name, email, date_signed, text, number, date, "
-              "checkbox, radio, dropdown, phone");
+              "checkbox, radio, dropdown, phone, attachment");
   }
   return parsed;
 }
@@ -288,7 +288,8 @@ void ReadTagFields(const std::vector<UploadedDocument>& uploads,
         AddDetail(validation, path,
                   where +
                       ": a tag's type is one of signature, initials, name, email, date_signed, "
-                      "text, number, date, checkbox, phone (radio and dropdown fields need their "
+                      "text, number, date, checkbox, phone, attachment (radio and dropdown fields "
+                      "need their "
                       "options: place them with fields)");
         continue;
       }
@@ -643,7 +644,8 @@ std::vector<SignaturePlacement> SignaturePlacementsOf(
 
 Result<boost::json::array> SignerValuesOf(const ContractState& state,
                                           std::string_view participant_id,
-                                          const boost::json::value& field_values) {
+                                          const boost::json::value& field_values,
+                                          const std::vector<SignerAttachment>& uploaded) {
   // Every field, so that a value for one the signer does not fill in is named as such: those
   // filled in at signing and those the integrator fixed are read-only here.
   std::vector<FillableField> fields;
@@ -659,7 +661,7 @@ Result<boost::json::array> SignerValuesOf(const ContractState& state,
     return Fail(ErrorCode::kValidationFailed, "invalid field values", "fieldValues",
                 "the contract has no fields to fill in");
   }
-  auto filled = CheckSignerValues(fields, participant_id, field_values);
+  auto filled = CheckSignerValues(fields, participant_id, field_values, uploaded);
   if (!filled) return std::unexpected(filled.error());
   boost::json::array out;
   for (auto& value : *filled) {

@@ -83,10 +83,12 @@ Status CheckPlacedFieldsForSend(const ContractState& state);
 
 // The values `participant_id` gives with its signature (`fieldValues`, signer_field_rules.h
 // CheckSignerValues) as signer.completed records them: [{fieldId, value}]. A contract without
-// placed fields takes none (an empty array or null).
+// placed fields takes none (an empty array or null). `uploaded`: the files of the signer's
+// session, which attachment fields name.
 Result<boost::json::array> SignerValuesOf(const ContractState& state,
                                           std::string_view participant_id,
-                                          const boost::json::value& field_values);
+                                          const boost::json::value& field_values,
+                                          const std::vector<SignerAttachment>& uploaded);
 
 // The signature fields of `owner` (a participant's or a role's id) as placements on the pages of
 // the documents composed into one PDF.

@@ -8,7 +8,7 @@
 namespace esign {
 namespace {
 
-constexpr std::array<std::pair<PlacedFieldType, std::string_view>, 12> kFieldTypes{{
+constexpr std::array<std::pair<PlacedFieldType, std::string_view>, 13> kFieldTypes{{
     {PlacedFieldType::kSignature, "signature"},
     {PlacedFieldType::kInitials, "initials"},
     {PlacedFieldType::kName, "name"},
@@ -21,6 +21,7 @@ constexpr std::array<std::pair<PlacedFieldType, std::string_view>, 12> kFieldTyp
     {PlacedFieldType::kRadio, "radio"},
     {PlacedFieldType::kDropdown, "dropdown"},
     {PlacedFieldType::kPhone, "phone"},
+    {PlacedFieldType::kAttachment, "attachment"},
 }};
 
 }  // namespace
@@ -86,6 +87,8 @@ std::optional<SignerInputType> InputTypeOf(PlacedFieldType type) {
       return SignerInputType::kDropdown;
     case PlacedFieldType::kPhone:
       return SignerInputType::kPhone;
+    case PlacedFieldType::kAttachment:
+      return SignerInputType::kAttachment;
     default:
       return std::nullopt;
   }

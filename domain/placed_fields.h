@@ -47,7 +47,8 @@ struct ContractDocument {
 };
 
 // signature, initials, name, email and date_signed are filled in at signing from the signer's
-// signature and record; text, number, date, checkbox, radio, dropdown and phone are filled in by
+// signature and record; text, number, date, checkbox, radio, dropdown, phone and attachment (a
+// file the signer uploads to their session) are filled in by
 // the signer (domain/signer_field_rules.h), or fixed by the integrator's `value`.
 enum class PlacedFieldType {
   kSignature,
@@ -61,7 +62,8 @@ enum class PlacedFieldType {
   kCheckbox,
   kRadio,
   kDropdown,
-  kPhone
+  kPhone,
+  kAttachment
 };
 std::string_view ToString(PlacedFieldType type);
 std::optional<PlacedFieldType> ParsePlacedFieldType(std::string_view text);

@@ -24,6 +24,7 @@ constexpr std::array kInputTypes{
     std::pair{SignerInputType::kDropdown, std::string_view("dropdown")},
     std::pair{SignerInputType::kEmail, std::string_view("email")},
     std::pair{SignerInputType::kPhone, std::string_view("phone")},
+    std::pair{SignerInputType::kAttachment, std::string_view("attachment")},
 };
 constexpr size_t kMaxPhoneDigits = 15;  // E.164
 constexpr size_t kMinPhoneDigits = 5;
@@ -180,7 +181,7 @@ std::optional<SignerFieldRules> ReadSignerFieldRules(SignerInputType type,
     if (member == "default" || member == "showIf" || Member(item, member) == nullptr) continue;
     if (std::find(allowed.begin(), allowed.end(), member) == allowed.end()) {
       AddDetail(details, JoinPath(path, member),
-                "not a rule of a " + std::string(ToString(type)) + " field");
+                "not a rule of the " + std::string(ToString(type)) + " type");
     }
   }
   SignerFieldRules rules;
@@ -261,6 +262,10 @@ std::optional<SignerFieldRules> ReadSignerFieldRules(SignerInputType type,
   }
   if (details.size() != before) return std::nullopt;
   if (const auto* value = Member(item, "default")) {
+    if (type == SignerInputType::kAttachment) {
+      AddDetail(details, JoinPath(path, "default"), "an attachment field takes no default");
+      return std::nullopt;
+    }
     auto stored = CheckSignerValue(rules, *value, JoinPath(path, "default"), details);
     if (!stored) return std::nullopt;
     rules.default_value = std::move(*stored);
@@ -268,14 +273,38 @@ std::optional<SignerFieldRules> ReadSignerFieldRules(SignerInputType type,
   return rules;
 }
 
+boost::json::object SignerAttachmentToJson(const SignerAttachment& attachment) {
+  return {{"sha256", attachment.sha256},
+          {"name", attachment.name},
+          {"mediaType", attachment.media_type},
+          {"size", attachment.size}};
+}
+
 std::optional<boost::json::value> CheckSignerValue(const SignerFieldRules& rules,
                                                    const boost::json::value& value,
-                                                   const std::string& path, Details& details) {
+                                                   const std::string& path, Details& details,
+                                                   const std::vector<SignerAttachment>& uploaded) {
   auto refuse = [&](std::string issue) -> std::optional<boost::json::value> {
     AddDetail(details, path, std::move(issue));
     return std::nullopt;
   };
   switch (rules.type) {
+    case SignerInputType::kAttachment: {
+      const boost::json::value* sha256 = &value;
+      if (const auto* object = value.if_object(); object != nullptr && object->size() == 1) {
+        sha256 = object->if_contains("sha256");
+      }
+      const auto found =
+          sha256 == nullptr || !sha256->is_string()
+              ? uploaded.end()
+              : std::find_if(uploaded.begin(), uploaded.end(), [&](const SignerAttachment& a) {
+                  return a.sha256 == sha256->get_string();
+                });
+      if (found == uploaded.end()) {
+        return refuse("the sha256 of a file uploaded to this signing session");
+      }
+      return boost::json::value(SignerAttachmentToJson(*found));
+    }
     case SignerInputType::kCheckbox:
       if (!value.is_bool()) return refuse("true or false");
       return value;
@@ -393,7 +422,8 @@ SignerFieldRules SignerFieldRulesFromJson(SignerInputType type, const boost::jso
 
 Result<std::vector<FilledValue>> CheckSignerValues(const std::vector<FillableField>& fields,
                                                    std::string_view signer,
-                                                   const boost::json::value& field_values) {
+                                                   const boost::json::value& field_values,
+                                                   const std::vector<SignerAttachment>& uploaded) {
   Details details;
   std::vector<std::optional<boost::json::value>> given(fields.size());
   std::vector<std::string> paths(fields.size());
@@ -439,7 +469,8 @@ Result<std::vector<FilledValue>> CheckSignerValues(const std::vector<FillableFie
       AddDetail(details, at, "field " + std::string(*id) + " is given twice");
       continue;
     }
-    auto stored = CheckSignerValue(found->rules, *value, JoinPath(path, "value"), details);
+    auto stored =
+        CheckSignerValue(found->rules, *value, JoinPath(path, "value"), details, uploaded);
     paths[index] = path;
     if (!stored) {
       refused[index] = true;  // named once, by its value

@@ -22,7 +22,17 @@
 
 namespace esign {
 
-enum class SignerInputType { kText, kNumber, kDate, kCheckbox, kRadio, kDropdown, kEmail, kPhone };
+enum class SignerInputType {
+  kText,
+  kNumber,
+  kDate,
+  kCheckbox,
+  kRadio,
+  kDropdown,
+  kEmail,
+  kPhone,
+  kAttachment
+};
 std::string_view ToString(SignerInputType type);
 std::optional<SignerInputType> ParseSignerInputType(std::string_view text);
 
@@ -38,6 +48,20 @@ struct ShowIf {
   std::string field;
   boost::json::value equals;
 };
+
+// A file a signer uploaded to their signing session (signer.attachment_uploaded): what an
+// attachment field stores once signed, {sha256, name, mediaType, size}, the bytes a blob.
+struct SignerAttachment {
+  std::string sha256;  // of the bytes stored
+  std::string name;
+  std::string media_type;  // application/pdf, image/png or image/jpeg
+  int64_t size = 0;
+};
+boost::json::object SignerAttachmentToJson(const SignerAttachment& attachment);
+
+inline constexpr int64_t kMaxAttachmentBytes = int64_t{10} * 1024 * 1024;
+inline constexpr size_t kMaxAttachmentsPerSession = 5;
+inline constexpr int64_t kMaxAttachmentNameLength = 200;
 
 struct SignerFieldRules {
   SignerInputType type = SignerInputType::kText;
@@ -71,10 +95,12 @@ std::optional<SignerFieldRules> ReadSignerFieldRules(SignerInputType type,
 // Whether RE2 takes the pattern within the limits above; `why` says what is wrong otherwise.
 bool AcceptPattern(std::string_view pattern, std::string& why);
 
-// The one check of a value: its stored form, or nullopt after adding one detail at `path`.
-std::optional<boost::json::value> CheckSignerValue(const SignerFieldRules& rules,
-                                                   const boost::json::value& value,
-                                                   const std::string& path, Details& details);
+// The one check of a value: its stored form, or nullopt after adding one detail at `path`. An
+// attachment field's value is the sha256 of a file of `uploaded` (the signer's session's), given
+// as a string or {sha256}; it is stored as the whole SignerAttachment.
+std::optional<boost::json::value> CheckSignerValue(
+    const SignerFieldRules& rules, const boost::json::value& value, const std::string& path,
+    Details& details, const std::vector<SignerAttachment>& uploaded = {});
 
 // A field a signer fills, as the signing check sees it.
 struct FillableField {
@@ -95,8 +121,8 @@ struct FilledValue {
 // given twice; a value the field's rules refuse; a visible required field without a value (path
 // "fieldValues", naming it), or a required checkbox left unticked. The answer holds the visible
 // fields' values in the order of `fields`, defaults filled in.
-Result<std::vector<FilledValue>> CheckSignerValues(const std::vector<FillableField>& fields,
-                                                   std::string_view signer,
-                                                   const boost::json::value& field_values);
+Result<std::vector<FilledValue>> CheckSignerValues(
+    const std::vector<FillableField>& fields, std::string_view signer,
+    const boost::json::value& field_values, const std::vector<SignerAttachment>& uploaded = {});
 
 }  // namespace esign

@@ -19,6 +19,7 @@
 
 #include "domain/participant.h"
 #include "domain/result.h"
+#include "domain/signer_field_rules.h"
 
 namespace esign {
 
@@ -48,6 +49,8 @@ struct SigningSession {
   int code_spent = 0;             // the e-mail code that proved the session: used once, spent
   bool locked = false;            // signer.authentication_failed: the link serves nothing more
   std::vector<std::string> authenticated_at;  // one per signer.authenticated: proof n is [n-1]
+  // Files the signer uploaded for their attachment fields (signer.attachment_uploaded).
+  std::vector<SignerAttachment> attachments;
 };
 
 struct ContractState;

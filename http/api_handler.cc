@@ -44,6 +44,9 @@ bool Accepts(BodyTypes types, std::string_view content_type) {
   if (types == BodyTypes::kPdfOrMultipart) {
     return type == "application/pdf" || type == "multipart/form-data";
   }
+  if (types == BodyTypes::kAttachment) {
+    return type == "application/pdf" || type == "image/png" || type == "image/jpeg";
+  }
   if (type == "application/json") return true;
   return types == BodyTypes::kJsonOrForm && type == "application/x-www-form-urlencoded";
 }
@@ -184,7 +187,9 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
                                                    "multipart/form-data"
              : types == BodyTypes::kJsonOrForm   ? "request bodies must be application/json or "
                                                    "application/x-www-form-urlencoded"
-                                                 : "request bodies must be application/json",
+             : types == BodyTypes::kAttachment
+                 ? "an attached file is application/pdf, image/png or image/jpeg"
+                 : "request bodies must be application/json",
              "Content-Type", std::string(api.Header("Content-Type"))));
   }
   if (exchange->route->auth == Auth::kBearer) {

@@ -2,9 +2,11 @@
 // from the draft as it stands); signed documents follow the specification's rules; evidence
 // bundles carry the audit trail, document hashes and Merkle proofs (documents/evidence_bundle.h),
 // built, stored and verified by commands/evidence_commands.h.
+#include <algorithm>
 #include <boost/json.hpp>
 #include <charconv>
 
+#include "base/json_read.h"
 #include "base/sha256.h"
 #include "http/contract_routes.h"
 #include "projections/contract_queries.h"
@@ -60,16 +62,17 @@ bool WantsAttachment(const ApiRequest& request) {
 // Document bytes as the response: ETag is their SHA-256, If-None-Match answers 304, and
 // `download` chooses attachment over inline.
 ApiResult DocumentResponse(const ApiRequest& request, std::string bytes, const std::string& sha256,
-                           const std::string& file_name) {
+                           const std::string& file_name,
+                           const std::string& media_type = "application/pdf") {
   const std::string etag = "\"" + sha256 + "\"";
   const std::string_view if_none_match = request.Header("If-None-Match");
   if (!if_none_match.empty() &&
       (if_none_match == "*" || if_none_match.find(etag) != std::string_view::npos)) {
-    return ApiResponse{304, "", "application/pdf", {}}.WithHeader("ETag", etag);
+    return ApiResponse{304, "", media_type, {}}.WithHeader("ETag", etag);
   }
   const std::string disposition = std::string(WantsAttachment(request) ? "attachment" : "inline") +
                                   "; filename=\"" + file_name + "\"";
-  return ApiResponse{200, std::move(bytes), "application/pdf", {}}
+  return ApiResponse{200, std::move(bytes), media_type, {}}
       .WithHeader("ETag", etag)
       .WithHeader("Content-Disposition", disposition);
 }
@@ -235,6 +238,36 @@ ApiResult ListContractFields(const ContractRoutesDeps& deps, const ApiRequest& r
   return ApiResponse::Json(200, {{"items", std::move(items)}, {"nextCursor", nullptr}});
 }
 
+// The file a signer attached to an attachment field, once they signed, as they uploaded it (a PDF
+// as cleaned on upload); its name in Content-Disposition reduced to printable ASCII.
+ApiResult DownloadFieldAttachment(const ContractRoutesDeps& deps, const ApiRequest& request) {
+  if (auto ok = CheckDownloadParameter(request); !ok) return std::unexpected(ok.error());
+  auto state = Readable(deps, request);
+  if (!state) return std::unexpected(state.error());
+  const std::string field_id(request.params.Get("fieldId"));
+  const auto field = std::find_if(state->fields.begin(), state->fields.end(),
+                                  [&](const PlacedField& f) { return f.field_id == field_id; });
+  if (field == state->fields.end() || field->type != PlacedFieldType::kAttachment) {
+    return Fail(ErrorCode::kNotFound,
+                "contract " + state->id + " has no attachment field " + field_id, "fieldId",
+                field_id);
+  }
+  const auto* file = field->value.if_object();
+  if (file == nullptr) {
+    return Fail(ErrorCode::kNotFound, "nothing is attached to field " + field_id + " yet",
+                "fieldId", "not signed yet");
+  }
+  std::string name = StringMemberOrEmpty(*file, "name");
+  for (char& c : name) {
+    if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') c = '_';
+  }
+  const std::string sha256 = StringMemberOrEmpty(*file, "sha256");
+  auto bytes = deps.blobs.Get(sha256);
+  if (!bytes) return std::unexpected(bytes.error());
+  return DocumentResponse(request, std::move(*bytes), sha256, name,
+                          StringMemberOrEmpty(*file, "mediaType"));
+}
+
 }  // namespace
 
 void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
@@ -245,6 +278,9 @@ void AddDocumentRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   routes.Add(verb::get, base + "/fields",
              {"listContractFields", Auth::kBearer,
               [deps](const ApiRequest& r) { return ListContractFields(deps, r); }});
+  routes.Add(verb::get, base + "/fields/{fieldId}/attachment",
+             {"downloadContractFieldAttachment", Auth::kBearer,
+              [deps](const ApiRequest& r) { return DownloadFieldAttachment(deps, r); }});
   routes.Add(verb::get, base + "/documents/artifact-revisions",
              {"listArtifactRevisions", Auth::kBearer,
               [deps](const ApiRequest& r) { return ListRevisions(deps, r); }});

@@ -206,28 +206,24 @@ Result<commands::CommandOutcome> Run(const SigningRoutesDeps& deps, const ApiReq
   return ExecuteSigning(deps, request, contract_id, command, esign::Actor{});
 }
 
-// The link alone, or the code the signer gave on top of it (the certificate shows this).
-std::string_view EvidenceMethod(SignerAuthentication method) {
-  return method == SignerAuthentication::kNone ? "signing_link" : ToString(method);
-}
-
 // A session the signer may act through now: unlocked, open, and proven when asked.
-Result<LoadedSession> Actionable(const SigningRoutesDeps& deps, const ApiRequest& request,
-                                 int* proof) {
+Result<LoadedSession> Actionable(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = LoadSessionByToken(deps, request.params.Get("token"));
   if (!loaded) return loaded;
   if (auto ok = RequireUnlocked(*loaded); !ok) return std::unexpected(ok.error());
   if (auto ok = RequireUsable(deps, *loaded); !ok) return std::unexpected(ok.error());
-  auto proven = RequireProof(deps, request, *loaded);
-  if (!proven) return std::unexpected(proven.error());
-  if (proof != nullptr) *proof = *proven;
+  if (auto proven = RequireProof(deps, request, *loaded); !proven) {
+    return std::unexpected(proven.error());
+  }
   return loaded;
 }
 
 ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
-  int proof = 0;
-  auto loaded = Actionable(deps, request, &proof);
+  // The link here; the proof is the signing command's to check, with everything else it decides.
+  auto loaded = LoadSessionByToken(deps, request.params.Get("token"));
   if (!loaded) return std::unexpected(loaded.error());
+  if (auto ok = RequireUnlocked(*loaded); !ok) return std::unexpected(ok.error());
+  if (auto ok = RequireUsable(deps, *loaded); !ok) return std::unexpected(ok.error());
   auto body = ParseJsonObjectBody(request);
   if (!body) return std::unexpected(body.error());
   BodyReader reader(*body, {"signatureText", "consent", "fieldValues"});
@@ -243,23 +239,40 @@ ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& reques
       .session_id = loaded->session.session_id,
       .channel = ExecutionChannel::kPlatformHosted,
       .link_sha256 = loaded->session.token_sha256,
+      .signer_proof = std::string(request.Header("Signer-Proof")),
       .signer_name = signer != nullptr ? signer->name : "",
       .signature_text = signature,
       .ip_address = request.remote_ip,
       .user_agent = std::string(request.UserAgent().substr(0, 512)),
-      .authentication_method = std::string(EvidenceMethod(MethodOf(*loaded))),
-      .authenticated_at = proof > 0 ? loaded->session.authenticated_at[proof - 1] : "",
       .document_sha256 = loaded->session.document_sha256};
   if (const auto* values = body->if_contains("fieldValues")) completion.field_values = *values;
   // The signer has no API identity, as in Run above.
-  auto outcome = commands::CompleteSignature(deps.commands, deps.blobs, completion, esign::Actor{},
-                                             SigningMeta(request));
+  auto outcome =
+      commands::CompleteSignature(deps.commands, deps.blobs, deps.signer_secrets,
+                                  std::move(completion), esign::Actor{}, SigningMeta(request));
   if (!outcome) return std::unexpected(outcome.error());
   return Outcome(*outcome, *loaded, "completed");
 }
 
+// The signer attaches a file for an attachment field; the page then names it in `complete`.
+ApiResult UploadHostedAttachment(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = Actionable(deps, request);
+  if (!loaded) return std::unexpected(loaded.error());
+  commands::AttachmentUpload upload{.contract_id = loaded->contract.id,
+                                    .session_id = loaded->session.session_id,
+                                    .link_sha256 = loaded->session.token_sha256,
+                                    .name = std::string(request.Query("name").value_or("")),
+                                    .media_type = std::string(request.Header("Content-Type")),
+                                    .bytes = std::string(request.http.body())};
+  // The signer has no API identity, as in Run above.
+  auto uploaded = commands::UploadSignerAttachment(deps.commands, deps.blobs, std::move(upload),
+                                                   esign::Actor{}, SigningMeta(request));
+  if (!uploaded) return std::unexpected(uploaded.error());
+  return AttachmentResponse(*uploaded);
+}
+
 ApiResult DeclineHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
-  auto loaded = Actionable(deps, request, nullptr);
+  auto loaded = Actionable(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
   auto body = ParseJsonObjectBody(request);
   if (!body) return std::unexpected(body.error());
@@ -381,6 +394,9 @@ void AddHostedSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps) {
   routes.Add(verb::post, base + "/complete",
              ByToken("completeHostedSigning", deps, CompleteHosted));
   routes.Add(verb::post, base + "/decline", ByToken("declineHostedSigning", deps, DeclineHosted));
+  RouteSpec attach = ByToken("uploadHostedSigningAttachment", deps, UploadHostedAttachment);
+  attach.body_types = BodyTypes::kAttachment;
+  routes.Add(verb::post, base + "/attachments", std::move(attach));
   routes.Add(verb::post, base + "/authentication",
              ByToken("authenticateHostedSigner", deps, Authenticate));
   routes.Add(verb::post, base + "/authentication/email-code",

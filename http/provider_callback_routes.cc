@@ -146,8 +146,8 @@ ApiResult Callback(const ProviderCallbackDeps& deps, ReplayGuard& replays,
         .authentication_method = method.empty() ? "provider" : method,
         .document_sha256 = session->document_sha256,
         .reported_by = {{"providerId", provider_id}, {"providerEventId", event_id}}};
-    done = commands::CompleteSignature(signing.commands, signing.blobs, completion, esign::Actor{},
-                                       SigningMeta(request, provider_client));
+    done = commands::CompleteSignature(signing.commands, signing.blobs, nullptr, completion,
+                                       esign::Actor{}, SigningMeta(request, provider_client));
   } else {
     done = ExecuteSigning(signing, request, contract->id,
                           RecordSignerDeclined{session->participant_id, reason, session_id},

@@ -20,6 +20,27 @@
 namespace esign::http {
 namespace {
 
+// The options whose path matches `path` ("*" standing for one non-empty segment), if any.
+const LargeBodyOptions* LargeBodyOf(const std::vector<LargeBodyOptions>& options,
+                                    std::string_view path) {
+  for (const LargeBodyOptions& large : options) {
+    std::string_view pattern = large.path;
+    std::string_view rest = path;
+    bool matches = true;
+    while (matches && (!pattern.empty() || !rest.empty())) {
+      const size_t p = pattern.find('/', 1);
+      const size_t r = rest.find('/', 1);
+      const std::string_view want = pattern.substr(0, p);
+      const std::string_view have = rest.substr(0, r);
+      matches = want == "/*" ? have.size() > 1 : want == have;
+      pattern = p == std::string_view::npos ? "" : pattern.substr(p);
+      rest = r == std::string_view::npos ? "" : rest.substr(r);
+    }
+    if (matches) return &large;
+  }
+  return nullptr;
+}
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace beast_http = boost::beast::http;
@@ -133,7 +154,10 @@ class Session : public std::enable_shared_from_this<Session> {
     // the idle timeout is used when nothing is buffered yet.
     stream_.expires_after(buffer_.size() == 0 ? options_.idle_timeout : options_.read_timeout);
     reading_ = true;
-    if (options_.large_bodies.path.empty()) return ReadBody();
+    if (options_.large_bodies.empty()) return ReadBody();
+    // The parser checks a Content-Length against its limit as soon as it reads the header, so the
+    // limit is chosen once the path is known (OnHeader).
+    parser_->body_limit(boost::none);
     beast_http::async_read_header(
         stream_, buffer_, *parser_,
         [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
@@ -150,17 +174,24 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) return OnRead(ec);
     const auto& header = parser_->get();
     const std::string_view target = header.target();
-    const LargeBodyOptions& large = options_.large_bodies;
-    if (header.method() == beast_http::verb::post &&
-        target.substr(0, target.find('?')) == large.path && !parser_->is_done()) {
-      if (!registration_.registry.TakeLargeBodySlot(large.concurrent)) {
+    const LargeBodyOptions* large =
+        header.method() == beast_http::verb::post && !parser_->is_done()
+            ? LargeBodyOf(options_.large_bodies, target.substr(0, target.find('?')))
+            : nullptr;
+    if (large != nullptr) {
+      if (!registration_.registry.TakeLargeBodySlot(large->concurrent)) {
         reading_ = false;
         return Refuse(Error::Of(ErrorCode::kUnavailable,
                                 "too many uploads are being received; retry in a few seconds"));
       }
       large_body_slot_ = LargeBodySlot(&registration_.registry);
-      parser_->body_limit(large.limit);
-      stream_.expires_after(large.read_timeout);
+      large_body_ = large;
+      stream_.expires_after(large->read_timeout);
+    }
+    const uint64_t limit = large != nullptr ? large->limit : options_.body_limit;
+    parser_->body_limit(limit);
+    if (const auto length = parser_->content_length(); length && *length > limit) {
+      return OnRead(beast_http::error::body_limit);
     }
     ReadBody();
   }
@@ -175,15 +206,14 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) {
       const bool too_large = ec == beast_http::error::body_limit;
       const bool header_too_large = ec == beast_http::error::header_limit;
-      const bool large = large_body_slot_.has_value();
+      const LargeBodyOptions* large = large_body_slot_.has_value() ? large_body_ : nullptr;
       large_body_slot_.reset();
       Error error =
-          too_large
-              ? Error::Of(
-                    large ? options_.large_bodies.too_large : ErrorCode::kPayloadTooLarge,
-                    "request body exceeds " +
-                        std::to_string(large ? options_.large_bodies.limit : options_.body_limit) +
-                        " bytes")
+          too_large ? Error::Of(large != nullptr ? large->too_large : ErrorCode::kPayloadTooLarge,
+                                "request body exceeds " +
+                                    std::to_string(large != nullptr ? large->limit
+                                                                    : options_.body_limit) +
+                                    " bytes")
           : header_too_large
               ? Error::Of(ErrorCode::kPayloadTooLarge, "request headers too large")
               : Error::Of(ErrorCode::kValidationFailed, "malformed HTTP request: " + ec.message());
@@ -320,6 +350,7 @@ class Session : public std::enable_shared_from_this<Session> {
   RequestContext context_;
   std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
   std::optional<LargeBodySlot> large_body_slot_;  // while a large body is read
+  const LargeBodyOptions* large_body_ = nullptr;  // the options it is read under
   std::map<uint64_t, Response> ready_;            // answered, waiting for their turn on the wire
   Response current_;                              // being written
   std::string wire_;                              // its bytes, unless Beast serializes it

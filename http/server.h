@@ -13,18 +13,21 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "domain/result.h"
 #include "http/request_handler.h"
 
 namespace esign::http {
 
-// Requests whose bodies may be larger than ServerOptions::body_limit: POSTs to one path (the
-// document uploads). At most `concurrent` are read at once, all connections together; one more
-// is answered 503 UNAVAILABLE with Retry-After before its body is read, so memory stays bounded.
+// Requests whose bodies may be larger than ServerOptions::body_limit: POSTs to given paths (the
+// document uploads, the signers' attachments). At most `concurrent` are read at once, all
+// connections and paths together; one more is answered 503 UNAVAILABLE with Retry-After before
+// its body is read, so memory stays bounded.
 struct LargeBodyOptions {
-  std::string path;    // the exact request path (no query); empty: none
-  uint64_t limit = 0;  // bytes of its body
+  // The request path (no query); a segment "*" matches any one non-empty segment.
+  std::string path;
+  uint64_t limit = 0;                                 // bytes of its body
   ErrorCode too_large = ErrorCode::kPayloadTooLarge;  // the answer above `limit`
   size_t concurrent = 4;
   std::chrono::seconds read_timeout{120};  // to receive one such request once it has begun
@@ -41,7 +44,7 @@ struct ServerOptions {
   std::chrono::seconds write_timeout{30};   // to send one response
   std::chrono::seconds shutdown_grace{10};  // in-flight work allowed to finish on Stop
   size_t pipeline_limit = 16;               // requests in flight per connection
-  LargeBodyOptions large_bodies;
+  std::vector<LargeBodyOptions> large_bodies;
 };
 
 class HttpServer {

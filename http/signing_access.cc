@@ -138,4 +138,11 @@ std::string NowText(const SigningRoutesDeps& deps) {
   return FormatTimestamp(deps.clock.NowMicros());
 }
 
+ApiResult AttachmentResponse(const commands::UploadedAttachment& uploaded) {
+  ApiResponse response =
+      ApiResponse::Json(uploaded.replayed ? 200 : 201, SignerAttachmentToJson(uploaded.attachment));
+  response.WithHeader("Cache-Control", "no-store");
+  return response;
+}
+
 }  // namespace esign::http

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "commands/signer_attachments.h"
 #include "domain/contract_state.h"
 #include "http/api.h"
 #include "http/signing_routes.h"
@@ -50,6 +51,10 @@ ApiResult DocumentToSign(const SigningRoutesDeps& deps, const ApiRequest& reques
                          const LoadedSession& loaded);
 
 std::string NowText(const SigningRoutesDeps& deps);
+
+// The answer to a file attached to a session: 201 {sha256, name, mediaType, size}, or 200 when the
+// session held that file already.
+ApiResult AttachmentResponse(const commands::UploadedAttachment& uploaded);
 
 // What the events of a signing command record of the request: its IP address, user agent and
 // request id; `event_client_id`, when given, names who acted (a provider).

@@ -2,6 +2,7 @@
 
 #include "base/base64.h"
 #include "base/time_text.h"
+#include "commands/signer_attachments.h"
 #include "commands/signer_completion.h"
 #include "commands/signing_times.h"
 #include "domain/text_formats.h"
@@ -206,11 +207,30 @@ ApiResult CompleteSession(const SigningRoutesDeps& deps, const ApiRequest& reque
       .document_sha256 = loaded->session.document_sha256,
       .reported_by = {{"reportedBy", request.Caller().client_id}}};
   if (const auto* values = body->if_contains("fieldValues")) completion.field_values = *values;
-  auto outcome = commands::CompleteSignature(deps.commands, deps.blobs, completion,
+  auto outcome = commands::CompleteSignature(deps.commands, deps.blobs, nullptr, completion,
                                              DomainActor(request.Caller()), SigningMeta(request));
   if (!outcome) return std::unexpected(outcome.error());
   return SessionResponse(200, deps, outcome->state,
                          *outcome->state.FindSession(loaded->session.session_id));
+}
+
+// The integrator's signer attaches a file for an attachment field, before `complete` names it.
+ApiResult UploadSessionAttachment(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = LoadSessionById(deps, request);
+  if (!loaded) return std::unexpected(loaded.error());
+  if (auto ok = RequireIntegratorManaged(loaded->session, "attaching a file"); !ok) {
+    return std::unexpected(ok.error());
+  }
+  commands::AttachmentUpload upload{.contract_id = loaded->contract.id,
+                                    .session_id = loaded->session.session_id,
+                                    .name = std::string(request.Query("name").value_or("")),
+                                    .media_type = std::string(request.Header("Content-Type")),
+                                    .bytes = std::string(request.http.body())};
+  auto uploaded =
+      commands::UploadSignerAttachment(deps.commands, deps.blobs, std::move(upload),
+                                       DomainActor(request.Caller()), SigningMeta(request));
+  if (!uploaded) return std::unexpected(uploaded.error());
+  return AttachmentResponse(*uploaded);
 }
 
 // 8: the integrator reports that its signer declined.
@@ -255,6 +275,9 @@ void AddIntegratorSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps
              Bearer("completeSigningSession", deps, CompleteSession));
   routes.Add(verb::post, sessions + "/decline",
              Bearer("declineSigningSession", deps, DeclineSession));
+  RouteSpec attach = Bearer("uploadSigningSessionAttachment", deps, UploadSessionAttachment);
+  attach.body_types = BodyTypes::kAttachment;
+  routes.Add(verb::post, sessions + "/attachments", std::move(attach));
 }
 
 void AddSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps) {

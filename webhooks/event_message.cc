@@ -54,8 +54,10 @@ EventMessage MakeEventMessage(ParsedEvent event,
   value["dataSchemaVersion"] = record.schema_version;
   // What a signer filled in is evidence for the ledger, the audit trail and the bundle, not for
   // consumers of the topic: signer.completed keeps `filledFields`, the ids, without the values.
-  if (auto* data = event.data.if_object(); data != nullptr && record.type == "signer.completed") {
-    data->erase("fieldValues");
+  if (auto* data = event.data.if_object(); data != nullptr) {
+    if (record.type == "signer.completed") data->erase("fieldValues");
+    // A file's name can say what it holds: the topic keeps its hash, type and size.
+    if (record.type == "signer.attachment_uploaded") data->erase("name");
   }
   value["data"] = std::move(event.data);
   return EventMessage{contract_id ? *contract_id : record.stream_id, boost::json::serialize(value)};

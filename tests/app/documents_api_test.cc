@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/base64.h"
 #include "base/sha256.h"
 #include "tests/app/api_suite.h"
 #include "tests/support/shell.h"
@@ -76,6 +77,14 @@ std::string Multipart(const std::string& boundary, const std::string& file_name,
 
 // The members "participants" of a contract from uploads: Ada signs on the hosted page, Grace
 // through `grace_channel`.
+// What Grace's integrator reports when she signs with `values` (a JSON array of {field, value}).
+std::string GraceSigned(const std::string& values) {
+  return R"({"signerName":"Grace Hopper","signedAt":")" + SignedAtNow() +
+         R"(","ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1",
+"authenticationMethod":"sso","consent":true,"fieldValues":)" +
+         values + "}";
+}
+
 std::string Participants(const std::string& grace_channel) {
   return R"("participants":[
  {"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
@@ -600,23 +609,17 @@ TEST_F(DocumentsApiTest, SignersFillInTheirFieldsAndTheValuesAreSealed) {
   ASSERT_EQ(managed.status, 201) << managed.body;
   const std::string done = "/api/v1/signing-sessions/" +
                            std::string(managed.Json().at("sessionId").as_string()) + "/complete";
-  auto record = [](const std::string& values) {
-    return R"({"signerName":"Grace Hopper","signedAt":")" + SignedAtNow() +
-           R"(","ipAddress":"198.51.100.4","userAgent":"IntegratorApp/2.1",
-"authenticationMethod":"sso","consent":true,"fieldValues":)" +
-           values + "}";
-  };
   before = LogSize();
-  auto wrong = client_.Post(done, record(R"([{"field":"fld_5","value":"ab-12"}])"), As("a"));
+  auto wrong = client_.Post(done, GraceSigned(R"([{"field":"fld_5","value":"ab-12"}])"), As("a"));
   ExpectRefused(wrong, 400, "VALIDATION_FAILED", before, "fieldValues[0].value");
   EXPECT_NE(wrong.body.find("two capitals, a dash and four digits"), std::string::npos);
-  ExpectRefused(client_.Post(done, record(R"([{"field":"fld_2","value":7},
+  ExpectRefused(client_.Post(done, GraceSigned(R"([{"field":"fld_2","value":7},
 {"field":"fld_5","value":"AB-1234"}])"),
                              As("a")),
                 400, "VALIDATION_FAILED", before, "fieldValues[0].field");
   auto grace = client_.Post(
       done,
-      record(
+      GraceSigned(
           R"([{"field":"fld_5","value":"AB-1234"},{"field":"fld_6","value":"+1 (555) 010-9999"}])"),
       As("a"));
   ASSERT_EQ(grace.status, 200) << grace.body;
@@ -662,6 +665,148 @@ TEST_F(DocumentsApiTest, SignersFillInTheirFieldsAndTheValuesAreSealed) {
   // The certificate lists what each signer entered.
   for (const std::string listed : {"Values entered (5)", "Hours (fld_2)", "Ticked"}) {
     EXPECT_NE(text.find(listed), std::string::npos) << listed << " in " << text;
+  }
+}
+
+// A 1x1 PNG, and the smallest well-formed JPEG stream (one 1x1 frame, one scan); `fill` varies
+// its scan byte so that two files differ.
+std::string TinyPng() {
+  return *Base64Decode(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJg"
+      "gg==");
+}
+std::string TinyJpeg(char fill) {
+  return std::string(
+             "\xFF\xD8\xFF\xC0\x00\x11\x08\x00\x01\x00\x01\x03\x01\x22\x00\x02\x11\x01"
+             "\x03\x11\x01\xFF\xDA\x00\x0C\x03\x01\x00\x02\x11\x03\x11\x00\x3F\x00",
+             37) +
+         fill + "\xFF\xD9";
+}
+
+TEST_F(DocumentsApiTest, SignersAttachFilesThatAreEmbeddedUnderTheSeal) {
+  const std::string tagged = UploadId("two_pages_tagged_cairo.pdf");
+  // fld_1 Grace's signature, fld_2 Grace's attachment, fld_3 Ada's (optional); the tags: fld_4
+  // Ada's signature, fld_5 Grace's date.
+  const std::string body = R"({"title":"With a copy of an ID","sendNow":true,
+"documents":[{"documentId":")" +
+                           tagged + R"("}],)" + Participants("integrator_managed") + R"(,
+"fields":[{"type":"signature","participantIndex":1,"page":2,"x":300,"y":300,"width":220,"height":60},
+ {"type":"attachment","participantIndex":1,"page":2,"x":300,"y":400,"width":200,"height":20,
+  "name":"Copy of ID"},
+ {"type":"attachment","participantIndex":0,"page":2,"x":300,"y":440,"width":200,"height":20,
+  "required":false}]})";
+  auto created = client_.Post("/api/v1/contracts", body, As("a"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const object contract = created.Json().as_object();
+  const std::string id(contract.at("id").as_string());
+  auto managed =
+      client_.Post("/api/v1/contracts/" + id + "/signing-sessions",
+                   R"({"participantId":")" + ParticipantId(contract, 1) + "\"}", As("a"));
+  ASSERT_EQ(managed.status, 201) << managed.body;
+  const std::string session =
+      "/api/v1/signing-sessions/" + std::string(managed.Json().at("sessionId").as_string());
+  auto attach = [&](const std::string& bytes, const std::string& type, const std::string& name) {
+    auto headers = As("a");
+    headers["Content-Type"] = type;
+    return client_.Post(session + "/attachments?name=" + name, bytes, headers);
+  };
+
+  // Grace's integrator uploads her file: 201, and the same file again is the same one (200).
+  const std::string png = TinyPng();
+  auto uploaded = attach(png, "image/png", "id.png");
+  ASSERT_EQ(uploaded.status, 201) << uploaded.body;
+  const std::string sha256(uploaded.Json().at("sha256").as_string());
+  EXPECT_EQ(sha256, Sha256Hex(png));
+  EXPECT_EQ(uploaded.Json().at("mediaType"), "image/png");
+  EXPECT_EQ(uploaded.Json().at("size"), static_cast<int64_t>(png.size()));
+  uint64_t before = LogSize();
+  auto again = attach(png, "image/png", "other.png");
+  EXPECT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(again.Json().at("name"), "id.png");
+  EXPECT_EQ(LogSize(), before);
+
+  // A file that is not what it says, a type not taken, one over 10 MiB: refused, nothing stored.
+  ExpectRefused(attach(png, "image/jpeg", "id.jpg"), 400, "DOCUMENT_INVALID", before, "file");
+  ExpectRefused(attach("%PDF-1.7\nno", "application/pdf", "x.pdf"), 400, "DOCUMENT_INVALID",
+                before);
+  ExpectRefused(attach("hello", "text/plain", "x.txt"), 415, "UNSUPPORTED_MEDIA_TYPE", before);
+  ExpectRefused(attach(std::string((10 << 20) + 1, 'x'), "image/png", "big.png"), 413,
+                "DOCUMENT_TOO_LARGE", before);
+  // At most five files a session.
+  for (const std::string& file : {TinyJpeg('\0'), Fixture("tagged_handwritten.pdf"),
+                                  Fixture("acroform_with_actions.pdf"), TinyJpeg('\1')}) {
+    const bool pdf = file.starts_with("%PDF");
+    auto more = attach(file, pdf ? "application/pdf" : "image/jpeg", pdf ? "a.pdf" : "a.jpg");
+    ASSERT_EQ(more.status, 201) << more.body;
+  }
+  before = LogSize();
+  ExpectRefused(attach(TinyJpeg('\2'), "image/jpeg", "sixth.jpg"), 409, "CONTRACT_STATE_CONFLICT",
+                before, "attachments");
+
+  // Ada's hosted page takes hers the same way; a value naming a file of another session is
+  // refused by its field.
+  auto hosted = NewSession(id, ParticipantId(contract, 0));
+  ASSERT_EQ(hosted.status, 201) << hosted.body;
+  const std::string page = "/api/v1/hosted-signing/" + TokenOf(hosted);
+  before = LogSize();
+  ExpectRefused(client_.Post(page + "/complete", R"({"signatureText":"Ada Lovelace","consent":true,
+"fieldValues":[{"field":"fld_3","value":")" + sha256 +
+                                                     R"("}]})"),
+                400, "VALIDATION_FAILED", before, "fieldValues[0].value");
+  auto ada_file = client_.Post(page + "/attachments?name=scan.jpg", TinyJpeg('\3'),
+                               {{"Content-Type", "image/jpeg"}});
+  ASSERT_EQ(ada_file.status, 201) << ada_file.body;
+  auto ada = client_.Post(page + "/complete",
+                          R"({"signatureText":"Ada Lovelace","consent":true,
+"fieldValues":[{"field":"fld_3","value":")" +
+                              std::string(ada_file.Json().at("sha256").as_string()) + R"("}]})");
+  ASSERT_EQ(ada.status, 200) << ada.body;
+
+  // Grace signs naming her file; a required attachment left out is refused first.
+  before = LogSize();
+  ExpectRefused(client_.Post(session + "/complete", GraceSigned("[]"), As("a")), 400,
+                "VALIDATION_FAILED", before, "fieldValues");
+  auto grace = client_.Post(
+      session + "/complete",
+      GraceSigned(R"([{"field":"fld_2","value":{"sha256":")" + sha256 + R"("}}])"), As("a"));
+  ASSERT_EQ(grace.status, 200) << grace.body;
+
+  // The fields route shows the file; its controller downloads it as uploaded.
+  auto fields = client_.Get("/api/v1/contracts/" + id + "/fields", As("a"));
+  ASSERT_EQ(fields.status, 200) << fields.body;
+  const auto& items = fields.Json().at("items").as_array();
+  const auto grace_field = std::find_if(items.begin(), items.end(),
+                                        [](const auto& f) { return f.at("fieldId") == "fld_2"; });
+  ASSERT_NE(grace_field, items.end());
+  EXPECT_EQ(grace_field->at("value"),
+            (boost::json::object{{"sha256", sha256},
+                                 {"name", "id.png"},
+                                 {"mediaType", "image/png"},
+                                 {"size", static_cast<int64_t>(png.size())}}));
+  auto download = client_.Get("/api/v1/contracts/" + id + "/fields/fld_2/attachment", As("a"));
+  ASSERT_EQ(download.status, 200) << download.body;
+  EXPECT_EQ(download.body, png);
+  EXPECT_EQ(download.Header("content-type"), "image/png");
+  EXPECT_EQ(client_.Get("/api/v1/contracts/" + id + "/fields/fld_2/attachment", As("b")).status,
+            404);
+  EXPECT_EQ(client_.Get("/api/v1/contracts/" + id + "/fields/fld_1/attachment", As("a")).status,
+            404);
+
+  // The sealed PDF carries both files under its seal, and its certificate names them.
+  auto signed_pdf = client_.Get("/api/v1/contracts/" + id + "/documents/signed-only", As("a"));
+  ASSERT_EQ(signed_pdf.status, 200) << signed_pdf.body;
+  const std::string path = (data_dir_ / (id + "-attached.pdf")).string();
+  std::ofstream(path, std::ios::binary) << signed_pdf.body;
+  EXPECT_NE(Shell("pdfsig " + path).find("Signature is Valid"), std::string::npos);
+  const std::string listed = Shell("qpdf --list-attachments " + path);
+  EXPECT_NE(listed.find("fld_2"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("fld_3"), std::string::npos) << listed;
+  EXPECT_EQ(Shell("qpdf --show-attachment=fld_2 " + path), png);
+  const std::string text = Shell("pdftotext " + path + " -");
+  for (const std::string& shown :
+       std::vector<std::string>{"Attached: id.png", "Copy of ID (fld_2)", "attached to this PDF",
+                                sha256.substr(0, 16)}) {
+    EXPECT_NE(text.find(shown), std::string::npos) << shown << " in " << text;
   }
 }
 

@@ -3,7 +3,8 @@
 // signer to it; a field shown only when a box is ticked appears when it is ticked; a required
 // entry left empty is refused by its field before anything is sent, and a value the service
 // refuses (its pattern, which RE2 checks there) comes back by its field. Then the signer signs on
-// a phone, and the values are the contract's. axe-core runs at desktop and phone widths, with
+// a phone, attaching a scan (a file of the wrong type is refused by its field first), and the
+// values are the contract's. axe-core runs at desktop and phone widths, with
 // errors shown too: no serious or critical violation.
 //
 // Usage: node fields_filling_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
@@ -18,6 +19,8 @@ import {
 
 const { contractdBinary, artifactDir } = testArguments("fields_filling_test.mjs");
 const OVERALL_TIMEOUT_MS = 180_000;
+const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
 async function entriesShown(page, what) {
   await page.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
@@ -34,8 +37,8 @@ async function main() {
     const base = `http://127.0.0.1:${server.port}`;
     const api = await demoApi(server);
     const agreement = await uploadFixture(api, base, "two_pages_tagged_cairo.pdf");
-    // fld_1..fld_9 in this order; then the tags: {{signature:1}} on page 1 is Ada's signature
-    // (fld_10), {{date_signed:2}} Grace's date (fld_11).
+    // fld_1..fld_10 in this order; then the tags: {{signature:1}} on page 1 is Ada's signature
+    // (fld_11), {{date_signed:2}} Grace's date (fld_12).
     const at = (page, y, width = 180, height = 20) => ({ participantIndex: 0, page, x: 330, y, width, height });
     const contract = await api.expect(201, "POST", "/api/v1/contracts", {
       title: "Service order (browser check)", sendNow: true,
@@ -55,7 +58,8 @@ async function main() {
         { ...at(1, 260), type: "date", name: "Start date", min: "2026-01-01" },
         { ...at(1, 300), type: "phone", name: "Phone", required: false },
         { ...at(1, 340, 180, 60), type: "radio", name: "Support", options: ["email", "phone"] },
-        { ...at(1, 420), type: "text", value: "Net 30 days" }],
+        { ...at(1, 420), type: "text", value: "Net 30 days" },
+        { ...at(1, 460), type: "attachment", name: "Scan of the order" }],
     });
     const ada = contract.participants[0].participantId;
     const link = await api.expect(201, "POST", `/api/v1/contracts/${contract.id}/signing-sessions`,
@@ -66,9 +70,9 @@ async function main() {
     const desktop = await browser.newContext(DESKTOP);
     const wide = (run.page = (await openPage(desktop, link.url, run.problems)).page);
     const shown = await entriesShown(wide, "desktop");
-    checkEqual(shown.join(","), "entry-fld_2,entry-fld_3,entry-fld_4,-entry-fld_5,entry-fld_6,entry-fld_7,entry-fld_8",
+    checkEqual(shown.join(","), "entry-fld_2,entry-fld_3,entry-fld_4,-entry-fld_5,entry-fld_6,entry-fld_7,entry-fld_8,entry-fld_10",
       "the entries, in page order, the purchase order hidden");
-    checkEqual(await wide.locator(".entry-box").count(), 7, "blue boxes drawn");
+    checkEqual(await wide.locator(".entry-box").count(), 8, "blue boxes drawn");
     await checkAccessibility(wide, "entries at desktop width");
     await wide.screenshot({ path: join(artifactDir, "fields-desktop.png"), fullPage: true });
     await desktop.close();
@@ -111,6 +115,16 @@ async function main() {
     await order.fill("1234");
     await page.getByLabel("Start date (page 1)").fill("2026-03-02");
     await page.getByLabel("phone", { exact: true }).check();
+    // The scan: a text file is refused by its field before it is sent; a PNG is attached.
+    const scan = page.getByLabel("Scan of the order (page 1): a PDF, PNG or JPEG of at most 10 MB");
+    await scan.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+    checkEqual(await page.locator("#entry-fld_10-error").textContent(), "Choose a PDF, PNG or JPEG file.",
+      "a file of the wrong type");
+    await scan.setInputFiles({ name: "scan.png", mimeType: "image/png", buffer: TINY_PNG });
+    await page.locator("#entry-fld_10-status", { hasText: "Attached: scan.png" }).waitFor({ timeout: 10_000 });
+    checkEqual(await page.locator('.entry-box[data-field-id="fld_10"] .tag').textContent(), "Attached: scan.png",
+      "the attachment's box names the file");
+    ok("a PNG is attached on the page");
     checkEqual(await page.locator('.entry-box[data-field-id="fld_2"] .tag').textContent(), "37.5",
       "the number's box shows what is entered");
     // The pattern is the service's to check (RE2): its refusal comes back by the field.
@@ -136,8 +150,10 @@ async function main() {
     }
     const values = Object.fromEntries(fields.items.map((f) => [f.fieldId, f.value]));
     checkEqual(JSON.stringify([values.fld_2, values.fld_3, values.fld_4, values.fld_5, values.fld_6,
-      values.fld_7, values.fld_8, values.fld_9]),
-    JSON.stringify(["37.5", "yearly", true, "PO-1234", "2026-03-02", undefined, "phone", "Net 30 days"]),
+      values.fld_7, values.fld_8, values.fld_9, values.fld_10 && values.fld_10.name,
+      values.fld_10 && values.fld_10.size]),
+    JSON.stringify(["37.5", "yearly", true, "PO-1234", "2026-03-02", undefined, "phone", "Net 30 days",
+      "scan.png", TINY_PNG.length]),
     "the values recorded");
     ok("Ada signed on a phone; the contract holds her values");
   });

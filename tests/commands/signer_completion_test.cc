@@ -59,7 +59,7 @@ TEST(SignerCompletionTest, AnImageThatCannotBeDrawnIsRefusedAndNotStored) {
       RandomIdGenerator::Instance(), clock);
   auto broken = Completion(ExecutionChannel::kIntegratorManaged);
   broken.signature_image = std::string("\x89PNG\r\n\x1a\n", 8) + "not an image";
-  auto refused = CompleteSignature(handler, (*store)->blobs(), broken, {}, {});
+  auto refused = CompleteSignature(handler, (*store)->blobs(), nullptr, broken, {}, {});
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed);
   EXPECT_EQ(refused.error().details.at(0).field, "signatureImage");
@@ -69,9 +69,11 @@ TEST(SignerCompletionTest, AnImageThatCannotBeDrawnIsRefusedAndNotStored) {
 
   auto large = Completion(ExecutionChannel::kIntegratorManaged);
   large.signature_image = std::string(kMaxSignatureImageBytes + 1, 'x');
-  EXPECT_EQ(
-      CompleteSignature(handler, (*store)->blobs(), large, {}, {}).error().details.at(0).issue,
-      "at most 256 KiB");
+  EXPECT_EQ(CompleteSignature(handler, (*store)->blobs(), nullptr, large, {}, {})
+                .error()
+                .details.at(0)
+                .issue,
+            "at most 256 KiB");
 }
 
 }  // namespace

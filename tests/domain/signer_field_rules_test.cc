@@ -55,6 +55,29 @@ TEST(SignerFieldRulesTest, EachTypeStoresItsValueInOneForm) {
   EXPECT_FALSE(Check(Rules(SignerInputType::kText, "{}"), "12"));
 }
 
+TEST(SignerFieldRulesTest, AnAttachmentNamesAFileOfTheSessionAndStoresItWhole) {
+  const SignerFieldRules rules = Rules(SignerInputType::kAttachment, "{}");
+  const std::vector<SignerAttachment> uploaded{{"ab12", "scan.png", "image/png", 70}};
+  Details details;
+  const auto stored = CheckSignerValue(rules, boost::json::value("ab12"), "v", details, uploaded);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(
+      *stored,
+      (boost::json::object{
+          {"sha256", "ab12"}, {"name", "scan.png"}, {"mediaType", "image/png"}, {"size", 70}}));
+  EXPECT_EQ(CheckSignerValue(rules, *ParseJson(R"({"sha256":"ab12"})"), "v", details, uploaded),
+            stored);
+  // Another file, the object's other members, or no file uploaded at all: refused.
+  EXPECT_FALSE(CheckSignerValue(rules, boost::json::value("cd34"), "v", details, uploaded));
+  EXPECT_FALSE(CheckSignerValue(rules, *ParseJson(R"({"sha256":"ab12","name":"x"})"), "v", details,
+                                uploaded));
+  EXPECT_FALSE(Check(rules, R"("ab12")"));
+  EXPECT_EQ(Refusal(SignerInputType::kAttachment, R"({"default":"ab12"})"),
+            "fields[0].default: an attachment field takes no default");
+  EXPECT_EQ(Refusal(SignerInputType::kAttachment, R"({"maxLength":3})"),
+            "fields[0].maxLength: not a rule of the attachment type");
+}
+
 TEST(SignerFieldRulesTest, LimitsStepsAndOptionsAreKept) {
   const auto amount =
       Rules(SignerInputType::kNumber, R"({"min": 10, "max": "100.5", "step": 0.25})");
@@ -93,7 +116,7 @@ TEST(SignerFieldRulesTest, APatternIsMatchedInLinearTimeOrRefused) {
 
 TEST(SignerFieldRulesTest, RulesThatDoNotFitTheTypeAreRefusedWithTheirPath) {
   EXPECT_EQ(Refusal(SignerInputType::kCheckbox, R"({"pattern": "x"})"),
-            "fields[0].pattern: not a rule of a checkbox field");
+            "fields[0].pattern: not a rule of the checkbox type");
   EXPECT_EQ(Refusal(SignerInputType::kNumber, R"({"min": 5, "max": 1})"),
             "fields[0].min: more than max");
   EXPECT_NE(Refusal(SignerInputType::kRadio, "{}"), "");

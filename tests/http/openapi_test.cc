@@ -149,6 +149,9 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "getOpenApiDocument",
       "getEventSchemas",
       "getSigningPage",
+      "uploadSigningSessionAttachment",
+      "uploadHostedSigningAttachment",
+      "downloadContractFieldAttachment",
       "createWebhookEndpoint",
       "listWebhookEndpoints",
       "getWebhookEndpoint",
@@ -198,6 +201,7 @@ TEST(OpenApiDocumentTest, ContractOperationsMatchTheSpecificationTable) {
       {"PUT /api/v1/contracts/{id}/data", "200"},
       {"GET /api/v1/contracts/{id}/documents", "200"},
       {"GET /api/v1/contracts/{id}/fields", "200"},
+      {"GET /api/v1/contracts/{id}/fields/{fieldId}/attachment", "200"},
       {"GET /api/v1/contracts/{id}/documents/artifact-revisions", "200"},
       {"GET /api/v1/contracts/{id}/documents/artifact-revisions/{revision}/download", "200"},
       {"GET /api/v1/contracts/{id}/documents/rendered-unsigned", "200"},
@@ -242,6 +246,7 @@ TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
                                            "getHostedSigningDocumentPages",
                                            "getHostedSigningDocumentPageImage",
                                            "completeHostedSigning",
+                                           "uploadHostedSigningAttachment",
                                            "declineHostedSigning",
                                            "authenticateHostedSigner",
                                            "sendHostedSignerEmailCode",
@@ -276,9 +281,9 @@ TEST(OpenApiDocumentTest, HeadersAndQueryParametersWhereTheConventionsPutThem) {
                                             "publishTemplateVersion",
                                             "archiveTemplate",
                                             "uploadDocument"};
-  const std::set<std::string> downloads = {"downloadArtifactRevision",
-                                           "getRenderedUnsignedDocument", "getSignedLatestDocument",
-                                           "getSignedOnlyDocument"};
+  const std::set<std::string> downloads = {
+      "downloadArtifactRevision", "getRenderedUnsignedDocument", "getSignedLatestDocument",
+      "getSignedOnlyDocument", "downloadContractFieldAttachment"};
   // The exact PDF a signer signs: cacheable by its hash, always inline;
   // and its pages as images, cacheable by the document's hash, page and width.
   const std::set<std::string> documents_to_sign = {"downloadSigningSessionDocument",

@@ -57,6 +57,13 @@ TEST(EventMessageTest, ASignersValuesStayOutOfTheTopicAndTheFieldsFilledAreNamed
                   .at("data")
                   .as_object()
                   .contains("fieldValues"));
+  // An attached file's name stays out too; its hash, type and size go.
+  auto attached = Record("contract-ctr_9", R"({"sha256":"ab","name":"passport.png",
+    "mediaType":"image/png","size":70})");
+  attached.type = "signer.attachment_uploaded";
+  const auto file = boost::json::parse(MakeEventMessage(attached, "org_c").value).at("data");
+  EXPECT_FALSE(file.as_object().contains("name"));
+  EXPECT_EQ(file.at("sha256"), "ab");
 }
 
 TEST(EventMessageTest, OtherStreamsUseContractIdOfDataElseStreamId) {

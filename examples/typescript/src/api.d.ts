@@ -518,6 +518,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contracts/{id}/fields/{fieldId}/attachment": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The contract's identifier. */
+                id: components["parameters"]["ContractId"];
+                /** @description The attachment field's id. */
+                fieldId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the file attached to a field
+         * @description The file a signer attached to an attachment field, once they signed: the bytes as stored (a PDF as cleaned on upload) with their media type; `Content-Disposition` names the file (printable ASCII). `ETag` is its SHA-256; with a matching `If-None-Match` the answer is 304.
+         *
+         *     Requires `contracts:read`. Errors: 400 VALIDATION_FAILED (`download` not a boolean); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND, NOT_FOUND (no attachment field of that id, or nothing attached yet).
+         */
+        get: operations["downloadContractFieldAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contracts/{id}/documents/rendered-unsigned": {
         parameters: {
             query?: never;
@@ -1250,6 +1280,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/signing-sessions/{sessionId}/attachments": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The signing session's id (`ses_...`). */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file for an integrator-managed signer
+         * @description For an `integrator_managed` session: a file its signer attaches for an attachment field, sent as the body with its media type. The file is checked before anything is stored: a PDF as uploads are (QPDF, active content removed, the cleaned copy kept), a PNG must decode whole, a JPEG must be a well-formed JPEG stream, an image at most 100 megapixels; at most 10 MiB, at most 5 files a session. The session's signer must have an attachment field and it must be their turn. Then `complete` names the file by its `sha256` as the field's value. Records `signer.attachment_uploaded` (the Kafka topic carries it without the file's name; webhooks do not carry it).
+         *
+         *     Requires `signing:manage`. Errors: 400 DOCUMENT_INVALID (the bytes are not what the media type says, or empty), DOCUMENT_ENCRYPTED, DOCUMENT_LIMIT_EXCEEDED, VALIDATION_FAILED (`name`); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 SIGNING_SESSION_NOT_FOUND; 409 SIGNING_SESSION_STATE_CONFLICT (another channel), CONTRACT_STATE_CONFLICT (no attachment field, or the session holds 5 files), SIGNING_OUT_OF_TURN; 410 SIGNING_SESSION_GONE, SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED; 413 DOCUMENT_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE (not application/pdf, image/png or image/jpeg); 503 UNAVAILABLE (too many uploads being received).
+         */
+        post: operations["uploadSigningSessionAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/hosted-signing/{token}": {
         parameters: {
             query?: never;
@@ -1474,6 +1532,34 @@ export interface paths {
          *     Errors: 401 SIGNER_AUTHENTICATION_REQUIRED; 423 SIGNING_SESSION_LOCKED (five wrong codes: the sender must create a new session); 400 VALIDATION_FAILED; 404 SIGNING_SESSION_NOT_FOUND (unknown or forged token); 410 SIGNING_SESSION_GONE (the contract was voided or expired: the detail's issue is `voided` or `expired`), SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED (cancelled, replaced by a refresh, or the contract is no longer out for signing); 409 SIGNING_SESSION_STATE_CONFLICT (already used), CONTRACT_STATE_CONFLICT (declining disabled).
          */
         post: operations["declineHostedSigning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hosted-signing/{token}/attachments": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The signing link's token; the only credential of the hosted signing page. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file on the hosted signing page
+         * @description The hosted signer attaches a file for an attachment field (the signing page does this when the signer picks one), once they have proven who they are where their signer authentication asks it. The file is checked before anything is stored: a PDF as uploads are (QPDF, active content removed, the cleaned copy kept), a PNG must decode whole, a JPEG must be a well-formed JPEG stream, an image at most 100 megapixels; at most 10 MiB, at most 5 files a session. The session's signer must have an attachment field and it must be their turn. Then `complete` names the file by its `sha256` as the field's value. Records `signer.attachment_uploaded` (the Kafka topic carries it without the file's name; webhooks do not carry it).
+         *
+         *     Errors: 400 DOCUMENT_INVALID, DOCUMENT_ENCRYPTED, DOCUMENT_LIMIT_EXCEEDED, VALIDATION_FAILED; 401 SIGNER_AUTHENTICATION_REQUIRED; 404 SIGNING_SESSION_NOT_FOUND; 409 CONTRACT_STATE_CONFLICT, SIGNING_OUT_OF_TURN; 410 SIGNING_SESSION_GONE, SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED; 413 DOCUMENT_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; 429 RATE_LIMITED.
+         */
+        post: operations["uploadHostedSigningAttachment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2582,10 +2668,10 @@ export interface components {
             } | null;
         };
         /**
-         * @description `signature` and `initials` are drawn from the signer's signature; `name`, `email` and `date_signed` are filled in at signing from the signer's record; `text`, `number`, `date`, `checkbox`, `radio`, `dropdown` and `phone` are filled in by the signer (`fieldValues` with the signature), within the field's rules, unless the integrator fixes them with `value`.
+         * @description `signature` and `initials` are drawn from the signer's signature; `name`, `email` and `date_signed` are filled in at signing from the signer's record; `text`, `number`, `date`, `checkbox`, `radio`, `dropdown` and `phone` are filled in by the signer (`fieldValues` with the signature), within the field's rules, unless the integrator fixes them with `value`. `attachment`: a PDF, PNG or JPEG the signer uploads to their signing session (at most 10 MiB; at most 5 files a session); its value is `{sha256, name, mediaType, size}`, the file is embedded in the sealed PDF and downloadable with downloadContractFieldAttachment.
          * @enum {string}
          */
-        PlacedFieldType: "signature" | "initials" | "name" | "email" | "date_signed" | "text" | "number" | "date" | "checkbox" | "radio" | "dropdown" | "phone";
+        PlacedFieldType: "signature" | "initials" | "name" | "email" | "date_signed" | "text" | "number" | "date" | "checkbox" | "radio" | "dropdown" | "phone" | "attachment";
         /** @description A field placed by coordinates: PDF points from the top-left corner of the page as displayed (crop box, rotation applied), x to the right and y down, the frame of the page images. The box lies within its page; it may not overlap another signer's field. Fields a signer fills in take the rules of their type. */
         PlacedFieldRequest: {
             type: components["schemas"]["PlacedFieldType"];
@@ -3769,6 +3855,14 @@ export interface components {
             $defs: {
                 [key: string]: Record<string, never>;
             };
+        };
+        /** @description A file a signer attached: its SHA-256 (of the bytes stored: a PDF as cleaned on upload), name, media type and size. Name it as the value of an attachment field in `fieldValues` (the sha256 alone, or `{sha256}`). */
+        SignerAttachment: {
+            sha256: string;
+            name: string;
+            /** @enum {string} */
+            mediaType: "application/pdf" | "image/png" | "image/jpeg";
+            size: number;
         };
     };
     responses: {
@@ -5007,6 +5101,56 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    downloadContractFieldAttachment: {
+        parameters: {
+            query?: {
+                /** @description `true` answers `Content-Disposition: attachment` (save as a file), otherwise `inline` (show in the browser). The file name is `<contractId>-<kind>.pdf` with kind `rendered-unsigned`, `signed-latest` or `signed-only`; a revision is `<contractId>-revision-<n>.pdf` (`.json` for an evidence bundle). */
+                download?: components["parameters"]["Download"];
+            };
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /** @description An `ETag` from an earlier download. When the document is unchanged the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The contract's identifier. */
+                id: components["parameters"]["ContractId"];
+                /** @description The attachment field's id. */
+                fieldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attached file. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
     getRenderedUnsignedDocument: {
         parameters: {
             query?: {
@@ -6219,6 +6363,71 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    uploadSigningSessionAttachment: {
+        parameters: {
+            query?: {
+                /** @description The file's name (a path is cut to its last part; default `attachment.pdf`, `.png` or `.jpg`). */
+                name?: string;
+            };
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The signing session's id (`ses_...`). */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "image/png": string;
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description The session held this very file already: the first upload, nothing recorded again. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignerAttachment"];
+                };
+            };
+            /** @description The file, stored and recorded for the session. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignerAttachment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     getHostedSigningSession: {
         parameters: {
             query?: never;
@@ -6595,6 +6804,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HostedSigningOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SignerAuthenticationRequired"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    uploadHostedSigningAttachment: {
+        parameters: {
+            query?: {
+                /** @description The file's name (a path is cut to its last part; default `attachment.pdf`, `.png` or `.jpg`). */
+                name?: string;
+            };
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /** @description The `signerProof` that giving the right code earned (POST .../authentication). Required when the signer's `authentication` is not `none`; without a valid one the operation answers 401 SIGNER_AUTHENTICATION_REQUIRED. */
+                "Signer-Proof"?: components["parameters"]["SignerProof"];
+            };
+            path: {
+                /** @description The signing link's token; the only credential of the hosted signing page. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "image/png": string;
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description The session held this very file already: the first upload, nothing recorded again. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignerAttachment"];
+                };
+            };
+            /** @description The file, stored and recorded for the session. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignerAttachment"];
                 };
             };
             400: components["responses"]["BadRequest"];
