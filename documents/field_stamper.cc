@@ -141,7 +141,7 @@ Result<std::string> Stamp(std::string_view pdf, std::span<const FieldStamp> fiel
     std::string stamp = "q " + frames[index].Matrix() + " cm " + name + " Do Q\n";
     if (content == PageContent::kMayChangeState) {
       AddPageContent(t, page, NewStream(t, "q\n"), true);
-      stamp = "Q\n" + stamp;
+      stamp.insert(0, "Q\n");
     }
     AddPageContent(t, page, NewStream(t, stamp), false);
   }
