@@ -1,5 +1,7 @@
 #include "webhooks/embedded_kafka.h"
 
+#include <algorithm>
+
 namespace esign::webhooks {
 
 Result<std::unique_ptr<EmbeddedKafka>> EmbeddedKafka::Start(const EmbeddedKafkaOptions& options) {
@@ -10,13 +12,13 @@ Result<std::unique_ptr<EmbeddedKafka>> EmbeddedKafka::Start(const EmbeddedKafkaO
   if (!host) return std::unexpected(host.error());
   std::unique_ptr<EmbeddedKafka> kafka(new EmbeddedKafka());
   kafka->host_ = std::move(*host);
-  kafka->cluster_ = rd_kafka_mock_cluster_new(kafka->host_.get(), 1);
+  kafka->cluster_ = rd_kafka_mock_cluster_new(kafka->host_.get(), options.brokers);
   if (kafka->cluster_ == nullptr) {
     return Fail(ErrorCode::kInternal, "cannot start the embedded Kafka cluster");
   }
   for (const std::string& topic : options.topics) {
-    const rd_kafka_resp_err_t err =
-        rd_kafka_mock_topic_create(kafka->cluster_, topic.c_str(), options.partitions, 1);
+    const rd_kafka_resp_err_t err = rd_kafka_mock_topic_create(
+        kafka->cluster_, topic.c_str(), options.partitions, std::min(options.brokers, 3));
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       return Fail(ErrorCode::kInternal,
                   "cannot create topic " + topic + ": " + rd_kafka_err2str(err));

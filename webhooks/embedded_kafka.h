@@ -24,6 +24,8 @@ struct EmbeddedKafkaOptions {
   std::vector<std::string> topics{std::string(kContractEventsTopic), std::string(kEndpointsTopic)};
   // Partitions of each topic (also of topics created later by their first use). Default: 4.
   int partitions = 4;
+  // Brokers of the cluster; each topic is replicated on all of them (at most 3). Default: 1.
+  int brokers = 1;
 };
 
 class EmbeddedKafka {
