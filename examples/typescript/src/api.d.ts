@@ -2044,11 +2044,11 @@ export interface components {
             consent: true;
             /** @description A base64-encoded PNG, at most 256 KiB. */
             signatureImage?: string;
-            /** @description The values of the fields this signer fills in (a contract made from uploaded documents), each checked against its field's rules; a visible required field needs one, a hidden, read-only or other signer's field takes none. Refused with the path of the value (`fieldValues[i].value`) and nothing stored. */
+            /** @description The values of the fields this signer fills in (a contract made from uploaded documents, or from a template whose roles have fields), each checked against its field's rules; a visible required field needs one, a hidden, read-only or other signer's field takes none. Refused with the path of the value (`fieldValues[i].value`) and nothing stored. */
             fieldValues?: {
                 /** @description The field's id, `fld_N`. */
                 field: string;
-                /** @description A string, number or boolean, as the field's type takes. */
+                /** @description A string, number or boolean, as the field's type takes; for an attachment field, the `sha256` of a file uploaded to this signing session (or `{sha256}`). */
                 value: unknown;
             }[];
         };
@@ -2059,11 +2059,11 @@ export interface components {
             signatureText: string;
             /** @constant */
             consent: true;
-            /** @description The values of the fields this signer fills in (a contract made from uploaded documents), each checked against its field's rules; a visible required field needs one, a hidden, read-only or other signer's field takes none. Refused with the path of the value (`fieldValues[i].value`) and nothing stored. */
+            /** @description The values of the fields this signer fills in (a contract made from uploaded documents, or from a template whose roles have fields), each checked against its field's rules; a visible required field needs one, a hidden, read-only or other signer's field takes none. Refused with the path of the value (`fieldValues[i].value`) and nothing stored. */
             fieldValues?: {
                 /** @description The field's id, `fld_N`. */
                 field: string;
-                /** @description A string, number or boolean, as the field's type takes. */
+                /** @description A string, number or boolean, as the field's type takes; for an attachment field, the `sha256` of a file uploaded to this signing session (or `{sha256}`). */
                 value: unknown;
             }[];
         };
