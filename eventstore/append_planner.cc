@@ -165,9 +165,10 @@ Result<StreamVersion> AppendPlanner::VersionOf(std::string_view stream_id) {
   return index_.LoadVersion(stream_id);
 }
 
-void AppendPlanner::Commit(const BatchPlan& plan) {
-  if (versions_.size() + plan.records.size() > max_cached_streams_) versions_.clear();
-  for (const EventRecord& record : plan.records) {
+void AppendPlanner::Applied(std::span<const EventRecord> records) {
+  if (versions_.size() + records.size() > max_cached_streams_) versions_.clear();
+  for (const EventRecord& record : records) {
+    last_recorded_at_ = std::max(last_recorded_at_, record.recorded_at_us);
     const auto it = versions_.find(record.stream_id);
     if (it != versions_.end()) {
       it->second = record.version.value();

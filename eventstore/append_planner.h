@@ -72,7 +72,10 @@ class AppendPlanner {
             BatchPlan& plan);
 
   // Records the stream versions of a plan that is now durably stored.
-  void Commit(const BatchPlan& plan);
+  void Commit(const BatchPlan& plan) { Applied(plan.records); }
+  // The same for records another writer decided (the replicated log): their versions, and their
+  // time as the earliest the next batch may be recorded at.
+  void Applied(std::span<const EventRecord> records);
 
  private:
   struct StringHash {

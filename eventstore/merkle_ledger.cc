@@ -70,13 +70,14 @@ Result<SignedTreeHead> MerkleLedger::SignTreeHead() {
   {
     std::lock_guard lock(sign_mutex_);
     const auto [size, root] = view_.CurrentHead();
-    if (newest_ && newest_->size >= size) return *newest_;
+    const std::optional<SignedTreeHead> newest = NewestTreeHead();
+    if (newest && newest->size >= size) return *newest;
     int64_t timestamp_ms = clock_.NowMicros() / 1000;
     // Later heads never carry an earlier timestamp, even if the wall clock steps back.
-    if (newest_) timestamp_ms = std::max(timestamp_ms, newest_->timestamp_ms);
+    if (newest) timestamp_ms = std::max(timestamp_ms, newest->timestamp_ms);
     head = signer_->Sign(size, root, timestamp_ms);
     if (Status stored = heads_.Store(head); !stored) return Fail(stored.error());
-    newest_ = head;
+    SetNewest(head);
     timestamper = timestamper_;
   }
   if (!timestamper) return head;
@@ -87,14 +88,21 @@ Result<SignedTreeHead> MerkleLedger::SignTreeHead() {
   head.timestamp_token = std::move(token);
   std::lock_guard lock(sign_mutex_);
   if (Status stored = heads_.Store(head); !stored) return Fail(stored.error());
-  if (newest_ && newest_->size == head.size) newest_ = head;
+  SetNewest(head);
   return head;
 }
+
+void MerkleLedger::SetNewest(const SignedTreeHead& head) {
+  std::lock_guard lock(newest_mutex_);
+  if (!newest_ || newest_->size <= head.size) newest_ = head;
+}
+
+void MerkleLedger::AdoptTreeHead(const SignedTreeHead& head) { SetNewest(head); }
 
 Result<std::vector<SignedTreeHead>> MerkleLedger::TreeHeads() const { return heads_.LoadAll(); }
 
 std::optional<SignedTreeHead> MerkleLedger::NewestTreeHead() const {
-  std::lock_guard lock(sign_mutex_);
+  std::lock_guard lock(newest_mutex_);
   return newest_;
 }
 

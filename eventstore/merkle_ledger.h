@@ -58,19 +58,26 @@ class MerkleLedger final : public Ledger {
   std::optional<SignedTreeHead> NewestTreeHead() const override;
   std::string PublicKeyPem() const override;
   void SetTimestamper(TreeHeadTimestamper timestamper) override;
+  // A head the store applied from the replicated log, already stored: the newest from now on
+  // unless a newer one is. Takes only the lock of the newest head, so the store's appender may
+  // call it while another thread signs (and waits for the appender to store its head).
+  void AdoptTreeHead(const SignedTreeHead& head);
 
  private:
   MerkleLedger(const LedgerView& view, TreeHeadLog& heads, std::unique_ptr<TreeHeadSigner> signer,
                const Clock& clock);
   Status CheckSize(uint64_t size) const;
+  // Makes `head` the newest when it is at least as large as the newest.
+  void SetNewest(const SignedTreeHead& head);
 
   const LedgerView& view_;
   TreeHeadLog& heads_;
   const std::unique_ptr<TreeHeadSigner> signer_;
   const Clock& clock_;
-  mutable std::mutex sign_mutex_;
-  std::optional<SignedTreeHead> newest_;  // guarded by sign_mutex_
+  mutable std::mutex sign_mutex_;         // one signer at a time
   TreeHeadTimestamper timestamper_;       // guarded by sign_mutex_
+  mutable std::mutex newest_mutex_;       // never held while storing
+  std::optional<SignedTreeHead> newest_;  // guarded by newest_mutex_
 };
 
 }  // namespace esign::eventstore

@@ -47,12 +47,19 @@ struct RocksEventStore::PendingAppend {
   AppendCallback callback;
   std::string owned_stream_id;
   std::vector<NewEvent> owned_events;
+  // RunOnAppender's work instead of an append: run alone, between two batches.
+  std::function<Status()> task;
+  Status task_result;
 };
 
 Result<AppendResult> RocksEventStore::Append(std::string_view stream_id, ExpectedVersion expected,
                                              std::vector<NewEvent> events) {
   if (failed_.load(std::memory_order_acquire)) return Refused();
   if (Status checked = CheckAppend(stream_id, events); !checked) return Fail(checked.error());
+  if (options_.replication != nullptr) {
+    if (Status writable = options_.replication->Writable(); !writable)
+      return Fail(writable.error());
+  }
   PendingAppend pending{AppendInput{stream_id, expected, &events}, AppendResult{}, {}};
   {
     std::lock_guard lock(queue_mutex_);
@@ -74,6 +81,11 @@ void RocksEventStore::AppendAsync(std::string_view stream_id, ExpectedVersion ex
   if (Status checked = CheckAppend(stream_id, events); !checked) {
     return done(Fail(checked.error()));
   }
+  if (options_.replication != nullptr) {
+    if (Status writable = options_.replication->Writable(); !writable) {
+      return done(Fail(writable.error()));
+    }
+  }
   auto pending = std::make_unique<PendingAppend>();
   pending->owned_stream_id = std::string(stream_id);
   pending->owned_events = std::move(events);
@@ -94,6 +106,22 @@ void RocksEventStore::AppendAsync(std::string_view stream_id, ExpectedVersion ex
   pending->callback(Fail(ErrorCode::kStorage, "the event store is closed"));
 }
 
+Status RocksEventStore::RunOnAppender(std::function<Status()> task) {
+  auto pending = std::make_unique<PendingAppend>();
+  pending->task = std::move(task);
+  {
+    std::lock_guard lock(queue_mutex_);
+    if (stopping_) return Fail(ErrorCode::kStorage, "the event store is closed");
+    queue_.push_back(pending.get());
+    if (appender_idle_) {
+      appender_idle_ = false;
+      queue_ready_.notify_one();
+    }
+  }
+  pending->done.Wait();
+  return std::move(pending->task_result);
+}
+
 void RocksEventStore::RunAppender() {
   pthread_setname_np(pthread_self(), "esign-appender");
   std::vector<PendingAppend*> batch;
@@ -107,11 +135,23 @@ void RocksEventStore::RunAppender() {
       appender_idle_ = false;
       // Once stopping, the queue is drained before the thread ends.
       if (queue_.empty()) return;
+      // A task runs alone; appends are taken up to the first task or the batch's size.
+      // With a replicated log, a batch is also kept to about one log entry's worth of data.
       size_t take = 0;
       size_t events = 0;
-      while (take < queue_.size() && (take == 0 || events + queue_[take]->input.events->size() <=
-                                                       options_.max_batch_events)) {
+      size_t bytes = 0;
+      while (
+          take < queue_.size() && !(take > 0 && queue_[take]->task) &&
+          (take == 0 || (events + queue_[take]->input.events->size() <= options_.max_batch_events &&
+                         (options_.replication == nullptr || bytes < kLogBlobChunkBytes)))) {
+        if (queue_[take]->task) {
+          ++take;
+          break;
+        }
         events += queue_[take]->input.events->size();
+        if (options_.replication != nullptr) {
+          for (const NewEvent& event : *queue_[take]->input.events) bytes += event.data.size();
+        }
         ++take;
       }
       if (take == queue_.size()) {
@@ -121,7 +161,14 @@ void RocksEventStore::RunAppender() {
         queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(take));
       }
     }
-    WriteBatchOf(batch);
+    if (batch.front()->task) {
+      PendingAppend* task = batch.front();
+      task->task_result = task->task();
+      Completion* done = &task->done;
+      Completion::Complete(std::span<Completion* const>(&done, 1));
+    } else {
+      WriteBatchOf(batch);
+    }
     batch.clear();
   }
 }
@@ -142,9 +189,12 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
     // Work on a copy, so a failed write leaves the appender's frontier as it was.
     MerkleFrontier frontier = work_frontier_;
     std::string raw;
+    const bool replicated = options_.replication != nullptr && !plan_.records.empty();
+    raws_.clear();
     for (size_t i = 0; i < plan_.records.size(); ++i) {
       const EventRecord& record = plan_.records[i];
       raw = CanonicalBytes(record);
+      if (replicated) raws_.push_back(raw);
       frontier.Append(LeafHash(raw), fresh_nodes_);
       const U64Key position = EncodeU64(record.position.value());
       const rocksdb::Slice position_slice(position.data(), position.size());
@@ -163,13 +213,19 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
           .PermitUncheckedError();
     }
 
+    // The replicated log first: nothing is written here that the log has not acknowledged.
+    const Status published = replicated ? PublishBatch(raws_, frontier.Root()) : Status{};
     rocksdb::Status written;
-    if (!plan_.records.empty()) {
+    if (!published) {
+      for (PendingAppend* pending : batch) pending->result = Fail(published.error());
+    } else if (!plan_.records.empty()) {
       rocksdb::WriteOptions write;
       write.sync = options_.sync && !options_.pipelined_sync;
       written = db_->Write(write, &batch_);
     }
-    if (written.ok()) {
+    if (!published) {
+      // Answered above; the plan is dropped.
+    } else if (written.ok()) {
       if (!plan_.records.empty()) {
         full_disk_.AfterWrite(written);
         if (std::exchange(refusing_logged_, false)) Log("appends resume: the disk has space again");
@@ -190,7 +246,13 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
       }
     } else {
       const Error error = FailFromRocks(written, "appending to the log").error();
-      if (error.code == ErrorCode::kStorageUnavailable) {
+      if (replicated) {
+        // The replicated log has the batch and this store does not: it stops here, and its next
+        // open applies the batch from the log (its mark is before it).
+        failed_.store(true, std::memory_order_release);
+        Log("a batch the replicated log acknowledged could not be written here (" + error.message +
+            "); appends are refused until the store is reopened, which applies it from the log");
+      } else if (error.code == ErrorCode::kStorageUnavailable) {
         full_disk_.AfterWrite(written);
         if (!std::exchange(refusing_logged_, true)) {
           Log("appends refused until space returns: " + error.message);
@@ -202,9 +264,13 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
 
   // Even batches that wrote nothing go through the syncer: a replay or a conflict may rest on a
   // batch whose sync is still pending, and must not be answered before it.
+  HandToSyncer(std::move(out));
+}
+
+void RocksEventStore::HandToSyncer(WrittenBatch written) {
   std::lock_guard lock(written_mutex_);
-  written_requests_ += out.requests.size();
-  written_.push_back(std::move(out));
+  written_requests_ += written.requests.size();
+  written_.push_back(std::move(written));
   if (syncer_idle_) {
     syncer_idle_ = false;
     written_ready_.notify_one();

@@ -9,6 +9,10 @@ namespace esign::eventstore {
 
 Result<std::string> RocksBlobStore::Put(std::string_view bytes) {
   std::string key = Sha256Hex(bytes);
+  if (replicated_) {
+    if (Status written = replicated_(key, bytes); !written) return Fail(written.error());
+    return key;
+  }
   rocksdb::WriteOptions write;
   write.sync = sync_;
   const rocksdb::Status status = db_->Put(write, family_, key, rocksdb::Slice(bytes));
@@ -37,6 +41,7 @@ Result<bool> RocksBlobStore::Contains(std::string_view sha256_hex) const {
 }
 
 Status RocksBlobStore::Delete(std::string_view sha256_hex) {
+  if (replicated_) return replicated_(std::string(sha256_hex), std::nullopt);
   rocksdb::WriteOptions write;
   write.sync = sync_;
   const rocksdb::Status status = db_->Delete(write, family_, rocksdb::Slice(sha256_hex));

@@ -3,6 +3,11 @@
 // Thread safety: may be used from any thread.
 #pragma once
 
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include <rocksdb/db.h>
 
 #include "eventstore/event_store.h"
@@ -19,7 +24,14 @@ class RocksBlobStore final : public BlobStore {
   Result<bool> Contains(std::string_view sha256_hex) const override;
   Status Delete(std::string_view sha256_hex) override;
 
+  // With a replicated log, puts (bytes) and deletions (nullopt) go through `write`, which
+  // publishes them before it writes. Set once, before any use.
+  using ReplicatedWrite =
+      std::function<Status(const std::string& sha256_hex, std::optional<std::string_view> bytes)>;
+  void SetReplicatedWrite(ReplicatedWrite write) { replicated_ = std::move(write); }
+
  private:
+  ReplicatedWrite replicated_;
   rocksdb::DB* const db_;
   rocksdb::ColumnFamilyHandle* const family_;
   const bool sync_;

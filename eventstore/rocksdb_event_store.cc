@@ -101,6 +101,14 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
   store->nodes_ = std::make_unique<RocksNodeSource>(db, store->ledger_nodes_, store->node_cache_);
   store->head_log_ = std::make_unique<RocksTreeHeadLog>(db, store->Family(family::kTreeHeads));
   store->blobs_ = std::make_unique<RocksBlobStore>(db, store->Family(family::kBlobs), options.sync);
+  if (options.replication != nullptr && !options.read_only) {
+    store->blobs_->SetReplicatedWrite(
+        [raw = store.get()](const std::string& sha256, std::optional<std::string_view> bytes) {
+          return raw->WriteBlobReplicated(sha256, bytes);
+        });
+    store->head_log_->SetReplicatedWrite(
+        [raw = store.get()](const SignedTreeHead& head) { return raw->WriteHeadReplicated(head); });
+  }
   if (Status recovered = store->Recover(); !recovered) return Fail(recovered.error());
 
   // A new key only for an empty log: the heads already stored were signed with the lost one.

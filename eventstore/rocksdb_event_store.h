@@ -36,6 +36,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -48,6 +49,7 @@
 #include "eventstore/append_planner.h"
 #include "eventstore/event_store.h"
 #include "eventstore/full_disk_recovery.h"
+#include "eventstore/log_replication.h"
 #include "eventstore/merkle_ledger.h"
 #include "eventstore/node_cache.h"
 #include "eventstore/sync_grouping.h"
@@ -110,6 +112,10 @@ struct RocksStoreOptions {
   // they resume, and on Close's thread when the memtables were not flushed at close: for the
   // operator's log. Default: none.
   std::function<void(const std::string& line)> storage_log;
+  // The replicated log (log_replication.h): every append batch, blob and signed tree head is
+  // published to it, and written here only once it acknowledged it. Must outlive the store.
+  // Default: nullptr (the local, synced log alone).
+  LogReplication* replication = nullptr;
 };
 
 class RocksEventStore final : public EventStore, private LedgerView {
@@ -157,6 +163,22 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // Every family of the database, for tools that open it directly.
   static std::vector<std::string> FamilyNames();
 
+  // The replicated log's side (rocksdb_log_apply.cc) -------------------------------------------
+  // Runs `task` on the appender thread, between two batches, and answers its result: what reads
+  // or changes the appender's state (ApplyLogEntry, WrittenHead) runs there. kStorage once closed.
+  Status RunOnAppender(std::function<Status()> task);
+  // On the appender thread: applies an entry of the replicated log that counts (log_fence.h)
+  // and stores `mark` with it, in one write. A batch must start at the log's size, its records
+  // must parse with the positions that follow, and the Merkle root they give must be the
+  // batch's; a blob (whole: chunk 0 of 1, or chunks 0 for a deletion) must hash to its name; a
+  // head must cover no more than the log. kCorruption otherwise, with nothing written. Readers see
+  // an applied batch once it is synced, as with an append.
+  Status ApplyLogEntry(const LogEntry& entry, const LogMark& mark);
+  // How far this store has applied the replicated log; {0, 0} before any entry.
+  Result<LogMark> ReadLogMark() const;
+  // On the appender thread: the size and root of everything written, synced or not.
+  std::pair<uint64_t, Hash> WrittenHead() const;
+
   // What the write path did since the open, for benchmarks: appends per sync is the group
   // commit's size.
   struct AppendStats {
@@ -192,6 +214,16 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // Waits while SyncGrouping says more appends are about to be written.
   void AwaitGroup(std::unique_lock<std::mutex>& written_lock);
   void SyncAndAnswer(std::vector<WrittenBatch>& written);
+  // Hands a batch to the syncer, which answers its callers after the sync that covers it.
+  void HandToSyncer(WrittenBatch written);
+  // With a replicated log: publishes the records the appender is about to write as one batch
+  // entry; adds the mark to batch_ when the log acknowledged it.
+  Status PublishBatch(const std::vector<std::string>& raws, const Hash& root);
+  // With a replicated log: a blob's put (bytes) or deletion (nullopt), and a head, published
+  // and then written with their mark, on the appender thread.
+  Status WriteBlobReplicated(const std::string& sha256, std::optional<std::string_view> bytes);
+  Status WriteHeadReplicated(const SignedTreeHead& head);
+  void PutMark(rocksdb::WriteBatch& batch, const LogMark& mark);
   // After a write refused for a full disk: asks RocksDB to recover, at most once per interval.
   void Log(const std::string& line) const;
   // At Close: writes every family's memtable into table files, unless writes were failing.
@@ -260,7 +292,8 @@ class RocksEventStore final : public EventStore, private LedgerView {
   rocksdb::WriteBatch batch_;
   std::vector<NewNode> fresh_nodes_;
   std::vector<AppendInput> inputs_;
-  bool refusing_logged_ = false;  // "appends refused" was logged, "appends resume" not yet
+  std::vector<std::string> raws_;  // with a replicated log: the records of the batch
+  bool refusing_logged_ = false;   // "appends refused" was logged, "appends resume" not yet
 };
 
 }  // namespace esign::eventstore

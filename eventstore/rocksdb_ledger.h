@@ -4,6 +4,7 @@
 // Thread safety: both classes may be used from any thread.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include <rocksdb/db.h>
@@ -40,11 +41,17 @@ class RocksTreeHeadLog final : public TreeHeadLog {
 
   // A synced write: a head handed out must survive a crash.
   Status Store(const SignedTreeHead& head) override;
+  // With a replicated log, heads are stored through `write`, which publishes them before it
+  // writes. Set once, before any use.
+  void SetReplicatedWrite(std::function<Status(const SignedTreeHead&)> write) {
+    replicated_ = std::move(write);
+  }
   Result<std::vector<SignedTreeHead>> LoadAll() const override;
 
  private:
   rocksdb::DB* const db_;
   rocksdb::ColumnFamilyHandle* const family_;
+  std::function<Status(const SignedTreeHead&)> replicated_;
 };
 
 }  // namespace esign::eventstore
