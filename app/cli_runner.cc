@@ -97,6 +97,40 @@ int RunProvidersAdd(const Command& command, std::ostream& out, std::ostream& err
   return 0;
 }
 
+int RunPromote(const Command& command, std::ostream& out, std::ostream& err) {
+  const std::filesystem::path socket = std::filesystem::path(command.data_dir) / kAdminSocketName;
+  auto asked = AdminRequest(socket, R"({"command":"promote"})", std::chrono::seconds(10));
+  if (!asked) return Report(asked.error(), err);
+  if (!*asked) {
+    return Report(Error::Of(ErrorCode::kNotFound, "no contractd serves " + command.data_dir), err);
+  }
+  if (auto accepted = DecodeAdminResponse(**asked); !accepted) return Report(accepted.error(), err);
+  // The service stops as a standby and starts again as the writer: its socket goes away and
+  // comes back.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto answer = AdminRequest(socket, R"({"command":"replication"})", std::chrono::seconds(5));
+    if (!answer || !*answer) continue;
+    auto status = DecodeAdminResponse(**answer);
+    if (!status) continue;
+    const auto* role = status->if_contains("role");
+    if (role == nullptr || !role->is_string() || role->get_string() == "standby") {
+      const auto* failed = status->if_contains("promotionFailed");
+      if (failed != nullptr && failed->is_string()) {
+        return Report(Error::Of(ErrorCode::kContractStateConflict,
+                                "the promotion failed: " + std::string(failed->get_string())),
+                      err);
+      }
+      continue;
+    }
+    out << boost::json::serialize(*status) << std::endl;
+    return role->get_string() == "writer" ? 0 : 1;
+  }
+  return Report(Error::Of(ErrorCode::kUnavailable, "the standby did not become the writer in 60 s"),
+                err);
+}
+
 int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err,
                     const CliOptions& options) {
   auto requests = BuildRequests(command);

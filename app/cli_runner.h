@@ -31,6 +31,11 @@ struct CliOptions {
 // startUrl} as JSON. Exit codes as for the other commands.
 int RunProvidersAdd(const Command& command, std::ostream& out, std::ostream& err);
 
+// `promote`: asks the standby serving the data directory to take over the replicated log, then
+// waits (at most 60 s) until it writes; prints its replication status as JSON. Exit code 1 when
+// no standby runs there or another node won the claim.
+int RunPromote(const Command& command, std::ostream& out, std::ostream& err);
+
 int RunAdminCommand(const Command& command, std::ostream& out, std::ostream& err,
                     const CliOptions& options = {});
 

@@ -100,6 +100,7 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
   ServeConfig& serve = command.serve;
   int64_t tree_head_seconds = serve.tree_head_interval.count();
   std::string dispatcher_mode = "internal";
+  std::string replication = "none";
   int64_t clock_offset = 0;
   po::options_description options("contractd serve");
   options.add_options()("help,h", "show this help")(
@@ -151,6 +152,14 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "seconds between signed tree heads of the ledger (1..3600)")(
       "kafka-brokers", po::value(&serve.kafka_brokers),
       "Kafka bootstrap servers HOST:PORT,... (default: an embedded cluster on loopback)")(
+      "replication", po::value(&replication)->default_value(replication),
+      "none: the log on the local disk alone; kafka: every append is acknowledged once the log "
+      "topic on --kafka-brokers has it")(
+      "standby", po::bool_switch(&serve.standby),
+      "with --replication kafka: follow the writer, answer reads, refuse writes, until "
+      "`contractd promote`")(
+      "log-shard", po::value(&serve.log_shard)->default_value(serve.log_shard),
+      "the shard whose log topic (contract-log.<shard>) this node writes or follows")(
       "webhook-allow-loopback",
       po::value(&serve.webhook_allow_loopback)
           ->default_value(serve.webhook_allow_loopback)
@@ -227,6 +236,27 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
                 "--webhook-dispatcher external needs --kafka-brokers: the embedded cluster ends "
                 "with contractd, and the dispatchers' work with it",
                 "webhook-dispatcher", dispatcher_mode);
+  }
+  if (replication != "none" && replication != "kafka") {
+    return Fail(ErrorCode::kValidationFailed, "--replication must be none or kafka", "replication",
+                replication);
+  }
+  serve.replicated = replication == "kafka";
+  if (serve.replicated && serve.kafka_brokers.empty()) {
+    return Fail(ErrorCode::kValidationFailed,
+                "--replication kafka needs --kafka-brokers: the embedded cluster ends with this "
+                "process, and the log with it",
+                "replication", replication);
+  }
+  if (serve.standby && !serve.replicated) {
+    return Fail(ErrorCode::kValidationFailed, "--standby needs --replication kafka", "standby",
+                "true");
+  }
+  if (serve.log_shard.empty() || serve.log_shard.size() > 64 ||
+      serve.log_shard.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+          std::string::npos) {
+    return Fail(ErrorCode::kValidationFailed, "--log-shard must be 1..64 of a-z, 0-9 and -",
+                "log-shard", serve.log_shard);
   }
   if (!serve.smtp_url.empty() && !serve.smtp_url.starts_with("smtp://") &&
       !serve.smtp_url.starts_with("smtps://")) {
@@ -387,6 +417,17 @@ Status ParseBackup(const std::vector<std::string>& args, Command& command) {
   return {};
 }
 
+Status ParsePromote(const std::vector<std::string>& args, Command& command) {
+  po::options_description options("contractd promote");
+  options.add_options()("help,h", "show this help")(
+      "data-dir", po::value(&command.data_dir)->default_value("./data"),
+      "data directory of the running standby to promote");
+  po::variables_map vm;
+  auto help = ParseOptions(args, options, nullptr, "contractd promote --data-dir DIR", vm, command);
+  if (!help) return Fail(help.error());
+  return {};
+}
+
 Status ParseDispatcher(const std::vector<std::string>& args, Command& command) {
   DispatcherConfig& config = command.dispatcher;
   po::options_description options("contractd dispatcher");
@@ -479,12 +520,12 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
                     "unknown command '" + first + (second.empty() ? "" : " " + second) + "'",
                     "command", known);
       }
-    } else if (first == "dispatcher" || first == "backup") {
+    } else if (first == "dispatcher" || first == "backup" || first == "promote") {
       command.name = first;
     } else if (first != "serve") {
       return Fail(ErrorCode::kValidationFailed, "unknown command '" + first + "'", "command",
                   "one of: serve, clients create, templates import, providers add, organizations "
-                  "set, backup, dispatcher");
+                  "set, backup, promote, dispatcher");
     }
   }
   Status parsed = command.name == "serve"               ? ParseServe(args, command)
@@ -493,6 +534,7 @@ Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
                   : command.name == "organizations set" ? ParseOrganizationsSet(args, command)
                   : command.name == "dispatcher"        ? ParseDispatcher(args, command)
                   : command.name == "backup"            ? ParseBackup(args, command)
+                  : command.name == "promote"           ? ParsePromote(args, command)
                                                         : ParseTemplatesImport(args, command);
   if (!parsed) return Fail(parsed.error());
   return command;

@@ -61,6 +61,16 @@ struct ServeConfig {
   // cluster the relay publishes to; empty = start the embedded cluster in this process on
   // loopback and print its address. Default: empty.
   std::string kafka_brokers;
+  // The replicated log (docs/operations.md). --replication / CONTRACTD_REPLICATION: "kafka"
+  // publishes every append to the log topic contract-log.<shard> on --kafka-brokers before it is
+  // acknowledged; "none" (the default) keeps the log on the local disk alone.
+  bool replicated = false;
+  // --standby / CONTRACTD_STANDBY: with --replication kafka, follow the writer through the topic,
+  // answer reads, refuse writes (503), until `contractd promote`. Default: false (claim the log
+  // and write).
+  bool standby = false;
+  // --log-shard / CONTRACTD_LOG_SHARD: the shard of organizations whose log this is. Default: main.
+  std::string log_shard = "main";
   // --webhook-allow-loopback / CONTRACTD_WEBHOOK_ALLOW_LOOPBACK: webhook endpoints may be http or
   // https URLs on loopback (development and tests). Default: false (https to public hosts only).
   bool webhook_allow_loopback = false;
@@ -147,7 +157,7 @@ struct TemplatesImportConfig {
 
 struct Command {
   // "serve", "clients create", "templates import", "providers add", "organizations set",
-  // "backup", "dispatcher", "help"
+  // "backup", "promote", "dispatcher", "help"
   std::string name;
   ServeConfig serve;
   DispatcherConfig dispatcher;

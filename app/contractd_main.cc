@@ -27,7 +27,10 @@ int main(int argc, char** argv) {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // SIGUSR1: the service asks to change its role in the replicated log (service.h).
+  sigset_t wait_signals = stop_signals;
+  sigaddset(&wait_signals, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &wait_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
   auto command = esign::app::ParseCommandLine(argc, argv);
@@ -41,6 +44,7 @@ int main(int argc, char** argv) {
   }
   if (command->name == "providers add")
     return esign::app::RunProvidersAdd(*command, std::cout, std::cerr);
+  if (command->name == "promote") return esign::app::RunPromote(*command, std::cout, std::cerr);
   if (command->name == "dispatcher") {
     return esign::app::RunDispatcher(command->dispatcher, stop_signals, std::cerr);
   }
@@ -50,27 +54,56 @@ int main(int argc, char** argv) {
     return esign::app::RunAdminCommand(*command, std::cout, std::cerr);
   }
 
-  auto service = esign::app::Service::Start(command->serve);
-  if (!service) {
-    std::cerr << "contractd: " << service.error().message << "\n";
-    return 1;
-  }
-  std::cerr << "contractd: listening on http://" << command->serve.server.host << ":"
-            << (*service)->port() << " (data directory " << command->serve.data_dir << ")"
-            << std::endl;
-  const esign::app::ServeConfig& serve = command->serve;
-  if (serve.public_base_url.empty() && !IsLoopbackHost(serve.server.host)) {
-    std::cerr << "contractd: warning: listening beyond loopback without --public-url: signing "
-                 "links name http://"
-              << serve.server.host << ":" << (*service)->port()
-              << "; give --public-url with the origin signers reach" << std::endl;
-  }
+  esign::app::ServeConfig serve = command->serve;
+  std::string promotion_failed;
+  while (true) {
+    auto service = esign::app::Service::Start(serve, promotion_failed);
+    if (!service && !serve.standby && serve.replicated && !command->serve.standby) {
+      std::cerr << "contractd: " << service.error().message << "\n";
+      return 1;
+    }
+    if (!service && !serve.standby && serve.replicated) {
+      // A promotion that lost (another node claimed first, or the cluster did not answer): the
+      // node goes on as a standby.
+      promotion_failed = service.error().message;
+      std::cerr << "contractd: the promotion failed: " << promotion_failed
+                << "; serving as a standby again" << std::endl;
+      serve.standby = true;
+      continue;
+    }
+    if (!service) {
+      std::cerr << "contractd: " << service.error().message << "\n";
+      return 1;
+    }
+    std::cerr << "contractd: listening on http://" << serve.server.host << ":" << (*service)->port()
+              << " (data directory " << serve.data_dir << ")" << std::endl;
+    if (serve.public_base_url.empty() && !IsLoopbackHost(serve.server.host)) {
+      std::cerr << "contractd: warning: listening beyond loopback without --public-url: signing "
+                   "links name http://"
+                << serve.server.host << ":" << (*service)->port()
+                << "; give --public-url with the origin signers reach" << std::endl;
+    }
 
-  int signal = 0;
-  sigwait(&stop_signals, &signal);
-  std::cerr << "contractd: " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << " received, stopping"
-            << std::endl;
-  (*service)->Stop();
-  std::cerr << "contractd: stopped" << std::endl;
-  return 0;
+    int signal = 0;
+    esign::app::RoleChange change = esign::app::RoleChange::kNone;
+    do {
+      sigwait(&wait_signals, &signal);
+      change = (*service)->role_change();
+    } while (signal == SIGUSR1 && change == esign::app::RoleChange::kNone);
+    if (signal == SIGUSR1) {
+      const bool promote = change == esign::app::RoleChange::kPromote;
+      std::cerr << "contractd: " << (promote ? "promoting this standby" : "stepping down")
+                << ": stopping, then starting as the " << (promote ? "writer" : "standby")
+                << std::endl;
+      (*service)->Stop();
+      serve.standby = !promote;
+      promotion_failed.clear();
+      continue;
+    }
+    std::cerr << "contractd: " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << " received, stopping"
+              << std::endl;
+    (*service)->Stop();
+    std::cerr << "contractd: stopped" << std::endl;
+    return 0;
+  }
 }

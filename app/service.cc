@@ -51,17 +51,23 @@ Status CheckWritable(const std::string& data_dir) {
 
 }  // namespace
 
-Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
+Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config,
+                                                std::string promotion_failed) {
   std::unique_ptr<Service> service(new Service());
+  service->standby_ = config.standby;
+  service->promotion_failed_ = std::move(promotion_failed);
   service->clock_.Advance(std::chrono::seconds(config.clock_offset_seconds.value_or(0)));
   if (auto s = service->OpenStore(config); !s) return std::unexpected(s.error());
   if (auto s = service->PrepareAuth(config); !s) return std::unexpected(s.error());
   if (auto s = service->StartReadSide(); !s) return std::unexpected(s.error());
   if (auto s = service->OpenMailRecords(config); !s) return std::unexpected(s.error());
   if (auto s = service->AddRoutes(config); !s) return std::unexpected(s.error());
-  if (auto s = service->StartKafka(config); !s) return std::unexpected(s.error());
-  service->StartTimers();
-  service->StartDocumentExpiry();
+  // A standby only reads: the relay, the timers, mail and the rest start on the writer.
+  if (!service->standby_) {
+    if (auto s = service->StartKafka(config); !s) return std::unexpected(s.error());
+    service->StartTimers();
+    service->StartDocumentExpiry();
+  }
 
   http::ApiHandlerOptions handler_options;
   if (config.access_log) handler_options.access_log = http::StderrAccessLog();
@@ -78,10 +84,12 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config) {
   auto server = http::HttpServer::Start(ServerOptionsOf(config), *service->handler_);
   if (!server) return std::unexpected(server.error());
   service->server_ = std::move(*server);
-  if (auto s = service->StartMail(config); !s) return std::unexpected(s.error());
-  if (auto s = service->StartProviderNotices(config); !s) return std::unexpected(s.error());
+  if (!service->standby_) {
+    if (auto s = service->StartMail(config); !s) return std::unexpected(s.error());
+    if (auto s = service->StartProviderNotices(config); !s) return std::unexpected(s.error());
+  }
   if (auto s = service->StartAdmin(config); !s) return std::unexpected(s.error());
-  service->StartTreeHeadSigner(config.tree_head_interval);
+  if (!service->standby_) service->StartTreeHeadSigner(config.tree_head_interval);
   service->handler_->SetReady(true);
   return service;
 }
@@ -94,10 +102,22 @@ Status Service::OpenStore(const ServeConfig& config) {
   store_options.storage_log = [](const std::string& line) {
     std::cerr << "contractd: storage: " << line << std::endl;
   };
+  if (config.replicated) {
+    if (Status opened = OpenReplicatedLog(config, store_options); !opened) return opened;
+  }
   // A command line may hold the store for a moment (cli_runner.h): wait for it, not fail.
   auto store = OpenStoreWaitingForLock(store_options, std::chrono::seconds(30));
   if (!store) return std::unexpected(store.error());
   store_ = std::move(*store);
+  if (replicated_log_) {
+    if (Status attached = replicated_log_->Attach(*store_); !attached) return attached;
+    // A standby applies everything up to the end of the topic before it answers; a writer also
+    // claims the next epoch, so that no earlier writer acknowledges anything more.
+    if (Status joined = standby_ ? replicated_log_->Follow() : replicated_log_->Claim(); !joined) {
+      return joined;
+    }
+    if (standby_) return {};  // the writer imported the templates
+  }
 
   const std::string templates_dir =
       config.templates_dir.empty() ? ESIGN_EXAMPLE_TEMPLATES_DIR : config.templates_dir;
@@ -274,16 +294,17 @@ void Service::AddGauges() {
   metrics.AddGauge("contractd_kafka_relay_lag_events",
                    "Events in the log that Kafka has not acknowledged yet.", [this] {
                      const uint64_t size = store_->Size();
-                     const uint64_t acknowledged = relay_->acknowledged();
+                     const uint64_t acknowledged = relay_ ? relay_->acknowledged() : size;
                      return static_cast<double>(size > acknowledged ? size - acknowledged : 0);
                    });
   for (const mail::MailLimitReason reason :
        {mail::MailLimitReason::kOrganization, mail::MailLimitReason::kRecipient}) {
-    metrics.AddCounter("contractd_mail_suppressed_total",
-                       "E-mails recorded failed, not sent, because an hourly limit was reached.",
-                       "reason=\"" + std::string(mail::ToString(reason)) + "\"", [this, reason] {
-                         return static_cast<double>(mail_limiter_->Suppressed(reason));
-                       });
+    metrics.AddCounter(
+        "contractd_mail_suppressed_total",
+        "E-mails recorded failed, not sent, because an hourly limit was reached.",
+        "reason=\"" + std::string(mail::ToString(reason)) + "\"", [this, reason] {
+          return mail_limiter_ ? static_cast<double>(mail_limiter_->Suppressed(reason)) : 0.0;
+        });
   }
   metrics.AddCounter("contractd_webhook_offsets_out_of_range_total",
                      "Partitions assigned to the webhook dispatcher whose committed offset was "
@@ -317,6 +338,7 @@ Service::~Service() { Stop(); }
 
 void Service::Stop() {
   if (admin_socket_) admin_socket_->Stop();
+  if (replicated_log_) replicated_log_->Stop();
   if (handler_) handler_->SetReady(false);
   if (server_) server_->Stop();
   if (handler_) handler_->Drain();
@@ -339,7 +361,7 @@ void Service::Stop() {
     tree_head_signer_.join();
   }
   // A last head covers everything written, so an auditor can prove every event offline.
-  if (store_ && store_->Size() > 0) (void)store_->ledger().SignTreeHead();
+  if (store_ && store_->Size() > 0 && !standby_) (void)store_->ledger().SignTreeHead();
   if (store_) store_->Close();
 }
 
@@ -446,7 +468,7 @@ Status Service::PrepareAuth(const ServeConfig& config) {
 }
 
 Status Service::StartAdmin(const ServeConfig& config) {
-  if (config.demo_client) {
+  if (config.demo_client && !standby_) {
     auto demo = CreateDemoClientIfNone(auth_->clients(), auth_->directory());
     if (!demo) return std::unexpected(demo.error());
     if (*demo) {
@@ -503,9 +525,11 @@ std::string Service::HandleAdminLine(const ServeConfig& config, std::string_view
   boost::system::error_code ec;
   const boost::json::value request = boost::json::parse(line, ec);
   const auto* object = !ec && request.is_object() ? &request.get_object() : nullptr;
-  if (object == nullptr || StringMemberOrEmpty(*object, "command") != "clock.advance") {
-    return admin_commands_->HandleLine(line);
+  const std::string command = object != nullptr ? StringMemberOrEmpty(*object, "command") : "";
+  if (command == "promote" || command == "replication") {
+    return HandleReplicationLine(config, command);
   }
+  if (command != "clock.advance") return admin_commands_->HandleLine(line);
   if (!config.clock_offset_seconds) {
     return EncodeAdminResponse(Fail(ErrorCode::kValidationFailed,
                                     "the clock moves only when contractd runs with --clock-offset",

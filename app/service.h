@@ -39,6 +39,7 @@
 #include "projections/rocksdb_view_store.h"
 #include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
+#include "replication/replicated_log.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
@@ -51,10 +52,18 @@ namespace esign::app {
 // document uploads may have (--document-limit).
 http::ServerOptions ServerOptionsOf(const ServeConfig& config);
 
+// What a running service asks of the main thread (with SIGUSR1): to start again as the writer
+// (`contractd promote`), or as a standby (a writer fenced by another's claim).
+enum class RoleChange { kNone, kPromote, kStepDown };
+
 class Service {
  public:
-  static Result<std::unique_ptr<Service>> Start(const ServeConfig& config);
+  // `promotion_failed`: why the previous start as the writer failed, for `replication` status.
+  static Result<std::unique_ptr<Service>> Start(const ServeConfig& config,
+                                                std::string promotion_failed = {});
   ~Service();
+
+  RoleChange role_change() const { return role_change_.load(); }
 
   uint16_t port() const { return server_->port(); }
   const http::ApiRoutes& routes() const { return routes_; }
@@ -111,8 +120,18 @@ class Service {
   // The origin of signing links: --public-url, else the address listened on.
   std::string PublicOrigin(const ServeConfig& config) const;
 
+  // With --replication kafka: the log topic, claimed or followed, before the store opens.
+  Status OpenReplicatedLog(const ServeConfig& config, eventstore::RocksStoreOptions& options);
+  // The admin socket's "promote" and "replication" requests.
+  std::string HandleReplicationLine(const ServeConfig& config, std::string_view command);
+  void RequestRoleChange(RoleChange change);
+
   // The time of every decision: the system clock, ahead by --clock-offset when given.
   OffsetClock clock_;
+  bool standby_ = false;
+  std::string promotion_failed_;
+  std::atomic<RoleChange> role_change_{RoleChange::kNone};
+  std::unique_ptr<replication::ReplicatedLog> replicated_log_;  // outlives the store
   std::unique_ptr<eventstore::RocksEventStore> store_;
   std::unique_ptr<projections::RocksViewStore> views_;
   projections::TemplateCatalog template_catalog_;
