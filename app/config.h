@@ -71,6 +71,9 @@ struct ServeConfig {
   bool standby = false;
   // --log-shard / CONTRACTD_LOG_SHARD: the shard of organizations whose log this is. Default: main.
   std::string log_shard = "main";
+  // Not a flag: set by the main thread when a standby is promoted, to the epoch it followed; the
+  // claim is made only if that epoch is still the current one (replicated_log.h).
+  std::optional<uint64_t> claim_after_epoch;
   // --webhook-allow-loopback / CONTRACTD_WEBHOOK_ALLOW_LOOPBACK: webhook endpoints may be http or
   // https URLs on loopback (development and tests). Default: false (https to public hosts only).
   bool webhook_allow_loopback = false;

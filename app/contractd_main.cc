@@ -95,6 +95,8 @@ int main(int argc, char** argv) {
       std::cerr << "contractd: " << (promote ? "promoting this standby" : "stepping down")
                 << ": stopping, then starting as the " << (promote ? "writer" : "standby")
                 << std::endl;
+      serve.claim_after_epoch = std::nullopt;
+      if (promote) serve.claim_after_epoch = (*service)->log_epoch();
       (*service)->Stop();
       serve.standby = !promote;
       promotion_failed.clear();

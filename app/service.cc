@@ -113,7 +113,9 @@ Status Service::OpenStore(const ServeConfig& config) {
     if (Status attached = replicated_log_->Attach(*store_); !attached) return attached;
     // A standby applies everything up to the end of the topic before it answers; a writer also
     // claims the next epoch, so that no earlier writer acknowledges anything more.
-    if (Status joined = standby_ ? replicated_log_->Follow() : replicated_log_->Claim(); !joined) {
+    if (Status joined =
+            standby_ ? replicated_log_->Follow() : replicated_log_->Claim(config.claim_after_epoch);
+        !joined) {
       return joined;
     }
     if (standby_) return {};  // the writer imported the templates

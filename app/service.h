@@ -64,6 +64,8 @@ class Service {
   ~Service();
 
   RoleChange role_change() const { return role_change_.load(); }
+  // The epoch of the replicated log this node has applied (0 without one).
+  uint64_t log_epoch() const { return replicated_log_ ? replicated_log_->status().epoch : 0; }
 
   uint16_t port() const { return server_->port(); }
   const http::ApiRoutes& routes() const { return routes_; }

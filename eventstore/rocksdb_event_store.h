@@ -176,6 +176,9 @@ class RocksEventStore final : public EventStore, private LedgerView {
   Status ApplyLogEntry(const LogEntry& entry, const LogMark& mark);
   // How far this store has applied the replicated log; {0, 0} before any entry.
   Result<LogMark> ReadLogMark() const;
+  // The text of the claim of the current epoch as applied here (the claimant's name, a line
+  // feed, its nonce); empty before any.
+  Result<std::string> ReadLogClaim() const;
   // On the appender thread: the size and root of everything written, synced or not.
   std::pair<uint64_t, Hash> WrittenHead() const;
 

@@ -21,6 +21,8 @@ namespace {
 
 // In the checkpoints family: the store's LogMark, next offset and epoch (u64 big-endian each).
 constexpr std::string_view kLogMarkKey = "replicated-log";
+// In the checkpoints family: the claim that made the current epoch (the claimant's name first).
+constexpr std::string_view kLogClaimKey = "replicated-log-claim";
 
 std::unexpected<Error> Refuse(const std::string& why) {
   return Fail(ErrorCode::kCorruption, "a replicated log entry was refused: " + why);
@@ -43,6 +45,15 @@ Result<LogMark> RocksEventStore::ReadLogMark() const {
       value.size() == 16 ? DecodeU64(std::string_view(value).substr(8)) : std::nullopt;
   if (!offset || !epoch) return Fail(ErrorCode::kCorruption, "malformed replicated log mark");
   return LogMark{.next_offset = *offset, .epoch = *epoch};
+}
+
+Result<std::string> RocksEventStore::ReadLogClaim() const {
+  std::string value;
+  const rocksdb::Status status =
+      db_->Get(rocksdb::ReadOptions(), Family(family::kCheckpoints), kLogClaimKey, &value);
+  if (status.IsNotFound()) return std::string();
+  if (!status.ok()) return FailFromRocks(status, "reading the replicated log's claim");
+  return value;
 }
 
 void RocksEventStore::PutMark(rocksdb::WriteBatch& batch, const LogMark& mark) {
@@ -208,6 +219,7 @@ Status RocksEventStore::ApplyLogEntry(const LogEntry& entry, const LogMark& mark
       break;
     }
     case LogEntryKind::kClaim:
+      batch.Put(Family(family::kCheckpoints), kLogClaimKey, entry.bytes).PermitUncheckedError();
       break;
   }
   PutMark(batch, mark);

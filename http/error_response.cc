@@ -92,6 +92,7 @@ constexpr std::string_view kStorageUnavailableMessage =
 // How long a client waits before retrying a write refused for a full disk: the store tries to
 // resume about once a second, an operator needs longer to free space.
 constexpr std::string_view kStorageRetryAfterSeconds = "5";
+constexpr std::string_view kUnavailableRetryAfterSeconds = "2";
 
 }  // namespace
 
@@ -156,6 +157,10 @@ Response ErrorResponse(const Error& error, std::string_view request_id, unsigned
   response.body() = ErrorBody(error, request_id);
   if (error.code == ErrorCode::kStorageUnavailable) {
     response.set(beast_http::field::retry_after, kStorageRetryAfterSeconds);
+  } else if (error.code == ErrorCode::kUnavailable) {
+    // A standby of the replicated log, a writer between two epochs, a queue that is full: each
+    // passes within seconds.
+    response.set(beast_http::field::retry_after, kUnavailableRetryAfterSeconds);
   }
   if (auto challenge = AuthenticationChallenge(error.code); !challenge.empty()) {
     response.set(beast_http::field::www_authenticate, challenge);

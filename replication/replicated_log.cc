@@ -65,11 +65,14 @@ Status ReplicatedLog::Attach(eventstore::RocksEventStore& store) {
   return store.RunOnAppender([this]() -> Status {
     Result<LogMark> mark = store_->ReadLogMark();
     if (!mark) return Fail(mark.error());
+    Result<std::string> claim = store_->ReadLogClaim();
+    if (!claim) return Fail(claim.error());
     const auto [size, root] = store_->WrittenHead();
     fence_ = eventstore::LogFence{.epoch = mark->epoch, .size = size, .root = root};
     next_offset_ = static_cast<int64_t>(mark->next_offset);
     std::lock_guard lock(status_mutex_);
     status_.epoch = fence_.epoch;
+    status_.writer = claim->substr(0, claim->find('\n'));
     status_.next_offset = mark->next_offset;
     status_.size = size;
     return {};
@@ -153,11 +156,16 @@ Status ReplicatedLog::Follow() {
   return {};
 }
 
-Status ReplicatedLog::Claim() {
+Status ReplicatedLog::Claim(std::optional<uint64_t> only_after) {
   if (Status caught_up = ReadToEnd(false); !caught_up) return caught_up;
-  return store_->RunOnAppender([this]() -> Status {
+  return store_->RunOnAppender([this, only_after]() -> Status {
     // Again on the appender, so that nothing is published between this read and the claim.
     if (Status caught_up = ReadToEnd(true); !caught_up) return caught_up;
+    if (only_after && fence_.epoch != *only_after) {
+      return Fail(ErrorCode::kContractStateConflict,
+                  "another node took the log over meanwhile: epoch " +
+                      std::to_string(fence_.epoch) + " belongs to " + status().writer);
+    }
     claimed_ = options_.node_name + "\n" + ToHex(RandomBytes(16));
     const LogEntry claim{.kind = LogEntryKind::kClaim,
                          .epoch = fence_.epoch + 1,
@@ -188,6 +196,19 @@ void ReplicatedLog::Stop() {
   }
 }
 
+Status ReplicatedLog::Resync() {
+  if (Status read = ReadToEnd(true); !read) return read;
+  if (fence_.epoch != my_epoch_) {
+    SetRole(LogRole::kFenced);
+    Log("epoch " + std::to_string(my_epoch_) + " was claimed by " + status().writer + " (epoch " +
+        std::to_string(fence_.epoch) + "): this node writes nothing more");
+    if (options_.on_fenced) options_.on_fenced();
+    return Fail(Writable().error());
+  }
+  resync_ = false;
+  return {};
+}
+
 Status ReplicatedLog::Writable() const {
   const LogRole role = role_.load(std::memory_order_acquire);
   if (role == LogRole::kWriter) return {};
@@ -203,15 +224,7 @@ Status ReplicatedLog::Writable() const {
 Result<LogMark> ReplicatedLog::Publish(LogEntry& entry) {
   if (role_.load(std::memory_order_acquire) != LogRole::kWriter) return Fail(Writable().error());
   if (resync_) {
-    if (Status read = ReadToEnd(true); !read) return Fail(read.error());
-    if (fence_.epoch != my_epoch_) {
-      SetRole(LogRole::kFenced);
-      Log("epoch " + std::to_string(my_epoch_) + " was claimed by " + status().writer + " (epoch " +
-          std::to_string(fence_.epoch) + "): this node writes nothing more");
-      if (options_.on_fenced) options_.on_fenced();
-      return Fail(Writable().error());
-    }
-    resync_ = false;
+    if (Status resynced = Resync(); !resynced) return Fail(resynced.error());
   }
   entry.epoch = my_epoch_;
   if (entry.kind != LogEntryKind::kBatch) {
@@ -241,11 +254,14 @@ Result<LogMark> ReplicatedLog::Publish(LogEntry& entry) {
     }
   }
   if (!counts) {
-    // Nothing more is acknowledged until the topic is read again.
+    // Nothing more is acknowledged until the topic is read again. When the cluster answered,
+    // that is done at once (a writer that was fenced learns it now, not at its next write);
+    // when it did not, at the next publish.
     resync_ = true;
     if (!offset) return Fail(offset.error());
     Log("an entry came before this writer's at offset " + std::to_string(*offset) +
         "; reading the topic again");
+    static_cast<void>(Resync());
     return Fail(ErrorCode::kUnavailable,
                 "another entry came first in the replicated log; nothing was stored; retry");
   }

@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -72,8 +73,10 @@ class ReplicatedLog final : public eventstore::LogReplication {
   Status Follow();
   // Applies everything up to the end of the topic, publishes a claim of the next epoch on the
   // log as it then stands, and reads the topic again: the writer when that claim counted,
-  // kConflict (naming the winner) when another came first.
-  Status Claim();
+  // kContractStateConflict (naming the winner) when another came first. With `only_after`, a
+  // promotion: claims only if the epoch is still that one once everything is applied, so that
+  // of two standbys promoted at once the second does not take over from the first.
+  Status Claim(std::optional<uint64_t> only_after = std::nullopt);
   // Stops following. Idempotent.
   void Stop();
 
@@ -90,6 +93,10 @@ class ReplicatedLog final : public eventstore::LogReplication {
   // Reads up to the end of the topic and applies what counts; `on_appender`: already on the
   // appender thread (from Publish), else each message goes through RunOnAppender.
   Status ReadToEnd(bool on_appender);
+  // On the appender thread, after a publish that was not acknowledged as the entry that counts:
+  // reads the topic to its end and resumes, or is fenced when a claim came between. Until it
+  // succeeds, every publish tries it first.
+  Status Resync();
   void Log(const std::string& line) const;
   void SetRole(LogRole role);
 
