@@ -158,6 +158,8 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "standby", po::bool_switch(&serve.standby),
       "with --replication kafka: follow the writer, answer reads, refuse writes, until "
       "`contractd promote`")(
+      "auto-promote", po::bool_switch(&serve.auto_promote),
+      "with --standby: take over by itself when the writer has been gone for 6 s")(
       "log-shard", po::value(&serve.log_shard)->default_value(serve.log_shard),
       "the shard whose log topic (contract-log.<shard>) this node writes or follows")(
       "webhook-allow-loopback",
@@ -247,6 +249,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
                 "--replication kafka needs --kafka-brokers: the embedded cluster ends with this "
                 "process, and the log with it",
                 "replication", replication);
+  }
+  if (serve.auto_promote && !serve.standby) {
+    return Fail(ErrorCode::kValidationFailed, "--auto-promote needs --standby", "auto-promote",
+                "true");
   }
   if (serve.standby && !serve.replicated) {
     return Fail(ErrorCode::kValidationFailed, "--standby needs --replication kafka", "standby",

@@ -69,6 +69,10 @@ struct ServeConfig {
   // answer reads, refuse writes (503), until `contractd promote`. Default: false (claim the log
   // and write).
   bool standby = false;
+  // --auto-promote / CONTRACTD_AUTO_PROMOTE: with --standby, promote this standby by itself when
+  // the writer has been gone from the group contractd-writer-<shard> for its session timeout
+  // (6 s; replication/writer_group.h). Default: false (only `contractd promote`).
+  bool auto_promote = false;
   // --log-shard / CONTRACTD_LOG_SHARD: the shard of organizations whose log this is. Default: main.
   std::string log_shard = "main";
   // Not a flag: set by the main thread when a standby is promoted, to the epoch it followed; the

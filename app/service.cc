@@ -118,6 +118,7 @@ Status Service::OpenStore(const ServeConfig& config) {
         !joined) {
       return joined;
     }
+    if (Status joined = JoinWriterGroup(config); !joined) return joined;
     if (standby_) return {};  // the writer imported the templates
   }
 
@@ -340,6 +341,7 @@ Service::~Service() { Stop(); }
 
 void Service::Stop() {
   if (admin_socket_) admin_socket_->Stop();
+  writer_group_.reset();
   if (replicated_log_) replicated_log_->Stop();
   if (handler_) handler_->SetReady(false);
   if (server_) server_->Stop();

@@ -40,6 +40,7 @@
 #include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
 #include "replication/replicated_log.h"
+#include "replication/writer_group.h"
 #include "webhooks/embedded_kafka.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
@@ -124,6 +125,8 @@ class Service {
 
   // With --replication kafka: the log topic, claimed or followed, before the store opens.
   Status OpenReplicatedLog(const ServeConfig& config, eventstore::RocksStoreOptions& options);
+  // The writer, and a standby with --auto-promote, join the writer group of the shard.
+  Status JoinWriterGroup(const ServeConfig& config);
   // The admin socket's "promote" and "replication" requests.
   std::string HandleReplicationLine(const ServeConfig& config, std::string_view command);
   void RequestRoleChange(RoleChange change);
@@ -134,6 +137,7 @@ class Service {
   std::string promotion_failed_;
   std::atomic<RoleChange> role_change_{RoleChange::kNone};
   std::unique_ptr<replication::ReplicatedLog> replicated_log_;  // outlives the store
+  std::unique_ptr<replication::WriterGroup> writer_group_;
   std::unique_ptr<eventstore::RocksEventStore> store_;
   std::unique_ptr<projections::RocksViewStore> views_;
   projections::TemplateCatalog template_catalog_;

@@ -42,6 +42,20 @@ Status Service::OpenReplicatedLog(const ServeConfig& config,
   return {};
 }
 
+Status Service::JoinWriterGroup(const ServeConfig& config) {
+  // A writer always joins, even when no standby promotes by itself: a standby with
+  // --auto-promote takes a group without the writer for a writer gone.
+  if (standby_ && !config.auto_promote) return {};
+  auto group = replication::WriterGroup::Start(replication::WriterGroupOptions{
+      .brokers = config.kafka_brokers,
+      .shard = config.log_shard,
+      .writer = !standby_,
+      .on_writer_gone = [this] { RequestRoleChange(RoleChange::kPromote); }});
+  if (!group) return Fail(group.error());
+  writer_group_ = std::move(*group);
+  return {};
+}
+
 void Service::RequestRoleChange(RoleChange change) {
   RoleChange none = RoleChange::kNone;
   // The first request wins; the main thread takes it from SIGUSR1.

@@ -49,7 +49,7 @@ class ReplicationTest : public ::testing::Test {
   };
 
   // A contractd on `name`'s data directory: the writer, or with `standby` a standby.
-  Node& Serve(const std::string& name, bool standby) {
+  Node& Serve(const std::string& name, bool standby, std::vector<std::string> extra = {}) {
     Node& node = nodes_[name];
     node.dir = base_ / name;
     std::vector<std::string> argv{CONTRACTD_BINARY,
@@ -71,6 +71,7 @@ class ReplicationTest : public ::testing::Test {
                                   "--public-url",
                                   "http://" + name + ".test"};
     if (standby) argv.push_back("--standby");
+    argv.insert(argv.end(), extra.begin(), extra.end());
     node.process = std::make_unique<ChildProcess>(argv);
     node.port = WaitListening(*node.process);
     return node;
@@ -97,11 +98,12 @@ class ReplicationTest : public ::testing::Test {
   }
 
   // A standby made from a backup of `from`, as an operator makes one.
-  Node& StandbyFromBackup(const std::string& name, const Node& from) {
+  Node& StandbyFromBackup(const std::string& name, const Node& from,
+                          std::vector<std::string> extra = {}) {
     const CommandResult backup =
         RunContractd({"backup", "--data-dir", from.dir.string(), "--to", (base_ / name).string()});
     EXPECT_EQ(backup.exit_code, 0) << backup.err;
-    return Serve(name, true);
+    return Serve(name, true, std::move(extra));
   }
 
   std::string TokenOf(const Node& writer) {
@@ -465,6 +467,45 @@ TEST_F(ReplicationTest, APausedWriterIsFencedByAPromotionAndOfTwoPromotionsOneWi
   EXPECT_TRUE(titles.contains("after"));
   EXPECT_FALSE(titles.contains("late"));
   EXPECT_FALSE(titles.contains("on the loser"));
+}
+
+TEST_F(ReplicationTest, AStandbyWithAutoPromoteTakesOverWhenTheWriterIsGoneAndNotBefore) {
+  Node& writer = Serve("w", false);
+  ASSERT_NE(writer.port, 0);
+  const std::string token = TokenOf(writer);
+  Node& standby = StandbyFromBackup("s", writer, {"--auto-promote"});
+  ASSERT_NE(standby.port, 0);
+  // While the writer lives, the standby stays one: the writer holds the group.
+  std::this_thread::sleep_for(std::chrono::seconds(8));
+  HttpClient client(writer.port);
+  auto created =
+      client.Post("/api/v1/contracts", NdaBody("while alive", true), Auth(token, "alive"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(standby.process->output().find("tries to take over"), std::string::npos)
+      << standby.process->output();
+
+  writer.process->Signal(SIGKILL);
+  const auto killed_at = std::chrono::steady_clock::now();
+  ASSERT_TRUE(writer.process->Wait(std::chrono::seconds(10)).has_value());
+  const uint16_t port = WaitListening(*standby.process, 2);
+  ASSERT_NE(port, 0) << standby.process->output();
+  HttpClient promoted(port);
+  HttpResult first;
+  while (std::chrono::steady_clock::now() - killed_at < std::chrono::seconds(30)) {
+    first = promoted.Post("/api/v1/contracts", NdaBody("after", true), Auth(token, "after"));
+    if (first.status == 201) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(first.status, 201) << first.body;
+  const auto took = std::chrono::steady_clock::now() - killed_at;
+  std::cout << "auto-promotion: first write "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+            << " ms after the kill" << std::endl;
+  EXPECT_LT(took, std::chrono::seconds(15));
+  auto kept =
+      promoted.Post("/api/v1/contracts", NdaBody("while alive", true), Auth(token, "alive"));
+  ASSERT_EQ(kept.status, 201) << kept.body;
+  EXPECT_EQ(kept.Json().at("id"), created.Json().at("id"));
 }
 
 }  // namespace
