@@ -42,10 +42,12 @@ install_missing() {
 }
 
 build_missing() {
-  local targets=(contractd contract-ledger ledger_bench webhook_bench) need=0
+  local targets=(contractd contract-ledger ledger_bench webhook_bench kafka-mock-cluster) need=0
   for binary in app/contractd app/contract-ledger benchmarks/ledger_bench benchmarks/webhook_bench; do
     [ -x "$BUILD_DIR/$binary" ] || need=1
   done
+  [ -x "$BUILD_DIR/tests/support/kafka-mock-cluster" ] ||
+    [ -x "$BUILD_DIR/benchmarks/kafka-mock-cluster" ] || need=1
   [ $need = 0 ] && return 0
   echo "== building ${targets[*]} in $BUILD_DIR (Release)" >&2
   install_missing build-essential cmake ninja-build ccache pkg-config libboost1.81-dev \
@@ -199,6 +201,13 @@ echo "== webhook deliveries to 10 endpoints (webhook_bench --idle 5)" >&2
 WEBHOOKS=$(awk '/^throughput/ {for (i = 1; i <= NF; ++i) if ($i == "=") {print $(i + 1); exit}}' \
   "$WORK/webhook.out" | cut -d. -f1)
 
+echo "== the replicated log: create with it and without it, and a failover (benchmarks/replication.sh)" >&2
+"$ROOT/benchmarks/replication.sh" "$DURATION" "$CONNECTIONS" | tee "$WORK/replication.out" >&2
+REPLICATED=$(awk '/^create replicated/ {print $3}' "$WORK/replication.out" | cut -d. -f1)
+LOCAL=$(awk '/^create local/ {print $3}' "$WORK/replication.out" | cut -d. -f1)
+REPLICATED_P99=$(awk '/^create replicated/ {print $9}' "$WORK/replication.out")
+FAILOVER=$(awk '/^failover/ {print $2}' "$WORK/replication.out")
+
 echo
 echo "compare: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)," \
   "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), ${DURATION}s per HTTP workload," \
@@ -218,4 +227,7 @@ row "contract-ledger verify" "$VERIFY" "events/s" "openssl speed sha256, 512-byt
   "$SHA_BLOCKS" ">= 0.35"
 row "webhook deliveries, 10 endpoints" "$WEBHOOKS" "deliveries/s" "nginx, the same JSON, keep-alive" \
   "$NGINX" ">= 0.15"
+row "create, log replicated (3 brokers)" "$REPLICATED" "req/s" "create, log on the local disk, same run" \
+  "$LOCAL" "(cost)"
 echo "create p99 $CREATE_P99, send p99 $SEND_P99 (target < 150ms); contractd peak memory $PEAK"
+echo "replicated create p99 $REPLICATED_P99; failover $FAILOVER ms from the writer's SIGKILL to the first create on the promoted standby (target < 10000)"
