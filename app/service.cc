@@ -497,8 +497,11 @@ Status Service::StartAdmin(const ServeConfig& config) {
 Result<boost::json::object> Service::BackUp(const std::string& data_dir,
                                             const std::string& target_dir) {
   if (Status target = CheckBackupTarget(data_dir, target_dir); !target) return Fail(target.error());
-  // A head over everything acknowledged so far, so that the copy proves all of it offline.
-  if (auto head = store_->ledger().SignTreeHead(); !head) {
+  // A head over everything acknowledged so far, so that the copy proves all of it offline (a
+  // standby's newest head is its writer's).
+  if (auto head = standby_ ? Result<eventstore::SignedTreeHead>(eventstore::SignedTreeHead{})
+                           : store_->ledger().SignTreeHead();
+      !head) {
     std::cerr << "contractd: signing a tree head for the backup failed: " << head.error().message
               << std::endl;
   }

@@ -148,6 +148,42 @@ TEST(ConfigTest, ExternalDispatchersNeedAClusterOutsideTheService) {
   EXPECT_FALSE(Parse({"--webhook-dispatcher", "elsewhere", "--kafka-brokers", "k:9092"}));
 }
 
+TEST(ConfigTest, TheReplicatedLogNeedsAClusterAndAStandbyNeedsTheReplicatedLog) {
+  auto writer = Parse({"--replication", "kafka", "--kafka-brokers", "k:9092"});
+  ASSERT_TRUE(writer) << writer.error().message;
+  EXPECT_TRUE(writer->serve.replicated);
+  EXPECT_FALSE(writer->serve.standby);
+  EXPECT_EQ(writer->serve.log_shard, "main");
+  auto standby = Parse({"--replication", "kafka", "--kafka-brokers", "k:9092", "--standby",
+                        "--auto-promote", "--log-shard", "eu-1"});
+  ASSERT_TRUE(standby) << standby.error().message;
+  EXPECT_TRUE(standby->serve.standby);
+  EXPECT_TRUE(standby->serve.auto_promote);
+  EXPECT_EQ(standby->serve.log_shard, "eu-1");
+  EXPECT_FALSE(Parse({})->serve.replicated);
+
+  const auto field_of = [](const Result<Command>& refused) {
+    return refused ? std::string("accepted") : refused.error().details.at(0).field;
+  };
+  // The embedded cluster ends with the process, and the log with it.
+  EXPECT_EQ(field_of(Parse({"--replication", "kafka"})), "replication");
+  EXPECT_EQ(field_of(Parse({"--replication", "raft", "--kafka-brokers", "k:9092"})), "replication");
+  EXPECT_EQ(field_of(Parse({"--standby", "--kafka-brokers", "k:9092"})), "standby");
+  EXPECT_EQ(
+      field_of(Parse({"--replication", "kafka", "--kafka-brokers", "k:9092", "--auto-promote"})),
+      "auto-promote");
+  EXPECT_EQ(field_of(Parse(
+                {"--replication", "kafka", "--kafka-brokers", "k:9092", "--log-shard", "EU/1"})),
+            "log-shard");
+}
+
+TEST(ConfigTest, PromoteNamesTheDataDirectory) {
+  auto command = Parse({"promote", "--data-dir", "/srv/b"});
+  ASSERT_TRUE(command) << command.error().message;
+  EXPECT_EQ(command->name, "promote");
+  EXPECT_EQ(command->data_dir, "/srv/b");
+}
+
 TEST(ConfigTest, TheClockOffsetIsOptionalAndBounded) {
   EXPECT_FALSE(Parse({})->serve.clock_offset_seconds);
   auto zero = Parse({"--clock-offset", "0"});
