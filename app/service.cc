@@ -78,6 +78,11 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config,
   handler_options.address_rate_limit = {.requests_per_second = config.link_address_rate_limit,
                                         .burst = config.link_address_burst};
   handler_options.storage_writable = [store = service->store_.get()] { return store->writable(); };
+  if (service->standby_) {
+    handler_options.log_position = [projector = service->projector_.get()] {
+      return projector->position();
+    };
+  }
   service->handler_ = std::make_unique<http::ApiHandler>(
       service->routes_, &service->auth_->authenticator(), std::move(handler_options));
   service->AddGauges();

@@ -344,6 +344,7 @@ void ApiHandler::Finish(Exchange& exchange, ApiResult result) {
     }
   }
   for (const auto& [name, value] : exchange.headers) response.set(name, value);
+  if (options_.log_position) response.set("Log-Position", std::to_string(options_.log_position()));
   if (exchange.admission.limited) {
     response.set("RateLimit-Limit", std::to_string(exchange.admission.limit));
     response.set("RateLimit-Remaining", std::to_string(exchange.admission.remaining));

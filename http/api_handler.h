@@ -40,6 +40,10 @@ struct ApiHandlerOptions {
   // Whether storage takes writes now (false while the disk is full); /readyz answers 503
   // {"status":"storage_unavailable"} while it says false. Called per /readyz. Default: none.
   std::function<bool()> storage_writable;
+  // When set, every answer carries `Log-Position: N`, the events of the log its views had applied
+  // when it was answered: a standby of the replicated log, whose reads trail the writer's. Called
+  // per answer. Default: none.
+  std::function<uint64_t()> log_position;
 };
 
 class ApiHandler final : public RequestHandler {

@@ -183,7 +183,10 @@ Status KafkaLogTopic::Read(int64_t from, int64_t until, const Each& each, std::s
     }
     if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       const std::string why = rd_kafka_message_errstr(message);
-      const bool fatal = message->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE;
+      // An offset the topic no longer holds (auto.offset.reset=error reports it so): what a
+      // retention or a mock cluster's size limit dropped can never be read again.
+      const bool fatal = message->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE ||
+                         message->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET;
       rd_kafka_message_destroy(message);
       if (fatal) {
         result = Fail(ErrorCode::kCorruption,

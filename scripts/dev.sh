@@ -76,7 +76,7 @@ build() {
 }
 
 project_sources() {
-  (cd "$ROOT" && git ls-files -- '*.h' '*.cc' | grep -E '^(base|domain|eventstore|delivery|projections|commands|http|webhooks|documents|mail|app|tests|benchmarks)/')
+  (cd "$ROOT" && git ls-files -- '*.h' '*.cc' | grep -E '^(base|domain|eventstore|delivery|projections|commands|http|webhooks|replication|documents|mail|app|tests|benchmarks)/')
 }
 
 check_format() {
@@ -94,7 +94,7 @@ check_lint() {
   mkdir -p "$tidy_dir/batches" "$tidy_dir/files"
   cmake -DBUILD_DIR="$BUILD_DIR" -DSOURCE_DIR="$ROOT" -DOUT_DIR="$tidy_dir" \
     -P "$ROOT/scripts/tidy_databases.cmake"
-  local own="^$ROOT/(base|domain|eventstore|delivery|projections|commands|http|webhooks|documents|mail|app)/"
+  local own="^$ROOT/(base|domain|eventstore|delivery|projections|commands|http|webhooks|replication|documents|mail|app)/"
   # libstdc++ 12 asks for a newer concepts level than clang 16 reports before it offers
   # std::expected; it is only a spelling, so it is adjusted for it.
   local tidy=(clang-tidy-16 --quiet --extra-arg=-U__cpp_concepts

@@ -16,7 +16,7 @@ function(json_quote out text)
   set(${out} "\"${text}\"" PARENT_SCOPE)
 endfunction()
 
-set(project_folders "base|domain|eventstore|delivery|projections|commands|http|webhooks|documents|mail|app")
+set(project_folders "base|domain|eventstore|delivery|projections|commands|http|webhooks|replication|documents|mail|app")
 file(READ "${BUILD_DIR}/compile_commands.json" database)
 string(JSON count LENGTH "${database}")
 math(EXPR last "${count} - 1")
