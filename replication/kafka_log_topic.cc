@@ -153,7 +153,8 @@ Result<int64_t> KafkaLogTopic::End() {
   return high;
 }
 
-Status KafkaLogTopic::Read(int64_t from, int64_t until, const Each& each, std::stop_token stop) {
+Status KafkaLogTopic::Read(int64_t from, int64_t until, const Each& each,
+                           const std::stop_token& stop) {
   if (until >= 0 && from >= until) return {};
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
   rd_kafka_topic_partition_list_add(list, options_.topic.c_str(), 0)->offset = from;

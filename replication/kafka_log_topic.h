@@ -48,7 +48,7 @@ class KafkaLogTopic {
   // `until`, or, with `until` negative, until `stop` (waiting for new messages meanwhile). An
   // error from `each` ends the read with it.
   using Each = std::function<Status(int64_t offset, std::string_view bytes)>;
-  Status Read(int64_t from, int64_t until, const Each& each, std::stop_token stop = {});
+  Status Read(int64_t from, int64_t until, const Each& each, const std::stop_token& stop = {});
 
  private:
   explicit KafkaLogTopic(KafkaLogTopicOptions options) : options_(std::move(options)) {}
