@@ -732,6 +732,14 @@ TEST_F(DocumentsApiTest, SignersAttachFilesThatAreEmbeddedUnderTheSeal) {
   ExpectRefused(attach("hello", "text/plain", "x.txt"), 415, "UNSUPPORTED_MEDIA_TYPE", before);
   ExpectRefused(attach(std::string((10 << 20) + 1, 'x'), "image/png", "big.png"), 413,
                 "DOCUMENT_TOO_LARGE", before);
+  // A name longer than 200 characters, or with a control character: refused by its parameter.
+  ExpectRefused(attach(TinyJpeg('\4'), "image/jpeg", std::string(201, 'n') + ".jpg"), 400,
+                "VALIDATION_FAILED", before, "name");
+  ExpectRefused(attach(TinyJpeg('\4'), "image/jpeg", "a%01b.jpg"), 400, "VALIDATION_FAILED", before,
+                "name");
+  // Nothing to download before its signer signed.
+  EXPECT_EQ(client_.Get("/api/v1/contracts/" + id + "/fields/fld_2/attachment", As("a")).status,
+            404);
   // At most five files a session.
   for (const std::string& file : {TinyJpeg('\0'), Fixture("tagged_handwritten.pdf"),
                                   Fixture("acroform_with_actions.pdf"), TinyJpeg('\1')}) {
@@ -753,6 +761,15 @@ TEST_F(DocumentsApiTest, SignersAttachFilesThatAreEmbeddedUnderTheSeal) {
 "fieldValues":[{"field":"fld_3","value":")" + sha256 +
                                                      R"("}]})"),
                 400, "VALIDATION_FAILED", before, "fieldValues[0].value");
+  // The integrator's route takes no file for a hosted signer's session.
+  before = LogSize();
+  auto integrator_on_hosted = As("a");
+  integrator_on_hosted["Content-Type"] = "image/jpeg";
+  ExpectRefused(client_.Post("/api/v1/signing-sessions/" +
+                                 std::string(hosted.Json().at("sessionId").as_string()) +
+                                 "/attachments?name=scan.jpg",
+                             TinyJpeg('\3'), integrator_on_hosted),
+                409, "SIGNING_SESSION_STATE_CONFLICT", before, "channel");
   auto ada_file = client_.Post(page + "/attachments?name=scan.jpg", TinyJpeg('\3'),
                                {{"Content-Type", "image/jpeg"}});
   ASSERT_EQ(ada_file.status, 201) << ada_file.body;
