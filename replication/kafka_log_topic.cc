@@ -142,17 +142,6 @@ Result<int64_t> KafkaLogTopic::Produce(std::string_view bytes) {
   return delivery.offset;
 }
 
-Result<int64_t> KafkaLogTopic::End() {
-  int64_t low = 0;
-  int64_t high = 0;
-  const rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
-      consumer_.get(), options_.topic.c_str(), 0, &low, &high, Milliseconds(options_.timeout));
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Unavailable(std::string("did not tell its end: ") + rd_kafka_err2str(err));
-  }
-  return high;
-}
-
 Status KafkaLogTopic::Read(int64_t from, int64_t until, const Each& each,
                            const std::stop_token& stop) {
   if (until >= 0 && from >= until) return {};
@@ -164,22 +153,24 @@ Status KafkaLogTopic::Read(int64_t from, int64_t until, const Each& each,
     return Unavailable(std::string("could not be read: ") + rd_kafka_err2str(assigned));
   }
   Status result;
-  // With a bound, a read that sees nothing for this long fails: the end was acknowledged, so
-  // the messages before it are there to be read.
+  const bool bounded = until != kFollow;
   const auto quiet_limit = options_.timeout * 2;
   auto last_progress = std::chrono::steady_clock::now();
   int64_t next = from;
   while (!stop.stop_requested() && (until < 0 || next < until)) {
     rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer_.get(), 100);
     if (message == nullptr) {
-      if (until >= 0 && std::chrono::steady_clock::now() - last_progress > quiet_limit) {
-        result = Unavailable("could not be read to offset " + std::to_string(until));
+      if (bounded && std::chrono::steady_clock::now() - last_progress > quiet_limit) {
+        result = Unavailable("could not be read from offset " + std::to_string(next));
         break;
       }
       continue;
     }
     if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+      // The end as the cluster reported it with this fetch (every message before it delivered).
+      const bool at_end = until == kToEnd && message->offset <= next;
       rd_kafka_message_destroy(message);
+      if (at_end) break;
       continue;
     }
     if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {

@@ -3,7 +3,7 @@
 // message is acknowledged only once every in-sync replica has it (min.insync.replicas on a real
 // cluster), and readers see messages only up to the high watermark, so what a reader applies is
 // what the cluster has acknowledged.
-// Thread safety: Produce from one thread at a time; reads (End, Read) from one thread at a time,
+// Thread safety: Produce from one thread at a time; Read from one thread at a time,
 // which may be another than the producer's.
 #pragma once
 
@@ -42,11 +42,14 @@ class KafkaLogTopic {
   // Produces one message and waits for the cluster's acknowledgement: its offset. kUnavailable
   // when it was not acknowledged (it may still have been written).
   Result<int64_t> Produce(std::string_view bytes);
-  // The offset after the last message the cluster acknowledged (the high watermark).
-  Result<int64_t> End();
   // Calls `each(offset, bytes)` for the messages from `from` on, in order: until the one before
-  // `until`, or, with `until` negative, until `stop` (waiting for new messages meanwhile). An
-  // error from `each` ends the read with it.
+  // `until`; with kToEnd, until the end of the topic as the cluster reports it while reading (the
+  // high watermark: every message it acknowledged); with kFollow, until `stop`, waiting for new
+  // messages meanwhile. A bounded read that makes no progress for twice the timeout fails with
+  // kUnavailable (the cluster is away), and an error from `each` ends the read with it. (Not
+  // librdkafka's watermark query: with every broker down, it waits past its timeout.)
+  static constexpr int64_t kToEnd = -1;
+  static constexpr int64_t kFollow = -2;
   using Each = std::function<Status(int64_t offset, std::string_view bytes)>;
   Status Read(int64_t from, int64_t until, const Each& each, const std::stop_token& stop = {});
 

@@ -128,13 +128,12 @@ Status ReplicatedLog::ApplyMessage(int64_t offset, std::string_view bytes) {
 }
 
 Status ReplicatedLog::ReadToEnd(bool on_appender) {
-  Result<int64_t> end = topic_->End();
-  if (!end) return Fail(end.error());
   const int64_t from = on_appender ? next_offset_ : static_cast<int64_t>(status().next_offset);
-  return topic_->Read(from, *end, [&](int64_t offset, std::string_view bytes) -> Status {
-    if (on_appender) return ApplyMessage(offset, bytes);
-    return store_->RunOnAppender([&] { return ApplyMessage(offset, bytes); });
-  });
+  return topic_->Read(from, KafkaLogTopic::kToEnd,
+                      [&](int64_t offset, std::string_view bytes) -> Status {
+                        if (on_appender) return ApplyMessage(offset, bytes);
+                        return store_->RunOnAppender([&] { return ApplyMessage(offset, bytes); });
+                      });
 }
 
 Status ReplicatedLog::Follow() {
@@ -142,7 +141,7 @@ Status ReplicatedLog::Follow() {
   follower_ = std::jthread([this](const std::stop_token& stop) {
     pthread_setname_np(pthread_self(), "esign-log-follow");
     const Status followed = topic_->Read(
-        static_cast<int64_t>(status().next_offset), -1,
+        static_cast<int64_t>(status().next_offset), KafkaLogTopic::kFollow,
         [&](int64_t offset, std::string_view bytes) {
           return store_->RunOnAppender([&] { return ApplyMessage(offset, bytes); });
         },

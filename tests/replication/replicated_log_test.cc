@@ -264,6 +264,14 @@ TEST_F(ReplicatedLogTest, WithTheBrokersDownNothingIsAcknowledgedAndWritesResume
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::kUnavailable) << refused.error().message;
   EXPECT_EQ(writer->store->Size(), 1u);
+  // The next one first reads the topic again, which fails too, in a bounded time (librdkafka's
+  // watermark query, once used here, waited for as long as the brokers were down).
+  const auto asked = std::chrono::steady_clock::now();
+  const auto again = writer->store->Append("s", ExpectedVersion::Any(), {Event("during, again")});
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().code, ErrorCode::kUnavailable) << again.error().message;
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(10));
+  EXPECT_EQ(writer->store->Size(), 1u);
   for (int32_t broker = 1; broker <= 3; ++broker) {
     rd_kafka_mock_broker_set_up(kafka_->cluster(), broker);
   }
