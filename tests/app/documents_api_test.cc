@@ -683,6 +683,44 @@ std::string TinyJpeg(char fill) {
          fill + "\xFF\xD9";
 }
 
+TEST_F(DocumentsApiTest, AHostedSignerWhoMustProveWhoSheIsAttachesOnlyWithHerProof) {
+  const std::string form = UploadId("acroform_with_actions.pdf");
+  const std::string body = R"({"title":"Attach with a code","sendNow":true,
+"documents":[{"documentId":")" +
+                           form + R"("}],"participants":[
+ {"action":"sign","recipientType":"individual","executionChannel":"platform_hosted",
+  "name":"Ada Lovelace","email":"ada@acme.example","authentication":"access_code",
+  "accessCode":"12345678"}],
+"fields":[{"type":"signature","participantIndex":0,"page":1,"x":300,"y":300,"width":220,
+  "height":60},{"type":"attachment","participantIndex":0,"page":1,"x":300,"y":440,"width":200,
+  "height":20,"required":false}]})";
+  auto created = client_.Post("/api/v1/contracts", body, As("a"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const object contract = created.Json().as_object();
+  auto hosted = NewSession(std::string(contract.at("id").as_string()), ParticipantId(contract, 0));
+  ASSERT_EQ(hosted.status, 201) << hosted.body;
+  const std::string page = "/api/v1/hosted-signing/" + TokenOf(hosted);
+
+  // Without her proof, or with a forged one: 401, nothing stored.
+  const uint64_t before = LogSize();
+  auto refused = client_.Post(page + "/attachments?name=scan.jpg", TinyJpeg('\5'),
+                              {{"Content-Type", "image/jpeg"}});
+  ExpectRefused(refused, 401, "SIGNER_AUTHENTICATION_REQUIRED", before);
+  EXPECT_EQ(refused.Header("www-authenticate"), R"(SignerProof realm="hosted-signing")");
+  auto forged = client_.Post(page + "/attachments?name=scan.jpg", TinyJpeg('\5'),
+                             {{"Content-Type", "image/jpeg"}, {"Signer-Proof", "1.forged"}});
+  EXPECT_EQ(forged.status, 401) << forged.body;
+  EXPECT_EQ(LogSize(), before);
+
+  // With it, the file is taken.
+  auto proven = client_.Post(page + "/authentication", R"({"code":"12345678"})");
+  ASSERT_EQ(proven.status, 200) << proven.body;
+  const std::string proof(proven.Json().at("signerProof").as_string());
+  auto taken = client_.Post(page + "/attachments?name=scan.jpg", TinyJpeg('\5'),
+                            {{"Content-Type", "image/jpeg"}, {"Signer-Proof", proof}});
+  EXPECT_EQ(taken.status, 201) << taken.body;
+}
+
 TEST_F(DocumentsApiTest, SignersAttachFilesThatAreEmbeddedUnderTheSeal) {
   const std::string tagged = UploadId("two_pages_tagged_cairo.pdf");
   // fld_1 Grace's signature, fld_2 Grace's attachment, fld_3 Ada's (optional); the tags: fld_4
