@@ -194,27 +194,14 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
     for (size_t i = 0; i < plan_.records.size(); ++i) {
       const EventRecord& record = plan_.records[i];
       raw = CanonicalBytes(record);
-      if (replicated) raws_.push_back(raw);
       frontier.Append(LeafHash(raw), fresh_nodes_);
-      const U64Key position = EncodeU64(record.position.value());
-      const rocksdb::Slice position_slice(position.data(), position.size());
-      const EventIdValue id_entry = EncodeEventIdEntry(plan_.id_entries[i]);
-      batch_.Put(events_, position_slice, raw).PermitUncheckedError();
-      batch_.Put(streams_, StreamKey(record.stream_id, record.version), position_slice)
-          .PermitUncheckedError();
-      batch_.Put(event_ids_, record.event_id, rocksdb::Slice(id_entry.data(), id_entry.size()))
-          .PermitUncheckedError();
+      PutRecord(batch_, raw, record.stream_id, record.event_id, plan_.id_entries[i]);
+      if (replicated) raws_.push_back(std::move(raw));
     }
-    for (const NewNode& node : fresh_nodes_) {
-      const NodeKey key = EncodeNodeKey(node.id);
-      batch_
-          .Put(ledger_nodes_, rocksdb::Slice(key.data(), key.size()),
-               rocksdb::Slice(reinterpret_cast<const char*>(node.hash.data()), node.hash.size()))
-          .PermitUncheckedError();
-    }
+    PutNodes(batch_, fresh_nodes_);
 
     // The replicated log first: nothing is written here that the log has not acknowledged.
-    const Status published = replicated ? PublishBatch(raws_, frontier.Root()) : Status{};
+    const Status published = replicated ? PublishBatch(frontier.Root()) : Status{};
     rocksdb::Status written;
     if (!published) {
       for (PendingAppend* pending : batch) pending->result = Fail(published.error());
@@ -265,6 +252,31 @@ void RocksEventStore::WriteBatchOf(std::vector<PendingAppend*>& batch) {
   // Even batches that wrote nothing go through the syncer: a replay or a conflict may rest on a
   // batch whose sync is still pending, and must not be answered before it.
   HandToSyncer(std::move(out));
+}
+
+void RocksEventStore::PutRecord(rocksdb::WriteBatch& batch, std::string_view raw,
+                                std::string_view stream_id, std::string_view event_id,
+                                const EventIdEntry& id_entry) {
+  const U64Key position = EncodeU64(id_entry.position.value());
+  const rocksdb::Slice position_slice(position.data(), position.size());
+  const EventIdValue id_value = EncodeEventIdEntry(id_entry);
+  batch.Put(events_, position_slice, rocksdb::Slice(raw.data(), raw.size())).PermitUncheckedError();
+  batch.Put(streams_, StreamKey(stream_id, id_entry.version), position_slice)
+      .PermitUncheckedError();
+  batch
+      .Put(event_ids_, rocksdb::Slice(event_id.data(), event_id.size()),
+           rocksdb::Slice(id_value.data(), id_value.size()))
+      .PermitUncheckedError();
+}
+
+void RocksEventStore::PutNodes(rocksdb::WriteBatch& batch, const std::vector<NewNode>& nodes) {
+  for (const NewNode& node : nodes) {
+    const NodeKey key = EncodeNodeKey(node.id);
+    batch
+        .Put(ledger_nodes_, rocksdb::Slice(key.data(), key.size()),
+             rocksdb::Slice(reinterpret_cast<const char*>(node.hash.data()), node.hash.size()))
+        .PermitUncheckedError();
+  }
 }
 
 void RocksEventStore::HandToSyncer(WrittenBatch written) {

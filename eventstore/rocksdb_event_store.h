@@ -217,11 +217,21 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // Waits while SyncGrouping says more appends are about to be written.
   void AwaitGroup(std::unique_lock<std::mutex>& written_lock);
   void SyncAndAnswer(std::vector<WrittenBatch>& written);
+  // Adds a record and its stream and event-id index entries (`id_entry.version` is the
+  // stream's), or ledger nodes, to `batch`: what an append and an applied log entry both write.
+  void PutRecord(rocksdb::WriteBatch& batch, std::string_view raw, std::string_view stream_id,
+                 std::string_view event_id, const EventIdEntry& id_entry);
+  void PutNodes(rocksdb::WriteBatch& batch, const std::vector<NewNode>& nodes);
   // Hands a batch to the syncer, which answers its callers after the sync that covers it.
   void HandToSyncer(WrittenBatch written);
-  // With a replicated log: publishes the records the appender is about to write as one batch
-  // entry; adds the mark to batch_ when the log acknowledged it.
-  Status PublishBatch(const std::vector<std::string>& raws, const Hash& root);
+  // With a replicated log: publishes the records the appender is about to write (raws_, moved
+  // into the entry) as one batch entry; adds the mark to batch_ when the log acknowledged it.
+  Status PublishBatch(const Hash& root);
+  // Writes `batch` of a replicated entry the log already acknowledged; a failure latches the
+  // store (the next open applies the entry from the log).
+  Status WriteAcknowledged(rocksdb::WriteBatch& batch, bool sync, const std::string& what);
+  // A value of the checkpoints family; empty when absent.
+  Result<std::string> ReadCheckpoint(std::string_view key) const;
   // With a replicated log: a blob's put (bytes) or deletion (nullopt), and a head, published
   // and then written with their mark, on the appender thread.
   Status WriteBlobReplicated(const std::string& sha256, std::optional<std::string_view> bytes);

@@ -34,26 +34,36 @@ std::pair<uint64_t, Hash> RocksEventStore::WrittenHead() const {
   return {written_size_, work_frontier_.Root()};
 }
 
-Result<LogMark> RocksEventStore::ReadLogMark() const {
+Result<std::string> RocksEventStore::ReadCheckpoint(std::string_view key) const {
   std::string value;
   const rocksdb::Status status =
-      db_->Get(rocksdb::ReadOptions(), Family(family::kCheckpoints), kLogMarkKey, &value);
-  if (status.IsNotFound()) return LogMark{};
-  if (!status.ok()) return FailFromRocks(status, "reading the replicated log's mark");
-  const auto offset = DecodeU64(std::string_view(value).substr(0, 8));
-  const auto epoch =
-      value.size() == 16 ? DecodeU64(std::string_view(value).substr(8)) : std::nullopt;
+      db_->Get(rocksdb::ReadOptions(), Family(family::kCheckpoints), key, &value);
+  if (status.IsNotFound()) return std::string();
+  if (!status.ok()) return FailFromRocks(status, "reading " + std::string(key));
+  return value;
+}
+
+Result<LogMark> RocksEventStore::ReadLogMark() const {
+  Result<std::string> value = ReadCheckpoint(kLogMarkKey);
+  if (!value) return Fail(value.error());
+  if (value->empty()) return LogMark{};
+  const std::string_view bytes = *value;
+  const auto offset = DecodeU64(bytes.substr(0, 8));
+  const auto epoch = bytes.size() == 16 ? DecodeU64(bytes.substr(8)) : std::nullopt;
   if (!offset || !epoch) return Fail(ErrorCode::kCorruption, "malformed replicated log mark");
   return LogMark{.next_offset = *offset, .epoch = *epoch};
 }
 
-Result<std::string> RocksEventStore::ReadLogClaim() const {
-  std::string value;
-  const rocksdb::Status status =
-      db_->Get(rocksdb::ReadOptions(), Family(family::kCheckpoints), kLogClaimKey, &value);
-  if (status.IsNotFound()) return std::string();
-  if (!status.ok()) return FailFromRocks(status, "reading the replicated log's claim");
-  return value;
+Result<std::string> RocksEventStore::ReadLogClaim() const { return ReadCheckpoint(kLogClaimKey); }
+
+Status RocksEventStore::WriteAcknowledged(rocksdb::WriteBatch& batch, bool sync,
+                                          const std::string& what) {
+  rocksdb::WriteOptions write;
+  write.sync = sync;
+  const rocksdb::Status status = db_->Write(write, &batch);
+  if (status.ok()) return {};
+  failed_.store(true, std::memory_order_release);
+  return FailFromRocks(status, what);
 }
 
 void RocksEventStore::PutMark(rocksdb::WriteBatch& batch, const LogMark& mark) {
@@ -64,9 +74,9 @@ void RocksEventStore::PutMark(rocksdb::WriteBatch& batch, const LogMark& mark) {
   batch.Put(Family(family::kCheckpoints), kLogMarkKey, value).PermitUncheckedError();
 }
 
-Status RocksEventStore::PublishBatch(const std::vector<std::string>& raws, const Hash& root) {
+Status RocksEventStore::PublishBatch(const Hash& root) {
   LogEntry entry{.kind = LogEntryKind::kBatch, .size = written_size_, .root = root};
-  entry.records = raws;
+  entry.records.swap(raws_);
   for (const PlannedAppend& append : plan_.appends) {
     if (append.record_count > 0)
       entry.append_sizes.push_back(static_cast<uint32_t>(append.record_count));
@@ -106,14 +116,7 @@ Status RocksEventStore::WriteBlobReplicated(const std::string& sha256,
       batch.Delete(Family(family::kBlobs), sha256).PermitUncheckedError();
     }
     PutMark(batch, mark);
-    rocksdb::WriteOptions write;
-    write.sync = options_.sync;
-    const rocksdb::Status status = db_->Write(write, &batch);
-    if (!status.ok()) {
-      failed_.store(true, std::memory_order_release);
-      return FailFromRocks(status, "storing blob " + sha256);
-    }
-    return {};
+    return WriteAcknowledged(batch, options_.sync, "storing blob " + sha256);
   });
 }
 
@@ -127,14 +130,7 @@ Status RocksEventStore::WriteHeadReplicated(const SignedTreeHead& head) {
     batch.Put(Family(family::kTreeHeads), rocksdb::Slice(key.data(), key.size()), entry.bytes)
         .PermitUncheckedError();
     PutMark(batch, *mark);
-    rocksdb::WriteOptions write;
-    write.sync = true;
-    const rocksdb::Status status = db_->Write(write, &batch);
-    if (!status.ok()) {
-      failed_.store(true, std::memory_order_release);
-      return FailFromRocks(status, "storing a tree head");
-    }
-    return {};
+    return WriteAcknowledged(batch, true, "storing a tree head");
   });
 }
 
@@ -167,15 +163,8 @@ Status RocksEventStore::ApplyLogEntry(const LogEntry& entry, const LogMark& mark
                           std::to_string(parsed->position.value()));
           }
           frontier.Append(LeafHash(raw), nodes);
-          const U64Key key = EncodeU64(position);
-          const rocksdb::Slice key_slice(key.data(), key.size());
-          const EventIdValue id_entry =
-              EncodeEventIdEntry({parsed->position, GlobalPosition(append_first), parsed->version});
-          batch.Put(events_, key_slice, raw).PermitUncheckedError();
-          batch.Put(streams_, StreamKey(parsed->stream_id, parsed->version), key_slice)
-              .PermitUncheckedError();
-          batch.Put(event_ids_, parsed->event_id, rocksdb::Slice(id_entry.data(), id_entry.size()))
-              .PermitUncheckedError();
+          PutRecord(batch, raw, parsed->stream_id, parsed->event_id,
+                    {parsed->position, GlobalPosition(append_first), parsed->version});
           records.push_back(std::move(*parsed));
         }
       }
@@ -183,13 +172,7 @@ Status RocksEventStore::ApplyLogEntry(const LogEntry& entry, const LogMark& mark
         return Refuse("the batch at position " + std::to_string(entry.size) +
                       " does not give its Merkle root");
       }
-      for (const NewNode& node : nodes) {
-        const NodeKey key = EncodeNodeKey(node.id);
-        batch
-            .Put(ledger_nodes_, rocksdb::Slice(key.data(), key.size()),
-                 rocksdb::Slice(reinterpret_cast<const char*>(node.hash.data()), node.hash.size()))
-            .PermitUncheckedError();
-      }
+      PutNodes(batch, nodes);
       static_cast<void>(node_cache_.Add(nodes));
       out.wrote = true;
       out.size = written_size_ + records.size();
