@@ -2,8 +2,10 @@
 
 #include <sstream>
 
+#include "base/base64.h"
 #include "commands/organization_commands.h"
 #include "commands/template_commands.h"
+#include "documents/logo_image.h"
 #include "domain/json_parse.h"
 
 namespace esign::app {
@@ -202,19 +204,73 @@ std::string DemoClientBanner(const commands::CreatedClient& client, std::string_
 
 namespace esign::app {
 
+// Members given change, members absent stay: email, name (the contact); frameOrigins (an array),
+// accentColor ("" for the default), logo (base64 of a PNG or JPEG, with logoMediaType; "" for
+// none) (the settings).
 Result<boost::json::object> AdminCommands::SetOrganization(const boost::json::object& request) {
   auto org = StringField(request, "organizationId");
   if (!org) return Fail(org.error());
-  auto email = StringField(request, "email");
-  if (!email) return Fail(email.error());
-  const auto* name = request.if_contains("name");
-  const std::string name_text =
-      name != nullptr && name->is_string() ? std::string(name->as_string()) : std::string();
-  if (auto set = commands::SetOrganizationContact(store_, *org, *email, name_text, AdminActor());
+  auto profile = commands::ReadOrganization(store_, *org);
+  if (!profile) return Fail(profile.error());
+  const auto given = [&](std::string_view key) -> std::optional<std::string> {
+    const auto* member = request.if_contains(key);
+    if (member == nullptr || !member->is_string()) return std::nullopt;
+    return std::string(member->as_string());
+  };
+  const auto text = [&](std::string_view key, std::string current) {
+    return given(key).value_or(std::move(current));
+  };
+  if (request.contains("email") || request.contains("name")) {
+    const std::string email =
+        text("email", profile->contact.owner ? profile->contact.owner->email : "");
+    const std::string name = text("name", profile->contact.name);
+    if (auto set = commands::SetOrganizationContact(store_, *org, email, name, AdminActor());
+        !set) {
+      return Fail(set.error());
+    }
+  }
+  OrganizationSettings settings = profile->settings;
+  if (const auto* origins = request.if_contains("frameOrigins"); origins && origins->is_array()) {
+    std::vector<std::string> texts;
+    for (const auto& origin : origins->get_array()) {
+      texts.emplace_back(origin.is_string() ? origin.get_string() : "");
+    }
+    auto normalized = NormalizedFrameOrigins(texts);
+    if (!normalized) return Fail(normalized.error());
+    settings.frame_origins = std::move(*normalized);
+  }
+  if (const std::optional<std::string> color = given("accentColor")) {
+    if (color->empty()) {
+      settings.accent_color.clear();
+    } else {
+      auto normalized = NormalizedAccentColor(*color, "accentColor");
+      if (!normalized) return Fail(normalized.error());
+      settings.accent_color = std::move(*normalized);
+    }
+  }
+  if (const std::optional<std::string> logo = given("logo")) {
+    settings.logo_sha256.clear();
+    if (!logo->empty()) {
+      const std::optional<std::string> bytes = Base64Decode(*logo);
+      if (!bytes) return Fail(ErrorCode::kValidationFailed, "the logo is not base64", "logo", "");
+      auto png = documents::NormalizedLogo(*bytes, text("logoMediaType", ""));
+      if (!png) return Fail(png.error());
+      auto sha256 = store_.blobs().Put(*png);
+      if (!sha256) return Fail(sha256.error());
+      settings.logo_sha256 = std::move(*sha256);
+    }
+  }
+  if (auto set = commands::SetOrganizationSettings(store_, *org, *profile, settings, AdminActor());
       !set) {
     return Fail(set.error());
   }
-  return boost::json::object{{"organizationId", *org}, {"email", *email}, {"name", name_text}};
+  auto now = commands::ReadOrganization(store_, *org);
+  if (!now) return Fail(now.error());
+  boost::json::object out = OrganizationSettingsData(now->settings);
+  out["organizationId"] = *org;
+  out["email"] = now->contact.owner ? now->contact.owner->email : "";
+  out["name"] = now->contact.name;
+  return out;
 }
 
 }  // namespace esign::app

@@ -12,6 +12,7 @@
 #include "app/cli_store.h"
 #include "app/private_data_directory.h"
 #include "app/provider_registry.h"
+#include "base/base64.h"
 #include "base/time_text.h"
 #include "domain/clock.h"
 #include "domain/id_generator.h"
@@ -24,6 +25,42 @@ int Report(const Error& error, std::ostream& err) {
   for (const auto& d : error.details) err << " (" << d.field << ": " << d.issue << ")";
   err << "\n";
   return ExitCodeOf(error);
+}
+
+// The whole file; nothing when it cannot be read.
+std::optional<std::string> ReadWholeFile(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  if (!in || !(text << in.rdbuf())) return std::nullopt;
+  return text.str();
+}
+
+// organizations.set with the members the command line gave; a logo file goes as base64 with its
+// media type (from its first bytes: the service checks the rest).
+Result<boost::json::object> OrganizationsSetRequest(const OrganizationsSetConfig& config) {
+  boost::json::object request{{"command", "organizations.set"},
+                              {"organizationId", config.organization_id}};
+  if (config.email) request["email"] = *config.email;
+  if (config.name) request["name"] = *config.name;
+  if (!config.frame_origins.empty() || config.clear_frame_origins) {
+    boost::json::array origins;
+    for (const auto& origin : config.frame_origins) origins.emplace_back(origin);
+    request["frameOrigins"] = std::move(origins);
+  }
+  if (config.accent_color) request["accentColor"] = *config.accent_color;
+  if (config.logo_file) {
+    request["logo"] = "";
+    if (!config.logo_file->empty()) {
+      const std::optional<std::string> bytes = ReadWholeFile(*config.logo_file);
+      if (!bytes) {
+        return Fail(ErrorCode::kValidationFailed, "cannot read logo file " + *config.logo_file,
+                    "logo", *config.logo_file);
+      }
+      request["logo"] = Base64Encode(*bytes);
+      request["logoMediaType"] = bytes->starts_with("\x89PNG") ? "image/png" : "image/jpeg";
+    }
+  }
+  return request;
 }
 
 // The requests of the command, in order. A template file that cannot be read is refused here,
@@ -57,25 +94,21 @@ Result<std::vector<boost::json::object>> BuildRequests(const Command& command) {
     return requests;
   }
   if (command.name == "organizations set") {
-    requests.push_back(boost::json::object{
-        {"command", "organizations.set"},
-        {"organizationId", command.organizations_set.organization_id},
-        {"email", command.organizations_set.email},
-        {"name", command.organizations_set.name},
-    });
+    auto request = OrganizationsSetRequest(command.organizations_set);
+    if (!request) return std::unexpected(request.error());
+    requests.push_back(std::move(*request));
     return requests;
   }
   for (const auto& file : command.templates_import.files) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    if (!in || !(text << in.rdbuf())) {
+    const std::optional<std::string> text = ReadWholeFile(file);
+    if (!text) {
       return Fail(ErrorCode::kTemplateInvalid, "cannot read template file " + file, "file", file);
     }
     // The server reads the text, not the path: it may run with another working directory.
     requests.push_back(boost::json::object{
         {"command", "templates.import"},
         {"file", std::filesystem::path(file).filename().string()},
-        {"text", text.str()},
+        {"text", *text},
     });
   }
   return requests;

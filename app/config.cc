@@ -372,18 +372,42 @@ Status ParseOrganizationsSet(const std::vector<std::string>& args, Command& comm
   options.add_options()("help,h", "show this help")(
       "data-dir", po::value(&command.data_dir)->default_value("./data"), "data directory")(
       "org", po::value(&config.organization_id), "the organization")(
-      "email", po::value(&config.email),
+      "email", po::value<std::string>(),
       "its notification address, the `owner` of e-mail settings (\"\" removes it)")(
-      "name", po::value(&config.name), "its name in the e-mails (optional)");
+      "name", po::value<std::string>(), "its name in the e-mails and on its signing pages")(
+      "frame-origin", po::value(&config.frame_origins)->composing(),
+      "an origin that may frame its embedded signing pages, e.g. https://app.example.com "
+      "(repeat for more; \"none\" for none)")(
+      "accent-color", po::value<std::string>(),
+      "#RRGGBB for its signing pages and e-mails, with 4.5:1 contrast against white (\"\": the "
+      "default)")("logo", po::value<std::string>(),
+                  "a PNG or JPEG file of at most 256 KiB and 1024 x 1024 pixels (\"\" removes it)");
   po::variables_map vm;
-  auto help = ParseOptions(
-      args, options, nullptr,
-      "contractd organizations set --data-dir DIR --org ORG --email ADDRESS [--name NAME]", vm,
-      command);
+  auto help = ParseOptions(args, options, nullptr,
+                           "contractd organizations set --data-dir DIR --org ORG [--email ADDRESS] "
+                           "[--name NAME] [--frame-origin ORIGIN ...] [--accent-color #RRGGBB] "
+                           "[--logo FILE]",
+                           vm, command);
   if (!help) return Fail(help.error());
   if (*help) return {};
   if (config.organization_id.empty()) return Missing("org");
-  if (vm.count("email") == 0) return Missing("email");
+  const auto optional = [&](const char* name) -> std::optional<std::string> {
+    if (vm.count(name) == 0) return std::nullopt;
+    return vm[name].as<std::string>();
+  };
+  config.email = optional("email");
+  config.name = optional("name");
+  config.accent_color = optional("accent-color");
+  config.logo_file = optional("logo");
+  if (config.frame_origins.size() == 1 && config.frame_origins.front() == "none") {
+    config.frame_origins.clear();
+    config.clear_frame_origins = true;
+  }
+  if (!config.email && !config.name && config.frame_origins.empty() &&
+      !config.clear_frame_origins && !config.accent_color && !config.logo_file) {
+    return Fail(ErrorCode::kValidationFailed, "nothing to set", "email",
+                "give at least one of --email, --name, --frame-origin, --accent-color, --logo");
+  }
   return {};
 }
 

@@ -126,11 +126,16 @@ struct ClientsCreateConfig {
   std::vector<std::string> permissions;  // --permissions p1,p2 / CONTRACTD_PERMISSIONS
 };
 
-// `organizations set`: the organization's notification address, the `owner` of e-mail settings.
+// `organizations set`: the organization's notification address (the `owner` of e-mail settings),
+// name, frame origins and branding. Only what is given changes.
 struct OrganizationsSetConfig {
-  std::string organization_id;  // --org
-  std::string email;            // --email; "" removes it (no owner mail)
-  std::string name;             // --name: the organization's name in messages (optional)
+  std::string organization_id;              // --org
+  std::optional<std::string> email;         // --email; "" removes it (no owner mail)
+  std::optional<std::string> name;          // --name: the organization's name in messages
+  std::vector<std::string> frame_origins;   // --frame-origin, repeated
+  bool clear_frame_origins = false;         // --frame-origin none
+  std::optional<std::string> accent_color;  // --accent-color; "" for the default
+  std::optional<std::string> logo_file;     // --logo FILE (PNG or JPEG); "" removes the logo
 };
 
 // `providers add`: configures a signing provider (app/provider_registry.h).

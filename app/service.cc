@@ -20,6 +20,7 @@
 #include "http/contract_routes.h"
 #include "http/ledger_routes.h"
 #include "http/openapi_routes.h"
+#include "http/organization_routes.h"
 #include "http/signing_page_routes.h"
 #include "http/template_routes.h"
 
@@ -256,6 +257,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
   http::AddOpenApiRoutes(routes_);
   if (auto s = http::AddLedgerRoutes(routes_, store_->ledger()); !s) return s;
   http::AddSigningPageRoutes(routes_);
+  http::AddOrganizationRoutes(routes_, {*store_, store_->blobs()});
   return {};
 }
 

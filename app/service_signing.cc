@@ -52,7 +52,11 @@ Status Service::AddSigning(const ServeConfig& config) {
       .resolve_provider = resolve_provider,
       .public_origin = [this, config] { return PublicOrigin(config); },
       .signer_secrets = signer_secrets_.get(),
-      .page_images = page_images_.get()};
+      .page_images = page_images_.get(),
+      .organization =
+          [this](std::string_view organization_id) {
+            return commands::ReadOrganization(*store_, organization_id);
+          }};
   http::AddSigningRoutes(routes_, deps);
   http::AddProviderCallbackRoutes(routes_,
                                   {deps,

@@ -27,9 +27,10 @@
 namespace esign::commands {
 
 // Every permission the API knows (DESIGN section 6).
-inline constexpr std::array<std::string_view, 9> kPermissions = {
-    "contracts:read",  "contracts:create", "contracts:update", "contracts:send",  "templates:read",
-    "templates:write", "signing:manage",   "evidence:write",   "webhooks:manage",
+inline constexpr std::array<std::string_view, 10> kPermissions = {
+    "contracts:read",  "contracts:create",    "contracts:update", "contracts:send",
+    "templates:read",  "templates:write",     "signing:manage",   "evidence:write",
+    "webhooks:manage", "organization:manage",
 };
 
 bool IsKnownPermission(std::string_view permission);

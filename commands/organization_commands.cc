@@ -5,14 +5,37 @@
 #include "domain/text_formats.h"
 
 namespace esign::commands {
+namespace {
+
+// Events read from the organization's stream at a time.
+constexpr size_t kReadPage = 256;
+
+Status RequireOrganizationId(std::string_view organization_id) {
+  if (IsClientIdentifier(organization_id)) return {};
+  return Fail(ErrorCode::kValidationFailed, "invalid organization id", "organizationId",
+              "1..64 letters, digits, '_' or '-'");
+}
+
+Status AppendToOrganization(eventstore::EventStore& store, std::string_view organization_id,
+                            eventstore::ExpectedVersion expected, std::string_view type,
+                            const boost::json::object& data, const eventstore::Actor& actor) {
+  eventstore::NewEvent event;
+  event.type = std::string(type);
+  event.data = boost::json::serialize(data);
+  event.actor = actor;
+  event.event_id = RandomIdGenerator::Instance().Next("evt_");
+  auto appended = store.Append(StreamIdOf(StreamKind::kOrganization, organization_id), expected,
+                               {std::move(event)});
+  if (!appended) return Fail(appended.error());
+  return {};
+}
+
+}  // namespace
 
 Status SetOrganizationContact(eventstore::EventStore& store, std::string_view organization_id,
                               std::string_view email, std::string_view name,
                               const eventstore::Actor& actor) {
-  if (!IsClientIdentifier(organization_id)) {
-    return Fail(ErrorCode::kValidationFailed, "invalid organization id", "organizationId",
-                "1..64 letters, digits, '_' or '-'");
-  }
+  if (auto ok = RequireOrganizationId(organization_id); !ok) return ok;
   auto data = OrganizationContactData(email, name);
   if (!data) return Fail(data.error());
   auto current = ReadOrganizationContact(store, organization_id);
@@ -20,30 +43,53 @@ Status SetOrganizationContact(eventstore::EventStore& store, std::string_view or
   if (current->name == name && (current->owner ? current->owner->email : std::string()) == email) {
     return {};
   }
+  return AppendToOrganization(store, organization_id, eventstore::ExpectedVersion::Any(),
+                              kOrganizationContactSet, *data, actor);
+}
+
+Status SetOrganizationSettings(eventstore::EventStore& store, std::string_view organization_id,
+                               const OrganizationProfile& read,
+                               const OrganizationSettings& settings,
+                               const eventstore::Actor& actor) {
+  if (auto ok = RequireOrganizationId(organization_id); !ok) return ok;
+  if (settings == read.settings) return {};
+  return AppendToOrganization(store, organization_id,
+                              eventstore::ExpectedVersion::Exactly(read.version),
+                              kOrganizationSettingsSet, OrganizationSettingsData(settings), actor);
+}
+
+Result<OrganizationProfile> ReadOrganization(const eventstore::EventStore& store,
+                                             std::string_view organization_id) {
   const std::string stream = StreamIdOf(StreamKind::kOrganization, organization_id);
-  eventstore::NewEvent event;
-  event.type = std::string(kOrganizationContactSet);
-  event.data = boost::json::serialize(*data);
-  event.actor = actor;
-  event.event_id = RandomIdGenerator::Instance().Next("evt_");
-  auto appended = store.Append(stream, eventstore::ExpectedVersion::Any(), {std::move(event)});
-  if (!appended) return Fail(appended.error());
-  return {};
+  OrganizationProfile profile;
+  auto version = store.CurrentVersion(stream);
+  if (!version) return std::unexpected(version.error());
+  profile.version = *version;
+  uint64_t next = 1;
+  while (next <= version->value()) {
+    auto records = store.ReadStream(stream, StreamVersion(next), kReadPage);
+    if (!records) return std::unexpected(records.error());
+    if (records->empty()) break;
+    for (const eventstore::EventRecord& record : *records) {
+      next = record.version.value() + 1;
+      boost::system::error_code ec;
+      const boost::json::value data = boost::json::parse(record.data, ec);
+      if (ec || !data.is_object()) continue;
+      if (record.type == kOrganizationContactSet) {
+        profile.contact = OrganizationContactFrom(data.as_object());
+      } else if (record.type == kOrganizationSettingsSet) {
+        profile.settings = OrganizationSettingsFrom(data.as_object());
+      }
+    }
+  }
+  return profile;
 }
 
 Result<OrganizationContact> ReadOrganizationContact(const eventstore::EventStore& store,
                                                     std::string_view organization_id) {
-  const std::string stream = StreamIdOf(StreamKind::kOrganization, organization_id);
-  auto version = store.CurrentVersion(stream);
-  if (!version) return std::unexpected(version.error());
-  if (version->value() == 0) return OrganizationContact{};
-  auto records = store.ReadStream(stream, *version, 1);
-  if (!records) return std::unexpected(records.error());
-  if (records->empty()) return OrganizationContact{};
-  boost::system::error_code ec;
-  const boost::json::value data = boost::json::parse(records->back().data, ec);
-  if (ec || !data.is_object()) return OrganizationContact{};
-  return OrganizationContactFrom(data.as_object());
+  auto profile = ReadOrganization(store, organization_id);
+  if (!profile) return std::unexpected(profile.error());
+  return std::move(profile->contact);
 }
 
 }  // namespace esign::commands

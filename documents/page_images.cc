@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "documents/cairo_handles.h"
+#include "documents/png_image.h"
 
 namespace esign::documents {
 namespace {
@@ -36,11 +37,6 @@ Result<GPtr<PopplerDocument>> OpenPdf(const std::string& pdf) {
                     std::to_string(PageImages::kMaxPages) + " can be shown");
   }
   return document;
-}
-
-cairo_status_t AppendPng(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
 }
 
 std::string CacheKey(const std::string& sha256, int64_t page, int width) {
@@ -133,14 +129,11 @@ Result<std::string> PageImages::Render(const std::string& sha256, int page, int 
   poppler_page_render(poppler_page.get(), cr.get());
   cr.reset();
   cairo_surface_flush(surface.get());
-  std::string png;
-  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS ||
-      cairo_surface_write_to_png_stream(surface.get(), AppendPng, &png) != CAIRO_STATUS_SUCCESS) {
-    return Fail(ErrorCode::kInternal, "cairo could not draw the page image");
-  }
+  std::optional<std::string> png = EncodePng(surface.get());
+  if (!png) return Fail(ErrorCode::kInternal, "cairo could not draw the page image");
   std::lock_guard lock(mutex_);
   ++renders_;
-  return png;
+  return std::move(*png);
 }
 
 std::optional<std::string> PageImages::Lookup(const std::string& key) const {

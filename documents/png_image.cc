@@ -18,6 +18,11 @@ cairo_status_t ReadPng(void* closure, unsigned char* out, unsigned int length) {
   return CAIRO_STATUS_SUCCESS;
 }
 
+cairo_status_t AppendPng(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
 uint32_t BigEndian32(std::string_view bytes, size_t at) {
   uint32_t value = 0;
   for (size_t i = 0; i < 4; ++i) value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
@@ -37,6 +42,15 @@ std::optional<std::pair<uint32_t, uint32_t>> PngDimensions(std::string_view png)
 SurfacePtr DecodePng(std::string_view png) {
   PngReader reader{.data = png};
   return SurfacePtr(cairo_image_surface_create_from_png_stream(ReadPng, &reader));
+}
+
+std::optional<std::string> EncodePng(cairo_surface_t* surface) {
+  std::string png;
+  if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS ||
+      cairo_surface_write_to_png_stream(surface, AppendPng, &png) != CAIRO_STATUS_SUCCESS) {
+    return std::nullopt;
+  }
+  return png;
 }
 
 }  // namespace esign::documents

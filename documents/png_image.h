@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -17,5 +18,8 @@ std::optional<std::pair<uint32_t, uint32_t>> PngDimensions(std::string_view png)
 
 // The decoded image; check cairo_surface_status of the result.
 SurfacePtr DecodePng(std::string_view png);
+
+// The surface as a PNG file; nothing when cairo cannot write it.
+std::optional<std::string> EncodePng(cairo_surface_t* surface);
 
 }  // namespace esign::documents

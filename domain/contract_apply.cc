@@ -258,6 +258,23 @@ void On(ContractState& state, const SessionRefreshedData& d) {
   }
 }
 
+void On(ContractState& state, const SessionEmbedUrlIssuedData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->embed_token_sha256 = d.embed_token_sha256;
+    session->embed_expires_at = d.expires_at;
+    session->updated_at = d.issued_at;
+  }
+}
+
+void On(ContractState& state, const SessionEmbedOpenedData& d) {
+  if (SigningSession* session = state.FindSession(d.session_id)) {
+    session->embed_token_sha256.clear();
+    session->embed_expires_at.clear();
+    session->page_token_sha256 = d.page_token_sha256;
+    session->updated_at = d.opened_at;
+  }
+}
+
 // The signer's proofs change the session, not the contract.
 
 void On(ContractState& state, const SignerCodeSentData& d) {

@@ -4,13 +4,13 @@ namespace esign {
 
 std::string_view CommandName(const Command& command) {
   static constexpr std::string_view kNames[] = {
-      "CreateContract",        "UpdateData",           "UpdateTableData",
-      "ReplaceParticipants",   "UpdateRoleBindings",   "SendContract",
-      "RecordSignerCompleted", "RecordSignerDeclined", "CompleteContract",
-      "PersistEvidence",       "CreateSigningSession", "CancelSigningSession",
-      "RefreshSigningSession", "VoidContract",         "RemindParticipants",
-      "RunDueTimers",          "SendSignerCode",       "RecordSignerAuthentication",
-      "RecordSignerAttachment"};
+      "CreateContract",         "UpdateData",           "UpdateTableData",
+      "ReplaceParticipants",    "UpdateRoleBindings",   "SendContract",
+      "RecordSignerCompleted",  "RecordSignerDeclined", "CompleteContract",
+      "PersistEvidence",        "CreateSigningSession", "CancelSigningSession",
+      "RefreshSigningSession",  "VoidContract",         "RemindParticipants",
+      "RunDueTimers",           "SendSignerCode",       "RecordSignerAuthentication",
+      "RecordSignerAttachment", "IssueEmbedUrl",        "OpenEmbeddedSession"};
   return kNames[command.index()];
 }
 

@@ -173,6 +173,21 @@ struct RefreshSigningSession {
   std::string expires_at;
 };
 
+// POST /signing-sessions/{id}/embed-url: a single-use URL that opens the hosted session in a frame
+// until `expires_at` (the caller's clock plus 5 minutes); a newer one replaces it.
+struct IssueEmbedUrl {
+  std::string session_id;
+  std::string embed_token_sha256;
+  std::string expires_at;
+};
+
+// GET /embed/{token}: the framed page spends the embed URL and receives a proof of its own.
+struct OpenEmbeddedSession {
+  std::string session_id;
+  std::string embed_token_sha256;
+  std::string page_token_sha256;
+};
+
 // POST /hosted-signing/{token}/authentication/email-code: the next e-mail code of the session is
 // recorded as sent (the outbox mails it). `expires_at` comes from the caller (now + 10 minutes).
 struct SendSignerCode {
@@ -207,7 +222,8 @@ using Command =
                  UpdateRoleBindings, SendContract, RecordSignerCompleted, RecordSignerDeclined,
                  CompleteContract, PersistEvidence, CreateSigningSession, CancelSigningSession,
                  RefreshSigningSession, VoidContract, RemindParticipants, RunDueTimers,
-                 SendSignerCode, RecordSignerAuthentication, RecordSignerAttachment>;
+                 SendSignerCode, RecordSignerAuthentication, RecordSignerAttachment, IssueEmbedUrl,
+                 OpenEmbeddedSession>;
 
 // The command's name, e.g. "CreateContract".
 std::string_view CommandName(const Command& command);

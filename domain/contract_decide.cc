@@ -126,6 +126,11 @@ Result<std::vector<DomainEvent>> Decide(const ContractState& state, const Comman
         if constexpr (std::is_same_v<T, RecordSignerAttachment>) {
           return DecideSignerAttachment(state, c, context);
         }
+        if constexpr (std::is_same_v<T, IssueEmbedUrl>)
+          return DecideIssueEmbedUrl(state, c, context);
+        if constexpr (std::is_same_v<T, OpenEmbeddedSession>) {
+          return DecideOpenEmbedded(state, c, context);
+        }
       },
       command);
 }

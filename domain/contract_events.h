@@ -42,6 +42,10 @@
 //                              returnUrl?, providerId?, documentSha256, automatic, createdAt
 //   signing_session.cancelled  sessionId, reason ("cancelled" | "superseded"), cancelledAt
 //   signing_session.refreshed  sessionId, tokenSha256 (hosted), expiresAt, refreshedAt
+//   signing_session.embed_url_issued  sessionId, embedTokenSha256, expiresAt (the URL's: 5
+//                                     minutes), issuedAt
+//   signing_session.embed_opened      sessionId, embedTokenSha256 (spent), pageTokenSha256 (the
+//                                     framed page's own proof), openedAt
 //   signer.authentication_code_sent  sessionId, participantId, codeNumber (1..5 per session),
 //                                    expiresAt, sentAt (the code: SignerSecrets::EmailCode)
 //   signer.authenticated             sessionId, participantId, method, authenticationNumber
@@ -91,6 +95,8 @@ inline constexpr std::string_view kParticipantReminded = "participant.reminded";
 inline constexpr std::string_view kSessionCreated = "signing_session.created";
 inline constexpr std::string_view kSessionCancelled = "signing_session.cancelled";
 inline constexpr std::string_view kSessionRefreshed = "signing_session.refreshed";
+inline constexpr std::string_view kSessionEmbedUrlIssued = "signing_session.embed_url_issued";
+inline constexpr std::string_view kSessionEmbedOpened = "signing_session.embed_opened";
 inline constexpr std::string_view kSignerCodeSent = "signer.authentication_code_sent";
 inline constexpr std::string_view kSignerAuthenticated = "signer.authenticated";
 inline constexpr std::string_view kSignerAttemptFailed = "signer.authentication_attempt_failed";

@@ -73,6 +73,15 @@ Result<std::vector<DomainEvent>> DecideCancelSession(const ContractState& state,
 Result<std::vector<DomainEvent>> DecideRefreshSession(const ContractState& state,
                                                       const RefreshSigningSession& command,
                                                       const DecisionContext& context);
+// The integrator's embed URL for an open hosted session (signing:manage).
+Result<std::vector<DomainEvent>> DecideIssueEmbedUrl(const ContractState& state,
+                                                     const IssueEmbedUrl& command,
+                                                     const DecisionContext& context);
+// The embed URL spent by the page it opens: the session's unspent, unexpired embed token only
+// (else SIGNING_SESSION_CANCELLED, issue "used", or SIGNING_SESSION_EXPIRED, issue "expired").
+Result<std::vector<DomainEvent>> DecideOpenEmbedded(const ContractState& state,
+                                                    const OpenEmbeddedSession& command,
+                                                    const DecisionContext& context);
 // The session a signer acts through, if any: open, the participant's own (else the error that
 // says why not: SIGNING_SESSION_NOT_FOUND / _STATE_CONFLICT / _EXPIRED / _CANCELLED).
 // `link_sha256`, when given, must be the session's current link (a refresh replaces it).

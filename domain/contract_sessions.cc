@@ -99,7 +99,8 @@ Status RequireOpenSession(const ContractState& state, std::string_view session_i
                 "signing session " + std::string(session_id) + " not found", "sessionId",
                 "unknown session");
   }
-  if (!link_sha256.empty() && link_sha256 != session->token_sha256) {
+  if (!link_sha256.empty() && link_sha256 != session->token_sha256 &&
+      link_sha256 != session->page_token_sha256) {
     return Fail(ErrorCode::kSigningSessionCancelled,
                 "this signing link was replaced by a newer one", "token", "replaced");
   }
@@ -214,6 +215,76 @@ Result<std::vector<DomainEvent>> DecideRefreshSession(const ContractState& state
   }
   return std::vector<DomainEvent>{
       DomainEvent{std::string(event_type::kSessionRefreshed), std::move(data)}};
+}
+
+}  // namespace esign::contract_rules
+
+namespace esign::contract_rules {
+namespace {
+
+// A hosted session that is open now, for the embedding operations.
+Result<const SigningSession*> OpenHostedSession(const ContractState& state,
+                                                std::string_view session_id,
+                                                const DecisionContext& context) {
+  auto session = FindFor(state, session_id);
+  if (!session) return Fail(session.error());
+  if ((*session)->channel != ExecutionChannel::kPlatformHosted) {
+    return Fail(ErrorCode::kSigningSessionStateConflict,
+                "only a platform_hosted session is signed on the hosted page", "sessionId",
+                std::string(ToString((*session)->channel)));
+  }
+  if ((*session)->state == SessionState::kOpen) {
+    if (auto ok = RequireNotWithdrawn(state, "sessionId"); !ok) return Fail(ok.error());
+  }
+  if (auto ok = StateError(**session, EffectiveState(**session, state, context.now)); !ok) {
+    return Fail(ok.error());
+  }
+  return session;
+}
+
+}  // namespace
+
+Result<std::vector<DomainEvent>> DecideIssueEmbedUrl(const ContractState& state,
+                                                     const IssueEmbedUrl& c,
+                                                     const DecisionContext& context) {
+  if (auto ok = RequireIntegrator(state, context); !ok) return Fail(ok.error());
+  auto session = OpenHostedSession(state, c.session_id, context);
+  if (!session) return Fail(session.error());
+  if (!IsSha256Hex(c.embed_token_sha256) || !IsTimestamp(c.expires_at)) {
+    return Fail(ErrorCode::kInternal, "an embed URL needs its token's hash and its expiry");
+  }
+  return std::vector<DomainEvent>{DomainEvent{std::string(event_type::kSessionEmbedUrlIssued),
+                                              {{"contractId", state.id},
+                                               {"sessionId", c.session_id},
+                                               {"embedTokenSha256", c.embed_token_sha256},
+                                               {"expiresAt", c.expires_at},
+                                               {"issuedAt", context.now}}}};
+}
+
+Result<std::vector<DomainEvent>> DecideOpenEmbedded(const ContractState& state,
+                                                    const OpenEmbeddedSession& c,
+                                                    const DecisionContext& context) {
+  auto session = OpenHostedSession(state, c.session_id, context);
+  if (!session) return Fail(session.error());
+  if ((*session)->embed_token_sha256.empty() ||
+      (*session)->embed_token_sha256 != c.embed_token_sha256) {
+    return Fail(ErrorCode::kSigningSessionCancelled,
+                "this embed URL was used already or replaced by a newer one; ask for a new one",
+                "token", "used");
+  }
+  if ((*session)->embed_expires_at <= context.now) {
+    return Fail(ErrorCode::kSigningSessionExpired,
+                "this embed URL expired at " + (*session)->embed_expires_at, "token", "expired");
+  }
+  if (!IsSha256Hex(c.page_token_sha256)) {
+    return Fail(ErrorCode::kInternal, "an embedded page needs its proof's hash");
+  }
+  return std::vector<DomainEvent>{DomainEvent{std::string(event_type::kSessionEmbedOpened),
+                                              {{"contractId", state.id},
+                                               {"sessionId", c.session_id},
+                                               {"embedTokenSha256", c.embed_token_sha256},
+                                               {"pageTokenSha256", c.page_token_sha256},
+                                               {"openedAt", context.now}}}};
 }
 
 }  // namespace esign::contract_rules

@@ -20,6 +20,7 @@
 #include "domain/contract_events.h"
 #include "domain/event_records.h"
 #include "domain/organization_contact.h"
+#include "domain/organization_settings.h"
 #include "domain/template_events.h"
 #include "domain/uploaded_document.h"
 
@@ -290,6 +291,32 @@ struct SessionRefreshedData {
 BOOST_DESCRIBE_STRUCT(SessionRefreshedData, (),
                       (contract_id, session_id, token_sha256, expires_at, refreshed_at))
 
+struct SessionEmbedUrlIssuedData {
+  static constexpr std::string_view kType = event_type::kSessionEmbedUrlIssued;
+  static constexpr std::string_view kDescription =
+      "A single-use URL that opens a hosted session inside the integrator's page was issued.";
+  std::string contract_id;
+  std::string session_id;
+  std::string embed_token_sha256;
+  std::string expires_at;
+  std::string issued_at;
+};
+BOOST_DESCRIBE_STRUCT(SessionEmbedUrlIssuedData, (),
+                      (contract_id, session_id, embed_token_sha256, expires_at, issued_at))
+
+struct SessionEmbedOpenedData {
+  static constexpr std::string_view kType = event_type::kSessionEmbedOpened;
+  static constexpr std::string_view kDescription =
+      "An embed URL was opened (and spent): the framed page holds a proof of its own.";
+  std::string contract_id;
+  std::string session_id;
+  std::string embed_token_sha256;
+  std::string page_token_sha256;
+  std::string opened_at;
+};
+BOOST_DESCRIBE_STRUCT(SessionEmbedOpenedData, (),
+                      (contract_id, session_id, embed_token_sha256, page_token_sha256, opened_at))
+
 struct SignerCodeSentData {
   static constexpr std::string_view kType = event_type::kSignerCodeSent;
   static constexpr std::string_view kDescription =
@@ -459,6 +486,16 @@ struct OrganizationContactSetData {
 };
 BOOST_DESCRIBE_STRUCT(OrganizationContactSetData, (), (email, name))
 
+struct OrganizationSettingsSetData {
+  static constexpr std::string_view kType = kOrganizationSettingsSet;
+  static constexpr std::string_view kDescription =
+      "An organization set the origins that may frame its signing pages and its branding.";
+  std::vector<std::string> frame_origins;
+  std::string accent_color;
+  std::string logo_sha256;
+};
+BOOST_DESCRIBE_STRUCT(OrganizationSettingsSetData, (), (frame_origins, accent_color, logo_sha256))
+
 struct WebhookEndpointCreatedData {
   static constexpr std::string_view kType = "webhook_endpoint.created";
   static constexpr std::string_view kDescription =
@@ -555,9 +592,9 @@ using ContractEventData = boost::mp11::mp_list<
     RoleBindingsUpdatedData, ContractPreparedData, ContractSentData, SignerCompletedData,
     SigningInProgressData, ContractCompletedData, SignerDeclinedData, ContractDeclinedData,
     EvidencePersistedData, ContractVoidedData, ContractExpiredData, ParticipantRemindedData,
-    SessionCreatedData, SessionCancelledData, SessionRefreshedData, SignerCodeSentData,
-    SignerAuthenticatedData, SignerAttemptFailedData, SignerAuthenticationFailedData,
-    SignerAttachmentUploadedData>;
+    SessionCreatedData, SessionCancelledData, SessionRefreshedData, SessionEmbedUrlIssuedData,
+    SessionEmbedOpenedData, SignerCodeSentData, SignerAuthenticatedData, SignerAttemptFailedData,
+    SignerAuthenticationFailedData, SignerAttachmentUploadedData>;
 
 // Every event type the log holds, for the schema catalog (domain/event_catalog.h).
 using AllEventData = boost::mp11::mp_append<
@@ -565,8 +602,8 @@ using AllEventData = boost::mp11::mp_append<
     boost::mp11::mp_list<
         TemplateImportedData, TemplateCreatedData, TemplateVersionAddedData, TemplatePublishedData,
         TemplateArchivedData, DocumentUploadedData, DocumentDeletedData, OrganizationContactSetData,
-        WebhookEndpointCreatedData, WebhookEndpointUpdatedData, WebhookEndpointSecretRotatedData,
-        WebhookEndpointDeletedData, ClientCreatedData, TokenRevokedData, IdempotencyReservedData,
-        IdempotencyCompletedData>>;
+        OrganizationSettingsSetData, WebhookEndpointCreatedData, WebhookEndpointUpdatedData,
+        WebhookEndpointSecretRotatedData, WebhookEndpointDeletedData, ClientCreatedData,
+        TokenRevokedData, IdempotencyReservedData, IdempotencyCompletedData>>;
 
 }  // namespace esign

@@ -44,19 +44,12 @@ std::string WithTitle(std::string_view text, std::string_view title) {
   return out;
 }
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // Adds mail for `email` unless that address already has this event's mail.
 class Outbox {
  public:
   void Add(PlannedMail mail) {
     if (mail.email.empty()) return;
-    const std::string address = Lower(mail.email);
+    const std::string address = AsciiLower(mail.email);
     if (std::find(addresses_.begin(), addresses_.end(), address) != addresses_.end()) return;
     addresses_.push_back(address);
     mails_.push_back(std::move(mail));

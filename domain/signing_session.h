@@ -31,9 +31,14 @@ struct SigningSession {
   std::string participant_id;
   ExecutionChannel channel = ExecutionChannel::kPlatformHosted;
   std::string token_sha256;  // hosted only: hex SHA-256 of the current link's token
-  std::string expires_at;    // RFC 3339 UTC, as the service formats it (comparable as text)
-  std::string return_url;    // hosted only, may be empty
-  std::string provider_id;   // provider_managed only
+  // Embedded signing (DESIGN 23): the unspent embed URL's token and when it lapses, and the
+  // proof of the page it opened, which works as a second link until a newer page replaces it.
+  std::string embed_token_sha256;
+  std::string embed_expires_at;
+  std::string page_token_sha256;
+  std::string expires_at;   // RFC 3339 UTC, as the service formats it (comparable as text)
+  std::string return_url;   // hosted only, may be empty
+  std::string provider_id;  // provider_managed only
   std::string document_sha256;
   bool automatic = false;  // started by the service (organizationSigningMode automatic)
   SessionState state = SessionState::kOpen;  // as recorded: never kExpired

@@ -1,5 +1,6 @@
 #include "domain/text_formats.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "base/time_text.h"
@@ -81,6 +82,13 @@ bool IsSha256Hex(std::string_view text) {
     if (!std::isdigit(static_cast<unsigned char>(c)) && !(c >= 'a' && c <= 'f')) return false;
   }
   return true;
+}
+
+std::string AsciiLower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
 }
 
 }  // namespace esign

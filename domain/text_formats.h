@@ -18,6 +18,9 @@ bool IsTimestamp(std::string_view text);
 // them only with SMTPUTF8, end to end, which the service does not speak. Deliverability is not
 // ours to judge.
 bool IsEmailAddress(std::string_view text);
+
+// ASCII letters in lower case; every other byte as it is.
+std::string AsciiLower(std::string_view text);
 // The detail of a refused address.
 inline constexpr std::string_view kEmailAddressRule =
     "must be an e-mail address in ASCII (internationalized addresses cannot be mailed; write the "

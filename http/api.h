@@ -98,6 +98,7 @@ enum class BodyTypes {
   kJsonOrForm,      // also application/x-www-form-urlencoded (the OAuth 2.0 token request)
   kPdfOrMultipart,  // application/pdf or multipart/form-data, never JSON (document uploads)
   kAttachment,      // application/pdf, image/png or image/jpeg (a signer's attached file)
+  kImage,           // image/png or image/jpeg (an organization's logo)
 };
 
 struct RouteSpec {

@@ -47,6 +47,7 @@ bool Accepts(BodyTypes types, std::string_view content_type) {
   if (types == BodyTypes::kAttachment) {
     return type == "application/pdf" || type == "image/png" || type == "image/jpeg";
   }
+  if (types == BodyTypes::kImage) return type == "image/png" || type == "image/jpeg";
   if (type == "application/json") return true;
   return types == BodyTypes::kJsonOrForm && type == "application/x-www-form-urlencoded";
 }
@@ -189,7 +190,8 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
                                                    "application/x-www-form-urlencoded"
              : types == BodyTypes::kAttachment
                  ? "an attached file is application/pdf, image/png or image/jpeg"
-                 : "request bodies must be application/json",
+             : types == BodyTypes::kImage ? "an image is image/png or image/jpeg"
+                                          : "request bodies must be application/json",
              "Content-Type", std::string(api.Header("Content-Type"))));
   }
   if (exchange->route->auth == Auth::kBearer) {

@@ -127,6 +127,24 @@ boost::json::object AuthenticationJson(const SigningRoutesDeps& deps, const ApiR
   return out;
 }
 
+// {organizationName, accentColor, logo}: what the page shows of the sending organization; nulls
+// and false where it set nothing.
+Result<boost::json::object> BrandingJson(const SigningRoutesDeps& deps,
+                                         const std::string& organization_id) {
+  commands::OrganizationProfile profile;
+  if (deps.organization) {
+    auto read = deps.organization(organization_id);
+    if (!read) return std::unexpected(read.error());
+    profile = std::move(*read);
+  }
+  const auto text_or_null = [](const std::string& text) {
+    return text.empty() ? boost::json::value(nullptr) : boost::json::value(text);
+  };
+  return boost::json::object{{"organizationName", text_or_null(profile.contact.name)},
+                             {"accentColor", text_or_null(profile.settings.accent_color)},
+                             {"logo", !profile.settings.logo_sha256.empty()}};
+}
+
 ApiResult GetHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = Readable(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
@@ -155,7 +173,27 @@ ApiResult GetHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
       {"authentication", std::move(authentication)}};
   if (signer && signer->signed_at) body["signedAt"] = *signer->signed_at;
   if (signer && signer->declined_at) body["declinedAt"] = *signer->declined_at;
+  auto branding = BrandingJson(deps, contract.organization_id);
+  if (!branding) return std::unexpected(branding.error());
+  body["branding"] = std::move(*branding);
   return ApiResponse::Json(200, body).WithHeader("Cache-Control", "no-store");
+}
+
+// The organization's logo, re-encoded when it was set (documents/logo_image.h): to anyone with a
+// link that still reads, proven or not, as the logo says nothing about the document.
+ApiResult HostedLogo(const SigningRoutesDeps& deps, const ApiRequest& request) {
+  auto loaded = Readable(deps, request);
+  if (!loaded) return std::unexpected(loaded.error());
+  auto profile = deps.organization
+                     ? deps.organization(loaded->contract.organization_id)
+                     : Result<commands::OrganizationProfile>(commands::OrganizationProfile{});
+  if (!profile) return std::unexpected(profile.error());
+  if (profile->settings.logo_sha256.empty()) {
+    return Fail(ErrorCode::kNotFound, "the organization has no logo");
+  }
+  auto png = deps.blobs.Get(profile->settings.logo_sha256);
+  if (!png) return std::unexpected(png.error());
+  return ApiResponse{200, std::move(*png), "image/png", {}}.WithHeader("Cache-Control", "no-store");
 }
 
 // A session whose document the signer may see: readable, unlocked, and proven when asked. The
@@ -238,7 +276,7 @@ ApiResult CompleteHosted(const SigningRoutesDeps& deps, const ApiRequest& reques
       .participant_id = loaded->session.participant_id,
       .session_id = loaded->session.session_id,
       .channel = ExecutionChannel::kPlatformHosted,
-      .link_sha256 = loaded->session.token_sha256,
+      .link_sha256 = loaded->link_sha256,
       .signer_proof = std::string(request.Header("Signer-Proof")),
       .signer_name = signer != nullptr ? signer->name : "",
       .signature_text = signature,
@@ -260,7 +298,7 @@ ApiResult UploadHostedAttachment(const SigningRoutesDeps& deps, const ApiRequest
   if (!loaded) return std::unexpected(loaded.error());
   commands::AttachmentUpload upload{.contract_id = loaded->contract.id,
                                     .session_id = loaded->session.session_id,
-                                    .link_sha256 = loaded->session.token_sha256,
+                                    .link_sha256 = loaded->link_sha256,
                                     .name = std::string(request.Query("name").value_or("")),
                                     .media_type = std::string(request.Header("Content-Type")),
                                     .bytes = std::string(request.http.body())};
@@ -280,7 +318,7 @@ ApiResult DeclineHosted(const SigningRoutesDeps& deps, const ApiRequest& request
   const std::string reason = reader.Text("reason", false, 2000);
   if (auto ok = reader.Finish("invalid decline"); !ok) return std::unexpected(ok.error());
   RecordSignerDeclined command{loaded->session.participant_id, reason, loaded->session.session_id,
-                               loaded->session.token_sha256};
+                               loaded->link_sha256};
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   return Outcome(*outcome, *loaded, "declined");
@@ -310,7 +348,7 @@ ApiResult SendEmailCode(const SigningRoutesDeps& deps, const ApiRequest& request
   }
   const std::string expires_at =
       FormatTimestamp(deps.clock.NowMicros() + kEmailCodeTtlSeconds * kMicrosPerSecond);
-  SendSignerCode command{loaded->session.session_id, loaded->session.token_sha256, expires_at};
+  SendSignerCode command{loaded->session.session_id, loaded->link_sha256, expires_at};
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   const SigningSession* session = outcome->state.FindSession(loaded->session.session_id);
@@ -345,8 +383,8 @@ ApiResult Authenticate(const SigningRoutesDeps& deps, const ApiRequest& request)
         ErrorDetail{"remainingAttempts", std::to_string(RemainingAttempts(loaded->session))});
     return std::unexpected(std::move(error));
   }
-  RecordSignerAuthentication command{loaded->session.session_id, loaded->session.token_sha256,
-                                     check, loaded->session.codes_sent};
+  RecordSignerAuthentication command{loaded->session.session_id, loaded->link_sha256, check,
+                                     loaded->session.codes_sent};
   auto outcome = Run(deps, request, loaded->contract.id, command);
   if (!outcome) return std::unexpected(outcome.error());
   const SigningSession* session = outcome->state.FindSession(loaded->session.session_id);
@@ -394,6 +432,7 @@ void AddHostedSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps) {
   routes.Add(verb::post, base + "/complete",
              ByToken("completeHostedSigning", deps, CompleteHosted));
   routes.Add(verb::post, base + "/decline", ByToken("declineHostedSigning", deps, DeclineHosted));
+  routes.Add(verb::get, base + "/logo", ByToken("getHostedSigningLogo", deps, HostedLogo));
   RouteSpec attach = ByToken("uploadHostedSigningAttachment", deps, UploadHostedAttachment);
   attach.body_types = BodyTypes::kAttachment;
   routes.Add(verb::post, base + "/attachments", std::move(attach));

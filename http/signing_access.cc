@@ -73,11 +73,22 @@ Result<LoadedSession> LoadSessionByToken(const SigningRoutesDeps& deps, std::str
   if (!loaded) return loaded;
   // Before "replaced": the newer link is dead too, and the signer should learn why.
   if (auto ok = RequireNotWithdrawn(*loaded, "token"); !ok) return std::unexpected(ok.error());
-  if (loaded->session.token_sha256 != sha256) {
+  if (loaded->session.token_sha256 != sha256 && loaded->session.page_token_sha256 != sha256) {
     return Fail(ErrorCode::kSigningSessionCancelled,
                 "this signing link was replaced by a newer one", "token", "replaced");
   }
+  loaded->link_sha256 = sha256;
   return loaded;
+}
+
+Result<LoadedSession> LoadSessionByEmbedToken(const SigningRoutesDeps& deps,
+                                              std::string_view token) {
+  if (token.empty() || token.size() > 128) return SessionNotFound();
+  const std::string sha256 = Sha256Hex(token);
+  auto location = Locate(deps, [&] { return deps.sessions.FindEmbedToken(sha256); });
+  if (!location) return std::unexpected(location.error());
+  if (!*location) return SessionNotFound();
+  return LoadAt(deps, **location);
 }
 
 Status RequireNotWithdrawn(const LoadedSession& loaded, std::string_view field) {

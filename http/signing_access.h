@@ -15,6 +15,9 @@ namespace esign::http {
 struct LoadedSession {
   ContractState contract;
   SigningSession session;
+  // The hash of the token the request came with: the session's link, or its embedded page's
+  // proof. Empty when loaded by id.
+  std::string link_sha256;
 };
 
 // Where the session with `session_id` is, whatever its organization; nullopt when the index does
@@ -26,10 +29,16 @@ Result<std::optional<projections::SessionLocation>> FindSessionLocation(
 // session is SIGNING_SESSION_NOT_FOUND.
 Result<LoadedSession> LoadSessionById(const SigningRoutesDeps& deps, const ApiRequest& request);
 
-// The session a hosted link's token opens. Any link of a voided or expired contract whose
-// session was still open is SIGNING_SESSION_GONE; a token that a refresh replaced is
-// SIGNING_SESSION_CANCELLED; an unknown one SIGNING_SESSION_NOT_FOUND.
+// The session a hosted link's token, or an embedded page's proof, opens. Any link of a voided or
+// expired contract whose session was still open is SIGNING_SESSION_GONE; a token that a refresh
+// replaced is SIGNING_SESSION_CANCELLED; an unknown one SIGNING_SESSION_NOT_FOUND.
 Result<LoadedSession> LoadSessionByToken(const SigningRoutesDeps& deps, std::string_view token);
+
+// The session an embed URL's token was issued for, whatever became of the URL since (the command
+// that spends it decides whether it still works); SIGNING_SESSION_NOT_FOUND for a token never
+// issued.
+Result<LoadedSession> LoadSessionByEmbedToken(const SigningRoutesDeps& deps,
+                                              std::string_view token);
 
 // SIGNING_SESSION_GONE (detail `field`, issue "voided" or "expired") when the session was open as
 // its contract was voided or expired: its link and its operations are dead for good, and the

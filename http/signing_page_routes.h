@@ -7,8 +7,10 @@
 // Everything here is safe to call from any thread.
 #pragma once
 
+#include <boost/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "http/api.h"
 
@@ -16,11 +18,25 @@ namespace esign::http {
 
 // The page, byte for byte as http/signing_page.html held it when the library was built.
 std::string_view SigningPageHtml();
+// The <contract-signing> element's script (http/contract_signing.js), likewise.
+std::string_view SigningElementScriptText();
 
 // The Content-Security-Policy the page is served with: nothing but its own inline <style> and
-// <script> (allowed by their SHA-256 hashes) and same-origin requests, frames and objects; it may
-// not be framed itself.
+// <script> (allowed by their SHA-256 hashes) and same-origin requests, frames and objects;
+// framed only by `frame_ancestors` (none when empty).
+std::string SigningPagePolicy(const std::vector<std::string>& frame_ancestors);
+// The policy of a page that may not be framed (every page but an embedded one).
 const std::string& SigningPageContentSecurityPolicy();
+
+// The page for an embed URL: `embed` ({token, origins, sessionId, contractId} or {error, ...})
+// goes, HTML-escaped, into <body data-embed>, where the page's script reads it. The script and
+// style elements are unchanged, so their hashes in the policy still hold.
+std::string EmbeddedSigningPageHtml(const boost::json::object& embed);
+
+// `html` as the signing page is answered: the policy above, never cached, no referrer, and
+// X-Frame-Options DENY when no origin may frame it.
+ApiResponse SigningPageResponse(unsigned status, std::string html,
+                                const std::vector<std::string>& frame_ancestors);
 
 // Registers GET /sign/{token}: no bearer authentication, operation id getSigningPage.
 void AddSigningPageRoutes(ApiRoutes& routes);

@@ -283,6 +283,7 @@ void AddIntegratorSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps
 void AddSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps) {
   AddIntegratorSigningRoutes(routes, deps);
   AddHostedSigningRoutes(routes, deps);
+  AddEmbeddedSigningRoutes(routes, deps);
 }
 
 }  // namespace esign::http

@@ -3,6 +3,8 @@
 //        organization controls: create, list, get, cancel, refresh, document, complete and
 //        decline (the last two for integrator_managed sessions).
 //   9-12 the hosted signing page's, authenticated only by the link's token in the path.
+// Embedded signing (DESIGN 23, embedded_signing_routes.cc): the integrator's embed URL, the page
+// it opens inside the integrator's frame, and the script of the <contract-signing> element.
 // Sessions live in their contract's stream; the session index (projections) only says which
 // contract holds a session or a token, and the contract's events decide the rest.
 #pragma once
@@ -11,6 +13,7 @@
 #include <string>
 
 #include "commands/contract_commands.h"
+#include "commands/organization_commands.h"
 #include "domain/clock.h"
 #include "domain/id_generator.h"
 #include "http/api.h"
@@ -44,6 +47,10 @@ struct SigningRoutesDeps {
   // Draws the document's pages for the hosted page (documents/page_images.h); without it the
   // page routes answer 503 UNAVAILABLE.
   const documents::PageImages* page_images = nullptr;
+  // The organization's name, frame origins and branding (commands/organization_commands.h);
+  // without it pages are unbranded and no session can be embedded.
+  std::function<Result<commands::OrganizationProfile>(std::string_view organization_id)>
+      organization;
 };
 
 void AddSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);
@@ -51,5 +58,6 @@ void AddSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);
 // The parts, by file.
 void AddIntegratorSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);
 void AddHostedSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);
+void AddEmbeddedSigningRoutes(ApiRoutes& routes, const SigningRoutesDeps& deps);
 
 }  // namespace esign::http

@@ -6,6 +6,8 @@
 //
 // Rows (under "signing_sessions/"):  s/<sessionId>   -> contractId
 //                                    t/<tokenSha256> -> "<contractId> <sessionId>"
+//                                    e/<embedTokenSha256> -> "<contractId> <sessionId>"
+// An embedded page's proof (signing_session.embed_opened) is a link token: under t/.
 // Thread safety: the look-ups may be called from any thread and see committed rows; Apply is the
 // projector's.
 #pragma once
@@ -37,6 +39,8 @@ class SigningSessionIndex final : public Projection {
   // std::nullopt for an unknown session or token.
   Result<std::optional<SessionLocation>> FindSession(std::string_view session_id) const;
   Result<std::optional<SessionLocation>> FindToken(std::string_view token_sha256) const;
+  // The session an embed URL's token (signing_session.embed_url_issued) opens.
+  Result<std::optional<SessionLocation>> FindEmbedToken(std::string_view token_sha256) const;
 
  private:
   const ViewStore& views_;

@@ -19,7 +19,7 @@ using boost::json::value;
 
 const std::string kAll =
     "contracts:read,contracts:create,contracts:update,contracts:send,templates:read,"
-    "templates:write,signing:manage,evidence:write,webhooks:manage";
+    "templates:write,signing:manage,evidence:write,webhooks:manage,organization:manage";
 
 // A mutual NDA between Ada (party A, platform_hosted) and Grace (party B, integrator_managed).
 inline std::string NdaBody(const std::string& title, bool with_roles, bool send_now = false,

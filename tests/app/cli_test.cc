@@ -215,7 +215,7 @@ TEST_F(ContractdCliTest, PrintsTheDemoClientOnTheFirstStartOnly) {
   EXPECT_EQ(introspected.Json().at("organizationId"), "org_demo");
   EXPECT_EQ(introspected.Json().at("scope"),
             "contracts:read contracts:create contracts:update contracts:send templates:read "
-            "templates:write signing:manage evidence:write webhooks:manage");
+            "templates:write signing:manage evidence:write webhooks:manage organization:manage");
   StopServer(*first);
 
   auto second = StartServer();
