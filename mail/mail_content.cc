@@ -113,11 +113,22 @@ void Append(std::string& out, std::initializer_list<std::string_view> pieces) {
   for (std::string_view piece : pieces) out.append(piece);
 }
 
-std::string RenderHtml(const std::string& subject, const std::string& greeting,
-                       const std::vector<Block>& blocks, const std::string& footer) {
+std::string RenderHtml(const MailContext& context, const std::string& subject,
+                       const std::string& greeting, const std::vector<Block>& blocks,
+                       const std::string& footer) {
+  const std::string link_color =
+      context.accent_color.empty() ? std::string(kLinkColor) : EscapeHtml(context.accent_color);
   std::string html;
   Append(html, {kHead, EscapeHtml(subject), kBodyStart, kFont,
                 "font-size:16px;line-height:1.5;color:#1f2937;\">\n"});
+  if (!context.logo_content_id.empty()) {
+    const std::string alt =
+        context.organization_name.empty() ? "Logo" : context.organization_name + " logo";
+    Append(html,
+           {"<img src=\"cid:", EscapeHtml(context.logo_content_id), "\" alt=\"", EscapeHtml(alt),
+            "\" style=\"display:block;max-height:48px;max-width:200px;margin:0 0 16px "
+            "0;border:0;\">\n"});
+  }
   Append(html, {"<p style=\"", kParagraphStyle, "\">", EscapeHtml(greeting), "</p>\n"});
   for (const Block& block : blocks) {
     switch (block.kind) {
@@ -136,12 +147,12 @@ std::string RenderHtml(const std::string& subject, const std::string& greeting,
         const std::string href = EscapeHtml(block.link);
         Append(html,
                {"<p style=\"margin:24px 0;\"><a href=\"", href,
-                "\" style=\"display:inline-block;padding:12px 24px;background-color:", kLinkColor,
+                "\" style=\"display:inline-block;padding:12px 24px;background-color:", link_color,
                 ";color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">",
                 EscapeHtml(block.text), "</a></p>\n"});
         Append(html,
                {"<p style=\"", kNoteStyle, "\">", kLinkHelp, "<br>\n<a href=\"", href,
-                "\" style=\"color:", kLinkColor, ";word-break:break-all;\">", href, "</a></p>\n"});
+                "\" style=\"color:", link_color, ";word-break:break-all;\">", href, "</a></p>\n"});
         break;
       }
       case Block::Kind::kCode:
@@ -279,7 +290,7 @@ MailText ComposeMail(const MailContext& context) {
   const std::string footer =
       "This email was sent automatically for " + sender + " by its contract signing service.";
   return MailText{subject, RenderText(greeting, blocks, footer),
-                  RenderHtml(subject, greeting, blocks, footer)};
+                  RenderHtml(context, subject, greeting, blocks, footer)};
 }
 
 }  // namespace esign::mail

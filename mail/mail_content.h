@@ -25,6 +25,11 @@ struct MailContext {
   std::string reason;      // kContractDeclined / kContractVoided: the reason given; may be empty
   std::string expires_at;  // kSigningRequest / kReminder: RFC 3339; may be empty
   bool signed_pdf_attached = false;  // kContractCompleted
+  // The organization's branding (DESIGN 23): its accent colour ("#rrggbb", checked for contrast
+  // when it was set) for the button and links, and the Content-ID of its logo sent inline.
+  // Empty: the defaults, no logo.
+  std::string accent_color;
+  std::string logo_content_id;
 };
 
 struct MailText {

@@ -206,8 +206,11 @@ std::string TextPart(std::string_view subtype, std::string_view body) {
 }
 
 std::string AttachmentPart(const MailAttachment& attachment) {
+  const std::string content_id = AddressCharacters(attachment.content_id);
   return "Content-Type: " + ContentType(attachment.content_type) + "; " +
-         FilenameParameter("name", attachment.filename) + "\r\nContent-Disposition: attachment; " +
+         FilenameParameter("name", attachment.filename) +
+         (content_id.empty() ? "" : "\r\nContent-ID: <" + content_id + ">") +
+         "\r\nContent-Disposition: " + (content_id.empty() ? "attachment; " : "inline; ") +
          FilenameParameter("filename", attachment.filename) +
          "\r\nContent-Transfer-Encoding: base64\r\n\r\n" + Base64Lines(attachment.bytes);
 }
@@ -238,7 +241,7 @@ std::string ContentDigest(const MailMessage& message) {
   for (const MailAttachment& attachment : message.attachments) {
     for (std::string_view field :
          {std::string_view(attachment.filename), std::string_view(attachment.content_type),
-          std::string_view(attachment.bytes)}) {
+          std::string_view(attachment.bytes), std::string_view(attachment.content_id)}) {
       content += std::to_string(field.size()) + ":";
       content += field;
     }
@@ -258,20 +261,28 @@ std::string RenderMime(const MailMessage& message) {
   mime += "MIME-Version: 1.0\r\nAuto-Submitted: auto-generated\r\n";
 
   const std::string digest = ContentDigest(message);
+  std::string html = TextPart("html", message.html);
+  std::vector<std::string> attached;
+  std::vector<std::string> related = {html};
+  for (const MailAttachment& attachment : message.attachments) {
+    (attachment.content_id.empty() ? attached : related).push_back(AttachmentPart(attachment));
+  }
+  if (related.size() > 1) {
+    const std::string related_boundary = "=_rel_" + digest;
+    html = MultipartHeader("related", related_boundary) + "\r\n" +
+           Multipart(related_boundary, related);
+  }
   const std::string alternative_boundary = "=_alt_" + digest;
-  const std::string alternative = Multipart(
-      alternative_boundary, {TextPart("plain", message.text), TextPart("html", message.html)});
-  if (message.attachments.empty()) {
+  const std::string alternative =
+      Multipart(alternative_boundary, {TextPart("plain", message.text), html});
+  if (attached.empty()) {
     return mime + MultipartHeader("alternative", alternative_boundary) + "\r\n" + alternative;
   }
   const std::string mixed_boundary = "=_mixed_" + digest;
-  std::vector<std::string> parts = {MultipartHeader("alternative", alternative_boundary) + "\r\n" +
-                                    alternative};
-  for (const MailAttachment& attachment : message.attachments) {
-    parts.push_back(AttachmentPart(attachment));
-  }
+  attached.insert(attached.begin(),
+                  MultipartHeader("alternative", alternative_boundary) + "\r\n" + alternative);
   return mime + MultipartHeader("mixed", mixed_boundary) + "\r\n" +
-         Multipart(mixed_boundary, parts);
+         Multipart(mixed_boundary, attached);
 }
 
 bool IsTransportableAddress(std::string_view address) {

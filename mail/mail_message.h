@@ -13,6 +13,9 @@ struct MailAttachment {
   std::string filename;
   std::string content_type;  // "application/pdf"; anything not type/subtype: octet-stream
   std::string bytes;
+  // Set: an image the HTML shows inline as "cid:<content_id>" (the organization's logo), sent in
+  // multipart/related with the HTML instead of as an attachment.
+  std::string content_id;
 };
 
 struct MailMessage {
@@ -28,7 +31,8 @@ struct MailMessage {
 
 // RFC 5322 text with CRLF line endings: From, To, Subject, Date, Message-ID, MIME-Version,
 // Auto-Submitted: auto-generated; multipart/alternative (text/plain then text/html, UTF-8,
-// quoted-printable) inside multipart/mixed when there are attachments (base64, lines of 76);
+// quoted-printable; the HTML in multipart/related with its inline images when it has any) inside
+// multipart/mixed when there are attachments (base64, lines of 76);
 // non-ASCII or long subjects and display names as RFC 2047 encoded-words; no List-Unsubscribe
 // (transactional mail).
 // No input can add a header or break one: control characters in subjects and names become

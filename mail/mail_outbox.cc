@@ -85,18 +85,20 @@ Result<std::vector<Delivery>> MailOutbox::Plan(const eventstore::EventRecord& re
   if (!event) return std::unexpected(event.error());
   auto contract = ContractAt(deps_.store, *contract_id, record.version.value());
   if (!contract) return std::unexpected(contract.error());
-  auto organization = commands::ReadOrganizationContact(deps_.store, contract->organization_id);
+  auto organization = commands::ReadOrganization(deps_.store, contract->organization_id);
   if (!organization) return std::unexpected(organization.error());
-  for (const PlannedMail& planned : PlanMail(*contract, *event, organization->owner)) {
+  for (const PlannedMail& planned : PlanMail(*contract, *event, organization->contact.owner)) {
     OutgoingMail mail{.kind = planned.kind,
                       .to = planned.email,
                       .to_name = planned.name,
                       .participant_id = planned.participant_id,
                       .title = contract->title,
-                      .organization_name = organization->name,
+                      .organization_name = organization->contact.name,
                       .subject = planned.subject,
                       .message = planned.message,
-                      .expires_at = contract->expires_at.value_or("")};
+                      .expires_at = contract->expires_at.value_or(""),
+                      .accent_color = organization->settings.accent_color,
+                      .logo_sha256 = organization->settings.logo_sha256};
     if (auto declined = event_codec::As<ContractDeclinedData>(event->type, event->data)) {
       mail.reason = declined->reason;
     } else if (auto voided = event_codec::As<ContractVoidedData>(event->type, event->data)) {
@@ -132,7 +134,8 @@ Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingM
                       .message = mail.message,
                       .reason = mail.reason,
                       .expires_at = mail.expires_at,
-                      .signed_pdf_attached = !mail.signed_pdf_key.empty()};
+                      .signed_pdf_attached = !mail.signed_pdf_key.empty(),
+                      .accent_color = mail.accent_color};
   MailMessage message{.from_address = options_.from_address,
                       .from_name = options_.from_name,
                       .to_address = mail.to,
@@ -170,6 +173,16 @@ Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingM
     message.attachments.push_back(MailAttachment{.filename = "signed-contract.pdf",
                                                  .content_type = "application/pdf",
                                                  .bytes = std::move(*pdf)});
+  }
+  if (!mail.logo_sha256.empty()) {
+    // A logo removed from the store since is left out, not a reason to hold the mail back.
+    if (auto logo = deps_.store.blobs().Get(mail.logo_sha256)) {
+      context.logo_content_id = "logo." + mail.logo_sha256.substr(0, 16) + "@contractd";
+      message.attachments.push_back(MailAttachment{.filename = "logo.png",
+                                                   .content_type = "image/png",
+                                                   .bytes = std::move(*logo),
+                                                   .content_id = context.logo_content_id});
+    }
   }
   MailText text = ComposeMail(context);
   message.subject = std::move(text.subject);

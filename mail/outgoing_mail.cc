@@ -48,6 +48,8 @@ std::string OutgoingMailToJson(const OutgoingMail& mail) {
       {"signedPdfKey", mail.signed_pdf_key},
       {"sessionId", mail.session_id},
       {"codeNumber", mail.code_number},
+      {"accentColor", mail.accent_color},
+      {"logoSha256", mail.logo_sha256},
   });
 }
 
@@ -73,6 +75,8 @@ Result<OutgoingMail> ParseOutgoingMail(std::string_view json) {
       .session_id = StringMemberOrEmpty(o, "sessionId"),
       .code_number =
           number != nullptr && number->is_int64() ? static_cast<int>(number->get_int64()) : 0,
+      .accent_color = StringMemberOrEmpty(o, "accentColor"),
+      .logo_sha256 = StringMemberOrEmpty(o, "logoSha256"),
   };
 }
 

@@ -33,6 +33,9 @@ struct OutgoingMail {
   std::string signed_pdf_key;  // kContractCompleted with attachSignedPdf: the blob key
   std::string session_id;      // kAuthenticationCode
   int code_number = 0;         // kAuthenticationCode
+  // The organization's branding when the mail was planned (DESIGN 23); empty: none.
+  std::string accent_color;
+  std::string logo_sha256;
   friend bool operator==(const OutgoingMail&, const OutgoingMail&) = default;
 };
 

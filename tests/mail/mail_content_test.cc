@@ -73,6 +73,19 @@ TEST(ComposeMailTest, SigningRequestHasAButtonAndThePlainLink) {
   EXPECT_NE(mail.html.find("1 March 2026, 12:00 UTC"), std::string::npos);
 }
 
+TEST(ComposeMailTest, BrandingColoursTheButtonAndShowsTheLogo) {
+  MailContext context = Context(MailKind::kSigningRequest);
+  const MailText plain = ComposeMail(context);
+  EXPECT_EQ(plain.html.find("<img"), std::string::npos);
+  EXPECT_EQ(plain.html.find("#0b6e4f"), std::string::npos);
+  context.accent_color = "#0b6e4f";
+  context.logo_content_id = "logo.abc@contractd";
+  const MailText branded = ComposeMail(context);
+  EXPECT_NE(branded.html.find("background-color:#0b6e4f"), std::string::npos);
+  EXPECT_NE(branded.html.find("<img src=\"cid:logo.abc@contractd\""), std::string::npos);
+  EXPECT_EQ(branded.text, plain.text);
+}
+
 TEST(ComposeMailTest, ConfiguredSubjectIsUsed) {
   MailContext context = Context(MailKind::kSigningRequest);
   context.subject = "Your lease Lease 2026 is ready";

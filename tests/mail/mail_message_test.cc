@@ -151,6 +151,32 @@ TEST(RenderMimeTest, AttachmentsAreBase64InMixed) {
   EXPECT_EQ(Base64Decode(base64), pdf);
 }
 
+TEST(RenderMimeTest, InlineImagesGoWithTheHtmlInRelated) {
+  MailMessage message = Sample();
+  message.html = "<img src=\"cid:logo.1@contractd\"><p>Hello</p>";
+  message.attachments.push_back(
+      {"logo.png", "image/png", "\x89PNG" + BinaryBytes(100), "logo.1@contractd"});
+  const std::string mime = RenderMime(message);
+  // No other attachment: alternative at the top, the HTML and its image in related within it.
+  EXPECT_TRUE(Header(mime, "Content-Type:").starts_with("multipart/alternative"));
+  const size_t related = mime.find("Content-Type: multipart/related;\r\n boundary=\"=_rel_");
+  const size_t html = mime.find("Content-Type: text/html");
+  const size_t image = mime.find("Content-ID: <logo.1@contractd>");
+  ASSERT_NE(related, std::string::npos);
+  ASSERT_NE(image, std::string::npos);
+  EXPECT_LT(related, html);
+  EXPECT_LT(html, image);
+  EXPECT_NE(mime.find("Content-Disposition: inline; filename=\"logo.png\""), std::string::npos);
+  EXPECT_EQ(mime.find("multipart/mixed"), std::string::npos);
+
+  // With a real attachment too: mixed holds alternative (with related) and the attachment.
+  message.attachments.push_back({"signed-contract.pdf", "application/pdf", "%PDF-1.7"});
+  const std::string both = RenderMime(message);
+  EXPECT_TRUE(Header(both, "Content-Type:").starts_with("multipart/mixed"));
+  EXPECT_LT(both.find("Content-ID: <logo.1@contractd>"),
+            both.find("Content-Disposition: attachment; filename=\"signed-contract.pdf\""));
+}
+
 TEST(RenderMimeTest, TextIsQuotedPrintableInShortLines) {
   MailMessage message = Sample();
   message.text = std::string(200, 'a') + " = caf\u00E9 \n.dot line\nlast \n";
