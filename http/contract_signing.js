@@ -23,6 +23,7 @@
       super();
       this.origin = null;
       this.frame = null;
+      this.connected = false;
       this.onMessage = this.onMessage.bind(this);
       this.attachShadow({ mode: "open" });
     }
@@ -31,15 +32,19 @@
     connectedCallback() {
       if (!this.style.display) this.style.display = "block";
       window.addEventListener("message", this.onMessage);
+      this.connected = true;
       this.render();
     }
 
     disconnectedCallback() {
       window.removeEventListener("message", this.onMessage);
+      this.connected = false;
     }
 
+    // An element upgraded with its src already set hears of it here first and renders once
+    // connected: an embed URL opens only once, so it must be loaded only once.
     attributeChangedCallback() {
-      if (this.isConnected) this.render();
+      if (this.connected && this.isConnected) this.render();
     }
 
     render() {
