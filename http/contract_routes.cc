@@ -18,6 +18,8 @@ constexpr size_t kMaxIdempotencyKeyLength = 255;
 
 std::string ContractId(const ApiRequest& request) { return std::string(request.params.Get("id")); }
 
+}  // namespace
+
 // If-Match: "<version>" (or W/"<version>", or *). Anything else matches no version: 412.
 Result<std::optional<uint64_t>> ParseIfMatch(const ApiRequest& request) {
   std::string_view value = request.Header("If-Match");
@@ -29,11 +31,13 @@ Result<std::optional<uint64_t>> ParseIfMatch(const ApiRequest& request) {
   uint64_t version = 0;
   auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), version);
   if (ec != std::errc() || ptr != value.data() + value.size()) {
-    return Fail(ErrorCode::kPreconditionFailed, "If-Match names no version of this contract",
-                "If-Match", std::string(request.Header("If-Match")));
+    return Fail(ErrorCode::kPreconditionFailed, "If-Match names no version", "If-Match",
+                std::string(request.Header("If-Match")));
   }
   return version;
 }
+
+namespace {
 
 Result<commands::CommandMeta> MetaOf(const ApiRequest& request, bool idempotent) {
   commands::CommandMeta meta;

@@ -57,6 +57,9 @@ Result<std::optional<IdempotencyHeader>> IdempotencyKeyOf(const ApiRequest& requ
 Result<std::optional<eventstore::IdempotentRequest>> IdempotentRequestOf(const ApiRequest& request);
 // The ETag of a contract version: "\"<version>\"".
 std::string VersionETag(uint64_t version);
+// The version If-Match names ("<version>", W/"<version>"); nothing when absent or "*";
+// PRECONDITION_FAILED for anything else.
+Result<std::optional<uint64_t>> ParseIfMatch(const ApiRequest& request);
 projections::QueryActor ReaderOf(const ApiRequest& request);
 // Every read starts here: the caller needs `permission`, and its own earlier writes become
 // visible first (read-your-writes).

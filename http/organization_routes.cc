@@ -38,29 +38,44 @@ boost::json::object OrganizationJson(std::string_view organization_id,
 
 Result<commands::OrganizationProfile> ReadOwn(const OrganizationRoutesDeps& deps,
                                               const ApiRequest& request) {
-  if (auto ok = RequirePermission(request, kOrganizationPermission); !ok)
+  if (auto ok = RequirePermission(request, kOrganizationPermission); !ok) {
     return std::unexpected(ok.error());
+  }
   return commands::ReadOrganization(deps.store, request.Caller().organization_id);
+}
+
+// The organization's settings as the response, with the version of its stream as ETag.
+ApiResponse OrganizationResponse(const ApiRequest& request,
+                                 const commands::OrganizationProfile& profile) {
+  return ApiResponse::Json(200, OrganizationJson(request.Caller().organization_id, profile))
+      .WithHeader("ETag", VersionETag(profile.version.value()));
 }
 
 // Appends the changed settings onto the profile as read, then answers the organization as it is.
 ApiResult Change(const OrganizationRoutesDeps& deps, const ApiRequest& request,
                  const commands::OrganizationProfile& read, const OrganizationSettings& settings) {
-  const std::string& organization_id = request.Caller().organization_id;
-  if (auto set = commands::SetOrganizationSettings(deps.store, organization_id, read, settings,
-                                                   EventActor(request));
+  auto if_match = ParseIfMatch(request);
+  if (!if_match) return std::unexpected(if_match.error());
+  if (*if_match && **if_match != read.version.value()) {
+    return Fail(ErrorCode::kPreconditionFailed,
+                "the organization's settings changed since the version If-Match names", "If-Match",
+                std::string(request.Header("If-Match")));
+  }
+  if (auto set = commands::SetOrganizationSettings(deps.store, request.Caller().organization_id,
+                                                   read, settings, EventActor(request));
       !set) {
     return std::unexpected(set.error());
   }
   commands::OrganizationProfile now = read;
+  if (settings != read.settings) now.version = StreamVersion(read.version.value() + 1);
   now.settings = settings;
-  return ApiResponse::Json(200, OrganizationJson(organization_id, now));
+  return OrganizationResponse(request, now);
 }
 
 ApiResult GetOrganization(const OrganizationRoutesDeps& deps, const ApiRequest& request) {
   auto profile = ReadOwn(deps, request);
   if (!profile) return std::unexpected(profile.error());
-  return ApiResponse::Json(200, OrganizationJson(request.Caller().organization_id, *profile));
+  return OrganizationResponse(request, *profile);
 }
 
 // frameOrigins: an array of at most kMaxFrameOrigins origins (an empty one: no embedding);

@@ -133,7 +133,15 @@ TEST_F(EmbeddedSigningTest, SettingsAreTheCallersOrganizationsAndReadBack) {
   EXPECT_EQ(Patch("c", R"({"accentColor":"#0b6e4f"})").status, 200);
   EXPECT_EQ(LogSize(), before);
 
-  auto logo = PutLogo("c", TinyPng() + "trailing bytes that are not kept");
+  // If-Match names the settings' version (the ETag): an older one changes nothing.
+  const std::string etag = client_.Get("/api/v1/organization", As("c")).Header("etag");
+  ASSERT_FALSE(etag.empty());
+  ExpectRefused(client_.Put("/api/v1/organization/logo", TinyPng(),
+                            As("c", {{"Content-Type", "image/png"}, {"If-Match", "\"99\""}})),
+                412, "PRECONDITION_FAILED", before, "If-Match");
+  auto logo =
+      client_.Put("/api/v1/organization/logo", TinyPng() + "trailing bytes that are not kept",
+                  As("c", {{"Content-Type", "image/png"}, {"If-Match", etag}}));
   ASSERT_EQ(logo.status, 200) << logo.body;
   const auto& stored = logo.Json().at("branding").at("logo");
   EXPECT_EQ(stored.at("mediaType"), "image/png");

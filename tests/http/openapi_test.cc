@@ -105,6 +105,11 @@ TEST(OpenApiDocumentTest, EveryOperationHasIdSuccessAndDefaultError) {
     for (const auto& [status, response] : responses) {
       if (status != "default" && !status.starts_with("4") && !status.starts_with("5")) continue;
       SCOPED_TRACE(std::string(status));
+      // The embedded signing page answers a refused URL with itself, saying why inside the frame.
+      if (id->as_string() == "getEmbeddedSigningPage" &&
+          Deref(response).at("content").as_object().contains("text/html")) {
+        continue;
+      }
       const auto& schema = Deref(response).at("content").at("application/json").at("schema");
       EXPECT_EQ(schema.at("$ref").as_string(), kErrorSchema);
     }
@@ -183,6 +188,15 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "uploadDocument",
       "getDocument",
       "getDocumentContent",
+      "getOrganization",
+      "updateOrganization",
+      "setOrganizationLogo",
+      "getOrganizationLogo",
+      "deleteOrganizationLogo",
+      "createEmbedUrl",
+      "getEmbeddedSigningPage",
+      "getSigningElementScript",
+      "getHostedSigningLogo",
   };
   std::multiset<std::string> actual;
   for (const auto& op : Operations())
@@ -241,6 +255,9 @@ TEST(OpenApiDocumentTest, OnlyTheOperationsWithTheirOwnCredentialsAreOpen) {
                                            "getOpenApiDocument",
                                            "getEventSchemas",
                                            "getSigningPage",
+                                           "getEmbeddedSigningPage",
+                                           "getSigningElementScript",
+                                           "getHostedSigningLogo",
                                            "getHostedSigningSession",
                                            "downloadHostedSigningDocument",
                                            "getHostedSigningDocumentPages",
@@ -294,7 +311,10 @@ TEST(OpenApiDocumentTest, HeadersAndQueryParametersWhereTheConventionsPutThem) {
     const std::string id(op.body->at("operationId").as_string());
     EXPECT_TRUE(HasParameter(op, "header", "X-Request-Id"));
     EXPECT_EQ(HasParameter(op, "header", "Idempotency-Key"), idempotent.contains(id));
-    EXPECT_EQ(HasParameter(op, "header", "If-Match"), op.method == "PUT");
+    // If-Match on every PUT, and on the organization's other changes (its settings are one
+    // versioned resource).
+    EXPECT_EQ(HasParameter(op, "header", "If-Match"),
+              op.method == "PUT" || id == "updateOrganization" || id == "deleteOrganizationLogo");
     EXPECT_EQ(HasParameter(op, "query", "download"), downloads.contains(id));
     const auto& responses = op.body->at("responses").as_object();
     EXPECT_EQ(responses.contains("304"), downloads.contains(id) || documents_to_sign.contains(id));

@@ -1323,7 +1323,7 @@ export interface paths {
         };
         /**
          * What the signing page shows
-         * @description Authenticated by the link's token only. The contract's title, the signer, the session's state (`open`, `completed` or `declined`: a used link still shows what happened), the document's hash and what the signer must prove (`authentication`). Until a signer who must give a code sends a valid `Signer-Proof`, `signerEmail` is masked.
+         * @description Authenticated by the link's token only. The contract's title, the signer, the session's state (`open`, `completed` or `declined`: a used link still shows what happened), the document's hash, what the signer must prove (`authentication`) and the sending organization's name, accent colour and whether it has a logo (`branding`). Until a signer who must give a code sends a valid `Signer-Proof`, `signerEmail` is masked.
          *
          *     Errors; 423 SIGNING_SESSION_LOCKED (five wrong codes: the sender must create a new session); 404 SIGNING_SESSION_NOT_FOUND (unknown or forged token); 410 SIGNING_SESSION_GONE (the contract was voided or expired: the detail's issue is `voided` or `expired`), SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED (cancelled, replaced by a refresh, or the contract is no longer out for signing).
          */
@@ -1694,6 +1694,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's organization
+         * @description Its name (set by the operator: `contractd organizations set --name`), the origins that may frame its embedded signing pages, and its branding: an accent colour and a logo, shown on its hosted signing pages and in the e-mails the service sends for its contracts.
+         *
+         *     Requires `organization:manage`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED.
+         */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set frame origins and accent colour
+         * @description Sets what is given and keeps the rest. `frameOrigins` replaces the list (at most 10; `[]` allows no frame): each an origin `https://host[:port]` (`http://` only for localhost, 127.0.0.1 or [::1]), nothing after it, no wildcard; they are normalized (lower case, no default port) and repeats dropped. Only these origins may frame the organization's embedded signing pages (`Content-Security-Policy: frame-ancestors`), and only they hear the pages' messages. `accentColor` is `#RRGGBB` with a contrast of at least 4.5:1 against white (WCAG AA), so that white text on it and it as text on white stay readable; `null` restores the default. Setting what is set already records nothing.
+         *
+         *     Requires `organization:manage`. Errors: 400 VALIDATION_FAILED (`frameOrigins`, `frameOrigins[i]`, `accentColor`, unknown member); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 409 STREAM_VERSION_CONFLICT (a concurrent change; retry); 412 PRECONDITION_FAILED (`If-Match` names an older version); 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/api/v1/organization/logo": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The logo
+         * @description The logo as the service stores it (PNG).
+         *
+         *     Requires `organization:manage`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND (no logo).
+         */
+        get: operations["getOrganizationLogo"];
+        /**
+         * Set the logo
+         * @description The body is the image: `image/png` or `image/jpeg` (no SVG, which can carry script), at most 256 KiB and 1024 x 1024 pixels. The service decodes it and stores it written out again as a plain PNG, so nothing of the file but its pixels is ever served. It shows on the organization's hosted signing pages and, inline, in its e-mails.
+         *
+         *     Requires `organization:manage`. Errors: 400 VALIDATION_FAILED (`logo`: not what its media type says, damaged, or larger than 1024 pixels a side); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 409 STREAM_VERSION_CONFLICT (a concurrent change; retry); 412 PRECONDITION_FAILED (`If-Match` names an older version); 413 PAYLOAD_TOO_LARGE (more than 256 KiB); 415 UNSUPPORTED_MEDIA_TYPE (neither PNG nor JPEG).
+         */
+        put: operations["setOrganizationLogo"];
+        post?: never;
+        /**
+         * Remove the logo
+         * @description Pages and e-mails show no logo from now on.
+         *
+         *     Requires `organization:manage`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 409 STREAM_VERSION_CONFLICT (a concurrent change; retry); 412 PRECONDITION_FAILED (`If-Match` names an older version).
+         */
+        delete: operations["deleteOrganizationLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signing-sessions/{sessionId}/embed-url": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The signing session's id (`ses_...`). */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A URL that opens the signing page inside your page
+         * @description For an open `platform_hosted` session: a single-use URL, valid for 5 minutes (never past the session's own expiry), to put in a frame of a page on one of the organization's `frameOrigins` (`updateOrganization`), directly or with the `<contract-signing src=...>` element of `/contract-signing.js`. Opening it spends it: the page it opens receives a proof of its own in its HTML and keeps it in memory (no cookie, which browsers block in frames), so the URL left in the frame's history opens nothing. A newer URL replaces an unused older one; the session's e-mailed link keeps working. The page tells its parent what happens with `postMessage`, addressed to each allowed origin and never to `*`: `signing.loaded` (`state`), `signing.resized` (`height`), `signing.completed`, `signing.declined`, `signing.expired` and `signing.error` (`code`), each with `sessionId` and `contractId`. The body may be omitted.
+         *
+         *     Errors: 400 VALIDATION_FAILED (`frameOrigins`: the organization allows no origin to frame its pages; a body with members); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED (`signing:manage` is required); 404 SIGNING_SESSION_NOT_FOUND (also for another organization's session); 409 SIGNING_SESSION_STATE_CONFLICT (not `platform_hosted`, or already completed or declined); 410 SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED, SIGNING_SESSION_GONE.
+         */
+        post: operations["createEmbedUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/embed/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signing page inside the integrator's frame
+         * @description What an embed URL (`createEmbedUrl`) opens: the hosted signing page, which only the organization's frame origins may frame (`Content-Security-Policy: frame-ancestors`; no `X-Frame-Options`). The first request spends the URL: the page it returns carries its own proof, and any later request of the same URL is refused. A refusal is the same page saying why (in the frame, and to the parent as `signing.error` or `signing.expired`), with the status of the error: 404 for a token never issued (a page no origin may frame), 410 SIGNING_SESSION_CANCELLED (used or replaced), SIGNING_SESSION_EXPIRED (past its 5 minutes, or the session expired), SIGNING_SESSION_GONE, 409 SIGNING_SESSION_STATE_CONFLICT (signed or declined already). No authentication.
+         */
+        get: operations["getEmbeddedSigningPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contract-signing.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The <contract-signing> element
+         * @description A script for the integrator's page that defines `<contract-signing src="<embed URL>">`: it frames the URL, grows with the page inside, and turns the page's messages into DOM events on itself (`signing.loaded`, `signing.resized`, `signing.completed`, `signing.declined`, `signing.expired`, `signing.error`, with the message as `detail`), accepting a message only from its own frame and the origin of its `src`. No authentication; limited per address.
+         */
+        get: operations["getSigningElementScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hosted-signing/{token}/logo": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The signing link's token; the only credential of the hosted signing page. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The sending organization's logo
+         * @description Authenticated by the link's token only; no `Signer-Proof` needed, as the logo says nothing of the document. `branding.logo` of the page's data says whether there is one.
+         *
+         *     Errors: 404 SIGNING_SESSION_NOT_FOUND, NOT_FOUND (no logo); 410 SIGNING_SESSION_GONE, SIGNING_SESSION_EXPIRED, SIGNING_SESSION_CANCELLED.
+         */
+        get: operations["getHostedSigningLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign/{token}": {
         parameters: {
             query?: never;
@@ -1939,6 +2103,64 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "organizationId": "org_acme",
+         *       "name": "Acme GmbH",
+         *       "frameOrigins": [
+         *         "https://app.acme.example"
+         *       ],
+         *       "branding": {
+         *         "accentColor": "#0b6e4f",
+         *         "logo": {
+         *           "sha256": "0b63999c9923fdcbf92c225bc0a3ea0947a3e2206d6a6b2b275db8112f5ac591",
+         *           "mediaType": "image/png",
+         *           "url": "/api/v1/organization/logo"
+         *         }
+         *       }
+         *     }
+         */
+        Organization: {
+            organizationId: string;
+            /** @description Its name in messages and on its pages, set by the operator. */
+            name: string | null;
+            /** @description The origins that may frame its embedded signing pages. */
+            frameOrigins: string[];
+            branding: {
+                accentColor: string | null;
+                logo: null | {
+                    sha256: string;
+                    /** @constant */
+                    mediaType: "image/png";
+                    /** @constant */
+                    url: "/api/v1/organization/logo";
+                };
+            };
+        };
+        UpdateOrganizationRequest: {
+            frameOrigins?: string[];
+            accentColor?: string | null;
+        };
+        EmbedUrl: {
+            /**
+             * Format: uri
+             * @description `<public origin>/embed/<token>`: single-use.
+             */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
+            sessionId: string;
+            contractId: string;
+            /** @description The origins that may frame the page and hear its messages. */
+            frameOrigins: string[];
+        };
+        /** @description What the page shows of the sending organization. */
+        HostedBranding: {
+            organizationName: string | null;
+            accentColor: string | null;
+            /** @description Whether `getHostedSigningLogo` has one. */
+            logo: boolean;
+        };
         /** @description The ledger's Ed25519 public key. */
         LedgerPublicKey: {
             /** @constant */
@@ -2084,6 +2306,7 @@ export interface components {
             signedAt?: string;
             declinedAt?: string;
             authentication: components["schemas"]["HostedAuthentication"];
+            branding: components["schemas"]["HostedBranding"];
         };
         HostedSigningOutcome: {
             sessionId: string;
@@ -4025,7 +4248,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description STORAGE_UNAVAILABLE: the service's disk is full. Nothing of the request was stored; the message is generic. Any write may answer it; retry after `Retry-After` seconds, with the same `Idempotency-Key` where the operation takes one. */
+        /** @description STORAGE_UNAVAILABLE: the service's disk is full. Nothing of the request was stored; the message is generic. Any write may answer it; retry after `Retry-After` seconds, with the same `Idempotency-Key` where the operation takes one. With `--replication kafka`, UNAVAILABLE comes the same way, with `Retry-After: 2`, when the log's cluster did not acknowledge a write or a standby was asked to write; a standby's every answer carries `Log-Position`, the size of the log it has applied. */
         StorageUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -7076,6 +7299,402 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description The version of the organization's settings, `"<n>"`: send it as `If-Match` to change them only if nobody else did since. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /** @description Change only if the settings are still at this version (the `ETag` of the last answer); 412 PRECONDITION_FAILED otherwise. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizationRequest"];
+            };
+        };
+        responses: {
+            /** @description The organization as it is now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description The version of the organization's settings, `"<n>"`: send it as `If-Match` to change them only if nobody else did since. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getOrganizationLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo. */
+            200: {
+                headers: {
+                    /** @description The PNG's SHA-256, quoted. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    setOrganizationLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /** @description The `ETag` of the contract version the change is based on (e.g. `"7"`; `W/"7"` and `*` are accepted). When the contract has another version the answer is 412 PRECONDITION_FAILED and nothing changes. Without it, the change applies to the latest version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description The organization with its new logo. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description The version of the organization's settings, `"<n>"`: send it as `If-Match` to change them only if nobody else did since. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteOrganizationLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /** @description Change only if the settings are still at this version (the `ETag` of the last answer); 412 PRECONDITION_FAILED otherwise. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization without a logo. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description The version of the organization's settings, `"<n>"`: send it as `If-Match` to change them only if nobody else did since. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createEmbedUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The signing session's id (`ses_...`). */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The embed URL. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedUrl"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getEmbeddedSigningPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The embed URL's token. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signing page, for this frame only. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The page's own inline style and script by hash, same-origin requests, and `frame-ancestors` with the organization's frame origins (`'none'` when the token names no session). */
+                    "Content-Security-Policy"?: string;
+                    "Referrer-Policy"?: "no-referrer";
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying the URL is not valid; no origin may frame it. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The page's own inline style and script by hash, same-origin requests, and `frame-ancestors` with the organization's frame origins (`'none'` when the token names no session). */
+                    "Content-Security-Policy"?: string;
+                    "Referrer-Policy"?: "no-referrer";
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The page saying the session is signed or declined already. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The page's own inline style and script by hash, same-origin requests, and `frame-ancestors` with the organization's frame origins (`'none'` when the token names no session). */
+                    "Content-Security-Policy"?: string;
+                    "Referrer-Policy"?: "no-referrer";
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying the URL was used, replaced or expired, or the contract is withdrawn or expired. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The page's own inline style and script by hash, same-origin requests, and `frame-ancestors` with the organization's frame origins (`'none'` when the token names no session). */
+                    "Content-Security-Policy"?: string;
+                    "Referrer-Policy"?: "no-referrer";
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSigningElementScript: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control"?: "public, max-age=300";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getHostedSigningLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The signing link's token; the only credential of the hosted signing page. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo (PNG). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["Error"];
