@@ -200,6 +200,8 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "document-uploads-per-hour",
       po::value(&serve.document_uploads_per_hour)->default_value(serve.document_uploads_per_hour),
       "documents one organization may upload in an hour, 1 to 100000")(
+      "bulk-rate", po::value(&serve.bulk_rate)->default_value(serve.bulk_rate),
+      "rows of bulk sends created and sent a second, all jobs together, 1 to 1000")(
       "tsa-url", po::value(&serve.tsa_url),
       "RFC 3161 timestamp authority, http(s)://...: seals become PAdES B-LT and tree heads are "
       "timestamped (default: none, seals are B-B)")(
@@ -297,6 +299,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
   if (serve.document_limit < 1024 || serve.document_limit > (100ull << 20)) {
     return Fail(ErrorCode::kValidationFailed, "--document-limit must be 1024 to 104857600 bytes",
                 "document-limit", std::to_string(serve.document_limit));
+  }
+  if (!(serve.bulk_rate >= 1 && serve.bulk_rate <= 1000)) {
+    return Fail(ErrorCode::kValidationFailed, "--bulk-rate must be 1 to 1000", "bulk-rate",
+                std::to_string(serve.bulk_rate));
   }
   if (serve.document_uploads_per_hour < 1 || serve.document_uploads_per_hour > 100000) {
     return Fail(ErrorCode::kValidationFailed, "--document-uploads-per-hour must be 1 to 100000",

@@ -111,6 +111,8 @@ struct ServeConfig {
   // --document-uploads-per-hour: uploads an organization may make in an hour (1..100000).
   uint64_t document_limit = 25ull << 20;
   int64_t document_uploads_per_hour = 100;
+  // --bulk-rate: rows of bulk sends turned into contracts a second, all jobs together (1..1000).
+  double bulk_rate = 50;
   // Trusted time (docs/documents.md). --tsa-url / CONTRACTD_TSA_URL: an RFC 3161 authority; seals
   // become PAdES B-LT and tree heads are timestamped. Empty (the default): seals stay B-B.
   std::string tsa_url;

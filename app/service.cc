@@ -17,6 +17,8 @@
 #include "domain/stream_kinds.h"
 #include "eventstore/start_check.h"
 #include "http/auth_token_key.h"
+#include "http/bulk_send_routes.h"
+#include "http/contract_requests.h"
 #include "http/contract_routes.h"
 #include "http/ledger_routes.h"
 #include "http/openapi_routes.h"
@@ -68,6 +70,7 @@ Result<std::unique_ptr<Service>> Service::Start(const ServeConfig& config,
     if (auto s = service->StartKafka(config); !s) return std::unexpected(s.error());
     service->StartTimers();
     service->StartDocumentExpiry();
+    service->StartBulkSends(config);
   }
 
   http::ApiHandlerOptions handler_options;
@@ -180,11 +183,14 @@ Status Service::StartReadSide() {
   });
   session_index_ = std::make_unique<projections::SigningSessionIndex>(*views_);
   document_index_ = std::make_unique<projections::DocumentIndex>(*views_);
+  bulk_send_index_ = std::make_unique<projections::BulkSendIndex>(*views_, [this] {
+    if (auto* runner = running_bulk_sends_.load()) runner->Wake();
+  });
   projector_ = std::make_unique<projections::Projector>(
       *store_, *views_,
-      std::vector<projections::Projection*>{&template_catalog_, contract_views_.get(),
-                                            &auth_->directory(), &endpoint_directory_,
-                                            session_index_.get(), document_index_.get()});
+      std::vector<projections::Projection*>{
+          &template_catalog_, contract_views_.get(), &auth_->directory(), &endpoint_directory_,
+          session_index_.get(), document_index_.get(), bulk_send_index_.get()});
   if (auto started = projector_->Start(); !started) return started;
   // The catalog must hold the templates just imported before the first request arrives.
   if (!projector_->WaitFor(store_->Size(), std::chrono::minutes(10))) {
@@ -258,6 +264,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
   if (auto s = http::AddLedgerRoutes(routes_, store_->ledger()); !s) return s;
   http::AddSigningPageRoutes(routes_);
   http::AddOrganizationRoutes(routes_, {*store_, store_->blobs()});
+  AddBulkSends();
   return {};
 }
 
@@ -357,6 +364,8 @@ void Service::Stop() {
   if (webhook_delivery_) webhook_delivery_->Stop();
   running_timers_.store(nullptr);
   if (timers_) timers_->Stop();
+  running_bulk_sends_.store(nullptr);
+  if (bulk_send_runner_) bulk_send_runner_->Stop();
   if (document_expiry_) document_expiry_->Stop();
   if (mail_outbox_) mail_outbox_->Stop();
   running_provider_notices_.store(nullptr);
@@ -525,6 +534,31 @@ Result<boost::json::object> Service::BackUp(const std::string& data_dir,
 }
 
 // Expiry and reminders -------------------------------------------------------------------------
+
+// Bulk sends -----------------------------------------------------------------------------------
+
+void Service::AddBulkSends() {
+  auto templates = [this](std::string_view id) { return template_catalog_.Find(id); };
+  bulk_sends_ = std::make_unique<commands::BulkSendCommands>(
+      commands::BulkSendDeps{*store_, templates, clock_, RandomIdGenerator::Instance()});
+  http::AddBulkSendRoutes(routes_, {*bulk_sends_, templates, [this] {
+                                      if (auto* runner = running_bulk_sends_.load()) runner->Wake();
+                                    }});
+}
+
+void Service::StartBulkSends(const ServeConfig& config) {
+  bulk_send_runner_ = std::make_unique<commands::BulkSendRunner>(
+      *bulk_sends_, *contract_commands_, *bulk_send_index_,
+      [](const boost::json::object& body) {
+        return http::CommandFromRequest<CreateContract>(body);
+      },
+      [this](std::string_view id) { return template_catalog_.Find(id); },
+      commands::BulkSendRunnerOptions{
+          .rows_per_second = config.bulk_rate,
+          .log = [](const std::string& line) { std::cerr << "contractd: " << line << std::endl; }});
+  bulk_send_runner_->Start();
+  running_bulk_sends_.store(bulk_send_runner_.get());
+}
 
 void Service::StartTimers() {
   timers_ = std::make_unique<commands::DueTimerScheduler>(

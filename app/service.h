@@ -11,6 +11,8 @@
 #include "app/config.h"
 #include "app/provider_notices.h"
 #include "app/provider_registry.h"
+#include "commands/bulk_send_runner.h"
+#include "commands/bulk_sends.h"
 #include "commands/contract_commands.h"
 #include "commands/document_commands.h"
 #include "commands/document_expiry.h"
@@ -31,6 +33,7 @@
 #include "http/webhook_routes.h"
 #include "mail/mail_outbox.h"
 #include "mail/mail_transport.h"
+#include "projections/bulk_send_index.h"
 #include "projections/contract_queries.h"
 #include "projections/contract_views.h"
 #include "projections/document_index.h"
@@ -91,6 +94,9 @@ class Service {
   // The scheduler of expiry and reminders (commands/due_timers.h), once the read side and the
   // contract commands run.
   void StartTimers();
+  // Bulk sends (DESIGN 23): the routes on every node, the runner on the writer.
+  void AddBulkSends();
+  void StartBulkSends(const ServeConfig& config);
   // Uploads (commands/document_commands.h): their routes, the look-up contract creation uses, and
   // the sweep that deletes those no contract named (app/service_documents.cc).
   void AddUploads(const ServeConfig& config);
@@ -145,6 +151,11 @@ class Service {
   webhooks::EndpointDirectory endpoint_directory_;
   std::unique_ptr<projections::SigningSessionIndex> session_index_;
   std::unique_ptr<projections::DocumentIndex> document_index_;
+  std::unique_ptr<projections::BulkSendIndex> bulk_send_index_;
+  std::unique_ptr<commands::BulkSendCommands> bulk_sends_;
+  std::unique_ptr<commands::BulkSendRunner> bulk_send_runner_;  // the writer only
+  std::atomic<commands::BulkSendRunner*> running_bulk_sends_{
+      nullptr};  // for the projector's thread
   std::unique_ptr<commands::DocumentCommands> document_commands_;
   std::unique_ptr<commands::DocumentExpiry> document_expiry_;
   std::unique_ptr<http::AuthModule> auth_;  // its directory must outlive the projector

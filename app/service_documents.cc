@@ -29,6 +29,10 @@ http::ServerOptions ServerOptionsOf(const ServeConfig& config) {
       http::LargeBodyOptions{.path = "/api/v1/hosted-signing/*/attachments",
                              .limit = kMaxAttachmentBytes,
                              .too_large = ErrorCode::kDocumentTooLarge},
+      // A bulk send's rows: a CSV of at most 5 MiB, or their JSON, which takes more room.
+      http::LargeBodyOptions{.path = "/api/v1/bulk-sends",
+                             .limit = kMaxBulkSendJsonBytes,
+                             .too_large = ErrorCode::kPayloadTooLarge},
   };
   return options;
 }

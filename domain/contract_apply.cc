@@ -73,6 +73,7 @@ void On(ContractState& state, const ContractCreatedData& d) {
                                         : OrganizationSigningMode::kAutomatic;
   state.organization_id = d.organization_id;
   state.created_by = d.created_by;
+  state.bulk_send_id = d.bulk_send_id.value_or("");
   state.data.field_values = DataValues(d.field_values);
   state.data.table_data = d.table_data;
   state.participants = Participants(d.participants);

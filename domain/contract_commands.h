@@ -43,6 +43,8 @@ struct CreateContract {
   boost::json::value fields;
   boost::json::value form_field_mapping;
   boost::json::object unknown;  // e.g. organizationSigningMode, which is read-only
+  // Set by the bulk send runner, never from a request: the job the contract comes from.
+  std::string bulk_send_id;
 };
 
 // PUT /contracts/{id}/data.

@@ -99,6 +99,11 @@ boost::json::array ParticipantsToEventJson(const std::vector<Participant>& parti
 
 // contract.created, then, with sendNow, preparation and sending against `version` (for a
 // contract from uploads: its implicit roles).
+// A contract that a bulk send made names its job (domain/bulk_send.h).
+void NoteBulkSend(const CreateContract& c, DomainEvent& created) {
+  if (!c.bulk_send_id.empty()) created.data["bulkSendId"] = c.bulk_send_id;
+}
+
 Result<std::vector<DomainEvent>> WithSendNow(const ContractState& state, DomainEvent created,
                                              const TemplateVersion* version,
                                              const DecisionContext& context, bool send_now) {
@@ -164,6 +169,7 @@ Result<std::vector<DomainEvent>> CreateWithDocuments(const ContractState& state,
     created.data["templateId"] = context.tmpl->template_id;
     created.data["templateVersionId"] = made.version->template_version_id;
   }
+  NoteBulkSend(c, created);
   return WithSendNow(state, std::move(created), nullptr, context, send_now);
 }
 
@@ -452,6 +458,7 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
     }
     created.data["fields"] = std::move(fields);
   }
+  NoteBulkSend(c, created);
   return WithSendNow(state, std::move(created), version, context, send_now);
 }
 

@@ -207,6 +207,7 @@ boost::json::object ContractToJson(const ContractState& state) {
   }
   if (state.signed_pdf_key) out["signedPdfKey"] = *state.signed_pdf_key;
   out["createdBy"] = state.created_by;
+  if (!state.bulk_send_id.empty()) out["bulkSendId"] = state.bulk_send_id;
   out["createdAt"] = state.created_at;
   out["updatedAt"] = state.updated_at;
   PutLifecycleDates(out, state);

@@ -54,6 +54,7 @@ struct ContractState {
   OrganizationSigningMode organization_signing_mode = OrganizationSigningMode::kAutomatic;
   std::string organization_id;  // the controller: the creating client's organization
   std::string created_by;       // client id
+  std::string bulk_send_id;     // the bulk send that made it; empty for every other contract
   ContractData data;
   std::vector<Participant> participants;
   std::vector<RoleBinding> role_bindings;

@@ -54,6 +54,8 @@ std::string_view ToString(ErrorCode code) {
       return "WEBHOOK_ENDPOINT_NOT_FOUND";
     case ErrorCode::kWebhookDeliveryNotFound:
       return "WEBHOOK_DELIVERY_NOT_FOUND";
+    case ErrorCode::kBulkSendNotFound:
+      return "BULK_SEND_NOT_FOUND";
     case ErrorCode::kSigningSessionNotFound:
       return "SIGNING_SESSION_NOT_FOUND";
     case ErrorCode::kProviderNotFound:
@@ -122,6 +124,13 @@ std::string_view ToString(ErrorCode code) {
 
 std::string Details::MoreProblems(size_t count) {
   return "and " + std::to_string(count) + " more problem" + (count == 1 ? "" : "s") + " not shown";
+}
+
+std::optional<ErrorCode> ErrorCodeNamed(std::string_view name) {
+  for (int code = 0; code <= static_cast<int>(ErrorCode::kInternal); ++code) {
+    if (ToString(static_cast<ErrorCode>(code)) == name) return static_cast<ErrorCode>(code);
+  }
+  return std::nullopt;
 }
 
 }  // namespace esign

@@ -2,6 +2,7 @@
 // domain/ knows no HTTP: the mapping from code to status lives in one table in http/.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,7 @@ enum class ErrorCode {
   kWebhookEndpointNotFound,
   kWebhookDeliveryNotFound,
   kSigningSessionNotFound,
+  kBulkSendNotFound,
   kProviderNotFound,
   kDocumentNotFound,
   // State (409 / 412).
@@ -76,6 +78,8 @@ enum class ErrorCode {
 
 // The wire name, e.g. "CONTRACT_ROLE_BINDING_INVALID".
 std::string_view ToString(ErrorCode code);
+// The code of a wire name; nothing for a name no code has.
+std::optional<ErrorCode> ErrorCodeNamed(std::string_view name);
 
 // One offending input: a JSON path such as "participants[1].templateRoleId" and what is wrong.
 struct ErrorDetail {

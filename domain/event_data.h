@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/bulk_send.h"
 #include "domain/contract_events.h"
 #include "domain/event_records.h"
 #include "domain/organization_contact.h"
@@ -47,13 +48,14 @@ struct ContractCreatedData {
   boost::json::object notifications;
   std::optional<std::vector<boost::json::object>> documents;
   std::optional<std::vector<boost::json::object>> fields;
+  std::optional<std::string> bulk_send_id;  // the bulk send that made it
   std::string created_at;
 };
 BOOST_DESCRIBE_STRUCT(ContractCreatedData, (),
                       (contract_id, title, template_id, template_version_id,
                        organization_signing_mode, organization_id, created_by, field_values,
                        table_data, participants, role_bindings, signing_settings, notifications,
-                       documents, fields, created_at))
+                       documents, fields, bulk_send_id, created_at))
 
 struct DataUpdatedData {
   static constexpr std::string_view kType = event_type::kDataUpdated;
@@ -496,6 +498,72 @@ struct OrganizationSettingsSetData {
 };
 BOOST_DESCRIBE_STRUCT(OrganizationSettingsSetData, (), (frame_origins, accent_color, logo_sha256))
 
+struct BulkSendCreatedData {
+  static constexpr std::string_view kType = event_type::kBulkSendCreated;
+  static constexpr std::string_view kDescription =
+      "A bulk send was asked for: one template to many recipients, the rows in a blob.";
+  std::string bulk_send_id;
+  std::string organization_id;
+  std::string client_id;
+  std::vector<std::string> permissions;
+  std::string request_sha256;
+  std::string template_id;
+  std::string title;
+  std::optional<boost::json::object> signing_settings;
+  std::optional<boost::json::object> notifications;
+  int64_t row_count;
+  std::string rows_sha256;
+  std::string created_at;
+};
+BOOST_DESCRIBE_STRUCT(BulkSendCreatedData, (),
+                      (bulk_send_id, organization_id, client_id, permissions, request_sha256,
+                       template_id, title, signing_settings, notifications, row_count, rows_sha256,
+                       created_at))
+
+struct BulkSendProgressedData {
+  static constexpr std::string_view kType = event_type::kBulkSendProgressed;
+  static constexpr std::string_view kDescription =
+      "A bulk send got further: each of the rows since the last progress, with its contract "
+      "({row, contractId}) or its error ({row, error: {code, message, details}}).";
+  std::string bulk_send_id;
+  std::string organization_id;
+  int64_t processed;
+  int64_t sent;
+  int64_t failed;
+  std::vector<boost::json::object> rows;
+  std::string progressed_at;
+};
+BOOST_DESCRIBE_STRUCT(BulkSendProgressedData, (),
+                      (bulk_send_id, organization_id, processed, sent, failed, rows, progressed_at))
+
+struct BulkSendCancelledData {
+  static constexpr std::string_view kType = event_type::kBulkSendCancelled;
+  static constexpr std::string_view kDescription =
+      "The integrator cancelled a bulk send: rows not yet sent will not be.";
+  std::string bulk_send_id;
+  std::string organization_id;
+  std::string cancelled_at;
+};
+BOOST_DESCRIBE_STRUCT(BulkSendCancelledData, (), (bulk_send_id, organization_id, cancelled_at))
+
+struct BulkSendCompletedData {
+  static constexpr std::string_view kType = event_type::kBulkSendCompleted;
+  static constexpr std::string_view kDescription =
+      "A bulk send ended: every row sent or failed (state completed), or the rest not sent after "
+      "a cancel (state cancelled).";
+  std::string bulk_send_id;
+  std::string organization_id;
+  std::string state;
+  int64_t row_count;
+  int64_t sent;
+  int64_t failed;
+  int64_t not_sent;
+  std::string completed_at;
+};
+BOOST_DESCRIBE_STRUCT(BulkSendCompletedData, (),
+                      (bulk_send_id, organization_id, state, row_count, sent, failed, not_sent,
+                       completed_at))
+
 struct WebhookEndpointCreatedData {
   static constexpr std::string_view kType = "webhook_endpoint.created";
   static constexpr std::string_view kDescription =
@@ -604,6 +672,7 @@ using AllEventData = boost::mp11::mp_append<
         TemplateArchivedData, DocumentUploadedData, DocumentDeletedData, OrganizationContactSetData,
         OrganizationSettingsSetData, WebhookEndpointCreatedData, WebhookEndpointUpdatedData,
         WebhookEndpointSecretRotatedData, WebhookEndpointDeletedData, ClientCreatedData,
-        TokenRevokedData, IdempotencyReservedData, IdempotencyCompletedData>>;
+        TokenRevokedData, IdempotencyReservedData, IdempotencyCompletedData, BulkSendCreatedData,
+        BulkSendProgressedData, BulkSendCancelledData, BulkSendCompletedData>>;
 
 }  // namespace esign

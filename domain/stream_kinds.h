@@ -19,6 +19,7 @@ enum class StreamKind {
   kIdempotency,      // "idempotency-<hash>": Idempotency-Key reservations
   kOrganization,     // "organization-<organizationId>": its notification address
   kDocument,         // "document-<documentId>": an upload and its deletion
+  kBulkSend,         // "bulk_send-<bulkSendId>": a bulk send job (domain/bulk_send.h)
 };
 
 // Where the relay publishes the events of a stream (webhooks/kafka_relay.h). Never published:
@@ -36,7 +37,7 @@ struct StreamKindInfo {
   PublishedTopic topic;
 };
 
-inline constexpr std::array<StreamKindInfo, 7> kStreamKinds = {{
+inline constexpr std::array<StreamKindInfo, 8> kStreamKinds = {{
     {StreamKind::kContract, "contract-", PublishedTopic::kContractEvents},
     {StreamKind::kTemplate, "template-", PublishedTopic::kContractEvents},
     {StreamKind::kClient, "client-", PublishedTopic::kNone},
@@ -46,6 +47,8 @@ inline constexpr std::array<StreamKindInfo, 7> kStreamKinds = {{
     {StreamKind::kOrganization, "organization-", PublishedTopic::kNone},
     // An upload belongs to its organization alone; contract events name its hashes.
     {StreamKind::kDocument, "document-", PublishedTopic::kNone},
+    // Analytics see a job's progress; the rows themselves stay in their blob.
+    {StreamKind::kBulkSend, "bulk_send-", PublishedTopic::kContractEvents},
 }};
 
 std::string_view StreamPrefix(StreamKind kind);

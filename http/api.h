@@ -99,6 +99,7 @@ enum class BodyTypes {
   kPdfOrMultipart,  // application/pdf or multipart/form-data, never JSON (document uploads)
   kAttachment,      // application/pdf, image/png or image/jpeg (a signer's attached file)
   kImage,           // image/png or image/jpeg (an organization's logo)
+  kJsonOrCsv,       // also text/csv (a bulk send's rows)
 };
 
 struct RouteSpec {

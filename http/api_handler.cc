@@ -48,6 +48,7 @@ bool Accepts(BodyTypes types, std::string_view content_type) {
     return type == "application/pdf" || type == "image/png" || type == "image/jpeg";
   }
   if (types == BodyTypes::kImage) return type == "image/png" || type == "image/jpeg";
+  if (types == BodyTypes::kJsonOrCsv && type == "text/csv") return true;
   if (type == "application/json") return true;
   return types == BodyTypes::kJsonOrForm && type == "application/x-www-form-urlencoded";
 }
@@ -191,7 +192,9 @@ void ApiHandler::Handle(Request request, const RequestContext& context, Respond 
              : types == BodyTypes::kAttachment
                  ? "an attached file is application/pdf, image/png or image/jpeg"
              : types == BodyTypes::kImage ? "an image is image/png or image/jpeg"
-                                          : "request bodies must be application/json",
+             : types == BodyTypes::kJsonOrCsv
+                 ? "request bodies must be application/json or text/csv"
+                 : "request bodies must be application/json",
              "Content-Type", std::string(api.Header("Content-Type"))));
   }
   if (exchange->route->auth == Auth::kBearer) {

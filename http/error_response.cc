@@ -39,6 +39,7 @@ beast_http::status StatusOf(ErrorCode code) {
     case ErrorCode::kArtifactRevisionNotFound:
     case ErrorCode::kWebhookEndpointNotFound:
     case ErrorCode::kWebhookDeliveryNotFound:
+    case ErrorCode::kBulkSendNotFound:
     case ErrorCode::kSigningSessionNotFound:
     case ErrorCode::kProviderNotFound:
     case ErrorCode::kDocumentNotFound:

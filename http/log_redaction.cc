@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "domain/text_formats.h"
+
 namespace esign::http {
 namespace {
 
@@ -41,15 +43,10 @@ std::string DecodeOnce(std::string_view text) {
   return out;
 }
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool IsTokenMarker(std::string_view segment) {
-  const std::string name = Lower(segment.substr(0, segment.find_first_of(kParameterDelimiters)));
-  return name == "sign" || name == "hosted-signing";
+  const std::string name =
+      AsciiLower(segment.substr(0, segment.find_first_of(kParameterDelimiters)));
+  return name == "sign" || name == "hosted-signing" || name == "embed";
 }
 
 // Every segment after a marker segment (empty ones skipped) becomes "{token}".
@@ -75,7 +72,7 @@ std::string RedactLinkSegments(std::string_view path) {
 }
 
 bool IsSecretName(std::string_view name) {
-  const std::string lower = Lower(name);
+  const std::string lower = AsciiLower(name);
   return lower.ends_with("token") || lower.ends_with("secret");
 }
 

@@ -1,6 +1,7 @@
 // What the access log may not show. Signing links carry their bearer credential in the path
-// (/sign/{token}, /api/v1/hosted-signing/{token}/...): a log line with the token would let anyone
-// who reads the log sign in the signer's place, so the token is replaced by "{token}".
+// (/sign/{token}, /embed/{token}, /api/v1/hosted-signing/{token}/...): a log line with the token
+// would let anyone who reads the log sign in the signer's place, so the token is replaced by
+// "{token}".
 //
 // The path is redacted as a server or a proxy might read it, not only as our router does: after
 // percent-decoding (repeatedly: %252F is a slash to a second decoder; a path still encoded after

@@ -103,6 +103,7 @@ std::string EncodeIndexEntry(const IndexEntry& entry) {
   out["roles"] = entry.roles;
   out["actions"] = entry.actions;
   out["text"] = entry.text;
+  if (!entry.bulk_send_id.empty()) out["bulkSendId"] = entry.bulk_send_id;
   return boost::json::serialize(out);
 }
 
@@ -172,6 +173,7 @@ std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
   common.expires_at = Micros(state.expires_at);
   common.controller = state.organization_id;
   common.created_by = state.created_by;
+  common.bulk_send_id = state.bulk_send_id;
   common.text = std::move(folded_text);
 
   for (const auto& [org, relation] : orgs) {
@@ -189,7 +191,8 @@ std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
 
 namespace {
 
-constexpr std::string_view kPostingTags[] = {"g/", "gs/", "go/", "gc/", "ga/", "gr/", "gb/", "gt/"};
+constexpr std::string_view kPostingTags[] = {"g/",  "gs/", "go/", "gc/", "ga/",
+                                             "gr/", "gb/", "gt/", "gk/"};
 constexpr DateField kIndexedDates[] = {
     DateField::kCreatedAt,  DateField::kUpdatedAt, DateField::kSentAt,    DateField::kCompletedAt,
     DateField::kDeclinedAt, DateField::kVoidedAt,  DateField::kExpiredAt, DateField::kExpiresAt};
@@ -249,6 +252,9 @@ std::vector<std::string> FilterKeys(const RowKeys& keys, const IndexEntry& entry
   }
   if (entry.Has(AccessRole::kController)) {
     out.push_back(keys.Posting(PostingIndex::kCreator, entry.created_by));
+    if (!entry.bulk_send_id.empty()) {
+      out.push_back(keys.Posting(PostingIndex::kBulkSend, entry.bulk_send_id));
+    }
   }
   for (const DateField field : kIndexedDates) {
     if (const std::optional<int64_t> date = entry.Date(field)) {

@@ -60,7 +60,8 @@ struct IndexEntry {
   std::vector<std::string> counterparties;  // other organizations involved, sorted
   uint8_t roles = 0;                        // bit per AccessRole of this organization
   uint8_t actions = 0;                      // bit per ParticipantAction of this organization
-  std::string text;  // folded (FoldText) title, participant names and e-mails, and the id
+  std::string text;          // folded (FoldText) title, participant names and e-mails, and the id
+  std::string bulk_send_id;  // the bulk send that made the contract; empty for the others
 
   bool Has(AccessRole role) const { return (roles & Bit(role)) != 0; }
   bool Has(ParticipantAction action) const { return (actions & Bit(action)) != 0; }
@@ -110,6 +111,7 @@ enum class PostingIndex {
   kRole,          // gr/<org>/<role>/
   kCreator,       // gb/<org>/<clientId>/
   kTrigram,       // gt/<org>/<trigram>/
+  kBulkSend,      // gk/<org>/<bulkSendId>/ (the controller's entries only)
 };
 std::string PostingPrefix(PostingIndex index, std::string_view organization_id,
                           std::string_view value);

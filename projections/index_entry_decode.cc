@@ -28,6 +28,7 @@ enum class Member {
   kCreatedBy,
   kText,
   kCounterparties,
+  kBulkSendId,
   kDate,  // one of the DateField names
 };
 
@@ -42,6 +43,7 @@ Member MemberNamed(std::string_view key) {
       {"createdBy", Member::kCreatedBy},
       {"text", Member::kText},
       {"counterparties", Member::kCounterparties},
+      {"bulkSendId", Member::kBulkSendId},
   };
   for (const auto& [name, member] : kMembers) {
     if (key == name) return member;
@@ -175,6 +177,9 @@ class EntryHandler : public JsonEventHandlerBase {
       case Member::kText:
         entry_.text.clear();
         break;
+      case Member::kBulkSendId:
+        entry_.bulk_send_id.clear();
+        break;
       case Member::kCounterparties:
         has_counterparties_ = false;
         entry_.counterparties.clear();
@@ -203,6 +208,9 @@ class EntryHandler : public JsonEventHandlerBase {
         break;
       case Member::kText:
         entry_.text = std::move(text_);
+        break;
+      case Member::kBulkSendId:
+        entry_.bulk_send_id = std::move(text_);
         break;
       default:
         break;

@@ -24,6 +24,7 @@ constexpr std::string_view kKnownParams[] = {"scope",
                                              "participantAction",
                                              "accessRole",
                                              "q",
+                                             "bulkSendId",
                                              "limit",
                                              "cursor"};
 
@@ -209,6 +210,7 @@ Result<ListQuery> ParseListQuery(const QueryParams& params) {
   }
   ReadIdentifier(params, "organizationId", query.organization_id, details);
   ReadIdentifier(params, "counterpartyOrganizationId", query.counterparty_organization_id, details);
+  ReadIdentifier(params, "bulkSendId", query.bulk_send_id, details);
   if (const auto text = value_of("participantAction")) {
     query.participant_action = ParseParticipantAction(*text);
     if (!query.participant_action) {
@@ -274,6 +276,7 @@ std::string QueryFingerprint(std::string_view client_id, std::string_view organi
   if (query.participant_action) out["participantAction"] = ToString(*query.participant_action);
   if (query.access_role) out["accessRole"] = ToString(*query.access_role);
   if (query.q) out["q"] = *query.q;
+  if (query.bulk_send_id) out["bulkSendId"] = *query.bulk_send_id;
   return CanonicalJson(out);
 }
 

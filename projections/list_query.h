@@ -64,6 +64,7 @@ struct ListQuery {
   std::optional<ParticipantAction> participant_action;      // the actor organization's own
   std::optional<AccessRole> access_role;                    // the actor organization's relation
   std::optional<std::string> q;  // folded (text_fold.h); a substring of the folded search text
+  std::optional<std::string> bulk_send_id;  // the contracts a bulk send made (the controller's)
   size_t limit = kDefaultListLimit;
   std::optional<std::string> cursor;  // opaque, checked by ContractQueries::List
 };

@@ -51,6 +51,9 @@ std::vector<std::string> FilterLists(std::string_view org, std::string_view clie
   if (query.access_role) {
     lists.push_back(PostingPrefix(PostingIndex::kRole, org, ToString(*query.access_role)));
   }
+  if (query.bulk_send_id) {
+    lists.push_back(PostingPrefix(PostingIndex::kBulkSend, org, *query.bulk_send_id));
+  }
   switch (query.scope) {
     case ListScope::kReadable:
       break;
@@ -342,6 +345,10 @@ bool MatchesListQuery(const IndexEntry& entry, std::string_view client_id, const
   if (query.participant_action && !entry.Has(*query.participant_action)) return false;
   if (query.access_role && !entry.Has(*query.access_role)) return false;
   if (query.q && entry.text.find(*query.q) == std::string::npos) return false;
+  if (query.bulk_send_id &&
+      (entry.bulk_send_id != *query.bulk_send_id || !entry.Has(AccessRole::kController))) {
+    return false;
+  }
   // Last, the grant: whatever the filters selected, only what the actor may read remains.
   return InScope(entry, client_id, query.scope);
 }

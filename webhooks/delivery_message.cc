@@ -9,6 +9,8 @@
 namespace esign::webhooks {
 namespace {
 
+constexpr std::string_view kBulkSendCompletedType = "bulk_send.completed";
+
 std::string HashDigits(std::string_view endpoint_id, std::string_view event_id) {
   const std::string input = std::string(endpoint_id) + "/" + std::string(event_id);
   return Sha256Hex(input).substr(0, 32);
@@ -41,7 +43,9 @@ std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value
   event.type = StringMemberOrEmpty(o, "type");
   event.contract_id = StringMemberOrEmpty(o, "contractId");
   event.event_id = StringMemberOrEmpty(o, "eventId");
-  if (!IsWebhookEventType(event.type) || event.contract_id.empty() || event.event_id.empty()) {
+  const bool bulk = event.type == kBulkSendCompletedType;
+  if (!IsWebhookEventType(event.type) || event.event_id.empty() ||
+      event.contract_id.empty() != bulk) {
     return std::nullopt;
   }
   event.time = StringMemberOrEmpty(o, "time");
@@ -57,16 +61,26 @@ std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value
   event.organization_id = StringMemberOrEmpty(o, "contractOrganizationId");
   if (const auto* data = o.if_contains("data"); data != nullptr && data->is_object()) {
     event.participant_id = StringMemberOrEmpty(data->as_object(), "participantId");
-    // Messages published before contractOrganizationId existed: contract.created names it.
-    if (event.organization_id.empty() && event.type == "contract.created") {
+    // Messages published before contractOrganizationId existed: contract.created names it; a
+    // bulk send's events name their organization.
+    if (event.organization_id.empty() && (event.type == "contract.created" || bulk)) {
       event.organization_id = StringMemberOrEmpty(data->as_object(), "organizationId");
     }
+    if (bulk) {
+      for (const std::string_view key :
+           {"bulkSendId", "state", "rowCount", "sent", "failed", "notSent"}) {
+        if (const auto* value = data->as_object().if_contains(key)) event.bulk_send[key] = *value;
+      }
+    }
   }
+  if (bulk && !event.bulk_send.contains("bulkSendId")) return std::nullopt;
   return event;
 }
 
 std::string DeliveryBody(const LifecycleEvent& event) {
-  boost::json::object data{{"contractId", event.contract_id}};
+  boost::json::object data = event.contract_id.empty()
+                                 ? event.bulk_send
+                                 : boost::json::object{{"contractId", event.contract_id}};
   if (const std::string_view status = StatusAfter(event.type); !status.empty()) {
     data["status"] = status;
   }

@@ -42,8 +42,11 @@ struct LifecycleEvent {
   std::string organization_id;  // the controller: contractOrganizationId, else of
                                 // contract.created's data, else empty
   std::string participant_id;   // of signer events and participant.reminded, else empty
+  // bulk_send.completed, which has no contract (contract_id empty): the job and how it ended,
+  // {bulkSendId, state, rowCount, sent, failed, notSent}.
+  boost::json::object bulk_send;
 };
-// nullopt for a message that is not a lifecycle event of a contract.
+// nullopt for a message that is not a lifecycle event of a contract or the end of a bulk send.
 std::optional<LifecycleEvent> ParseLifecycleEvent(std::string_view message_value);
 
 std::string DeliveryBody(const LifecycleEvent& event);

@@ -13,7 +13,10 @@ std::string WithDelivery(std::string_view kind, const delivery::Delivery& delive
 }  // namespace
 
 TopicMessage RetryRequestMessage(const delivery::Delivery& delivery) {
-  return {std::string(kRetriesTopic), delivery.contract_id, WithDelivery("retry", delivery)};
+  // Keyed by the contract, so its deliveries stay in order; a bulk send's by the delivery.
+  return {std::string(kRetriesTopic),
+          delivery.contract_id.empty() ? delivery.id : delivery.contract_id,
+          WithDelivery("retry", delivery)};
 }
 
 TopicMessage DeliveryRecordMessage(const delivery::Delivery& delivery) {

@@ -26,8 +26,9 @@ namespace esign::webhooks {
 
 // The event kinds an endpoint may subscribe to: the seven of the specification, the end of a
 // contract that will not be signed and its reminders (DESIGN section 14), and a hosted signing
-// link locked after too many wrong codes (DESIGN section 15).
-inline constexpr std::array<std::string_view, 11> kWebhookEventTypes = {
+// link locked after too many wrong codes (DESIGN section 15), and the end of a bulk send (DESIGN
+// section 23), the one kind that is about no single contract.
+inline constexpr std::array<std::string_view, 12> kWebhookEventTypes = {
     "contract.created",
     "contract.sent",
     "signer.completed",
@@ -38,7 +39,8 @@ inline constexpr std::array<std::string_view, 11> kWebhookEventTypes = {
     "contract.voided",
     "contract.expired",
     "participant.reminded",
-    "signer.authentication_failed"};
+    "signer.authentication_failed",
+    "bulk_send.completed"};
 
 inline constexpr std::string_view kEndpointCreated = "webhook_endpoint.created";
 inline constexpr std::string_view kEndpointUpdated = "webhook_endpoint.updated";

@@ -1,10 +1,10 @@
 // Embedded signing in a real browser (DESIGN 23): the integrator's page of examples/embedded, on
 // another loopback origin than contractd, frames the signing page with the <contract-signing>
 // element; the signer signs inside the frame and the parent hears signing.loaded then
-// signing.completed, every message from contractd's origin. A used embed URL and one past its five
-// minutes (contractd's clock moved by its admin command) tell the parent signing.error and
-// signing.expired. A page on an origin the organization does not allow is refused the frame by the
-// browser itself and hears nothing.
+// signing.completed, every message from contractd's origin; one who declines, signing.declined.
+// A used embed URL and one past its five minutes (contractd's clock moved by its admin command)
+// tell the parent signing.error and signing.expired. A page on an origin the organization does
+// not allow is refused the frame by the browser itself and hears nothing.
 //
 // Usage: node embedded_signing_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
 // Environment: CHROMIUM (default /usr/bin/chromium).
@@ -159,7 +159,23 @@ async function main() {
       await waitForEvent(page, "signing.expired", "the expired embed URL");
       ok("an embed URL past five minutes tells the parent signing.expired");
 
-      // 4. A page on an origin the organization does not allow: the browser refuses the frame.
+      // 4. A signer who declines inside the frame: signing.declined.
+      const declining = await sendNda(api, "Mutual NDA: declined inside the app");
+      const declineEmbed = await embedUrl(api, declining.id, declining.ada);
+      await show(declineEmbed.url);
+      await waitForEvent(page, "signing.loaded", "the page to decline on");
+      await frame.locator("#signing").waitFor({ state: "visible", timeout: 20_000 });
+      await frame.getByRole("button", { name: "Decline", exact: true }).click();
+      await frame.getByLabel("Why are you declining?").fill("Not this quarter.");
+      await frame.getByRole("button", { name: "Decline to sign" }).click();
+      await waitForEvent(page, "signing.declined", "after declining");
+      checkEqual((await page.evaluate(() => window.signingEvents)).map((e) => e.type).join(","),
+        "signing.loaded,signing.declined", "the events of a decline");
+      const declinedStatus = await api.expect(200, "GET", `/api/v1/contracts/${declining.id}/status`);
+      checkEqual(declinedStatus.status, "declined", "the declined contract through the API");
+      ok("declined inside the frame: signing.loaded then signing.declined");
+
+      // 5. A page on an origin the organization does not allow: the browser refuses the frame.
       const other = await sendNda(api, "Mutual NDA: framed where it may not be");
       const foreign = await embedUrl(api, other.id, other.ada);
       const refusals = [];

@@ -8,6 +8,7 @@ namespace {
 TEST(LogRedactionTest, SigningLinkTokensNeverReachTheLog) {
   EXPECT_EQ(RedactedPath("/sign/abcDEF123_-"), "/sign/{token}");
   EXPECT_EQ(RedactedPath("/api/v1/hosted-signing/abcDEF123"), "/api/v1/hosted-signing/{token}");
+  EXPECT_EQ(RedactedPath("/embed/abcDEF123"), "/embed/{token}");
   EXPECT_EQ(RedactedPath("/api/v1/hosted-signing/abc/complete"),
             "/api/v1/hosted-signing/{token}/complete");
 }
