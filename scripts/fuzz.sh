@@ -18,7 +18,7 @@ FUZZ_DIR=${FUZZ_DIR:-$ROOT/build/fuzz}
 CORPORA=$ROOT/tests/fuzz/corpus
 TARGETS=(fuzz_http_request fuzz_json_bodies fuzz_template_importer fuzz_cursor_token
   fuzz_verify_bundle fuzz_provider_callback fuzz_pdf_upload fuzz_signer_values
-  fuzz_attachment_check fuzz_log_entry fuzz_logo_image)
+  fuzz_attachment_check fuzz_log_entry fuzz_logo_image fuzz_bulk_csv)
 # FUZZ_TARGETS="a b" runs only those.
 if [ -n "${FUZZ_TARGETS:-}" ]; then read -ra TARGETS <<<"$FUZZ_TARGETS"; fi
 # Executions per target in `short`: the whole step stays within about three minutes on two cores

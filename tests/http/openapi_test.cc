@@ -197,6 +197,10 @@ TEST(OpenApiDocumentTest, OperationIdsAreTheAgreedOnes) {
       "getEmbeddedSigningPage",
       "getSigningElementScript",
       "getHostedSigningLogo",
+      "createBulkSend",
+      "getBulkSend",
+      "listBulkSendRows",
+      "cancelBulkSend",
   };
   std::multiset<std::string> actual;
   for (const auto& op : Operations())
@@ -297,7 +301,8 @@ TEST(OpenApiDocumentTest, HeadersAndQueryParametersWhereTheConventionsPutThem) {
                                             "addTemplateVersion",
                                             "publishTemplateVersion",
                                             "archiveTemplate",
-                                            "uploadDocument"};
+                                            "uploadDocument",
+                                            "createBulkSend"};
   const std::set<std::string> downloads = {
       "downloadArtifactRevision", "getRenderedUnsignedDocument", "getSignedLatestDocument",
       "getSignedOnlyDocument", "downloadContractFieldAttachment"};

@@ -1858,6 +1858,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bulk-sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one template to many recipients
+         * @description Accepts a job of 1 to 10,000 rows and answers 202 at once; the service then creates and sends one contract per row, as `POST /contracts` with `sendNow` would, under the Idempotency-Key `bulk:<job>:<row>`: every row is sent exactly once, across restarts. Rows are created at a bounded rate shared by all jobs (`--bulk-rate`, 50 a second by default), so other requests keep their pace. A row the contract's rules refuse (a missing field, a bad address) is recorded failed with its error and the job goes on. Follow the job with `getBulkSend` and `listBulkSendRows`, or subscribe to the `bulk_send.completed` webhook; each contract names its job (`bulkSendId`) and `listContracts?bulkSendId=` finds them.
+         *
+         *     The rows come as JSON, or as `text/csv` (RFC 4180, UTF-8, a header row, at most 5 MiB) with `templateId` (and optionally `title`) in the query: a column per field key (`purpose`, or with its section, `terms.termMonths`), `<roleId>.name`, `<roleId>.email` and `<roleId>.organizationId` per template role, and `title`. A role with a name or an e-mail in a row becomes a participant with the role's action; its individual signers sign on the hosted page. Integer and boolean fields are typed from the cell; an empty cell is left out.
+         *
+         *     Requires `contracts:create` and `contracts:send`. Errors: 400 VALIDATION_FAILED (the shape of the job or of a row, an unknown CSV column, CSV that does not read: the detail names its line), 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND; 409 IDEMPOTENCY_KEY_REUSED, TEMPLATE_ARCHIVED; 413 PAYLOAD_TOO_LARGE (a CSV over 5 MiB, JSON over 16 MiB); 415 UNSUPPORTED_MEDIA_TYPE.
+         */
+        post: operations["createBulkSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk-sends/{id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The bulk send's id (`bsd_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A bulk send and its counts
+         * @description The job's state (`running`, `cancelling`, `completed`, `cancelled`) and its rows counted by state: `pending`, `sent`, `failed`, `notSent` (after a cancel). Counts move every 100 rows.
+         *
+         *     Requires `contracts:read`. Errors: 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BULK_SEND_NOT_FOUND (also another organization's).
+         */
+        get: operations["getBulkSend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk-sends/{id}/rows": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The bulk send's id (`bsd_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Each row's contract or error
+         * @description Rows from `from` (default 0), at most `limit` (1 to 500, default 100), in row order; `nextFrom` continues.
+         *
+         *     Requires `contracts:read`. Errors: 400 VALIDATION_FAILED (`from`, `limit`, unknown parameter); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BULK_SEND_NOT_FOUND.
+         */
+        get: operations["listBulkSendRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk-sends/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The bulk send's id (`bsd_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the rows not yet sent
+         * @description The job stops before its next row (state `cancelling`, then `cancelled`); rows sent already stay sent. A job that ended is answered as it is. The body may be omitted.
+         *
+         *     Requires `contracts:send`. Errors: 400 VALIDATION_FAILED (a body with members); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BULK_SEND_NOT_FOUND; 409 STREAM_VERSION_CONFLICT (the job kept changing; retry).
+         */
+        post: operations["cancelBulkSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign/{token}": {
         parameters: {
             query?: never;
@@ -1880,6 +1988,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "bulk_send.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bulk_send.completed
+         * @description A bulk send ended: every row sent or failed (`state` completed), or the rows not yet sent when it was cancelled left unsent (`state` cancelled). Delivered to each endpoint of the job's organization that lists this type, signed per Standard Webhooks; answer 2xx within 15 s. Its `data` names the job, not a contract: read each row's contract with `listBulkSendRows`.
+         */
+        post: operations["onBulkSendCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contract.created": {
         parameters: {
             query?: never;
@@ -2103,6 +2231,73 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        CreateBulkSendRequest: {
+            templateId: string;
+            /** @description The title of rows without one (default: the template's name). */
+            title?: string;
+            /** @description As in `createContract`, for every row. */
+            signingSettings?: components["schemas"]["SigningSettings"];
+            /** @description As in `createContract`, for every row. */
+            notifications?: components["schemas"]["Notifications"];
+            rows: {
+                title?: string;
+                /** @description The row's field values, as `createContract`'s `data`. */
+                data?: components["schemas"]["SectionData"];
+                /** @description As `createContract`'s `participants`. */
+                participants: components["schemas"]["ParticipantInput"][];
+            }[];
+        };
+        BulkSend: {
+            id: string;
+            /** @enum {string} */
+            state: "running" | "cancelling" | "completed" | "cancelled";
+            templateId: string;
+            title: string | null;
+            rowCount: number;
+            counts: {
+                pending: number;
+                sent: number;
+                failed: number;
+                notSent: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            cancelledAt?: string;
+            /** Format: date-time */
+            completedAt?: string;
+        };
+        BulkSendRow: {
+            row: number;
+            /** @enum {string} */
+            state: "pending" | "sent" | "failed" | "not_sent";
+            contractId?: string;
+            /** @description Why the row's contract was refused, as the API would have answered it. */
+            error?: {
+                code: components["schemas"]["ErrorCode"];
+                message: string;
+                details: {
+                    field: string;
+                    issue: string;
+                }[];
+            };
+        };
+        BulkSendRows: {
+            items: components["schemas"]["BulkSendRow"][];
+            nextFrom: number | null;
+        };
+        BulkSendWebhookData: {
+            bulkSendId: string;
+            /** @enum {string} */
+            state: "completed" | "cancelled";
+            rowCount: number;
+            sent: number;
+            failed: number;
+            notSent: number;
+            eventId: string;
+            position: number;
+            streamVersion: number;
+        };
         /**
          * @example {
          *       "organizationId": "org_acme",
@@ -3207,6 +3402,8 @@ export interface components {
             renderedDocumentSha256?: string;
             /** @description Present when a stored signed PDF exists. */
             signedPdfKey?: string;
+            /** @description The bulk send that made the contract; absent for every other contract. */
+            bulkSendId?: string;
             /** @description The creating client's id. */
             createdBy: string;
             /** Format: date-time */
@@ -3669,7 +3866,7 @@ export interface components {
          * @description The error codes of this version. The list grows: `Error.code` accepts any other upper-case code too, and a client handles an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "CONTRACT_ROLE_BINDING_INVALID" | "CONTRACT_ROLE_BINDING_UNKNOWN_ROLE" | "CONTRACT_ROLE_BINDING_DUPLICATE" | "CONTRACT_ROLE_BINDING_INVALID_ROUTING" | "CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND" | "INVALID_NOTIFICATION_SETTINGS" | "TEMPLATE_INVALID" | "INVALID_CURSOR" | "DOCUMENT_INVALID" | "DOCUMENT_ENCRYPTED" | "DOCUMENT_LIMIT_EXCEEDED" | "UNAUTHENTICATED" | "INVALID_CLIENT" | "PROVIDER_SIGNATURE_INVALID" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONTRACT_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_VERSION_NOT_FOUND" | "PARTICIPANT_NOT_FOUND" | "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE" | "ARTIFACT_REVISION_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "SIGNING_SESSION_NOT_FOUND" | "PROVIDER_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "CONTRACT_STATE_CONFLICT" | "STREAM_VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "SIGNING_OUT_OF_TURN" | "SIGNING_SESSION_STATE_CONFLICT" | "PROVIDER_CALLBACK_REPLAYED" | "SIGNING_SESSION_EXPIRED" | "SIGNING_SESSION_CANCELLED" | "SIGNING_SESSION_GONE" | "REMINDER_TOO_SOON" | "SIGNER_CODE_TOO_SOON" | "SIGNER_CODE_LIMIT_REACHED" | "TEMPLATE_ARCHIVED" | "SIGNER_AUTHENTICATION_REQUIRED" | "SIGNER_AUTHENTICATION_FAILED" | "SIGNING_SESSION_LOCKED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "DOCUMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "NOT_IMPLEMENTED" | "STORAGE_ERROR" | "CORRUPTION" | "INTERNAL";
+        ErrorCode: "VALIDATION_FAILED" | "CONTRACT_ROLE_BINDING_INVALID" | "CONTRACT_ROLE_BINDING_UNKNOWN_ROLE" | "CONTRACT_ROLE_BINDING_DUPLICATE" | "CONTRACT_ROLE_BINDING_INVALID_ROUTING" | "CONTRACT_ROLE_BINDING_REQUIRED_ROLE_UNBOUND" | "INVALID_NOTIFICATION_SETTINGS" | "TEMPLATE_INVALID" | "INVALID_CURSOR" | "DOCUMENT_INVALID" | "DOCUMENT_ENCRYPTED" | "DOCUMENT_LIMIT_EXCEEDED" | "UNAUTHENTICATED" | "INVALID_CLIENT" | "PROVIDER_SIGNATURE_INVALID" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONTRACT_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_VERSION_NOT_FOUND" | "PARTICIPANT_NOT_FOUND" | "CONTRACT_SIGNED_DOCUMENT_NOT_AVAILABLE" | "ARTIFACT_REVISION_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "BULK_SEND_NOT_FOUND" | "SIGNING_SESSION_NOT_FOUND" | "PROVIDER_NOT_FOUND" | "DOCUMENT_NOT_FOUND" | "CONTRACT_STATE_CONFLICT" | "STREAM_VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "SIGNING_OUT_OF_TURN" | "SIGNING_SESSION_STATE_CONFLICT" | "PROVIDER_CALLBACK_REPLAYED" | "SIGNING_SESSION_EXPIRED" | "SIGNING_SESSION_CANCELLED" | "SIGNING_SESSION_GONE" | "REMINDER_TOO_SOON" | "SIGNER_CODE_TOO_SOON" | "SIGNER_CODE_LIMIT_REACHED" | "TEMPLATE_ARCHIVED" | "SIGNER_AUTHENTICATION_REQUIRED" | "SIGNER_AUTHENTICATION_FAILED" | "SIGNING_SESSION_LOCKED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "DOCUMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "NOT_IMPLEMENTED" | "STORAGE_ERROR" | "CORRUPTION" | "INTERNAL";
         /** @description An OpenAPI 3.1 document (this one). */
         OpenApiDocument: {
             openapi: string;
@@ -3728,10 +3925,10 @@ export interface components {
             participantId?: string;
         };
         /**
-         * @description A lifecycle event an endpoint may receive. `signer.authentication_failed`: a hosted signer typed a wrong or expired code five times and the session's link is locked; create a new session to let them try again.
+         * @description A lifecycle event an endpoint may receive. `signer.authentication_failed`: a hosted signer typed a wrong or expired code five times and the session's link is locked; create a new session to let them try again. `bulk_send.completed`: a bulk send ended, every row sent or failed, or the rest not sent after a cancel; its `data` names the job, not a contract.
          * @enum {string}
          */
-        WebhookEventType: "contract.created" | "contract.sent" | "signer.completed" | "contract.signing_in_progress" | "contract.completed" | "signer.declined" | "contract.declined" | "contract.voided" | "contract.expired" | "participant.reminded" | "signer.authentication_failed";
+        WebhookEventType: "contract.created" | "contract.sent" | "signer.completed" | "contract.signing_in_progress" | "contract.completed" | "signer.declined" | "contract.declined" | "contract.voided" | "contract.expired" | "participant.reminded" | "signer.authentication_failed" | "bulk_send.completed";
         WebhookEndpoint: {
             /** @example whe_01jd3v7q2k8m4zb6x9t0hcrw5n */
             id: string;
@@ -3812,7 +4009,8 @@ export interface components {
             endpointId: string;
             eventId: string;
             eventType: components["schemas"]["WebhookEventType"];
-            contractId: string;
+            /** @description The contract of the event; null for a bulk send's. */
+            contractId: string | null;
             /** @enum {string} */
             status: "pending" | "succeeded";
             /** Format: date-time */
@@ -4321,6 +4519,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Only the contracts this bulk send of the caller's organization made. */
+        BulkSendIdFilter: string;
         /** @description Standard Webhooks message id (`msg_...`), the same on every attempt and retry of one event to one endpoint: deduplicate by it. */
         WebhookId: string;
         /** @description When the attempt was sent, seconds since the epoch; reject old ones to stop replays. */
@@ -4879,6 +5079,8 @@ export interface operations {
                 accessRole?: components["parameters"]["AccessRole"];
                 /** @description Free-text search: a case-insensitive substring of the title, the participants' names and e-mail addresses, or the contract id. */
                 q?: components["parameters"]["Q"];
+                /** @description Only the contracts this bulk send of the caller's organization made. */
+                bulkSendId?: components["parameters"]["BulkSendIdFilter"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page, opaque and tamper-proof. Valid only with the same filters; anything else answers 400 INVALID_CURSOR. */
@@ -7700,6 +7902,185 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    createBulkSend: {
+        parameters: {
+            query?: {
+                /** @description With a CSV body: the template of every row. */
+                templateId?: string;
+                /** @description With a CSV body: the title of rows without a `title` column (default: the template's name). */
+                title?: string;
+            };
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /** @description Makes a retry safe. Keys are scoped to the calling client and bound to the operation and its body. The same key with the same body replays the first response (same status and body, no second effect); the same key with another body (or on another operation) answers 409 IDEMPOTENCY_KEY_REUSED. Longer than 255 characters: 400 VALIDATION_FAILED. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBulkSendRequest"];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The job, accepted; its rows are sent from now on. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getBulkSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The bulk send's id (`bsd_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listBulkSendRows: {
+        parameters: {
+            query?: {
+                from?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The bulk send's id (`bsd_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSendRows"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    cancelBulkSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The caller's id for this request, echoed in the response header, the error body and the access log. Generated when absent or longer than 128 characters. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The bulk send's id (`bsd_...`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     getSigningPage: {
         parameters: {
             query?: never;
@@ -7734,6 +8115,41 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["Error"];
+        };
+    };
+    onBulkSendCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id (`msg_...`), the same on every attempt and retry of one event to one endpoint: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When the attempt was sent, seconds since the epoch; reject old ones to stop replays. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the endpoint's `whsec_` secret; one per valid secret, separated by spaces, during the 24 h after a rotation. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bulk_send.completed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: components["schemas"]["BulkSendWebhookData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is a failed attempt, retried by the schedule; 410 disables the endpoint; 429 and 503 with `Retry-After` are honoured. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     onContractCreated: {
