@@ -28,6 +28,7 @@
 #include "eventstore/rocksdb_options.h"
 #include "eventstore/store_keys.h"
 #include "eventstore/verify_log.h"
+#include "projections/bulk_send_index.h"
 #include "projections/client_directory.h"
 #include "projections/contract_views.h"
 #include "projections/memory_view_store.h"
@@ -264,13 +265,14 @@ Result<std::unique_ptr<OutViews>> OpenOutViews(const std::string& dir) {
 // The projections the service runs (app/service.cc), as fresh objects.
 struct ServiceProjections {
   ServiceProjections(const eventstore::EventStore& log, const projections::ViewStore& views)
-      : contract_views(log), sessions(views) {}
+      : contract_views(log), sessions(views), bulk_sends(views) {}
   projections::TemplateCatalog catalog;
   projections::ContractViews contract_views;
   projections::ClientDirectory directory;
   projections::SigningSessionIndex sessions;
+  projections::BulkSendIndex bulk_sends;
   std::vector<projections::Projection*> All() {
-    return {&catalog, &contract_views, &directory, &sessions};
+    return {&catalog, &contract_views, &directory, &sessions, &bulk_sends};
   }
 };
 

@@ -540,7 +540,10 @@ Result<boost::json::object> Service::BackUp(const std::string& data_dir,
 void Service::AddBulkSends() {
   auto templates = [this](std::string_view id) { return template_catalog_.Find(id); };
   bulk_sends_ = std::make_unique<commands::BulkSendCommands>(
-      commands::BulkSendDeps{*store_, templates, clock_, RandomIdGenerator::Instance()});
+      commands::BulkSendDeps{*store_, templates, clock_, RandomIdGenerator::Instance(),
+                             [this](std::string_view organization_id) {
+                               return bulk_send_index_->RunningOf(organization_id);
+                             }});
   http::AddBulkSendRoutes(routes_, {*bulk_sends_, templates, [this] {
                                       if (auto* runner = running_bulk_sends_.load()) runner->Wake();
                                     }});

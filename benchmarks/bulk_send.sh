@@ -13,32 +13,9 @@ CONNECTIONS=${2:-64}
 ROWS=${ROWS:-2000}
 PORT=${PORT:-18090}
 WORK=$(mktemp -d /tmp/contract-bulk.XXXXXX)
-export WRK_DIR="$ROOT/benchmarks/wrk"
-
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
-[ -x "$BUILD_DIR/app/contractd" ] || { echo "build first: scripts/dev.sh test" >&2; exit 2; }
-
-cleanup() {
-  [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-"$BUILD_DIR/app/contractd" serve --data-dir "$WORK/data" --listen "127.0.0.1:$PORT" \
-  --access-log false --rate-limit 0 >"$WORK/server.out" 2>"$WORK/server.err" &
-SERVER_PID=$!
-for _ in $(seq 100); do
-  curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break
-  sleep 0.1
-done
-BASE="http://127.0.0.1:$PORT"
-CLIENT=$("$BUILD_DIR/app/contractd" clients create --data-dir "$WORK/data" --org org_bulk \
-  --name bulk --permissions contracts:read,contracts:create,contracts:send)
-CLIENT_ID=$(echo "$CLIENT" | sed -E 's/.*"clientId":"([^"]+)".*/\1/')
-CLIENT_SECRET=$(echo "$CLIENT" | sed -E 's/.*"clientSecret":"([^"]+)".*/\1/')
-TOKEN=$(curl -sf -X POST "$BASE/api/v1/auth/machine-token" -H 'Content-Type: application/json' \
-  -d "{\"clientId\":\"$CLIENT_ID\",\"clientSecret\":\"$CLIENT_SECRET\"}" |
-  sed -E 's/.*"accessToken":"([^"]+)".*/\1/')
+source "$ROOT/benchmarks/service.sh"
+start_contractd
+TOKEN=$(machine_token org_bulk contracts:read,contracts:create,contracts:send)
 export TOKEN
 
 # The contracts whose status is read: 200 drafts of the example NDA.

@@ -208,6 +208,13 @@ LOCAL=$(awk '/^create local/ {print $3}' "$WORK/replication.out" | cut -d. -f1)
 REPLICATED_P99=$(awk '/^create replicated/ {print $9}' "$WORK/replication.out")
 FAILOVER=$(awk '/^failover/ {print $2}' "$WORK/replication.out")
 
+echo "== status reads while a bulk send runs (benchmarks/bulk_send.sh)" >&2
+"$ROOT/benchmarks/bulk_send.sh" "$DURATION" "$CONNECTIONS" | tee "$WORK/bulk.out" >&2
+BULK_IDLE=$(awk '/^status, no job/ {print $4}' "$WORK/bulk.out" | cut -d. -f1)
+BULK_BUSY=$(awk '/^status, a bulk send running/ {print $6}' "$WORK/bulk.out" | cut -d. -f1)
+BULK_IDLE_P99=$(awk '/^status, no job/ {print $9}' "$WORK/bulk.out")
+BULK_BUSY_P99=$(awk '/^status, a bulk send running/ {print $11}' "$WORK/bulk.out")
+
 echo
 echo "compare: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)," \
   "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), ${DURATION}s per HTTP workload," \
@@ -229,5 +236,8 @@ row "webhook deliveries, 10 endpoints" "$WEBHOOKS" "deliveries/s" "nginx, the sa
   "$NGINX" ">= 0.15"
 row "create, log replicated (3 brokers)" "$REPLICATED" "req/s" "create, log on the local disk, same run" \
   "$LOCAL" "(cost)"
+row "status, a bulk send running" "$BULK_BUSY" "req/s" "status with no job, same run" "$BULK_IDLE" \
+  ">= 0.7"
 echo "create p99 $CREATE_P99, send p99 $SEND_P99 (target < 150ms); contractd peak memory $PEAK"
+echo "status p99 $BULK_IDLE_P99 with no job, $BULK_BUSY_P99 while a bulk send runs at 50 rows/s"
 echo "replicated create p99 $REPLICATED_P99; failover $FAILOVER ms from the writer's SIGKILL to the first create on the promoted standby (target < 10000)"

@@ -119,6 +119,8 @@ Result<bool> BulkSendRunner::Advance(const std::string& bulk_send_id, const std:
   }
   auto cached = rows_.find(bulk_send_id);
   if (cached == rows_.end()) {
+    // The rows of two jobs at most stay in memory; others are read again on their turn.
+    if (rows_.size() >= 2) rows_.clear();
     auto rows = jobs_.Rows(*job);
     if (!rows) return std::unexpected(rows.error());
     cached = rows_.emplace(bulk_send_id, std::move(*rows)).first;

@@ -2,15 +2,13 @@
 
 #include "base/sha256.h"
 #include "base/time_text.h"
+#include "commands/stream_visit.h"
 #include "domain/event_codec.h"
 #include "domain/event_data.h"
 #include "domain/stream_kinds.h"
 
 namespace esign::commands {
 namespace {
-
-// Events read from a job's stream at a time.
-constexpr size_t kReadPage = 256;
 
 std::unexpected<Error> NotFound(std::string_view id) {
   return Fail(ErrorCode::kBulkSendNotFound, "bulk send " + std::string(id) + " not found");
@@ -48,6 +46,15 @@ Result<BulkSend> BulkSendCommands::Create(const esign::Actor& actor, const BulkS
       return earlier;
     }
     if (earlier.error().code != ErrorCode::kBulkSendNotFound) return earlier;
+  }
+  if (deps_.running_of) {
+    auto running = deps_.running_of(actor.organization_id);
+    if (!running) return std::unexpected(running.error());
+    if (*running >= kMaxRunningBulkSends) {
+      return Fail(ErrorCode::kRateLimited,
+                  "the organization has " + std::to_string(kMaxRunningBulkSends) +
+                      " bulk sends running already; send this one when one of them ended");
+    }
   }
   auto tmpl = deps_.templates ? deps_.templates(request.template_id) : nullptr;
   if (tmpl == nullptr || !tmpl->VisibleTo(actor.organization_id)) {
@@ -101,19 +108,12 @@ Result<BulkSend> BulkSendCommands::ReadStream(std::string_view bulk_send_id) con
   if (!version) return std::unexpected(version.error());
   if (version->value() == 0) return NotFound(bulk_send_id);
   BulkSend job;
-  uint64_t next = 1;
-  while (next <= version->value()) {
-    auto records = deps_.store.ReadStream(stream, StreamVersion(next), kReadPage);
-    if (!records) return std::unexpected(records.error());
-    if (records->empty()) break;
-    for (const eventstore::EventRecord& record : *records) {
-      next = record.version.value() + 1;
-      boost::system::error_code ec;
-      const boost::json::value data = boost::json::parse(record.data, ec);
-      ApplyBulkSendEvent(job, record.type,
-                         ec || !data.is_object() ? boost::json::object{} : data.get_object());
-    }
-  }
+  auto visited =
+      VisitStream(deps_.store, stream, version->value(),
+                  [&](const eventstore::EventRecord& record, const boost::json::object& data) {
+                    ApplyBulkSendEvent(job, record.type, data);
+                  });
+  if (!visited) return std::unexpected(visited.error());
   return job;
 }
 

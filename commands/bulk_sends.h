@@ -19,11 +19,17 @@
 
 namespace esign::commands {
 
+// Jobs of one organization that may run at once: each holds up to 16 MiB of rows in the store.
+inline constexpr size_t kMaxRunningBulkSends = 5;
+
 struct BulkSendDeps {
   eventstore::EventStore& store;
   projections::TemplateLookup templates;
   const Clock& clock;
   IdGenerator& ids;
+  // How many jobs of the organization have not ended (projections/bulk_send_index.h); without
+  // it, no limit.
+  std::function<Result<size_t>(std::string_view organization_id)> running_of;
 };
 
 class BulkSendCommands {
@@ -31,8 +37,9 @@ class BulkSendCommands {
   explicit BulkSendCommands(BulkSendDeps deps) : deps_(std::move(deps)) {}
 
   // A new job (needs contracts:create and contracts:send, a template the organization may start
-  // contracts from). With an Idempotency-Key the job's id derives from the organization and the
-  // key: the same request again answers the same job, another one kIdempotencyKeyReused.
+  // contracts from, and fewer than kMaxRunningBulkSends of the organization's jobs running:
+  // kRateLimited otherwise). With an Idempotency-Key the job's id derives from the organization and
+  // the key: the same request again answers the same job, another one kIdempotencyKeyReused.
   Result<BulkSend> Create(const esign::Actor& actor, const BulkSendRequest& request,
                           const std::optional<std::string>& idempotency_key,
                           std::string_view request_sha256, const eventstore::Actor& event_actor);

@@ -1,14 +1,13 @@
 #include "commands/organization_commands.h"
 
+#include "commands/stream_visit.h"
+
 #include "domain/id_generator.h"
 #include "domain/stream_kinds.h"
 #include "domain/text_formats.h"
 
 namespace esign::commands {
 namespace {
-
-// Events read from the organization's stream at a time.
-constexpr size_t kReadPage = 256;
 
 Status RequireOrganizationId(std::string_view organization_id) {
   if (IsClientIdentifier(organization_id)) return {};
@@ -65,23 +64,16 @@ Result<OrganizationProfile> ReadOrganization(const eventstore::EventStore& store
   auto version = store.CurrentVersion(stream);
   if (!version) return std::unexpected(version.error());
   profile.version = *version;
-  uint64_t next = 1;
-  while (next <= version->value()) {
-    auto records = store.ReadStream(stream, StreamVersion(next), kReadPage);
-    if (!records) return std::unexpected(records.error());
-    if (records->empty()) break;
-    for (const eventstore::EventRecord& record : *records) {
-      next = record.version.value() + 1;
-      boost::system::error_code ec;
-      const boost::json::value data = boost::json::parse(record.data, ec);
-      if (ec || !data.is_object()) continue;
-      if (record.type == kOrganizationContactSet) {
-        profile.contact = OrganizationContactFrom(data.as_object());
-      } else if (record.type == kOrganizationSettingsSet) {
-        profile.settings = OrganizationSettingsFrom(data.as_object());
-      }
-    }
-  }
+  auto visited =
+      VisitStream(store, stream, version->value(),
+                  [&](const eventstore::EventRecord& record, const boost::json::object& data) {
+                    if (record.type == kOrganizationContactSet) {
+                      profile.contact = OrganizationContactFrom(data);
+                    } else if (record.type == kOrganizationSettingsSet) {
+                      profile.settings = OrganizationSettingsFrom(data);
+                    }
+                  });
+  if (!visited) return std::unexpected(visited.error());
   return profile;
 }
 

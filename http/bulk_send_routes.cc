@@ -5,6 +5,7 @@
 #include "base/sha256.h"
 #include "domain/csv_table.h"
 #include "http/contract_routes.h"
+#include "http/signing_request.h"
 
 namespace esign::http {
 namespace {
@@ -137,13 +138,8 @@ ApiResult GetRows(const BulkSendRoutesDeps& deps, const ApiRequest& request) {
 }
 
 ApiResult CancelJob(const BulkSendRoutesDeps& deps, const ApiRequest& request) {
-  if (!request.http.body().empty()) {
-    auto body = ParseJsonObjectBody(request);
-    if (!body) return std::unexpected(body.error());
-    if (!body->empty()) {
-      return Fail(ErrorCode::kValidationFailed, "a cancel has no members",
-                  std::string(body->begin()->key()), "unknown field");
-    }
+  if (auto ok = RequireNoMembers(request, "a cancel has no members"); !ok) {
+    return std::unexpected(ok.error());
   }
   auto job = deps.jobs.Cancel(DomainActor(request.Caller()), request.params.Get("id"),
                               EventActor(request));

@@ -34,12 +34,8 @@ boost::json::array OriginsJson(const std::vector<std::string>& origins) {
 ApiResult IssueEmbed(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = LoadSessionById(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
-  if (!request.http.body().empty()) {
-    auto body = ParseJsonObjectBody(request);
-    if (!body) return std::unexpected(body.error());
-    BodyReader reader(*body, {});
-    if (auto ok = reader.Finish("invalid embed URL request"); !ok)
-      return std::unexpected(ok.error());
+  if (auto ok = RequireNoMembers(request, "invalid embed URL request"); !ok) {
+    return std::unexpected(ok.error());
   }
   auto organization = OrganizationOf(deps, loaded->contract.organization_id);
   if (!organization) return std::unexpected(organization.error());

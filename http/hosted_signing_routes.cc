@@ -340,11 +340,8 @@ Result<LoadedSession> Authenticating(const SigningRoutesDeps& deps, const ApiReq
 ApiResult SendEmailCode(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = Authenticating(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
-  if (!request.http.body().empty()) {
-    auto body = ParseJsonObjectBody(request);
-    if (!body) return std::unexpected(body.error());
-    BodyReader reader(*body, {});
-    if (auto ok = reader.Finish("invalid code request"); !ok) return std::unexpected(ok.error());
+  if (auto ok = RequireNoMembers(request, "invalid code request"); !ok) {
+    return std::unexpected(ok.error());
   }
   const std::string expires_at =
       FormatTimestamp(deps.clock.NowMicros() + kEmailCodeTtlSeconds * kMicrosPerSecond);

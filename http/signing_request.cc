@@ -3,6 +3,7 @@
 #include "base/json_read.h"
 #include "domain/field_value.h"
 #include "domain/json_util.h"
+#include "http/api.h"
 
 namespace esign::http {
 
@@ -57,6 +58,13 @@ void BodyReader::Problem(std::string field, std::string issue) {
 Status BodyReader::Finish(std::string_view message) const {
   if (details_.empty()) return {};
   return Fail(Error{ErrorCode::kValidationFailed, std::string(message), details_});
+}
+
+Status RequireNoMembers(const ApiRequest& request, std::string_view message) {
+  if (request.http.body().empty()) return {};
+  auto body = ParseJsonObjectBody(request);
+  if (!body) return Fail(body.error());
+  return BodyReader(*body, {}).Finish(message);
 }
 
 }  // namespace esign::http

@@ -13,6 +13,12 @@
 
 namespace esign::http {
 
+struct ApiRequest;
+
+// An operation whose body may be omitted or be {}: kValidationFailed (`message`, each member
+// named) for one with members or that is not a JSON object.
+Status RequireNoMembers(const ApiRequest& request, std::string_view message);
+
 class BodyReader {
  public:
   BodyReader(const boost::json::object& body, std::initializer_list<std::string_view> known);

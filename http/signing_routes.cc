@@ -100,12 +100,8 @@ ApiResult GetSession(const SigningRoutesDeps& deps, const ApiRequest& request) {
 ApiResult CancelSession(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = LoadSessionById(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
-  if (!request.http.body().empty()) {
-    auto body = ParseJsonObjectBody(request);
-    if (!body) return std::unexpected(body.error());
-    BodyReader reader(*body, {});
-    if (auto ok = reader.Finish("invalid cancel"); !ok) return std::unexpected(ok.error());
-  }
+  if (auto ok = RequireNoMembers(request, "invalid cancel"); !ok)
+    return std::unexpected(ok.error());
   auto outcome =
       Run(deps, request, loaded->contract.id, CancelSigningSession{loaded->session.session_id});
   if (!outcome) return std::unexpected(outcome.error());

@@ -2,7 +2,8 @@
 // (commands/bulk_send_runner.h) finds them after a restart and new ones as they come. The jobs
 // themselves are their streams; this index only lists them.
 //
-// Rows (under "bulk_sends/"):  a/<bulkSendId> -> "" from bulk_send.created to bulk_send.completed
+// Rows (under "bulk_sends/"):  a/<bulkSendId> -> its organization, from bulk_send.created to
+//                              bulk_send.completed
 // Thread safety: the look-ups may be called from any thread and see committed rows; Apply is the
 // projector's.
 #pragma once
@@ -10,6 +11,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "projections/projection.h"
@@ -30,8 +32,13 @@ class BulkSendIndex final : public Projection {
 
   // The ids of the jobs that have not ended, in id order.
   Result<std::vector<std::string>> Running() const;
+  // How many of them are the organization's.
+  Result<size_t> RunningOf(std::string_view organization_id) const;
 
  private:
+  // (id, organization) of every job that has not ended.
+  Result<std::vector<std::pair<std::string, std::string>>> RunningWithOrganizations() const;
+
   const ViewStore& views_;
   std::function<void()> changed_;
 };

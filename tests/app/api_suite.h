@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/admin_socket.h"
 #include "tests/app/contractd_fixture.h"
 
 namespace esign::testing {
@@ -107,6 +108,16 @@ class ApiSuite : public ::testing::Test {
     EXPECT_TRUE(std::regex_search(metrics, match, std::regex(R"(contractd_log_events (\d+))")))
         << metrics.substr(0, 2000);
     return match.empty() ? 0 : std::stoull(match[1]);
+  }
+
+  // Moves the service's clock (a suite started with --clock-offset) ahead by `seconds`.
+  static void AdvanceClock(int64_t seconds) {
+    auto answer = app::AdminRequest(
+        data_dir_ / "admin.sock",
+        R"({"command":"clock.advance","seconds":)" + std::to_string(seconds) + "}",
+        std::chrono::seconds(10));
+    ASSERT_TRUE(answer && *answer) << (answer ? "no server" : answer.error().message);
+    EXPECT_NE((*answer)->find(R"("ok":true)"), std::string::npos) << **answer;
   }
 
   // Creates a contract as `who`; its JSON.

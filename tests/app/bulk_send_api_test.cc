@@ -203,6 +203,30 @@ TEST_F(BulkSendApiTest, CancelStopsTheRowsNotYetSent) {
   EXPECT_EQ(LogSize(), before);
 }
 
+TEST_F(BulkSendApiTest, AnOrganizationRunsAtMostFiveJobsAtOnce) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) {
+    auto created = Post(JobBody(400), {}, "d");
+    ASSERT_EQ(created.status, 202) << created.body;
+    ids.emplace_back(created.Json().at("id").as_string());
+  }
+  // The log moves while the jobs run: the refusal is checked by its answer and by what it did
+  // not make.
+  auto refused = Post(JobBody(1), {}, "d");
+  EXPECT_EQ(refused.status, 429) << refused.body;
+  EXPECT_EQ(refused.ErrorCode(), "RATE_LIMITED");
+  // Another organization is not held back by this one's jobs.
+  auto other = Post(JobBody(1), {}, "c");
+  EXPECT_EQ(other.status, 202) << other.body;
+  for (const std::string& id : ids) {
+    EXPECT_EQ(client_.Post("/api/v1/bulk-sends/" + id + "/cancel", "", As("d")).status, 200);
+  }
+  for (const std::string& id : ids) Finished(id, "d");
+  auto again = Post(JobBody(1), {}, "d");
+  EXPECT_EQ(again.status, 202) << again.body;
+  Finished(std::string(again.Json().at("id").as_string()), "d");
+}
+
 TEST_F(BulkSendApiTest, RefusalsChangeNothing) {
   const uint64_t before = LogSize();
   ExpectRefused(Post(JobBody(1), {}, "a_create_only"), 403, "PERMISSION_DENIED", before);
@@ -231,6 +255,8 @@ TEST_F(BulkSendApiTest, RefusalsChangeNothing) {
   const std::string id(created.Json().at("id").as_string());
   Finished(id);
   const uint64_t after = LogSize();
+  ExpectRefused(client_.Post("/api/v1/bulk-sends/" + id + "/cancel", R"({"now":true})", As("a")),
+                400, "VALIDATION_FAILED", after, "now");
   ExpectRefused(client_.Get("/api/v1/bulk-sends/" + id, As("b")), 404, "BULK_SEND_NOT_FOUND",
                 after);
   ExpectRefused(client_.Post("/api/v1/bulk-sends/" + id + "/cancel", "", As("b")), 404,

@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "base/base64.h"
 #include "tests/app/contractd_fixture.h"
 
 namespace esign::testing {
@@ -136,6 +137,51 @@ TEST_F(ContractdCliTest, AnOrganizationsAddressIsCheckedAndSetOnce) {
   EXPECT_EQ(RunContractd(set).exit_code, 0);
   EXPECT_EQ(RunContractd(set).exit_code, 0);  // the same again appends nothing
   EXPECT_EQ(CountEvents("organization.contact_set"), 1u);
+}
+
+TEST_F(ContractdCliTest, AnOrganizationsFrameOriginsAndBrandingAreCheckedAndSetOnce) {
+  const std::string dir = data_dir_.string();
+  const auto logo = data_dir_.parent_path() / ("logo-" + std::to_string(::getpid()) + ".png");
+  {
+    // A 1 x 1 PNG.
+    std::ofstream out(logo, std::ios::binary);
+    out << *Base64Decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+"
+        "M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==");
+  }
+  const std::vector<std::string> base = {"organizations", "set",  "--data-dir", dir,
+                                         "--org",         "org_b"};
+  const auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  for (const auto& args : {base, with({"--frame-origin", "http://app.example.com"}),
+                           with({"--accent-color", "#ffff00"}), with({"--logo", "/nonexistent"}),
+                           with({"--frame-origin", "https://*.example.com"})}) {
+    const auto result = RunContractd(args);
+    EXPECT_EQ(result.exit_code, 2) << args.back() << " " << result.err;
+    EXPECT_FALSE(result.err.empty());
+  }
+  EXPECT_EQ(CountEvents("organization.settings_set"), 0u);
+  const auto set =
+      with({"--frame-origin", "https://App.Example.com", "--frame-origin", "http://localhost:3000",
+            "--accent-color", "#0B6E4F", "--logo", logo.string()});
+  const auto done = RunContractd(set);
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  const auto json = boost::json::parse(done.out);
+  EXPECT_EQ(boost::json::serialize(json.at("frameOrigins")),
+            R"(["https://app.example.com","http://localhost:3000"])");
+  EXPECT_EQ(json.at("accentColor"), "#0b6e4f");
+  EXPECT_EQ(json.at("logoSha256").as_string().size(), 64u);
+  EXPECT_EQ(RunContractd(set).exit_code, 0);  // the same again appends nothing
+  EXPECT_EQ(CountEvents("organization.settings_set"), 1u);
+  const auto cleared = RunContractd(with({"--frame-origin", "none", "--logo", ""}));
+  ASSERT_EQ(cleared.exit_code, 0) << cleared.err;
+  EXPECT_TRUE(boost::json::parse(cleared.out).at("frameOrigins").as_array().empty());
+  EXPECT_EQ(boost::json::parse(cleared.out).at("accentColor"), "#0b6e4f");
+  EXPECT_EQ(CountEvents("organization.settings_set"), 2u);
+  std::filesystem::remove(logo);
 }
 
 TEST_F(ContractdCliTest, AStaleSocketOfAKilledServerDoesNotStandInTheWay) {

@@ -69,14 +69,6 @@ class EmbeddedSigningTest : public ApiSuite {
     const std::string url(embed.Json().at("url").as_string());
     return client_.Get(url.substr(url.find("/embed/")));
   }
-
-  static void AdvanceClock(int64_t seconds) {
-    auto answer = app::AdminRequest(
-        data_dir_ / "admin.sock",
-        R"({"command":"clock.advance","seconds":)" + std::to_string(seconds) + "}",
-        std::chrono::seconds(10));
-    ASSERT_TRUE(answer && *answer) << (answer ? "no server" : answer.error().message);
-  }
 };
 
 TEST_F(EmbeddedSigningTest, OrganizationSettingsNeedTheirPermissionAndRefuseBadInput) {

@@ -57,15 +57,6 @@ class SignerAuthenticationTest : public ApiSuite {
     return found;
   }
 
-  static void AdvanceClock(int64_t seconds) {
-    auto answer = app::AdminRequest(
-        data_dir_ / "admin.sock",
-        R"({"command":"clock.advance","seconds":)" + std::to_string(seconds) + "}",
-        std::chrono::seconds(10));
-    ASSERT_TRUE(answer && *answer) << (answer ? "no server" : answer.error().message);
-    EXPECT_NE((*answer)->find(R"("ok":true)"), std::string::npos) << **answer;
-  }
-
   // The code number `n` of the session, derived as the service derives it.
   static std::string EmailCode(const std::string& session_id, int n) {
     auto key = http::LoadOrCreateTokenKey(data_dir_ / "signer-secrets-key");

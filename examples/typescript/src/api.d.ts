@@ -1873,7 +1873,7 @@ export interface paths {
          *
          *     The rows come as JSON, or as `text/csv` (RFC 4180, UTF-8, a header row, at most 5 MiB) with `templateId` (and optionally `title`) in the query: a column per field key (`purpose`, or with its section, `terms.termMonths`), `<roleId>.name`, `<roleId>.email` and `<roleId>.organizationId` per template role, and `title`. A role with a name or an e-mail in a row becomes a participant with the role's action; its individual signers sign on the hosted page. Integer and boolean fields are typed from the cell; an empty cell is left out.
          *
-         *     Requires `contracts:create` and `contracts:send`. Errors: 400 VALIDATION_FAILED (the shape of the job or of a row, an unknown CSV column, CSV that does not read: the detail names its line), 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND; 409 IDEMPOTENCY_KEY_REUSED, TEMPLATE_ARCHIVED; 413 PAYLOAD_TOO_LARGE (a CSV over 5 MiB, JSON over 16 MiB); 415 UNSUPPORTED_MEDIA_TYPE.
+         *     Requires `contracts:create` and `contracts:send`. Errors: 400 VALIDATION_FAILED (the shape of the job or of a row, an unknown CSV column, CSV that does not read: the detail names its line), 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 TEMPLATE_NOT_FOUND; 409 IDEMPOTENCY_KEY_REUSED, TEMPLATE_ARCHIVED; 413 PAYLOAD_TOO_LARGE (a CSV over 5 MiB, JSON over 16 MiB); 415 UNSUPPORTED_MEDIA_TYPE; 429 RATE_LIMITED (the organization has 5 bulk sends running).
          */
         post: operations["createBulkSend"];
         delete?: never;
