@@ -213,7 +213,8 @@ Status BulkSendCommands::RecordCompleted(const BulkSend& job) {
 }
 
 Status BulkSendCommands::AppendToJob(const BulkSend& job, std::string_view type,
-                                     boost::json::object data, const eventstore::Actor& actor) {
+                                     const boost::json::object& data,
+                                     const eventstore::Actor& actor) {
   eventstore::NewEvent event;
   event.type = std::string(type);
   event.data = boost::json::serialize(data);

@@ -66,7 +66,7 @@ class BulkSendCommands {
   Result<uint64_t> VersionOf(std::string_view bulk_send_id) const;
 
  private:
-  Status AppendToJob(const BulkSend& job, std::string_view type, boost::json::object data,
+  Status AppendToJob(const BulkSend& job, std::string_view type, const boost::json::object& data,
                      const eventstore::Actor& actor);
 
   BulkSendDeps deps_;

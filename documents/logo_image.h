@@ -13,7 +13,7 @@
 
 namespace esign::documents {
 
-inline constexpr size_t kMaxLogoBytes = 256 * 1024;
+inline constexpr size_t kMaxLogoBytes = size_t{256} * 1024;
 inline constexpr int kMaxLogoSide = 1024;
 
 // The logo re-encoded as PNG. kPayloadTooLarge above kMaxLogoBytes; kValidationFailed (field

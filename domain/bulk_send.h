@@ -26,9 +26,9 @@
 namespace esign {
 
 inline constexpr size_t kMaxBulkSendRows = 10'000;
-inline constexpr size_t kMaxBulkSendCsvBytes = 5 * 1024 * 1024;
+inline constexpr size_t kMaxBulkSendCsvBytes = size_t{5} * 1024 * 1024;
 // The same rows as JSON repeat every member's name in every row.
-inline constexpr size_t kMaxBulkSendJsonBytes = 16 * 1024 * 1024;
+inline constexpr size_t kMaxBulkSendJsonBytes = size_t{16} * 1024 * 1024;
 // Rows between two bulk_send.progressed events.
 inline constexpr int64_t kBulkProgressEvery = 100;
 

@@ -22,7 +22,7 @@ struct CsvTable {
 struct CsvLimits {
   size_t max_records = 10'000;  // after the header
   size_t max_columns = 500;
-  size_t max_cell_bytes = 64 * 1024;
+  size_t max_cell_bytes = size_t{64} * 1024;
 };
 
 // kValidationFailed (field "csv", the issue naming the line) for text that is not UTF-8, a quote

@@ -36,6 +36,8 @@ constexpr std::string_view kFont = "font-family:Helvetica,Arial,sans-serif;";
 constexpr std::string_view kParagraphStyle = "margin:0 0 16px 0;";
 constexpr std::string_view kNoteStyle = "margin:0 0 16px 0;font-size:13px;color:#6b7280;";
 constexpr std::string_view kLinkColor = "#1d4ed8";
+constexpr std::string_view kLogoStyle =
+    "display:block;max-height:48px;max-width:200px;margin:0 0 16px 0;border:0;";
 constexpr std::string_view kHead =
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
@@ -124,10 +126,8 @@ std::string RenderHtml(const MailContext& context, const std::string& subject,
   if (!context.logo_content_id.empty()) {
     const std::string alt =
         context.organization_name.empty() ? "Logo" : context.organization_name + " logo";
-    Append(html,
-           {"<img src=\"cid:", EscapeHtml(context.logo_content_id), "\" alt=\"", EscapeHtml(alt),
-            "\" style=\"display:block;max-height:48px;max-width:200px;margin:0 0 16px "
-            "0;border:0;\">\n"});
+    Append(html, {"<img src=\"cid:", EscapeHtml(context.logo_content_id), "\" alt=\"",
+                  EscapeHtml(alt), "\" style=\"", kLogoStyle, "\">\n"});
   }
   Append(html, {"<p style=\"", kParagraphStyle, "\">", EscapeHtml(greeting), "</p>\n"});
   for (const Block& block : blocks) {
