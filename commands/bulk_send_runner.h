@@ -36,7 +36,8 @@ using ContractRequestReader = std::function<CreateContract(const boost::json::ob
 struct BulkSendRunnerOptions {
   double rows_per_second = 50;
   // How often the index is looked at without a Wake, and how long a failed chunk waits.
-  std::chrono::milliseconds poll{1000};
+  // (The index's own wake comes as the projector applies a job, a moment before it commits it.)
+  std::chrono::milliseconds poll{250};
   std::function<void(const std::string&)> log;
 };
 

@@ -78,7 +78,9 @@ Result<BulkSend> BulkSendCommands::Create(const esign::Actor& actor, const BulkS
                               .permissions = {actor.permissions.begin(), actor.permissions.end()},
                               .request_sha256 = std::string(request_sha256),
                               .template_id = request.template_id,
-                              .title = request.title,
+                              // Fixed now, so that a row run again after a restart asks exactly what it asked before,
+      // even if the template was renamed since (its Idempotency-Key is bound to the request).
+      .title = request.title.empty() ? tmpl->name : request.title,
                               .signing_settings = request.signing_settings,
                               .notifications = request.notifications,
                               .row_count = static_cast<int64_t>(request.rows.size()),

@@ -181,11 +181,16 @@ TEST_F(BulkSendApiTest, ACsvBecomesTheSameRows) {
 }
 
 TEST_F(BulkSendApiTest, CancelStopsTheRowsNotYetSent) {
-  // 400 rows at 200 a second: the cancel comes while most of them wait.
+  // 400 rows at 200 a second: the cancel comes once the first 100 are recorded, while most of
+  // the others wait.
   auto created = Post(JobBody(400));
   ASSERT_EQ(created.status, 202) << created.body;
   const std::string id(created.Json().at("id").as_string());
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (int i = 0; i < 500; ++i) {
+    auto job = client_.Get("/api/v1/bulk-sends/" + id, As("a"));
+    if (job.Json().at("counts").at("sent").as_int64() >= 100) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   auto cancelled = client_.Post("/api/v1/bulk-sends/" + id + "/cancel", "", As("a"));
   ASSERT_EQ(cancelled.status, 200) << cancelled.body;
   const object job = Finished(id);
