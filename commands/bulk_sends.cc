@@ -72,20 +72,21 @@ Result<BulkSend> BulkSendCommands::Create(const esign::Actor& actor, const BulkS
   }
   auto rows_sha256 = deps_.store.blobs().Put(boost::json::serialize(request.rows));
   if (!rows_sha256) return std::unexpected(rows_sha256.error());
-  BulkSendCreatedData created{.bulk_send_id = id,
-                              .organization_id = actor.organization_id,
-                              .client_id = actor.client_id,
-                              .permissions = {actor.permissions.begin(), actor.permissions.end()},
-                              .request_sha256 = std::string(request_sha256),
-                              .template_id = request.template_id,
-                              // Fixed now, so that a row run again after a restart asks exactly what it asked before,
+  BulkSendCreatedData created{
+      .bulk_send_id = id,
+      .organization_id = actor.organization_id,
+      .client_id = actor.client_id,
+      .permissions = {actor.permissions.begin(), actor.permissions.end()},
+      .request_sha256 = std::string(request_sha256),
+      .template_id = request.template_id,
+      // Fixed now, so that a row run again after a restart asks exactly what it asked before,
       // even if the template was renamed since (its Idempotency-Key is bound to the request).
       .title = request.title.empty() ? tmpl->name : request.title,
-                              .signing_settings = request.signing_settings,
-                              .notifications = request.notifications,
-                              .row_count = static_cast<int64_t>(request.rows.size()),
-                              .rows_sha256 = *rows_sha256,
-                              .created_at = FormatTimestamp(deps_.clock.NowMicros())};
+      .signing_settings = request.signing_settings,
+      .notifications = request.notifications,
+      .row_count = static_cast<int64_t>(request.rows.size()),
+      .rows_sha256 = *rows_sha256,
+      .created_at = FormatTimestamp(deps_.clock.NowMicros())};
   eventstore::NewEvent event;
   event.type = std::string(event_type::kBulkSendCreated);
   event.data = boost::json::serialize(event_codec::WriteData(created));
