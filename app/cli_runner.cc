@@ -1,8 +1,6 @@
 #include "app/cli_runner.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -10,6 +8,7 @@
 #include "app/backup.h"
 #include "app/cli_commands.h"
 #include "app/cli_store.h"
+#include "app/file_text.h"
 #include "app/private_data_directory.h"
 #include "app/provider_registry.h"
 #include "base/base64.h"
@@ -25,14 +24,6 @@ int Report(const Error& error, std::ostream& err) {
   for (const auto& d : error.details) err << " (" << d.field << ": " << d.issue << ")";
   err << "\n";
   return ExitCodeOf(error);
-}
-
-// The whole file; nothing when it cannot be read.
-std::optional<std::string> ReadWholeFile(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf())) return std::nullopt;
-  return text.str();
 }
 
 // organizations.set with the members the command line gave; a logo file goes as base64 with its
@@ -51,7 +42,7 @@ Result<boost::json::object> OrganizationsSetRequest(const OrganizationsSetConfig
   if (config.logo_file) {
     request["logo"] = "";
     if (!config.logo_file->empty()) {
-      const std::optional<std::string> bytes = ReadWholeFile(*config.logo_file);
+      const Result<std::string> bytes = ReadWholeFile(*config.logo_file);
       if (!bytes) {
         return Fail(ErrorCode::kValidationFailed, "cannot read logo file " + *config.logo_file,
                     "logo", *config.logo_file);
@@ -100,7 +91,7 @@ Result<std::vector<boost::json::object>> BuildRequests(const Command& command) {
     return requests;
   }
   for (const auto& file : command.templates_import.files) {
-    const std::optional<std::string> text = ReadWholeFile(file);
+    const Result<std::string> text = ReadWholeFile(file);
     if (!text) {
       return Fail(ErrorCode::kTemplateInvalid, "cannot read template file " + file, "file", file);
     }

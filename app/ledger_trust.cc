@@ -1,8 +1,6 @@
 #include "app/ledger_trust.h"
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 #include "documents/http_fetch.h"
@@ -15,15 +13,6 @@ std::string PublicKeyRouteUrl(const std::string& url) {
   if (base.ends_with(kPublicKeyRoute)) return url;
   while (base.ends_with('/')) base.remove_suffix(1);
   return std::string(base) + kPublicKeyRoute;
-}
-
-Result<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Fail(ErrorCode::kStorage, "cannot open " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Fail(ErrorCode::kStorage, "cannot read " + path);
-  return text.str();
 }
 
 Result<std::string> ReadLedgerKeyFile(const std::string& path) {

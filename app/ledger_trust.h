@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "app/file_text.h"
 #include "domain/result.h"
 
 namespace esign::app {
@@ -16,9 +17,6 @@ inline constexpr char kPublicKeyRoute[] = "/api/v1/ledger/public-key";
 // `url` itself when it already names the route, else `url` (an origin, perhaps with a trailing
 // slash) followed by kPublicKeyRoute.
 std::string PublicKeyRouteUrl(const std::string& url);
-
-// The whole of a file the tool was given; kStorage naming it when it cannot be read.
-Result<std::string> ReadWholeFile(const std::string& path);
 
 // Canonical PEM of the trusted key. kStorage when the file cannot be read, kUnavailable when the
 // service cannot be reached or answers other than 200 (64 KiB at most, 10 s), kValidationFailed

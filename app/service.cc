@@ -555,7 +555,6 @@ void Service::StartBulkSends(const ServeConfig& config) {
       [](const boost::json::object& body) {
         return http::CommandFromRequest<CreateContract>(body);
       },
-      [this](std::string_view id) { return template_catalog_.Find(id); },
       commands::BulkSendRunnerOptions{
           .rows_per_second = config.bulk_rate,
           .log = [](const std::string& line) { std::cerr << "contractd: " << line << std::endl; }});

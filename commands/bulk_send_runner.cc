@@ -25,13 +25,11 @@ bool IsTransient(ErrorCode code) {
 
 BulkSendRunner::BulkSendRunner(BulkSendCommands& jobs, ContractCommandHandler& contracts,
                                const projections::BulkSendIndex& index,
-                               ContractRequestReader read_request,
-                               projections::TemplateLookup templates, BulkSendRunnerOptions options)
+                               ContractRequestReader read_request, BulkSendRunnerOptions options)
     : jobs_(jobs),
       contracts_(contracts),
       index_(index),
       read_request_(std::move(read_request)),
-      templates_(std::move(templates)),
       options_(std::move(options)) {}
 
 BulkSendRunner::~BulkSendRunner() { Stop(); }
@@ -126,8 +124,6 @@ Result<bool> BulkSendRunner::Advance(const std::string& bulk_send_id, const std:
     cached = rows_.emplace(bulk_send_id, std::move(*rows)).first;
   }
   const boost::json::array& rows = cached->second;
-  const auto tmpl = templates_ ? templates_(job->request.template_id) : nullptr;
-  const std::string default_title = tmpl ? tmpl->name : job->request.template_id;
   const esign::Actor actor{
       job->client_id, job->organization_id, {job->permissions.begin(), job->permissions.end()}};
   const std::string stream = StreamIdOf(StreamKind::kBulkSend, bulk_send_id);
@@ -145,7 +141,8 @@ Result<bool> BulkSendRunner::Advance(const std::string& bulk_send_id, const std:
     }
     if (*version != job->version) break;
     const boost::json::object& fields = rows[static_cast<size_t>(row)].as_object();
-    const boost::json::object body = ContractRequestOfRow(job->request, fields, default_title);
+    // The job's title (the template's name when none was given) was fixed when it was created.
+    const boost::json::object body = ContractRequestOfRow(job->request, fields, job->request.title);
     CreateContract command = read_request_(body);
     command.bulk_send_id = bulk_send_id;
     CommandMeta meta;

@@ -45,7 +45,7 @@ class BulkSendRunner {
  public:
   BulkSendRunner(BulkSendCommands& jobs, ContractCommandHandler& contracts,
                  const projections::BulkSendIndex& index, ContractRequestReader read_request,
-                 projections::TemplateLookup templates, BulkSendRunnerOptions options = {});
+                 BulkSendRunnerOptions options = {});
   ~BulkSendRunner();  // stops
 
   BulkSendRunner(const BulkSendRunner&) = delete;
@@ -70,7 +70,6 @@ class BulkSendRunner {
   ContractCommandHandler& contracts_;
   const projections::BulkSendIndex& index_;
   ContractRequestReader read_request_;
-  projections::TemplateLookup templates_;
   const BulkSendRunnerOptions options_;
 
   // The rows of the jobs being run, read once from their blobs. The runner's thread only.

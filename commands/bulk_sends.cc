@@ -180,21 +180,8 @@ Status BulkSendCommands::RecordProgress(const BulkSend& job,
                                     .rows = {},
                                     .progressed_at = FormatTimestamp(deps_.clock.NowMicros())};
   for (const BulkRowOutcome& outcome : outcomes) {
-    boost::json::object row{{"row", outcome.row}};
-    if (!outcome.contract_id.empty()) {
-      row["contractId"] = outcome.contract_id;
-      ++progressed.sent;
-    } else {
-      boost::json::array details;
-      for (const ErrorDetail& detail : outcome.error.details) {
-        details.push_back({{"field", detail.field}, {"issue", detail.issue}});
-      }
-      row["error"] = {{"code", ToString(outcome.error.code)},
-                      {"message", outcome.error.message},
-                      {"details", std::move(details)}};
-      ++progressed.failed;
-    }
-    progressed.rows.push_back(std::move(row));
+    ++(outcome.contract_id.empty() ? progressed.failed : progressed.sent);
+    progressed.rows.push_back(BulkRowOutcomeJson(outcome));
   }
   progressed.processed += static_cast<int64_t>(outcomes.size());
   return AppendToJob(job, event_type::kBulkSendProgressed, event_codec::WriteData(progressed),

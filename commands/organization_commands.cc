@@ -1,13 +1,14 @@
 #include "commands/organization_commands.h"
 
-#include "commands/stream_visit.h"
-
 #include "domain/id_generator.h"
 #include "domain/stream_kinds.h"
 #include "domain/text_formats.h"
 
 namespace esign::commands {
 namespace {
+
+// Events read from the organization's stream at a time, newest first.
+constexpr uint64_t kReadPage = 64;
 
 Status RequireOrganizationId(std::string_view organization_id) {
   if (IsClientIdentifier(organization_id)) return {};
@@ -64,16 +65,30 @@ Result<OrganizationProfile> ReadOrganization(const eventstore::EventStore& store
   auto version = store.CurrentVersion(stream);
   if (!version) return std::unexpected(version.error());
   profile.version = *version;
-  auto visited =
-      VisitStream(store, stream, version->value(),
-                  [&](const eventstore::EventRecord& record, const boost::json::object& data) {
-                    if (record.type == kOrganizationContactSet) {
-                      profile.contact = OrganizationContactFrom(data);
-                    } else if (record.type == kOrganizationSettingsSet) {
-                      profile.settings = OrganizationSettingsFrom(data);
-                    }
-                  });
-  if (!visited) return std::unexpected(visited.error());
+  // Only the latest event of each kind holds, and every hosted page and every mail reads this:
+  // newest first, in pages, until both are found (the stream grows with every change).
+  bool contact = false;
+  bool settings = false;
+  uint64_t end = version->value();
+  while (end > 0 && !(contact && settings)) {
+    const uint64_t from = end > kReadPage ? end - kReadPage + 1 : 1;
+    auto records = store.ReadStream(stream, StreamVersion(from), end - from + 1);
+    if (!records) return std::unexpected(records.error());
+    for (auto it = records->rbegin(); it != records->rend(); ++it) {
+      const bool is_contact = it->type == kOrganizationContactSet && !contact;
+      const bool is_settings = it->type == kOrganizationSettingsSet && !settings;
+      if (!is_contact && !is_settings) continue;
+      boost::system::error_code ec;
+      const boost::json::value data = boost::json::parse(it->data, ec);
+      const boost::json::object object =
+          !ec && data.is_object() ? data.get_object() : boost::json::object{};
+      if (is_contact) profile.contact = OrganizationContactFrom(object);
+      if (is_settings) profile.settings = OrganizationSettingsFrom(object);
+      contact = contact || is_contact;
+      settings = settings || is_settings;
+    }
+    end = from - 1;
+  }
   return profile;
 }
 

@@ -1,5 +1,5 @@
-// Reading a whole stream that is folded in memory (an organization's settings, a bulk send job):
-// every event from the first up to a version, in pages, with its data parsed.
+// Reading a whole stream that is folded in memory (a bulk send job): every event from the first
+// up to a version, in pages, with its data parsed.
 // Thread safety: as the EventStore's.
 #pragma once
 

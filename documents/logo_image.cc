@@ -41,8 +41,8 @@ SurfacePtr DecodeJpeg(std::string_view bytes, bool& too_large) {
   error.manager.error_exit = JumpBack;
   error.manager.output_message = Quiet;
   // Nothing with a destructor lives between here and a jump: the surface is a plain pointer,
-  // destroyed by hand.
-  cairo_surface_t* surface = nullptr;
+  // destroyed by hand; volatile, as it is set after setjmp and read after the jump back.
+  cairo_surface_t* volatile surface = nullptr;
   if (setjmp(error.back) != 0) {
     jpeg_destroy_decompress(&info);
     if (surface != nullptr) cairo_surface_destroy(surface);

@@ -278,9 +278,9 @@ void ApplyBulkSendEvent(BulkSend& job, std::string_view type, const boost::json:
     job.sent = progressed->sent;
     job.failed = progressed->failed;
   } else if (type == event_type::kBulkSendCancelled) {
-    job.cancelled_at = data.contains("cancelledAt") && data.at("cancelledAt").is_string()
-                           ? std::string(data.at("cancelledAt").get_string())
-                           : "";
+    auto cancelled = event_codec::ReadData<BulkSendCancelledData>(data);
+    if (!cancelled) return;
+    job.cancelled_at = cancelled->cancelled_at;
     if (job.state == BulkSendState::kRunning) job.state = BulkSendState::kCancelling;
   } else if (type == event_type::kBulkSendCompleted) {
     auto completed = event_codec::ReadData<BulkSendCompletedData>(data);
@@ -303,19 +303,17 @@ boost::json::object BulkRowOutcomeJson(const BulkRowOutcome& outcome) {
 
 boost::json::object BulkSendToJson(const BulkSend& job) {
   const int64_t not_sent = job.not_sent();
-  boost::json::object out{
-      {"id", job.id},
-      {"state", ToString(job.state)},
-      {"templateId", job.request.template_id},
-      {"title", job.request.title.empty() ? boost::json::value(nullptr)
-                                          : boost::json::value(job.request.title)},
-      {"rowCount", job.row_count},
-      {"counts",
-       {{"pending", job.row_count - job.processed - not_sent},
-        {"sent", job.sent},
-        {"failed", job.failed},
-        {"notSent", not_sent}}},
-      {"createdAt", job.created_at}};
+  boost::json::object out{{"id", job.id},
+                          {"state", ToString(job.state)},
+                          {"templateId", job.request.template_id},
+                          {"title", TextOrNull(job.request.title)},
+                          {"rowCount", job.row_count},
+                          {"counts",
+                           {{"pending", job.row_count - job.processed - not_sent},
+                            {"sent", job.sent},
+                            {"failed", job.failed},
+                            {"notSent", not_sent}}},
+                          {"createdAt", job.created_at}};
   if (!job.cancelled_at.empty()) out["cancelledAt"] = job.cancelled_at;
   if (!job.completed_at.empty()) out["completedAt"] = job.completed_at;
   return out;

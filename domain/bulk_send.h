@@ -113,5 +113,8 @@ void ApplyBulkSendEvent(BulkSend& job, std::string_view type, const boost::json:
 boost::json::object BulkSendToJson(const BulkSend& job);
 // {row, state: pending | sent | failed | not_sent, contractId?, error?}.
 boost::json::object BulkRowToJson(const BulkSend& job, int64_t row);
+// A row's outcome as bulk_send.progressed records it: {row, contractId} or {row, error: {code,
+// message, details}}, the error as the API would have answered it.
+boost::json::object BulkRowOutcomeJson(const BulkRowOutcome& outcome);
 
 }  // namespace esign

@@ -88,4 +88,8 @@ std::string CanonicalJson(const boost::json::value& value) {
   return out;
 }
 
+boost::json::value TextOrNull(std::string_view text) {
+  return text.empty() ? boost::json::value(nullptr) : boost::json::value(text);
+}
+
 }  // namespace esign

@@ -29,6 +29,9 @@ std::string_view KindName(const boost::json::value& value);
 void RejectUnknownMembers(const boost::json::object& object, std::string_view path,
                           std::initializer_list<std::string_view> allowed, Details& details);
 
+// The text, or null when it is empty (a member the API shows as absent that way).
+boost::json::value TextOrNull(std::string_view text);
+
 // Canonical text: object keys sorted at every depth, no whitespace. Equal values, equal text.
 std::string CanonicalJson(const boost::json::value& value);
 

@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "domain/error.h"
+#include "domain/event_codec.h"
+#include "domain/event_data.h"
 #include "domain/text_formats.h"
 
 namespace esign {
@@ -127,28 +129,17 @@ Result<std::string> NormalizedAccentColor(std::string_view text, std::string_vie
   return color;
 }
 
+// The event's struct (domain/event_data.h) writes and reads the members, with their names.
 boost::json::object OrganizationSettingsData(const OrganizationSettings& settings) {
-  boost::json::array origins;
-  for (const std::string& origin : settings.frame_origins) origins.emplace_back(origin);
-  return {{"frameOrigins", std::move(origins)},
-          {"accentColor", settings.accent_color},
-          {"logoSha256", settings.logo_sha256}};
+  return event_codec::WriteData(OrganizationSettingsSetData{
+      settings.frame_origins, settings.accent_color, settings.logo_sha256});
 }
 
 OrganizationSettings OrganizationSettingsFrom(const boost::json::object& data) {
-  OrganizationSettings settings;
-  if (const auto* origins = data.if_contains("frameOrigins"); origins && origins->is_array()) {
-    for (const auto& origin : origins->get_array()) {
-      if (origin.is_string()) settings.frame_origins.emplace_back(origin.get_string());
-    }
-  }
-  if (const auto* color = data.if_contains("accentColor"); color && color->is_string()) {
-    settings.accent_color = color->get_string();
-  }
-  if (const auto* logo = data.if_contains("logoSha256"); logo && logo->is_string()) {
-    settings.logo_sha256 = logo->get_string();
-  }
-  return settings;
+  auto read = event_codec::ReadData<OrganizationSettingsSetData>(data);
+  if (!read) return {};
+  return {std::move(read->frame_origins), std::move(read->accent_color),
+          std::move(read->logo_sha256)};
 }
 
 }  // namespace esign

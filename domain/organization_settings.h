@@ -45,8 +45,8 @@ double ContrastWithWhite(std::string_view color);
 // kValidationFailed (field `field`) otherwise, saying the ratio it has.
 Result<std::string> NormalizedAccentColor(std::string_view text, std::string_view field);
 
-// The event data {frameOrigins, accentColor, logoSha256}, and back; what does not read is left at
-// its default.
+// The event data {frameOrigins, accentColor, logoSha256}, and back; data that does not read gives
+// the defaults.
 boost::json::object OrganizationSettingsData(const OrganizationSettings& settings);
 OrganizationSettings OrganizationSettingsFrom(const boost::json::object& data);
 

@@ -1,6 +1,8 @@
 #include "http/bulk_send_routes.h"
 
+#include <algorithm>
 #include <charconv>
+#include <initializer_list>
 
 #include "base/sha256.h"
 #include "domain/csv_table.h"
@@ -19,6 +21,19 @@ ApiResponse JobResponse(unsigned status, const BulkSend& job) {
   return ApiResponse::Json(status, BulkSendToJson(job));
 }
 
+// VALIDATION_FAILED (`message`) naming each query parameter not in `known`.
+Status OnlyParameters(const ApiRequest& request, std::initializer_list<std::string_view> known,
+                      std::string_view message) {
+  Details details;
+  for (const auto& [name, value] : request.query) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      AddDetail(details, name, "unknown parameter");
+    }
+  }
+  if (details.empty()) return {};
+  return Fail(Error{ErrorCode::kValidationFailed, std::string(message), std::move(details)});
+}
+
 // The request of a text/csv body: the template from the query, the rows from the CSV.
 Result<BulkSendRequest> CsvRequest(const BulkSendRoutesDeps& deps, const ApiRequest& request) {
   const std::string& body = request.http.body();
@@ -26,16 +41,15 @@ Result<BulkSendRequest> CsvRequest(const BulkSendRoutesDeps& deps, const ApiRequ
     return Fail(ErrorCode::kPayloadTooLarge, "a CSV of a bulk send is at most 5 MiB", "csv",
                 std::to_string(body.size()) + " bytes");
   }
-  Details details;
-  for (const auto& [name, value] : request.query) {
-    if (name != "templateId" && name != "title") AddDetail(details, name, "unknown parameter");
+  if (auto ok = OnlyParameters(request, {"templateId", "title"}, "invalid bulk send"); !ok) {
+    return std::unexpected(ok.error());
   }
   BulkSendRequest out;
   out.template_id = std::string(request.Query("templateId").value_or(""));
   out.title = std::string(request.Query("title").value_or(""));
-  if (out.template_id.empty()) AddDetail(details, "templateId", "required with a CSV body");
-  if (!details.empty()) {
-    return std::unexpected(Error{ErrorCode::kValidationFailed, "invalid bulk send", details});
+  if (out.template_id.empty()) {
+    return Fail(ErrorCode::kValidationFailed, "invalid bulk send", "templateId",
+                "required with a CSV body");
   }
   auto table = ParseCsv(body, CsvLimits{.max_records = kMaxBulkSendRows});
   if (!table) return std::unexpected(table.error());
@@ -55,22 +69,20 @@ Result<BulkSendRequest> CsvRequest(const BulkSendRoutesDeps& deps, const ApiRequ
   return out;
 }
 
+Result<BulkSendRequest> JsonRequest(const ApiRequest& request) {
+  if (auto ok = OnlyParameters(request, {}, "invalid bulk send"); !ok) {
+    return std::unexpected(ok.error());
+  }
+  auto body = ParseJsonObjectBody(request);
+  if (!body) return std::unexpected(body.error());
+  return ReadBulkSendRequest(*body);
+}
+
 ApiResult CreateJob(const BulkSendRoutesDeps& deps, const ApiRequest& request) {
   auto key = IdempotencyKeyOf(request);
   if (!key) return std::unexpected(key.error());
   const bool csv = MediaTypeOf(request.Header("Content-Type")) == "text/csv";
-  Result<BulkSendRequest> job_request = BulkSendRequest{};
-  if (csv) {
-    job_request = CsvRequest(deps, request);
-  } else {
-    if (!request.query.empty()) {
-      return Fail(ErrorCode::kValidationFailed, "invalid bulk send", request.query.front().first,
-                  "unknown parameter");
-    }
-    auto body = ParseJsonObjectBody(request);
-    if (!body) return std::unexpected(body.error());
-    job_request = ReadBulkSendRequest(*body);
-  }
+  auto job_request = csv ? CsvRequest(deps, request) : JsonRequest(request);
   if (!job_request) return std::unexpected(job_request.error());
   std::optional<std::string> idempotency_key;
   // The key is bound to the body and, for a CSV, to the template and title it names.
@@ -94,9 +106,8 @@ Result<BulkSend> ReadJob(const BulkSendRoutesDeps& deps, const ApiRequest& reque
 }
 
 ApiResult GetJob(const BulkSendRoutesDeps& deps, const ApiRequest& request) {
-  if (!request.query.empty()) {
-    return Fail(ErrorCode::kValidationFailed, "invalid request", request.query.front().first,
-                "unknown parameter");
+  if (auto ok = OnlyParameters(request, {}, "invalid request"); !ok) {
+    return std::unexpected(ok.error());
   }
   auto job = ReadJob(deps, request);
   if (!job) return std::unexpected(job.error());
@@ -118,10 +129,8 @@ Result<int64_t> Number(const ApiRequest& request, std::string_view name, int64_t
 }
 
 ApiResult GetRows(const BulkSendRoutesDeps& deps, const ApiRequest& request) {
-  for (const auto& [name, value] : request.query) {
-    if (name != "from" && name != "limit") {
-      return Fail(ErrorCode::kValidationFailed, "invalid request", name, "unknown parameter");
-    }
+  if (auto ok = OnlyParameters(request, {"from", "limit"}, "invalid request"); !ok) {
+    return std::unexpected(ok.error());
   }
   auto from = Number(request, "from", 0, 0, static_cast<int64_t>(kMaxBulkSendRows));
   if (!from) return std::unexpected(from.error());

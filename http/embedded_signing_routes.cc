@@ -19,18 +19,6 @@ using boost::beast::http::verb;
 
 constexpr int64_t kEmbedUrlLifetimeMicros = int64_t{5} * 60 * 1'000'000;
 
-Result<commands::OrganizationProfile> OrganizationOf(const SigningRoutesDeps& deps,
-                                                     const std::string& organization_id) {
-  if (!deps.organization) return commands::OrganizationProfile{};
-  return deps.organization(organization_id);
-}
-
-boost::json::array OriginsJson(const std::vector<std::string>& origins) {
-  boost::json::array out;
-  for (const std::string& origin : origins) out.emplace_back(origin);
-  return out;
-}
-
 ApiResult IssueEmbed(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = LoadSessionById(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
@@ -59,22 +47,19 @@ ApiResult IssueEmbed(const SigningRoutesDeps& deps, const ApiRequest& request) {
                                  {"expiresAt", expires_at},
                                  {"sessionId", loaded->session.session_id},
                                  {"contractId", loaded->contract.id},
-                                 {"frameOrigins", OriginsJson(origins)}})
+                                 {"frameOrigins", boost::json::value_from(origins)}})
       .WithHeader("Cache-Control", "no-store");
 }
 
 // The page that says why an embed URL opens nothing: framed by the organization's origins when
 // the session is known (so the integrator's page shows it and hears signing.error or
 // signing.expired), by none otherwise.
-ApiResponse EmbedRefused(const Error& error, const LoadedSession* loaded,
+ApiResponse EmbedRefused(const ApiRequest& request, const Error& error, const LoadedSession* loaded,
                          const std::vector<std::string>& origins) {
-  boost::json::array details;
-  for (const auto& detail : error.details) {
-    details.push_back({{"field", detail.field}, {"issue", detail.issue}});
-  }
+  // The API's one error body, as the page reads any refusal of the hosted API.
   boost::json::object embed{
-      {"error", {{"code", ToString(error.code)}, {"message", error.message}, {"details", details}}},
-      {"origins", OriginsJson(origins)}};
+      {"error", boost::json::parse(ErrorBody(error, request.request_id)).at("error")},
+      {"origins", boost::json::value_from(origins)}};
   if (loaded != nullptr) {
     embed["sessionId"] = loaded->session.session_id;
     embed["contractId"] = loaded->contract.id;
@@ -86,7 +71,7 @@ ApiResponse EmbedRefused(const Error& error, const LoadedSession* loaded,
 ApiResult OpenEmbed(const SigningRoutesDeps& deps, const ApiRequest& request) {
   const std::string_view token = request.params.Get("token");
   auto loaded = LoadSessionByEmbedToken(deps, token);
-  if (!loaded) return EmbedRefused(loaded.error(), nullptr, {});
+  if (!loaded) return EmbedRefused(request, loaded.error(), nullptr, {});
   auto organization = OrganizationOf(deps, loaded->contract.organization_id);
   if (!organization) return std::unexpected(organization.error());
   const std::vector<std::string>& origins = organization->settings.frame_origins;
@@ -102,10 +87,10 @@ ApiResult OpenEmbed(const SigningRoutesDeps& deps, const ApiRequest& request) {
         code != ErrorCode::kSigningSessionStateConflict && code != ErrorCode::kSigningSessionGone) {
       return std::unexpected(outcome.error());
     }
-    return EmbedRefused(outcome.error(), &*loaded, origins);
+    return EmbedRefused(request, outcome.error(), &*loaded, origins);
   }
   const boost::json::object embed{{"token", page.token},
-                                  {"origins", OriginsJson(origins)},
+                                  {"origins", boost::json::value_from(origins)},
                                   {"sessionId", loaded->session.session_id},
                                   {"contractId", loaded->contract.id}};
   return SigningPageResponse(200, EmbeddedSigningPageHtml(embed), origins);

@@ -12,6 +12,7 @@
 #include "domain/signing_settings.h"
 #include "http/contract_routes.h"
 #include "http/hosted_document_pages.h"
+#include "http/organization_routes.h"
 #include "http/signing_access.h"
 #include "http/signing_request.h"
 #include "http/signing_routes.h"
@@ -131,18 +132,11 @@ boost::json::object AuthenticationJson(const SigningRoutesDeps& deps, const ApiR
 // and false where it set nothing.
 Result<boost::json::object> BrandingJson(const SigningRoutesDeps& deps,
                                          const std::string& organization_id) {
-  commands::OrganizationProfile profile;
-  if (deps.organization) {
-    auto read = deps.organization(organization_id);
-    if (!read) return std::unexpected(read.error());
-    profile = std::move(*read);
-  }
-  const auto text_or_null = [](const std::string& text) {
-    return text.empty() ? boost::json::value(nullptr) : boost::json::value(text);
-  };
-  return boost::json::object{{"organizationName", text_or_null(profile.contact.name)},
-                             {"accentColor", text_or_null(profile.settings.accent_color)},
-                             {"logo", !profile.settings.logo_sha256.empty()}};
+  auto profile = OrganizationOf(deps, organization_id);
+  if (!profile) return std::unexpected(profile.error());
+  return boost::json::object{{"organizationName", TextOrNull(profile->contact.name)},
+                             {"accentColor", TextOrNull(profile->settings.accent_color)},
+                             {"logo", !profile->settings.logo_sha256.empty()}};
 }
 
 ApiResult GetHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
@@ -184,16 +178,11 @@ ApiResult GetHosted(const SigningRoutesDeps& deps, const ApiRequest& request) {
 ApiResult HostedLogo(const SigningRoutesDeps& deps, const ApiRequest& request) {
   auto loaded = Readable(deps, request);
   if (!loaded) return std::unexpected(loaded.error());
-  auto profile = deps.organization
-                     ? deps.organization(loaded->contract.organization_id)
-                     : Result<commands::OrganizationProfile>(commands::OrganizationProfile{});
+  auto profile = OrganizationOf(deps, loaded->contract.organization_id);
   if (!profile) return std::unexpected(profile.error());
-  if (profile->settings.logo_sha256.empty()) {
-    return Fail(ErrorCode::kNotFound, "the organization has no logo");
-  }
-  auto png = deps.blobs.Get(profile->settings.logo_sha256);
-  if (!png) return std::unexpected(png.error());
-  return ApiResponse{200, std::move(*png), "image/png", {}}.WithHeader("Cache-Control", "no-store");
+  auto logo = LogoResponse(deps.blobs, profile->settings);
+  if (!logo) return logo;
+  return logo->WithHeader("Cache-Control", "no-store");
 }
 
 // A session whose document the signer may see: readable, unlocked, and proven when asked. The

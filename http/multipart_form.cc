@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "domain/text_formats.h"
 #include "http/api.h"
 
 namespace esign::http {
@@ -11,13 +12,6 @@ namespace {
 std::unexpected<Error> Malformed(std::string issue) {
   return Fail(ErrorCode::kValidationFailed, "malformed multipart/form-data body", "body",
               std::move(issue));
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 std::string_view Trim(std::string_view text) {
@@ -35,7 +29,7 @@ std::optional<std::string> Parameter(std::string_view value, std::string_view ke
     std::string_view rest = Trim(value.substr(at));
     const size_t equals = rest.find('=');
     if (equals == std::string_view::npos) continue;
-    if (Lower(Trim(rest.substr(0, equals))) != key) continue;
+    if (AsciiLower(Trim(rest.substr(0, equals))) != key) continue;
     std::string_view raw = Trim(rest.substr(equals + 1));
     std::string out;
     if (!raw.empty() && raw.front() == '"') {
@@ -70,10 +64,10 @@ Result<FormPart> ParsePart(std::string_view part) {
     headers = eol == std::string_view::npos ? std::string_view() : headers.substr(eol + 2);
     const size_t colon = line.find(':');
     if (colon == std::string_view::npos) return Malformed("a part header without a colon");
-    const std::string name = Lower(Trim(line.substr(0, colon)));
+    const std::string name = AsciiLower(Trim(line.substr(0, colon)));
     const std::string_view value = Trim(line.substr(colon + 1));
     if (name == "content-disposition") {
-      if (Lower(value.substr(0, value.find(';'))) != "form-data") {
+      if (AsciiLower(value.substr(0, value.find(';'))) != "form-data") {
         return Malformed("a part's Content-Disposition must be form-data");
       }
       auto field = Parameter(value, "name");

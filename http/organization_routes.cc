@@ -15,14 +15,8 @@ using boost::beast::http::verb;
 constexpr std::string_view kOrganizationPermission = "organization:manage";
 constexpr std::string_view kLogoPath = "/api/v1/organization/logo";
 
-boost::json::value TextOrNull(const std::string& text) {
-  return text.empty() ? boost::json::value(nullptr) : boost::json::value(text);
-}
-
 boost::json::object OrganizationJson(std::string_view organization_id,
                                      const commands::OrganizationProfile& profile) {
-  boost::json::array origins;
-  for (const std::string& origin : profile.settings.frame_origins) origins.emplace_back(origin);
   boost::json::value logo = nullptr;
   if (!profile.settings.logo_sha256.empty()) {
     logo = boost::json::object{
@@ -31,7 +25,7 @@ boost::json::object OrganizationJson(std::string_view organization_id,
   return {
       {"organizationId", organization_id},
       {"name", TextOrNull(profile.contact.name)},
-      {"frameOrigins", std::move(origins)},
+      {"frameOrigins", boost::json::value_from(profile.settings.frame_origins)},
       {"branding",
        {{"accentColor", TextOrNull(profile.settings.accent_color)}, {"logo", std::move(logo)}}}};
 }
@@ -140,13 +134,9 @@ ApiResult DeleteLogo(const OrganizationRoutesDeps& deps, const ApiRequest& reque
 ApiResult GetLogo(const OrganizationRoutesDeps& deps, const ApiRequest& request) {
   auto profile = ReadOwn(deps, request);
   if (!profile) return std::unexpected(profile.error());
-  if (profile->settings.logo_sha256.empty()) {
-    return Fail(ErrorCode::kNotFound, "the organization has no logo");
-  }
-  auto png = deps.blobs.Get(profile->settings.logo_sha256);
-  if (!png) return std::unexpected(png.error());
-  return ApiResponse{200, std::move(*png), "image/png", {}}.WithHeader(
-      "ETag", "\"" + profile->settings.logo_sha256 + "\"");
+  auto logo = LogoResponse(deps.blobs, profile->settings);
+  if (!logo) return logo;
+  return logo->WithHeader("ETag", "\"" + profile->settings.logo_sha256 + "\"");
 }
 
 RouteSpec Bearer(std::string operation_id, const OrganizationRoutesDeps& deps,
@@ -157,6 +147,15 @@ RouteSpec Bearer(std::string operation_id, const OrganizationRoutesDeps& deps,
 }
 
 }  // namespace
+
+ApiResult LogoResponse(const eventstore::BlobStore& blobs, const OrganizationSettings& settings) {
+  if (settings.logo_sha256.empty()) {
+    return Fail(ErrorCode::kNotFound, "the organization has no logo");
+  }
+  auto png = blobs.Get(settings.logo_sha256);
+  if (!png) return std::unexpected(png.error());
+  return ApiResponse{200, std::move(*png), "image/png", {}};
+}
 
 void AddOrganizationRoutes(ApiRoutes& routes, const OrganizationRoutesDeps& deps) {
   const std::string base = "/api/v1/organization";

@@ -8,6 +8,7 @@
 // is a blob named by them.
 #pragma once
 
+#include "domain/organization_settings.h"
 #include "eventstore/event_store.h"
 #include "http/api.h"
 
@@ -19,5 +20,9 @@ struct OrganizationRoutesDeps {
 };
 
 void AddOrganizationRoutes(ApiRoutes& routes, const OrganizationRoutesDeps& deps);
+
+// The organization's logo as a 200 image/png; NOT_FOUND when it has none. Shared with the hosted
+// page's GET .../logo.
+ApiResult LogoResponse(const eventstore::BlobStore& blobs, const OrganizationSettings& settings);
 
 }  // namespace esign::http

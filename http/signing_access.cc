@@ -96,6 +96,12 @@ Status RequireNotWithdrawn(const LoadedSession& loaded, std::string_view field) 
   return esign::RequireNotWithdrawn(loaded.contract, field);
 }
 
+Result<commands::OrganizationProfile> OrganizationOf(const SigningRoutesDeps& deps,
+                                                     const std::string& organization_id) {
+  if (!deps.organization) return commands::OrganizationProfile{};
+  return deps.organization(organization_id);
+}
+
 LinkToken NewLinkToken() {
   unsigned char bytes[kTokenBytes];
   if (RAND_bytes(bytes, sizeof bytes) != 1) std::abort();  // no entropy: nothing safe to do

@@ -45,6 +45,11 @@ Result<LoadedSession> LoadSessionByEmbedToken(const SigningRoutesDeps& deps,
 // answer says why rather than the generic "cancelled".
 Status RequireNotWithdrawn(const LoadedSession& loaded, std::string_view field);
 
+// The organization's profile (commands/organization_commands.h); empty when the deps have no
+// look-up.
+Result<commands::OrganizationProfile> OrganizationOf(const SigningRoutesDeps& deps,
+                                                     const std::string& organization_id);
+
 // A fresh link token (32 random bytes, base64url) and its SHA-256 (hex), which is all we keep.
 struct LinkToken {
   std::string token;

@@ -7,6 +7,7 @@
 #include "base/json_read.h"
 #include "base/sha256.h"
 #include "domain/json_parse.h"
+#include "domain/text_formats.h"
 
 namespace esign::mail {
 namespace {
@@ -16,13 +17,6 @@ constexpr std::array kKinds = {
     MailKind::kContractCompleted, MailKind::kContractDeclined,   MailKind::kContractVoided,
     MailKind::kContractExpired,   MailKind::kAuthenticationCode,
 };
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return lower;
-}
 
 }  // namespace
 
@@ -81,11 +75,11 @@ Result<OutgoingMail> ParseOutgoingMail(std::string_view json) {
 }
 
 std::string MailDeliveryId(std::string_view event_id, std::string_view address) {
-  return "mail_" + Sha256Hex(std::string(event_id) + "\n" + Lower(address)).substr(0, 32);
+  return "mail_" + Sha256Hex(std::string(event_id) + "\n" + AsciiLower(address)).substr(0, 32);
 }
 
 std::string MailLane(std::string_view organization_id, std::string_view address) {
-  return std::string(organization_id) + "/" + Lower(address);
+  return std::string(organization_id) + "/" + AsciiLower(address);
 }
 
 std::string MessageIdOf(std::string_view delivery_id, std::string_view from_address) {

@@ -250,6 +250,15 @@ TEST_F(BulkSendApiTest, RefusalsChangeNothing) {
   ExpectRefused(Post(std::string(5 * 1024 * 1024 + 1, 'a'), {{"Content-Type", "text/csv"}}, "a",
                      "/api/v1/bulk-sends?templateId=tpl_mutual_nda"),
                 413, "PAYLOAD_TOO_LARGE", before);
+  ExpectRefused(Post(JobBody(1), {}, "a", "/api/v1/bulk-sends?templateId=tpl_mutual_nda"), 400,
+                "VALIDATION_FAILED", before, "templateId");
+  ExpectRefused(Post(Csv(1), {{"Content-Type", "text/csv"}}, "a",
+                     "/api/v1/bulk-sends?templateId=tpl_mutual_nda&sheet=1"),
+                400, "VALIDATION_FAILED", before, "sheet");
+  ExpectRefused(client_.Get("/api/v1/bulk-sends/bsd_x?verbose=1", As("a")), 400,
+                "VALIDATION_FAILED", before, "verbose");
+  ExpectRefused(client_.Get("/api/v1/bulk-sends/bsd_x/rows?page=2", As("a")), 400,
+                "VALIDATION_FAILED", before, "page");
   ExpectRefused(client_.Get("/api/v1/bulk-sends/bsd_unknown", As("a")), 404, "BULK_SEND_NOT_FOUND",
                 before);
   ExpectRefused(client_.Get("/api/v1/bulk-sends/bsd_x/rows?limit=0", As("a")), 400,
