@@ -23,6 +23,16 @@ TEST_PACKAGES=(
   clang-16 libclang-rt-16-dev
 )
 
+# Each step says how long it took (wall and the CPU of its child processes), so a slow step shows.
+STEP_NAME='' STEP_START=0
+step() {
+  local now=$SECONDS
+  if [ -n "$STEP_NAME" ]; then
+    echo "== $STEP_NAME took $((now - STEP_START)) s; CPU of child processes so far: $(times | tail -1)"
+  fi
+  STEP_NAME=${1:-} STEP_START=$now
+}
+
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -127,17 +137,24 @@ case "$cmd" in
     ;;
   test)
     shift
+    step packages
     install_packages "${RUNTIME_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     install_node
+    step npm
     install_npm_packages
+    step build
     build -DBUILD_TESTING=ON -DBUILD_BENCHMARKS=ON
+    step format
     check_format
+    step lint
     check_lint
+    step tests
     echo "== tests"
-    cd "$BUILD_DIR"
-    ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@"
+    (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@")
     # After the tests, whose failures matter first: a short run of every libFuzzer target.
+    step fuzz
     "$ROOT/scripts/fuzz.sh" short
+    step
     ;;
   *)
     echo "usage: scripts/dev.sh start [contractd flags] | test [ctest flags]" >&2
