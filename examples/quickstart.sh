@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's quickstart as one script: token, create, send, status, list, then both signatures
 # (Ada on the hosted signing page's API, Grace through the integrator) and the signed PDF.
-# Usage: CLIENT_ID=... CLIENT_SECRET=... examples/quickstart.sh [http://127.0.0.1:8080]
+# Usage: CLIENT_ID=... CLIENT_SECRET=... [OUTBOX=./data/outbox] examples/quickstart.sh [http://127.0.0.1:8080]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . examples/signing-steps.sh "$@"
@@ -12,6 +12,7 @@ CONTRACT=$(curl -sf -X POST "$BASE/api/v1/contracts" -H "Authorization: Bearer $
 ID=$(echo "$CONTRACT" | sed -E 's/.*"id":"(ctr_[A-Z0-9]+)".*/\1/')
 echo "created $ID"
 
+mark_outbox
 curl -sf -X POST "$BASE/api/v1/contracts/$ID/send" -H "Authorization: Bearer $TOKEN" \
   -H 'Idempotency-Key: quickstart-send-1' >/dev/null
 echo "sent $ID"
@@ -22,5 +23,5 @@ curl -sf "$BASE/api/v1/contracts?status=sent&limit=5" -H "Authorization: Bearer 
 echo
 
 participant_ids "$CONTRACT"
-sign_both "$ID"
+sign_both "$ID" ada@acme.example
 save_signed_pdf "$ID"

@@ -1,10 +1,12 @@
 # The steps both example scripts share, sourced by them: the token, the two participants' ids,
 # both signatures (Ada on the hosted signing page's API, Grace through the integrator) and the
 # signed PDF. Takes the service's address as its argument (default http://127.0.0.1:8080) and
-# the demo client's CLIENT_ID and CLIENT_SECRET from the environment; sets BASE, TOKEN, ADA and
-# GRACE.
+# the demo client's CLIENT_ID and CLIENT_SECRET from the environment, and OUTBOX, the service's
+# mail files (default ./data/outbox, where `scripts/dev.sh start` has them); sets BASE, TOKEN, ADA
+# and GRACE.
 
 BASE=${1:-http://127.0.0.1:8080}
+OUTBOX=${OUTBOX:-./data/outbox}
 : "${CLIENT_ID:?set CLIENT_ID (printed by contractd at first start)}"
 : "${CLIENT_SECRET:?set CLIENT_SECRET}"
 
@@ -22,14 +24,19 @@ participant_ids() {
   GRACE=$(echo "$participants" | grep -o '"participantId":"[^"]*"' | sed -n 2p | cut -d'"' -f4)
 }
 
-# Ada signs on the hosted page (open the link in a browser, or sign through the page's own API);
-# then Grace signs in the integrator's own application, which reports it.
+# A file that marks the moment before a send: only mails written after it are looked at.
+mark_outbox() {
+  SENT_MARK=$(mktemp)
+}
+
+# Ada signs on the hosted page through the link she was mailed at the send (open it in a browser,
+# or sign through the page's own API); then Grace signs in the integrator's own application,
+# which reports it. Takes the contract's id and Ada's address.
 sign_both() {
-  local id=$1 url session
-  url=$(curl -sf -X POST "$BASE/api/v1/contracts/$id/signing-sessions" -H "Authorization: Bearer $TOKEN" \
-    -H 'Content-Type: application/json' -d "{\"participantId\":\"$ADA\"}" |
-    sed -E 's/.*"url":"([^"]+)".*/\1/')
-  echo "signing link for Ada: $url"
+  local id=$1 ada_email=$2 url session
+  url=$(NEWER_THAN=$SENT_MARK examples/mailed-link.sh "$ada_email" "$OUTBOX")
+  rm -f "$SENT_MARK"
+  echo "signing link for Ada, from her mail: $url"
   curl -sf -X POST "$BASE/api/v1/hosted-signing/${url##*/sign/}/complete" -H 'Content-Type: application/json' \
     -d '{"signatureText":"Ada Lovelace","consent":true}' >/dev/null
   echo "Ada signed"

@@ -23,12 +23,13 @@ TEST_PACKAGES=(
   clang-16 libclang-rt-16-dev
 )
 
-# Each step says how long it took (wall and the CPU of its child processes), so a slow step shows.
+# Each step says how long it took, and the CPU used so far, so a slow step shows.
 STEP_NAME='' STEP_START=0
 step() {
   local now=$SECONDS
   if [ -n "$STEP_NAME" ]; then
-    echo "== $STEP_NAME took $((now - STEP_START)) s; CPU of child processes so far: $(times | tail -1)"
+    echo "== $STEP_NAME took $((now - STEP_START)) s; CPU so far (user and system, of this script, then of its children):"
+    times
   fi
   STEP_NAME=${1:-} STEP_START=$now
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <regex>
 
+#include "domain/contract_events.h"
 #include "tests/app/contractd_fixture.h"
 #include "tests/support/shell.h"
 
@@ -21,10 +22,10 @@ class QuickstartTest : public ContractdFixture {
     EXPECT_TRUE(std::regex_search(out, id_match, std::regex(R"(clientId\s+(cli_\S+))"))) << out;
     EXPECT_TRUE(std::regex_search(out, secret_match, std::regex(R"(clientSecret\s+(\S+))"))) << out;
     if (id_match.empty() || secret_match.empty()) return "";
-    ShellResult result =
-        RunShell("cd " + std::string(SOURCE_DIR) + " && CLIENT_ID=" + id_match[1].str() +
-                 " CLIENT_SECRET=" + secret_match[1].str() + " bash " + script +
-                 " http://127.0.0.1:" + std::to_string(port_) + " 2>&1");
+    ShellResult result = RunShell(
+        "cd " + std::string(SOURCE_DIR) + " && CLIENT_ID=" + id_match[1].str() +
+        " CLIENT_SECRET=" + secret_match[1].str() + " OUTBOX=" + (data_dir_ / "outbox").string() +
+        " bash " + script + " http://127.0.0.1:" + std::to_string(port_) + " 2>&1");
     exit_code = result.exit_code;
     return std::move(result.out);
   }
@@ -39,6 +40,16 @@ class QuickstartTest : public ContractdFixture {
     in.read(head.data(), 5);
     EXPECT_EQ(head, "%PDF-");
     std::filesystem::remove(pdf);
+  }
+
+  // Ada signed through the link she was mailed at the send, as the README says: no second
+  // session replaced it. Only Grace's, made by the integrator, came besides.
+  void ExpectAdaSignedThroughHerMailedLink(const std::string& output) {
+    EXPECT_NE(output.find("signing link for Ada, from her mail: http://127.0.0.1:"),
+              std::string::npos)
+        << output;
+    EXPECT_EQ(CountEvents(event_type::kSessionCancelled), 0u);
+    EXPECT_EQ(CountEvents(event_type::kSessionCreated), 2u);
   }
 
   std::unique_ptr<ChildProcess> server_;
@@ -57,6 +68,7 @@ TEST_F(QuickstartTest, TheReadmeQuickstartCreatesSendsAndReadsAContract) {
   EXPECT_NE(output.find("\"status\":\"completed\""), std::string::npos) << output;
   ExpectSignedPdfSaved(output);
   StopServer(*server_);
+  ExpectAdaSignedThroughHerMailedLink(output);
 }
 
 TEST_F(QuickstartTest, TheUploadQuickstartSignsTheIntegratorsOwnPdf) {
@@ -71,6 +83,7 @@ TEST_F(QuickstartTest, TheUploadQuickstartSignsTheIntegratorsOwnPdf) {
   EXPECT_NE(output.find("\"status\":\"completed\""), std::string::npos) << output;
   ExpectSignedPdfSaved(output);
   StopServer(*server_);
+  ExpectAdaSignedThroughHerMailedLink(output);
 }
 
 }  // namespace
