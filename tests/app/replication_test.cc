@@ -409,7 +409,7 @@ TEST_F(ReplicationTest, AKilledWritersDiskIsLostAndThePromotedStandbyHasEveryAck
                           "&to=" + std::to_string(new_size));
   ASSERT_EQ(proof.status, 200) << proof.body;
   std::vector<std::string> args{
-      SOURCE_DIR "/tests/support/rfc9162_consistency.mjs", std::to_string(old_size),
+      std::string(SOURCE_DIR) + "/tests/support/rfc9162_consistency.mjs", std::to_string(old_size),
       std::string(old_head.at("root").as_string()), std::to_string(new_size),
       std::string(new_head.Json().at("root").as_string())};
   for (const auto& hash : proof.Json().at("proof").as_array()) {

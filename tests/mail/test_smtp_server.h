@@ -1,6 +1,6 @@
 // smtp_server.mjs (tests/mail: the npm smtp-server, with mailparser reading back what arrived) as
 // a child process on loopback, for the tests of the transport and of contractd's outbox. Needs
-// NODE_EXECUTABLE and SMTP_SERVER_SCRIPT defined by the test target.
+// NODE_EXECUTABLE and SMTP_SERVER_SCRIPT: tests/support/build_paths.h.
 #pragma once
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // tsa_server.mjs (tests/support: a real RFC 3161 authority answering with `openssl ts -reply`) as
-// a child process on loopback, for the tests of timestamps. Needs NODE_EXECUTABLE,
-// TSA_SERVER_SCRIPT and OPENSSL_EXECUTABLE defined by the test target.
+// a child process on loopback, for the tests of timestamps. NODE_EXECUTABLE, TSA_SERVER_SCRIPT
+// and OPENSSL_EXECUTABLE: tests/support/build_paths.h.
 #pragma once
 
 #include <algorithm>
