@@ -212,7 +212,8 @@ Status CheckDataCompleteForSend(const TemplateVersion& version, const ContractDa
     const std::string section_path = JoinPath("data", section.key);
     for (const auto& field : section.fields) {
       if (field.required && IsMissing(data.field_values.if_contains(field.key))) {
-        AddDetail(details, by_section ? JoinPath(section_path, field.key) : "fieldValues." + field.key,
+        AddDetail(details,
+                  by_section ? JoinPath(section_path, field.key) : "fieldValues." + field.key,
                   "required before sending");
       }
     }

@@ -44,7 +44,8 @@ Result<Principal> TokenAuthenticator::Authenticate(std::string_view token) const
     return Fail(ErrorCode::kUnauthenticated, "the access token expired at " + expired_at,
                 "Authorization", "expired at " + expired_at);
   }
-  if (!claims || !Current(*claims)) return Fail(ErrorCode::kUnauthenticated, "invalid or expired token");
+  if (!claims || !Current(*claims))
+    return Fail(ErrorCode::kUnauthenticated, "invalid or expired token");
   return Principal{
       .client_id = claims->client_id,
       .organization_id = claims->organization_id,

@@ -3,10 +3,11 @@
 // client still exists in the directory for the token's organization, and its id is not revoked.
 // Every failure is the same kUnauthenticated "invalid or expired token": which check failed is
 // not revealed, except that a token whose MAC is right and whose time is up is refused with
-// "the access token expired at <exp, RFC 3339>" (its payload says as much to whoever holds it). No storage is read (the directory is in memory). The form and MAC of a token
-// seen before come from a VerifiedTokenCache (auth_token_cache.h), so a repeated token costs two
-// hash look-ups and the checks that can change: expiry, the client, revocation.
-// Thread safety: Authenticate and Active may be called from any thread.
+// "the access token expired at <exp, RFC 3339>" (its payload says as much to whoever holds it). No
+// storage is read (the directory is in memory). The form and MAC of a token seen before come from a
+// VerifiedTokenCache (auth_token_cache.h), so a repeated token costs two hash look-ups and the
+// checks that can change: expiry, the client, revocation. Thread safety: Authenticate and Active
+// may be called from any thread.
 #pragma once
 
 #include <cstdint>

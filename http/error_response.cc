@@ -121,7 +121,8 @@ std::string_view AuthenticationChallenge(ErrorCode code) {
 }
 
 std::string InvalidTokenChallenge(std::string_view description) {
-  std::string challenge = R"(Bearer realm="contract-api", error="invalid_token", error_description=")";
+  std::string challenge =
+      R"(Bearer realm="contract-api", error="invalid_token", error_description=")";
   for (char c : BoundedText(description, kMaxMessageBytes)) {
     // RFC 6750 section 3: %x20-21 / %x23-5B / %x5D-7E, so no quote and no backslash.
     const bool allowed = c >= 0x20 && c <= 0x7E && c != '"' && c != '\\';

@@ -247,7 +247,8 @@ TEST_F(ContractdAuthTest, TheTokenFormEchoesARepeatedParameterNameCut) {
 
 TEST_F(ContractdAuthTest, EveryBadTokenIsUnauthenticated) {
   const Credentials credentials = ParseCreated(CreateClient("org_a", "contracts:read"));
-  auto server = StartServer({"--token-lifetime", "1"});
+  // Two seconds: exp is whole seconds, so the token lives at least one second after it is issued.
+  auto server = StartServer({"--token-lifetime", "2"});
   ASSERT_NE(port_, 0);
   const std::string token = TokenFor(credentials);
   const size_t dot = token.rfind('.');
@@ -290,13 +291,14 @@ TEST_F(ContractdAuthTest, EveryBadTokenIsUnauthenticated) {
       200);
   auto forged_answer =
       client.Post("/api/v1/auth/introspect", body, {{"Authorization", "Bearer " + forged}});
-  std::this_thread::sleep_for(2100ms);
+  std::this_thread::sleep_for(3100ms);
   auto expired =
       client.Post("/api/v1/auth/introspect", body, {{"Authorization", "Bearer " + token}});
   ExpectUnauthenticated(expired, "expired");
   const int64_t exp = payload.at("exp").as_int64();
   const std::string expired_at = FormatTimestamp(exp * kMicrosPerSecond);
-  EXPECT_EQ(expired.Json().at("error").at("message"), "the access token expired at " + expired_at)
+  EXPECT_EQ(expired.Json().at("error").at("message").as_string(),
+            "the access token expired at " + expired_at)
       << expired.body;
   EXPECT_EQ(expired.Json().at("error").at("details"),
             boost::json::parse(R"([{"field":"Authorization","issue":"expired at )" + expired_at +
@@ -305,7 +307,8 @@ TEST_F(ContractdAuthTest, EveryBadTokenIsUnauthenticated) {
             R"(Bearer realm="contract-api", error="invalid_token", )"
             R"(error_description="the access token expired at )" +
                 expired_at + "\"");
-  for (const auto& [what, refused] : {std::pair{"forged", forged}, std::pair{"tampered", tampered}}) {
+  for (const auto& [what, refused] :
+       {std::pair{"forged", forged}, std::pair{"tampered", tampered}}) {
     auto answer =
         client.Post("/api/v1/auth/introspect", body, {{"Authorization", "Bearer " + refused}});
     ExpectUnauthenticated(answer, what);

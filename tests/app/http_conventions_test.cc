@@ -194,7 +194,8 @@ TEST_F(HttpConventionsTest, AJsonSyntaxErrorIsLocatedOnEveryJsonRoute) {
     EXPECT_EQ(error.at("message"),
               "the body is not valid JSON: syntax error at line 3, column 11 (offset 30)")
         << path;
-    EXPECT_EQ(error.at("details").at(0).at("issue"), "syntax error at line 3, column 11 (offset 30)");
+    EXPECT_EQ(error.at("details").at(0).at("issue"),
+              "syntax error at line 3, column 11 (offset 30)");
   }
 }
 

@@ -166,8 +166,9 @@ TEST_F(AuthServiceTest, ExpiredTokensFail) {
   EXPECT_EQ(result.error().code, ErrorCode::kUnauthenticated);
   // A genuine token may say when it expired.
   EXPECT_EQ(result.error().message, "the access token expired at 2027-01-15T09:00:00.000000Z");
-  EXPECT_EQ(result.error().details,
-            (std::vector<ErrorDetail>{{"Authorization", "expired at 2027-01-15T09:00:00.000000Z"}}));
+  EXPECT_EQ(
+      result.error().details,
+      (std::vector<ErrorDetail>{{"Authorization", "expired at 2027-01-15T09:00:00.000000Z"}}));
 }
 
 TEST_F(AuthServiceTest, AForgedExpiredTokenIsRefusedWithoutSayingWhy) {
