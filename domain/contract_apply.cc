@@ -76,6 +76,7 @@ void On(ContractState& state, const ContractCreatedData& d) {
   state.bulk_send_id = d.bulk_send_id.value_or("");
   state.data.field_values = DataValues(d.field_values);
   state.data.table_data = d.table_data;
+  state.data_form = d.data_form == kSectionsDataForm ? DataForm::kSections : DataForm::kDirect;
   state.participants = Participants(d.participants);
   state.role_bindings = RoleBindings(d.role_bindings);
   state.signing_settings = d.signing_settings;

@@ -458,6 +458,7 @@ Result<std::vector<DomainEvent>> DecideCreate(const ContractState& state, const 
     }
     created.data["fields"] = std::move(fields);
   }
+  if (!c.data.is_null()) created.data["dataForm"] = kSectionsDataForm;
   NoteBulkSend(c, created);
   return WithSendNow(state, std::move(created), version, context, send_now);
 }

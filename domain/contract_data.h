@@ -23,6 +23,10 @@ struct ContractData {
   boost::json::object table_data;    // table key -> array of row objects
 };
 
+// How a request gave the data: by section (`data`), or directly (`fieldValues`, `tableData`).
+enum class DataForm { kDirect, kSections };
+inline constexpr std::string_view kSectionsDataForm = "sections";  // DataForm::kSections in events
+
 struct DataChanges {
   boost::json::object fields;  // field key -> value, or null to clear
   boost::json::object tables;  // table key -> rows, or null to clear the table
@@ -41,10 +45,12 @@ void ReadSectionData(const TemplateVersion& version, const boost::json::value& v
 // Null values erase; tables are replaced whole.
 void ApplyDataChanges(ContractData& data, const DataChanges& changes);
 
-// kValidationFailed with one detail per missing required field ("fieldValues.<key>"), table
-// short of minRows ("tableData.<tableKey>") or missing required cell
-// ("tableData.<tableKey>[<row>].<column>").
-Status CheckDataCompleteForSend(const TemplateVersion& version, const ContractData& data);
+// kValidationFailed with one detail per missing required field, table short of minRows or
+// missing required cell, each named in `form`: directly "fieldValues.<key>", "tableData.<table>"
+// and "tableData.<table>[<row>].<column>"; by section "data.<section>.<key>",
+// "data.<section>.<table>" and "data.<section>.<table>[<row>].<column>".
+Status CheckDataCompleteForSend(const TemplateVersion& version, const ContractData& data,
+                                DataForm form);
 
 // The API and event form of field values: [{"key": k, "value": v}], and back.
 boost::json::array FieldValuesToJson(const boost::json::object& field_values);

@@ -109,14 +109,18 @@ Result<std::vector<DomainEvent>> DecideVoid(const ContractState& state, const Vo
   if (auto ok = RequirePermission(context.actor, "contracts:send"); !ok) return Fail(ok.error());
   Details validation;
   RejectUnknown(c.unknown, validation);
-  if (c.reason.is_null()) {
+  const bool reason_missing = c.reason.is_null();
+  if (reason_missing) {
     AddDetail(validation, "reason", "required");
   } else if (!c.reason.is_string() || c.reason.get_string().empty() ||
              CountCharacters(c.reason.get_string()) > static_cast<int64_t>(kMaxVoidReasonLength)) {
     AddDetail(validation, "reason",
               "must be a string of 1.." + std::to_string(kMaxVoidReasonLength) + " characters");
   }
-  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, "invalid void request", validation); !ok) {
+  std::string message = reason_missing && validation.size() == 1
+                            ? "a reason is required to void a contract"
+                            : "invalid void request";
+  if (auto ok = FailIfAny(ErrorCode::kValidationFailed, std::move(message), validation); !ok) {
     return Fail(ok.error());
   }
   if (auto ok = RequireNotEnded(state, "voiding is possible"); !ok) return Fail(ok.error());

@@ -62,7 +62,7 @@ Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state
     return Fail(Error{ErrorCode::kContractRoleBindingRequiredRoleUnbound, std::move(message),
                       std::move(unbound)});
   }
-  if (auto complete = CheckDataCompleteForSend(version, state.data); !complete) {
+  if (auto complete = CheckDataCompleteForSend(version, state.data, state.data_form); !complete) {
     return Fail(complete.error());
   }
   if (auto placed = CheckPlacedFieldsForSend(state); !placed) return Fail(placed.error());

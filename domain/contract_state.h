@@ -56,6 +56,7 @@ struct ContractState {
   std::string created_by;       // client id
   std::string bulk_send_id;     // the bulk send that made it; empty for every other contract
   ContractData data;
+  DataForm data_form = DataForm::kDirect;  // as the creating request gave the data
   std::vector<Participant> participants;
   std::vector<RoleBinding> role_bindings;
   boost::json::object signing_settings;

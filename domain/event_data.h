@@ -49,13 +49,16 @@ struct ContractCreatedData {
   std::optional<std::vector<boost::json::object>> documents;
   std::optional<std::vector<boost::json::object>> fields;
   std::optional<std::string> bulk_send_id;  // the bulk send that made it
+  // "sections" when the request gave its data by section (`data`); absent when it gave
+  // fieldValues and tableData, or nothing.
+  std::optional<std::string> data_form;
   std::string created_at;
 };
 BOOST_DESCRIBE_STRUCT(ContractCreatedData, (),
                       (contract_id, title, template_id, template_version_id,
                        organization_signing_mode, organization_id, created_by, field_values,
                        table_data, participants, role_bindings, signing_settings, notifications,
-                       documents, fields, bulk_send_id, created_at))
+                       documents, fields, bulk_send_id, data_form, created_at))
 
 struct DataUpdatedData {
   static constexpr std::string_view kType = event_type::kDataUpdated;

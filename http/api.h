@@ -136,7 +136,8 @@ class ApiRoutes {
 };
 
 // Turns a bearer token into a Principal; kUnauthenticated for a missing, malformed, expired,
-// revoked or forged token. Implemented by the authentication family.
+// revoked or forged token, its message the error_description of the 401's challenge.
+// Implemented by the authentication family.
 class Authenticator {
  public:
   virtual ~Authenticator() = default;

@@ -337,11 +337,13 @@ void ApiHandler::Finish(Exchange& exchange, ApiResult result) {
     response.keep_alive(request.keep_alive());
     response.prepare_payload();
   } else {
-    // ErrorResponse sets each 401's challenge; a refused bearer token gets RFC 6750's detail.
+    // ErrorResponse sets each 401's challenge; a refused bearer token gets RFC 6750's detail,
+    // the body's message (why the token was refused, as far as the authenticator tells).
     response = ErrorResponse(result.error(), exchange.api.request_id, request.version(),
                              request.keep_alive());
     if (result.error().code == ErrorCode::kUnauthenticated && exchange.token_refused) {
-      response.set(beast_http::field::www_authenticate, kInvalidTokenChallenge);
+      response.set(beast_http::field::www_authenticate,
+                   InvalidTokenChallenge(result.error().message));
     }
     if (result.error().code == ErrorCode::kRateLimited) {
       const int64_t seconds = (exchange.admission.retry_after.count() + 999) / 1000;

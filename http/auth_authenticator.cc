@@ -1,5 +1,7 @@
 #include "http/auth_authenticator.h"
 
+#include "base/time_text.h"
+
 namespace esign::http {
 
 std::shared_ptr<const TokenClaims> TokenAuthenticator::Verified(std::string_view token,
@@ -14,15 +16,17 @@ std::shared_ptr<const TokenClaims> TokenAuthenticator::Verified(std::string_view
 }
 
 std::shared_ptr<const TokenClaims> TokenAuthenticator::ActiveClaims(std::string_view token) const {
-  const int64_t now_seconds = clock_.NowMicros() / 1'000'000;
+  const int64_t now_seconds = clock_.NowMicros() / kMicrosPerSecond;
   auto claims = Verified(token, now_seconds);
-  if (!claims) return nullptr;
-  if (claims->expires_at <= now_seconds) return nullptr;
-  const auto state = directory_.Snapshot();
-  const auto client = state->FindClient(claims->client_id);
-  if (!client || client->organization_id != claims->organization_id) return nullptr;
-  if (state->IsRevoked(claims->token_id)) return nullptr;
+  if (!claims || claims->expires_at <= now_seconds || !Current(*claims)) return nullptr;
   return claims;
+}
+
+bool TokenAuthenticator::Current(const TokenClaims& claims) const {
+  const auto state = directory_.Snapshot();
+  const auto client = state->FindClient(claims.client_id);
+  return client && client->organization_id == claims.organization_id &&
+         !state->IsRevoked(claims.token_id);
 }
 
 std::optional<TokenClaims> TokenAuthenticator::Active(std::string_view token) const {
@@ -32,8 +36,16 @@ std::optional<TokenClaims> TokenAuthenticator::Active(std::string_view token) co
 }
 
 Result<Principal> TokenAuthenticator::Authenticate(std::string_view token) const {
-  auto claims = ActiveClaims(token);
-  if (!claims) return Fail(ErrorCode::kUnauthenticated, "invalid or expired token");
+  const int64_t now_seconds = clock_.NowMicros() / kMicrosPerSecond;
+  auto claims = Verified(token, now_seconds);
+  // Only a token the MAC proves ours may say when it expired: a forged one learns nothing.
+  if (claims && claims->expires_at <= now_seconds) {
+    const std::string expired_at = FormatTimestamp(claims->expires_at * kMicrosPerSecond);
+    return Fail(ErrorCode::kUnauthenticated, "the access token expired at " + expired_at,
+                "Authorization", "expired at " + expired_at);
+  }
+  if (!claims || !Current(*claims))
+    return Fail(ErrorCode::kUnauthenticated, "invalid or expired token");
   return Principal{
       .client_id = claims->client_id,
       .organization_id = claims->organization_id,

@@ -205,10 +205,11 @@ void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   routes.Add(verb::post, base + "/{id}/send",
              {"sendContract", Auth::kBearer,
               CommandRoute<SendContract>(deps, EmptyBody::kAsEmptyObject, Idempotency::kHonoured)});
-  // Voiding needs its reason; a reminder may name nobody (every signer whose turn it is).
+  // No body is {}: voiding then names its missing reason; a reminder may name nobody (every
+  // signer whose turn it is).
   routes.Add(verb::post, base + "/{id}/void",
              {"voidContract", Auth::kBearer,
-              CommandRoute<VoidContract>(deps, EmptyBody::kRefused, Idempotency::kHonoured)});
+              CommandRoute<VoidContract>(deps, EmptyBody::kAsEmptyObject, Idempotency::kHonoured)});
   routes.Add(
       verb::post, base + "/{id}/remind",
       {"remindParticipants", Auth::kBearer,

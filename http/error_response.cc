@@ -120,6 +120,18 @@ std::string_view AuthenticationChallenge(ErrorCode code) {
   }
 }
 
+std::string InvalidTokenChallenge(std::string_view description) {
+  std::string challenge =
+      R"(Bearer realm="contract-api", error="invalid_token", error_description=")";
+  for (char c : BoundedText(description, kMaxMessageBytes)) {
+    // RFC 6750 section 3: %x20-21 / %x23-5B / %x5D-7E, so no quote and no backslash.
+    const bool allowed = c >= 0x20 && c <= 0x7E && c != '"' && c != '\\';
+    challenge.push_back(allowed ? c : ' ');
+  }
+  challenge.push_back('"');
+  return challenge;
+}
+
 std::string ErrorBody(const Error& error, std::string_view request_id) {
   boost::json::array details;
   // A list made by Details is at most kMaxKept plus its own count; a longer one is cut here.

@@ -31,10 +31,10 @@ std::string BoundedText(std::string_view text, size_t max_bytes);
 // proof. Empty for a code that is not a 401.
 std::string_view AuthenticationChallenge(ErrorCode code);
 
-// The challenge of a bearer token that was presented and refused (RFC 6750 section 3.1).
-inline constexpr std::string_view kInvalidTokenChallenge =
-    R"(Bearer realm="contract-api", error="invalid_token", )"
-    R"(error_description="the access token is invalid, expired or revoked")";
+// The challenge of a bearer token that was presented and refused (RFC 6750 section 3.1), its
+// error_description `description` (the error body's message), with any character RFC 6750 does
+// not allow there replaced by a blank.
+std::string InvalidTokenChallenge(std::string_view description);
 
 // A complete response for `error`: status from the table, JSON body, content type, and the
 // headers the code calls for (WWW-Authenticate on a 401, Retry-After on STORAGE_UNAVAILABLE).

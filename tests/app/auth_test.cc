@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/base64.h"
+#include "base/time_text.h"
 #include "tests/app/contractd_fixture.h"
 
 namespace esign::testing {
@@ -246,7 +247,8 @@ TEST_F(ContractdAuthTest, TheTokenFormEchoesARepeatedParameterNameCut) {
 
 TEST_F(ContractdAuthTest, EveryBadTokenIsUnauthenticated) {
   const Credentials credentials = ParseCreated(CreateClient("org_a", "contracts:read"));
-  auto server = StartServer({"--token-lifetime", "1"});
+  // Two seconds: exp is whole seconds, so the token lives at least one second after it is issued.
+  auto server = StartServer({"--token-lifetime", "2"});
   ASSERT_NE(port_, 0);
   const std::string token = TokenFor(credentials);
   const size_t dot = token.rfind('.');
@@ -282,17 +284,40 @@ TEST_F(ContractdAuthTest, EveryBadTokenIsUnauthenticated) {
     auto response = client.Post("/api/v1/auth/introspect", body, {{"Authorization", header}});
     ExpectUnauthenticated(response, what);
   }
-  // The real token, for contrast, then after it expired: the same answer as a forgery.
+  // The real token, for contrast, then after it expired: it says when (RFC 6750's
+  // error_description and the body alike). Its forgery, expired as well, still says nothing.
   EXPECT_EQ(
       client.Post("/api/v1/auth/introspect", body, {{"Authorization", "Bearer " + token}}).status,
       200);
   auto forged_answer =
       client.Post("/api/v1/auth/introspect", body, {{"Authorization", "Bearer " + forged}});
-  std::this_thread::sleep_for(2100ms);
+  std::this_thread::sleep_for(3100ms);
   auto expired =
       client.Post("/api/v1/auth/introspect", body, {{"Authorization", "Bearer " + token}});
   ExpectUnauthenticated(expired, "expired");
-  EXPECT_EQ(WithoutRequestId(expired), WithoutRequestId(forged_answer));
+  const int64_t exp = payload.at("exp").as_int64();
+  const std::string expired_at = FormatTimestamp(exp * kMicrosPerSecond);
+  EXPECT_EQ(expired.Json().at("error").at("message").as_string(),
+            "the access token expired at " + expired_at)
+      << expired.body;
+  EXPECT_EQ(expired.Json().at("error").at("details"),
+            boost::json::parse(R"([{"field":"Authorization","issue":"expired at )" + expired_at +
+                               R"("}])"));
+  EXPECT_EQ(expired.Header("www-authenticate"),
+            R"(Bearer realm="contract-api", error="invalid_token", )"
+            R"(error_description="the access token expired at )" +
+                expired_at + "\"");
+  for (const auto& [what, refused] :
+       {std::pair{"forged", forged}, std::pair{"tampered", tampered}}) {
+    auto answer =
+        client.Post("/api/v1/auth/introspect", body, {{"Authorization", "Bearer " + refused}});
+    ExpectUnauthenticated(answer, what);
+    EXPECT_EQ(WithoutRequestId(answer), WithoutRequestId(forged_answer)) << what;
+    EXPECT_EQ(answer.Header("www-authenticate"),
+              R"(Bearer realm="contract-api", error="invalid_token", )"
+              R"(error_description="invalid or expired token")")
+        << what;
+  }
   StopServer(*server);
 }
 

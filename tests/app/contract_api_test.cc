@@ -99,6 +99,21 @@ TEST_F(ContractApiTest, RoleBindingErrorsNameTheirCode) {
                 "CONTRACT_ROLE_BINDING_INVALID_ROUTING", before);
 }
 
+TEST_F(ContractApiTest, SendNamesMissingDataAsTheDraftWasGivenIt) {
+  // The NDA by section, without terms.purpose: the draft is fine, sending names data.terms.purpose.
+  std::string body = NdaBody("No purpose", true);
+  const std::string purpose = R"("purpose":"Evaluating a joint venture",)";
+  ASSERT_NE(body.find(purpose), std::string::npos);
+  body.erase(body.find(purpose), purpose.size());
+  const std::string id(Create("a", body).at("id").as_string());
+  const uint64_t before = LogSize();
+  auto refused = client_.Post("/api/v1/contracts/" + id + "/send", "", As("a"));
+  ExpectRefused(refused, 400, "VALIDATION_FAILED", before, "data.terms.purpose");
+  EXPECT_EQ(
+      refused.Json().at("error").at("details"),
+      boost::json::parse(R"([{"field":"data.terms.purpose","issue":"required before sending"}])"));
+}
+
 TEST_F(ContractApiTest, SendingPowersNeedContractsSend) {
   const uint64_t before = LogSize();
   ExpectRefused(client_.Post("/api/v1/contracts", NdaBody("Roles", true), As("a_create_only")), 403,

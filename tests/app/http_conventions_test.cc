@@ -183,6 +183,22 @@ TEST_F(HttpConventionsTest, EveryUnauthenticatedAnswerCarriesAChallenge) {
   EXPECT_EQ(wrong_secret.Header("www-authenticate"), R"(Basic realm="contract-api")");
 }
 
+TEST_F(HttpConventionsTest, AJsonSyntaxErrorIsLocatedOnEveryJsonRoute) {
+  const uint64_t before = LogSize();
+  // The stray x is on line 3, column 11; the same body on routes of two families.
+  const std::string body = "{\n  \"title\": \"NDA\",\n  \"data\": x\n}";
+  for (const std::string path : {"/api/v1/contracts", "/api/v1/webhooks/endpoints"}) {
+    auto refused = client_.Post(path, body, As("a"));
+    ExpectRefused(refused, 400, "VALIDATION_FAILED", before, "body");
+    const auto& error = refused.Json().at("error");
+    EXPECT_EQ(error.at("message"),
+              "the body is not valid JSON: syntax error at line 3, column 11 (offset 30)")
+        << path;
+    EXPECT_EQ(error.at("details").at(0).at("issue"),
+              "syntax error at line 3, column 11 (offset 30)");
+  }
+}
+
 TEST_F(HttpConventionsTest, AuthenticatedAnswersCarryRateLimitHeaders) {
   auto first = client_.Get("/api/v1/contracts?limit=1", As("b"));
   ASSERT_EQ(first.status, 200) << first.body;

@@ -187,8 +187,14 @@ TEST_F(LifecycleApiTest, BadVoidsAreRefusedAndChangeNothing) {
   const std::string id = IdOf(contract);
   const uint64_t before = LogSize();
   const int64_t version = Version(id);
-  ExpectRefusedUnchanged(Void(id, ""), 400, "VALIDATION_FAILED", before, id, version);
-  ExpectRefusedUnchanged(Void(id, "{}"), 400, "VALIDATION_FAILED", before, id, version, "reason");
+  // No body at all is refused as {} is: the missing reason is named.
+  for (const std::string body : {"", "{}"}) {
+    auto refused = Void(id, body);
+    ExpectRefusedUnchanged(refused, 400, "VALIDATION_FAILED", before, id, version, "reason");
+    EXPECT_EQ(refused.Json().at("error").at("message"), "a reason is required to void a contract");
+    EXPECT_EQ(refused.Json().at("error").at("details"),
+              boost::json::parse(R"([{"field":"reason","issue":"required"}])"));
+  }
   ExpectRefusedUnchanged(Void(id, R"({"reason":""})"), 400, "VALIDATION_FAILED", before, id,
                          version, "reason");
   ExpectRefusedUnchanged(Void(id, R"({"reason":7})"), 400, "VALIDATION_FAILED", before, id, version,

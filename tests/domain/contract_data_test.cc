@@ -209,7 +209,7 @@ TEST_F(ContractDataTest, SendRequiresRequiredFieldsRowsAndCells) {
   data.field_values["name"] = "Ada";
   data.field_values["count"] = 2;
   data.table_data["items"] = boost::json::parse(R"([{"label": "A"}])");
-  auto status = CheckDataCompleteForSend(*version_, data);
+  auto status = CheckDataCompleteForSend(*version_, data, DataForm::kDirect);
   ASSERT_FALSE(status.has_value());
   EXPECT_EQ(status.error().code, ErrorCode::kValidationFailed);
   std::vector<std::string> fields;
@@ -218,9 +218,25 @@ TEST_F(ContractDataTest, SendRequiresRequiredFieldsRowsAndCells) {
                                               "tableData.items[0].price"}));
 }
 
+TEST_F(ContractDataTest, SendNamesMissingDataBySectionWhenItWasGivenBySection) {
+  ContractData data;
+  data.field_values["name"] = "Ada";
+  data.field_values["count"] = 2;
+  auto status = CheckDataCompleteForSend(*version_, data, DataForm::kSections);
+  ASSERT_FALSE(status.has_value());
+  std::vector<std::string> fields;
+  for (const auto& detail : status.error().details) fields.push_back(detail.field);
+  EXPECT_EQ(fields, (std::vector<std::string>{"data.general.amount", "data.general.startDate",
+                                              "data.lines.items"}));
+  data.table_data["items"] = boost::json::parse(R"([{"label": "A"}])");
+  status = CheckDataCompleteForSend(*version_, data, DataForm::kSections);
+  ASSERT_FALSE(status.has_value());
+  EXPECT_EQ(status.error().details.back().field, "data.lines.items[0].price");
+}
+
 TEST_F(ContractDataTest, SendRequiresMinRows) {
   ContractData data;
-  auto status = CheckDataCompleteForSend(*version_, data);
+  auto status = CheckDataCompleteForSend(*version_, data, DataForm::kDirect);
   ASSERT_FALSE(status.has_value());
   EXPECT_TRUE(std::any_of(status.error().details.begin(), status.error().details.end(),
                           [](const ErrorDetail& d) { return d.field == "tableData.items"; }));

@@ -164,7 +164,34 @@ TEST_F(AuthServiceTest, ExpiredTokensFail) {
   auto result = authenticator_->Authenticate(token);
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error().code, ErrorCode::kUnauthenticated);
-  EXPECT_EQ(result.error().message, "invalid or expired token");
+  // A genuine token may say when it expired.
+  EXPECT_EQ(result.error().message, "the access token expired at 2027-01-15T09:00:00.000000Z");
+  EXPECT_EQ(
+      result.error().details,
+      (std::vector<ErrorDetail>{{"Authorization", "expired at 2027-01-15T09:00:00.000000Z"}}));
+}
+
+TEST_F(AuthServiceTest, AForgedExpiredTokenIsRefusedWithoutSayingWhy) {
+  const CreatedClient client = MakeClient("org_1");
+  const TokenClaims claims{.token_id = "tok_x",
+                           .client_id = client.client_id,
+                           .organization_id = "org_1",
+                           .issued_at = kStartMicros / 1'000'000 - 7200,
+                           .expires_at = kStartMicros / 1'000'000 - 3600};
+  auto other_codec = TokenCodec::Create(std::string(32, 'x'));
+  ASSERT_TRUE(other_codec);
+  const std::string genuine = codec_->Issue(claims);
+  // Signed with another key, or ours with its payload changed: the MAC fails first.
+  std::string tampered = genuine;
+  tampered[5] = tampered[5] == 'A' ? 'B' : 'A';
+  for (const std::string& token : {(*other_codec)->Issue(claims), tampered}) {
+    auto result = authenticator_->Authenticate(token);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().message, "invalid or expired token");
+    EXPECT_TRUE(result.error().details.empty());
+  }
+  EXPECT_EQ(authenticator_->Authenticate(genuine).error().message,
+            "the access token expired at 2027-01-15T07:00:00.000000Z");
 }
 
 TEST_F(AuthServiceTest, TokensOfAnotherKeyOrClientFail) {

@@ -75,5 +75,14 @@ TEST(ErrorResponseTest, StatusTable) {
   EXPECT_EQ(StatusOf(ErrorCode::kRateLimited), beast_http::status::too_many_requests);
 }
 
+TEST(ErrorResponseTest, AnInvalidTokenChallengeCarriesTheReasonAsRfc6750AllowsIt) {
+  EXPECT_EQ(InvalidTokenChallenge("the access token expired at 2027-01-15T09:00:00.000000Z"),
+            R"(Bearer realm="contract-api", error="invalid_token", )"
+            R"(error_description="the access token expired at 2027-01-15T09:00:00.000000Z")");
+  EXPECT_EQ(InvalidTokenChallenge("a \"quoted\" back\\slash\n\xC3\xA9"),
+            R"(Bearer realm="contract-api", error="invalid_token", )"
+            R"(error_description="a  quoted  back slash   ")");
+}
+
 }  // namespace
 }  // namespace esign::http

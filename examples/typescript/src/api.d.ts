@@ -825,7 +825,7 @@ export interface paths {
          * Void (withdraw) the contract
          * @description Withdraws a `draft`, `sent` or `signing` contract for good: records `contract.voided` with the reason, the status becomes `voided`, and every signing link and session of it dies (their operations answer 410 SIGNING_SESSION_GONE with the detail issue `voided`; the hosted page tells the signer the sender withdrew the contract).
          *
-         *     Requires `contracts:send`. Errors: 400 VALIDATION_FAILED (`reason` missing, empty or longer than 500 characters, an unknown member, no body, `Idempotency-Key` longer than 255 characters); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND (also another organization's contract); 409 CONTRACT_STATE_CONFLICT (already completed, declined, voided or expired), IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
+         *     Requires `contracts:send`. Errors: 400 VALIDATION_FAILED (`reason` missing, also with no body at all: the message says a reason is required; `reason` empty or longer than 500 characters, an unknown member, `Idempotency-Key` longer than 255 characters); 401 UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CONTRACT_NOT_FOUND (also another organization's contract); 409 CONTRACT_STATE_CONFLICT (already completed, declined, voided or expired), IDEMPOTENCY_KEY_REUSED; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
          */
         post: operations["voidContract"];
         delete?: never;
@@ -4594,7 +4594,7 @@ export interface components {
         Location: string;
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
-        /** @description The challenge of an access-token 401 (RFC 6750): `Bearer realm="contract-api"`, followed by `, error="invalid_token", error_description="..."` when a token was given and refused. */
+        /** @description The challenge of an access-token 401 (RFC 6750): `Bearer realm="contract-api"`, followed by `, error="invalid_token", error_description="..."` when a token was given and refused. The description repeats the error body's message: `the access token expired at 2026-01-15T10:00:00.000000Z` (RFC 3339) for a token of this service whose lifetime is over, `invalid or expired token` for every other refusal (forged, tampered, malformed, revoked, client removed). */
         WwwAuthenticateBearer: string;
         /** @description The challenge of the token endpoint's INVALID_CLIENT (RFC 6749 section 5.2): `Basic realm="contract-api"`, HTTP Basic being the header scheme the endpoint takes. */
         WwwAuthenticateBasic: "Basic realm=\"contract-api\"";
