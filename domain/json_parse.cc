@@ -84,62 +84,6 @@ struct ExactHandler {
   bool on_comment(boost::json::string_view, boost::json::error_code&) { return true; }
 };
 
-// Accepts every event: only the parser's verdict on the text matters.
-struct IgnoringHandler {
-  static constexpr std::size_t max_object_size = boost::json::object::max_size();
-  static constexpr std::size_t max_array_size = boost::json::array::max_size();
-  static constexpr std::size_t max_key_size = boost::json::string::max_size();
-  static constexpr std::size_t max_string_size = boost::json::string::max_size();
-
-  using ec = boost::json::error_code;
-  using sv = boost::json::string_view;
-  bool on_document_begin(ec&) { return true; }
-  bool on_document_end(ec&) { return true; }
-  bool on_object_begin(ec&) { return true; }
-  bool on_object_end(std::size_t, ec&) { return true; }
-  bool on_array_begin(ec&) { return true; }
-  bool on_array_end(std::size_t, ec&) { return true; }
-  bool on_key_part(sv, std::size_t, ec&) { return true; }
-  bool on_key(sv, std::size_t, ec&) { return true; }
-  bool on_string_part(sv, std::size_t, ec&) { return true; }
-  bool on_string(sv, std::size_t, ec&) { return true; }
-  bool on_number_part(sv, ec&) { return true; }
-  bool on_int64(int64_t, sv, ec&) { return true; }
-  bool on_uint64(uint64_t, sv, ec&) { return true; }
-  bool on_double(double, sv, ec&) { return true; }
-  bool on_bool(bool, ec&) { return true; }
-  bool on_null(ec&) { return true; }
-  bool on_comment_part(sv, ec&) { return true; }
-  bool on_comment(sv, ec&) { return true; }
-};
-
-// Whether the parser refuses `prefix` as the start of a document (more text may follow).
-bool RefusesPrefix(std::string_view prefix, const boost::json::parse_options& options) {
-  boost::json::basic_parser<IgnoringHandler> parser(options);
-  boost::json::error_code ec;
-  const size_t used = parser.write_some(true, prefix.data(), prefix.size(), ec);
-  return ec.failed() || used < prefix.size();
-}
-
-// The offset of the byte at which `text` stops being JSON. Boost.JSON 1.81 does not report where
-// it failed, so this finds the shortest prefix it refuses: a prefix it refuses stays refused
-// however it continues, so a binary search needs about log2(size) parses, done only for a body
-// that is refused anyway.
-size_t SyntaxErrorOffset(std::string_view text, const boost::json::parse_options& options) {
-  size_t accepted = 0;  // the longest prefix known to be accepted
-  size_t refused = text.size();
-  if (!RefusesPrefix(text, options)) return text.size();  // it ends too early
-  while (refused - accepted > 1) {
-    const size_t middle = accepted + (refused - accepted) / 2;
-    if (RefusesPrefix(text.substr(0, middle), options)) {
-      refused = middle;
-    } else {
-      accepted = middle;
-    }
-  }
-  return refused - 1;
-}
-
 // "at line 3, column 14 (offset 41)": lines end at LF; lines and columns count from 1, columns in
 // characters (a UTF-8 sequence is one), the offset in bytes from 0.
 std::string Location(std::string_view text, size_t offset) {
@@ -173,10 +117,9 @@ Result<boost::json::value> ParseJson(std::string_view text) {
                   "number " + parser.handler().inexact_number +
                       " exceeds the precision of a JSON number here; send it as a string");
     }
-    // Extra data is found where the parser stopped; anything else where the text went wrong.
-    const size_t offset =
-        ec == boost::json::error::extra_data ? used : SyntaxErrorOffset(text, options);
-    const std::string issue = ec.message() + " " + Location(text, offset);
+    // The parser stops at the byte where the text went wrong (at the end for a body that ends
+    // too early, at the second value for extra data), and says how far it got.
+    const std::string issue = ec.message() + " " + Location(text, used);
     return Fail(ErrorCode::kValidationFailed, "the body is not valid JSON: " + issue, "body",
                 issue);
   }

@@ -42,10 +42,10 @@ TEST(JsonParseTest, NamesWhereTheTextStopsBeingJson) {
 }
 
 TEST(JsonParseTest, CountsColumnsInCharactersAndOffsetsInBytes) {
-  // "é" is two bytes, one column.
+  // "é" is two bytes, one column; the literal that is not one starts at byte 7, column 7.
   auto value = ParseJson("[\"\xC3\xA9\", tru]");
   ASSERT_FALSE(value.has_value());
-  EXPECT_EQ(value.error().details.at(0).issue, "syntax error at line 1, column 10 (offset 10)");
+  EXPECT_EQ(value.error().details.at(0).issue, "syntax error at line 1, column 7 (offset 7)");
 }
 
 TEST(JsonParseTest, NamesTheEndOfATruncatedBodyAndTheStartOfExtraData) {
