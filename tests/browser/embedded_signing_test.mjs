@@ -117,6 +117,13 @@ async function main() {
       check(height > 600, `the frame grows to its page (height ${height})`);
       ok(`the page loads in the frame, in the organization's colour, ${Math.round(height)} px high`);
       await checkAccessibility(page, "the integrator's page with the signing frame");
+      // axe in the parent does not enter the other origin's frame: checked in the frame itself,
+      // once its pages are drawn.
+      await frame.locator(".sig-box").first().scrollIntoViewIfNeeded();
+      await frame.locator('.page-sheet[data-state="loaded"] .sig-box').first().waitFor({ timeout: 20_000 });
+      const framed = page.frames().find((f) => f.url().startsWith(`${contractdOrigin}/embed/`));
+      check(framed !== undefined, `the signing frame among ${page.frames().map((f) => f.url()).join(", ")}`);
+      await checkAccessibility(framed, "the signing page in the frame, its pages drawn", { places: true });
       await frame.getByLabel("Type your full name as your signature").fill("Ada Lovelace");
       await frame.getByRole("checkbox", { name: /I agree to sign electronically/ }).check();
       await frame.getByRole("button", { name: "Sign", exact: true }).click();

@@ -73,7 +73,7 @@ async function main() {
     checkEqual(shown.join(","), "entry-fld_2,entry-fld_3,entry-fld_4,-entry-fld_5,entry-fld_6,entry-fld_7,entry-fld_8,entry-fld_10",
       "the entries, in page order, the purchase order hidden");
     checkEqual(await wide.locator(".entry-box").count(), 8, "blue boxes drawn");
-    await checkAccessibility(wide, "entries at desktop width");
+    await checkAccessibility(wide, "entries at desktop width", { places: true });
     await wide.screenshot({ path: join(artifactDir, "fields-desktop.png"), fullPage: true });
     await desktop.close();
 
@@ -91,7 +91,7 @@ async function main() {
     checkEqual(await page.locator("#entry-fld_2-error").textContent(), "Please fill this in.", "the number's error");
     checkEqual(await hours.getAttribute("aria-invalid"), "true", "the number is marked invalid");
     check((await hours.getAttribute("aria-describedby")).includes("entry-fld_2-error"), "the error is bound to its field");
-    await checkAccessibility(page, "entries with errors on a phone");
+    await checkAccessibility(page, "entries with errors on a phone", { places: true });
     const after = await api.expect(200, "GET", `/api/v1/contracts/${contract.id}`);
     checkEqual(after.version, before.version, "contract version after a refused signing");
     ok("empty required entries are refused by their fields before anything is sent");

@@ -97,6 +97,18 @@ export async function startContractd(binary, dataDir, extraArgs = []) {
   return { child, output: () => output, ...info };
 }
 
+// `contractd organizations set` for the demo organization (org_demo), told to the running service
+// through its data directory's admin socket; `args` are its flags, such as ["--name", "Acme GmbH"].
+export async function setDemoOrganization(binary, dataDir, args) {
+  const child = spawnTied(binary, ["organizations", "set", "--data-dir", dataDir, "--org", "org_demo", ...args],
+    { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => { output += chunk; });
+  child.stderr.on("data", (chunk) => { output += chunk; });
+  const code = await new Promise((resolve) => child.on("exit", resolve));
+  checkEqual(code, 0, `contractd organizations set ${args.join(" ")} (${output.trim()})`);
+}
+
 // SIGTERM, then SIGKILL after 30 s; resolves with the exit code.
 export async function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
@@ -168,16 +180,39 @@ export async function openPage(context, url, problems) {
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-// axe-core in the page (evaluated through the browser's debugging protocol, which the page's
-// Content-Security-Policy does not govern): no serious or critical violation.
-export async function checkAccessibility(page, what) {
+// The labels over the page images ("You sign here", a field's name): small text over a document,
+// held to 7:1 (axe's color-contrast-enhanced, WCAG AAA) where AA asks 4.5:1.
+const PLACE_LABELS = ".field-box .tag";
+
+// axe-core in the page or frame (evaluated through the browser's debugging protocol, which the
+// page's Content-Security-Policy does not govern): no serious or critical violation, and the
+// labels of the signer's places, if any are drawn, measured against 7:1. With `places: true`
+// at least one label must have been measured: the check ran where the places are on the pages.
+export async function checkAccessibility(page, what, { places = false } = {}) {
   await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  check(bad.length === 0, `${what}: axe found ${bad.map((v) =>
-    `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`).join("; ")}`);
+  check(bad.length === 0, `${what}: axe found ${describe(bad)}`);
+  const labels = await page.evaluate(async (selector) => {
+    if (!document.querySelector(selector)) return null;
+    return window.axe.run(selector, { runOnly: ["color-contrast-enhanced"] });
+  }, PLACE_LABELS);
+  const measured = labels ? labels.passes.concat(labels.violations).flatMap((r) => r.nodes) : [];
+  if (labels) {
+    check(labels.violations.length === 0, `${what}: the labels of the places: axe found ${describe(labels.violations)}`);
+    check(labels.incomplete.length === 0, `${what}: axe could not measure the labels of the places at ` +
+      labels.incomplete.flatMap((r) => r.nodes.map((n) => n.target.join(" "))).join(", "));
+  }
+  check(!places || measured.length > 0, `${what}: no label of a place on the pages was measured`);
+  const ratios = [...new Set(measured.map((n) => n.any[0] && n.any[0].data && n.any[0].data.contrastRatio))];
   ok(`${what}: axe-core ${result.testEngine.version}, no serious or critical violation` +
-    ` (${result.violations.length} minor or moderate)`);
+    ` (${result.violations.length} minor or moderate)` +
+    (measured.length ? `; place labels at ${ratios.join(", ")}:1 (${measured.length})` : ""));
+}
+
+function describe(violations) {
+  return violations.map((v) =>
+    `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`).join("; ");
 }
 
 // What a failed check leaves behind: a screenshot of the page that was open (if one was) as

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import {
-  check, checkEqual, closeBrowserAndContractd, demoApi, DESKTOP, launchChromium, ok, openPage,
+  check, checkAccessibility, checkEqual, closeBrowserAndContractd, demoApi, DESKTOP, launchChromium, ok, openPage,
   PHONE, reportFailure, runTest, sleep, sourceDir, spawnTied, startContractd, stopChild, testArguments,
 } from "./harness.mjs";
 
@@ -112,7 +112,11 @@ async function signOnPage(page, name, what) {
   await page.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
   checkEqual((await page.locator("h1").textContent()).trim(), TITLE, `${what}: contract title`);
   checkEqual(await page.locator("#signer-name").textContent(), name, `${what}: signer name`);
+  checkEqual((await page.locator("#asker").textContent()).trim(), `${OWNER.name} asks you to sign`,
+    `${what}: who asks`);
   await page.locator("#doc-check.ok").waitFor({ timeout: 15_000 });
+  await page.locator('.page-sheet[data-state="loaded"] .sig-box').first().waitFor({ timeout: 20_000 });
+  await checkAccessibility(page, `${what}, the pages drawn`, { places: true });
   await page.getByLabel("Type your full name as your signature").fill(name);
   await page.getByRole("checkbox", { name: /I agree to sign electronically/ }).check();
   await page.getByRole("button", { name: "Sign", exact: true }).click();

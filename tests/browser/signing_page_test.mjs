@@ -2,27 +2,34 @@
 // phone-sized screen, another declines, and cancelled, replaced, dead, expired, unknown and
 // withdrawn (voided contract) and lapsed (expired contract) links each show their message. Every outcome is checked through the API too.
 // The document shows as page images (no PDF viewer needed) at phone and desktop widths, with the
-// signer's signature places marked. axe-core finds no serious or critical violation on the page
-// before signing (phone and desktop), on a notice, on the decline form and on the access-code form.
+// signer's signature places marked. The page says which organization asks ("Acme GmbH asks you to
+// sign", and without a name no stand-in), and its times name their zone (a phone in Berlin, a
+// desktop in New York). axe-core finds no serious or critical violation, and the labels of the
+// signature places 7:1, on the page with its places drawn (phone and desktop), on a notice, on the
+// decline form and on the access-code form.
 //
 // Usage: node signing_page_test.mjs CONTRACTD_BINARY ARTIFACT_DIR
 // Environment: CHROMIUM (default /usr/bin/chromium).
 // Exits 0 only when every check passed; a screenshot of the phone page before signing is saved
-// as ARTIFACT_DIR/signing-page.png, one at desktop width as signing-page-desktop.png (and one of
-// the page that was open when a check failed).
+// as ARTIFACT_DIR/signing-page.png, one at desktop width as signing-page-desktop.png (whole pages,
+// and one of the page that was open when a check failed).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import {
   browserRun, check, checkAccessibility, checkEqual, demoApi, DESKTOP, launchChromium, ok, openPage,
-  PHONE, runTest, sourceDir, startContractd, testArguments,
+  PHONE, runTest, setDemoOrganization, sourceDir, startContractd, testArguments,
 } from "./harness.mjs";
 
 const { contractdBinary, artifactDir } = testArguments("signing_page_test.mjs");
 const OVERALL_TIMEOUT_MS = 240_000;
 // Where the integrator's returnUrl points; the browser's requests there are answered locally.
 const RETURN_ORIGIN = "https://integrator.example";
+const ORGANIZATION = "Acme GmbH";
+// Where and in which language each screen is: the page's times must say their zone.
+const PHONE_PLACE = { locale: "en-GB", timezoneId: "Europe/Berlin" };
+const DESKTOP_PLACE = { locale: "en-US", timezoneId: "America/New_York" };
 
 // A mutual NDA whose two signers both sign on the hosted page, created and sent.
 // `adaMembers` are added to Ada's participant (an authentication method, say).
@@ -46,6 +53,21 @@ async function createSession(api, contractId, participantId, extra = {}) {
   checkEqual(session.state, "open", "new session state");
   check(/^http:\/\/127\.0\.0\.1:\d+\/sign\/[^/]+$/.test(session.url), `session url ${session.url}`);
   return session;
+}
+
+// `text` shows the moment `iso` as a reader at `place` reads it: the day, the month in words, the
+// year, the hour and minute and the zone's name (as Node's ICU writes them for that place).
+function checkTimeShown(text, iso, place, what) {
+  const parts = new Intl.DateTimeFormat(place.locale, { timeZone: place.timezoneId, day: "numeric",
+    month: "long", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" })
+    .formatToParts(new Date(iso));
+  const wanted = parts.filter((p) => p.type !== "literal" && p.type !== "dayPeriod").map((p) => p.value);
+  const zone = parts.find((p) => p.type === "timeZoneName").value;
+  check(/^(CET|CEST|EST|EDT|GMT[+-]\d+(:\d\d)?)$/.test(zone), `${what}: ${place.timezoneId} is called "${zone}"`);
+  const missing = wanted.filter((value) => !text.includes(value));
+  check(missing.length === 0, `${what}: "${text}" lacks ${missing.join(", ")} (${iso} at ${place.timezoneId})`);
+  check(!/\d\/\d/.test(text), `${what}: "${text}" writes a date in figures`);
+  ok(`${what}: "${text}"`);
 }
 
 async function participantStatus(api, contractId, participantId) {
@@ -147,7 +169,9 @@ async function main() {
     const first = await sendNda(api, "Mutual NDA: Acme and Globex (browser check)");
     const returnUrl = `${RETURN_ORIGIN}/signed?contract=${first.id}`;
     const session = await createSession(api, first.id, first.ada, { returnUrl });
-    const phone = await browser.newContext(PHONE);
+    // The organization's name, as its operator sets it.
+    await setDemoOrganization(contractdBinary, run.dataDir, ["--name", ORGANIZATION]);
+    const phone = await browser.newContext({ ...PHONE, ...PHONE_PLACE });
     await phone.route(`${RETURN_ORIGIN}/**`, (route) =>
       route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Back at the integrator</h1>" }));
     const { page, response } = await openPage(phone, session.url, problems);
@@ -168,6 +192,14 @@ async function main() {
     checkEqual(await page.locator("#signer-role").textContent(), roleName, "signer role");
     checkEqual(await page.locator("#doc-sha256").textContent(), session.documentSha256, "document SHA-256");
     ok("title, signer, role and document fingerprint shown");
+    checkEqual((await page.locator("#asker").textContent()).trim(), `${ORGANIZATION} asks you to sign`,
+      "who asks, above the title");
+    const visibleText = await page.locator("body").innerText();
+    check(visibleText.replace(/\s+/g, " ").startsWith(`${ORGANIZATION} asks you to sign ${first.title}`),
+      `the visible text begins with the organization and the title: ${visibleText.slice(0, 120)}`);
+    ok(`"${ORGANIZATION} asks you to sign" above the title`);
+    checkTimeShown(await page.locator("#expiry").textContent(), session.expiresAt, PHONE_PLACE,
+      "the link's expiry on a phone in Berlin");
 
     // The document the page links to is the one the fingerprint names.
     const downloadHref = await page.locator("#doc-download").getAttribute("href");
@@ -180,6 +212,7 @@ async function main() {
     ok("download link serves the PDF with that fingerprint; the page checked it too");
     // Full width on a phone: the card's inner width, less the grey margin around the pages.
     await checkPageImages(page, "phone", 320);
+    await checkAccessibility(page, "the phone page with the signature place on screen", { places: true });
     await page.evaluate(() => window.scrollTo(0, 0));
 
     const signature = page.getByLabel("Type your full name as your signature");
@@ -200,7 +233,7 @@ async function main() {
     check(overflow <= 0, `the page scrolls sideways on a phone by ${overflow}px`);
     await page.screenshot({ path: join(artifactDir, "signing-page.png"), fullPage: true });
     ok(`phone screenshot saved to ${join(artifactDir, "signing-page.png")}`);
-    await checkAccessibility(page, "the phone page before signing");
+    await checkAccessibility(page, "the phone page before signing", { places: true });
 
     await signButton.click();
     await expectNotice(page, "SIGNED", /signed the document/, "after signing");
@@ -215,10 +248,12 @@ async function main() {
     const again = await openPage(phone, session.url, problems);
     run.page = again.page;
     await expectNotice(again.page, "ALREADY_SIGNED", /already signed/, "the used link opened again");
+    checkTimeShown(await again.page.locator("#notice-text").textContent(), signed.participant.signedAt,
+      PHONE_PLACE, "when Ada signed, on the used link");
     await phone.close();
 
     // 2. Links that no longer work, on a desktop screen.
-    const desktop = await browser.newContext(DESKTOP);
+    const desktop = await browser.newContext({ ...DESKTOP, ...DESKTOP_PLACE });
     const cancelled = await createSession(api, first.id, first.grace);
     await api.expect(200, "POST", `/api/v1/signing-sessions/${cancelled.sessionId}/cancel`);
     run.page = (await openPage(desktop, cancelled.url, problems)).page;
@@ -233,10 +268,12 @@ async function main() {
     await run.page.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
     checkEqual(await run.page.locator("#signer-name").textContent(), "Grace Hopper", "refreshed link signer");
     ok("the refreshed link opens the signing form");
+    checkTimeShown(await run.page.locator("#expiry").textContent(), refreshed.expiresAt, DESKTOP_PLACE,
+      "the link's expiry on a desktop in New York");
     await run.page.setViewportSize({ width: 1280, height: 800 });
     await checkPageImages(run.page, "desktop", 760);
-    await checkAccessibility(run.page, "the desktop page");
-    await run.page.screenshot({ path: join(artifactDir, "signing-page-desktop.png") });
+    await checkAccessibility(run.page, "the desktop page", { places: true });
+    await run.page.screenshot({ path: join(artifactDir, "signing-page-desktop.png"), fullPage: true });
     ok(`desktop screenshot saved to ${join(artifactDir, "signing-page-desktop.png")}`);
 
     run.page = (await openPage(desktop, `${base}/sign/tok_this_link_does_not_exist`, problems)).page;
@@ -328,6 +365,17 @@ async function main() {
     run.page = (await openPage(desktop, lapsingLink.url, problems)).page;
     await expectNotice(run.page, "SIGNING_SESSION_GONE", /time to sign this contract has passed/,
       "a link of an expired contract");
+
+    // 5. An organization without a name: the page says who asks no other way (no id, no stand-in).
+    await setDemoOrganization(contractdBinary, run.dataDir, ["--name", ""]);
+    run.page = (await openPage(desktop, refreshed.url, problems)).page;
+    await run.page.locator("#signing").waitFor({ state: "visible", timeout: 15_000 });
+    checkEqual((await run.page.locator("#asker").textContent()).trim(), "You are asked to sign",
+      "who asks, for an organization without a name");
+    const unnamedText = await run.page.locator("body").innerText();
+    check(!unnamedText.includes(ORGANIZATION) && !unnamedText.includes("org_demo"),
+      "neither the old name nor the organization's id is shown");
+    ok("an organization without a name: \"You are asked to sign\"");
     await desktop.close();
   });
 }
