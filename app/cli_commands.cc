@@ -170,10 +170,16 @@ Result<std::optional<commands::CreatedClient>> CreateDemoClientIfNone(
     eventstore::EventStore& store) {
   if (directory.ClientCount() > 0) return std::nullopt;
   const eventstore::Actor contractd{.client_id = "contractd"};
-  if (auto named = commands::SetOrganizationContact(store, kDemoOrganization, "",
-                                                    kDemoOrganizationName, contractd);
-      !named) {
-    return Fail(named.error());
+  // A name or address given before the first start (organizations set) stays as it was.
+  auto contact = commands::ReadOrganizationContact(store, kDemoOrganization);
+  if (!contact) return Fail(contact.error());
+  if (contact->name.empty()) {
+    if (auto named = commands::SetOrganizationContact(
+            store, kDemoOrganization, contact->owner ? contact->owner->email : std::string(),
+            kDemoOrganizationName, contractd);
+        !named) {
+      return Fail(named.error());
+    }
   }
   commands::NewClient demo{.organization_id = std::string(kDemoOrganization),
                            .name = "Demo client"};

@@ -76,7 +76,7 @@ int ExitCodeOf(const Error& error);
 
 // When the directory holds no client yet, creates "the demo client": every permission, for the
 // organization "org_demo", which is named "Demo organization" (what its mails and documents call
-// it). std::nullopt when some client exists.
+// it) unless it has a name already. std::nullopt when some client exists.
 Result<std::optional<commands::CreatedClient>> CreateDemoClientIfNone(
     commands::ClientCommandHandler& clients, const projections::ClientDirectory& directory,
     eventstore::EventStore& store);
