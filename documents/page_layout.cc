@@ -1,7 +1,5 @@
 #include "documents/page_layout.h"
 
-#include "documents/cairo_handles.h"
-
 #include <pango/pangocairo.h>
 
 #include <algorithm>

@@ -273,8 +273,7 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
   auto canvas = documents::PdfCanvas::Create(
       {.date = PdfMetadataDate(state.created_at),
        .title = state.title,
-       // A contract prepared before names were recorded
-       // keeps its id, as frozen.
+       // A contract prepared before names were recorded keeps its id, as frozen.
        .author = state.organization_name.empty() ? state.organization_id : state.organization_name,
        .subject = "Contract " + state.id});
   if (!canvas) return std::unexpected(std::move(canvas.error()));
