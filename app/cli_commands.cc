@@ -12,6 +12,7 @@ namespace esign::app {
 namespace {
 
 constexpr std::string_view kDemoOrganization = "org_demo";
+constexpr std::string_view kDemoOrganizationName = "Demo organization";
 
 eventstore::Actor AdminActor() { return eventstore::Actor{.client_id = "contractd-admin"}; }
 
@@ -165,12 +166,25 @@ int ExitCodeOf(const Error& error) {
 }
 
 Result<std::optional<commands::CreatedClient>> CreateDemoClientIfNone(
-    commands::ClientCommandHandler& clients, const projections::ClientDirectory& directory) {
+    commands::ClientCommandHandler& clients, const projections::ClientDirectory& directory,
+    eventstore::EventStore& store) {
   if (directory.ClientCount() > 0) return std::nullopt;
+  const eventstore::Actor contractd{.client_id = "contractd"};
+  // A name or address given before the first start (organizations set) stays as it was.
+  auto contact = commands::ReadOrganizationContact(store, kDemoOrganization);
+  if (!contact) return Fail(contact.error());
+  if (contact->name.empty()) {
+    if (auto named = commands::SetOrganizationContact(
+            store, kDemoOrganization, contact->owner ? contact->owner->email : std::string(),
+            kDemoOrganizationName, contractd);
+        !named) {
+      return Fail(named.error());
+    }
+  }
   commands::NewClient demo{.organization_id = std::string(kDemoOrganization),
                            .name = "Demo client"};
   for (const auto permission : commands::kPermissions) demo.permissions.emplace_back(permission);
-  auto created = clients.Create(demo, eventstore::Actor{.client_id = "contractd"});
+  auto created = clients.Create(demo, contractd);
   if (!created) return Fail(created.error());
   return std::optional<commands::CreatedClient>(std::move(*created));
 }

@@ -75,9 +75,11 @@ Result<boost::json::object> DecodeAdminResponse(std::string_view line);
 int ExitCodeOf(const Error& error);
 
 // When the directory holds no client yet, creates "the demo client": every permission, for the
-// organization "org_demo". std::nullopt when some client exists.
+// organization "org_demo", which is named "Demo organization" (what its mails and documents call
+// it) unless it has a name already. std::nullopt when some client exists.
 Result<std::optional<commands::CreatedClient>> CreateDemoClientIfNone(
-    commands::ClientCommandHandler& clients, const projections::ClientDirectory& directory);
+    commands::ClientCommandHandler& clients, const projections::ClientDirectory& directory,
+    eventstore::EventStore& store);
 
 // The block contractd prints on stderr for the demo client: its credentials (shown this once)
 // and a curl command line that obtains a token from the server at host:port.

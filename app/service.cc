@@ -489,7 +489,7 @@ Status Service::PrepareAuth(const ServeConfig& config) {
 
 Status Service::StartAdmin(const ServeConfig& config) {
   if (config.demo_client && !standby_) {
-    auto demo = CreateDemoClientIfNone(auth_->clients(), auth_->directory());
+    auto demo = CreateDemoClientIfNone(auth_->clients(), auth_->directory(), *store_);
     if (!demo) return std::unexpected(demo.error());
     if (*demo) {
       projector_->WaitFor(store_->Size(), kReadYourWritesTimeout);

@@ -4,6 +4,7 @@
 
 #include "base/time_text.h"
 #include "commands/due_timers.h"
+#include "commands/organization_commands.h"
 #include "domain/event_codec.h"
 #include "domain/event_data.h"
 #include "domain/placed_field_rules.h"
@@ -218,16 +219,25 @@ Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollo
     return Fail(ErrorCode::kTemplateArchived, "template " + template_id + " is archived",
                 "templateId", "archived");
   }
-  if (freeze_document_ && Prepares(*decided)) {
-    // The document is rendered from the state the preparation leads to, then the decision is
-    // taken again with its hash: same context, same ids, so the same events plus the hash.
-    ContractState prepared = state;
-    for (const auto& event : *decided) prepared = Apply(std::move(prepared), event);
-    auto sha256 = freeze_document_(prepared);
-    if (!sha256) return std::unexpected(sha256.error());
-    context.rendered_document_sha256 = *sha256;
+  if (Prepares(*decided)) {
+    // The organization's name as it stands now goes into contract.prepared, so the frozen PDF
+    // and the certificate keep saying it after a rename. The document is rendered from the state
+    // the preparation leads to, then the decision is taken again with its hash: same context,
+    // same ids, so the same events plus the hash.
+    auto contact = ReadOrganizationContact(store_, state.organization_id);
+    if (!contact) return std::unexpected(contact.error());
+    context.organization_name = contact->name;
     decided = Decide(state, command, context);
     if (!decided) return std::unexpected(decided.error());
+    if (freeze_document_) {
+      ContractState prepared = state;
+      for (const auto& event : *decided) prepared = Apply(std::move(prepared), event);
+      auto sha256 = freeze_document_(prepared);
+      if (!sha256) return std::unexpected(sha256.error());
+      context.rendered_document_sha256 = *sha256;
+      decided = Decide(state, command, context);
+      if (!decided) return std::unexpected(decided.error());
+    }
   }
 
   if (AwaitsEvidence(*decided)) {

@@ -156,12 +156,20 @@ std::string PositionRuns(const std::vector<CertificateEvent>& events) {
   return out;
 }
 
+// The organization's name, its id in small print under it for an auditor; the id alone when the
+// contract recorded no name.
+std::string OrganizationMarkup(const CompletionCertificate& c) {
+  if (c.organization_name.empty()) return MarkupEscape(Or(c.organization_id));
+  return MarkupEscape(c.organization_name) + "\n" +
+         Gray("<span size=\"smaller\">" + Mono(MarkupEscape(c.organization_id)) + "</span>");
+}
+
 void ContractSection(Pages& pages, const CompletionCertificate& c) {
   pages.Heading("Contract");
   pages.KeyValues(
       {{"Title", Bold(MarkupEscape(Or(c.title)))},
        {"Contract id", Mono(MarkupEscape(c.contract_id))},
-       {"Organization", MarkupEscape(Or(c.organization_id))},
+       {"Organization", OrganizationMarkup(c)},
        c.documents.empty()
            ? std::pair<std::string, std::string>{"Template", MarkupEscape(Or(c.template_name))}
            : std::pair<std::string, std::string>{"Documents",
@@ -259,10 +267,11 @@ void EventsSection(Pages& pages, const CompletionCertificate& c) {
              ? std::string("\u2014")
              : MarkupEscape(Or(event.ip)) + "\n" + Gray(MarkupEscape(event.user_agent))});
   }
-  pages.Table({{w * 0.08, "Position"},
-               {w * 0.12, "Time"},
-               {w * 0.27, "Event"},
-               {w * 0.16, "Actor"},
+  // The actor's column is wide enough for a client id on a line of its own.
+  pages.Table({{w * 0.07, "Position"},
+               {w * 0.11, "Time"},
+               {w * 0.24, "Event"},
+               {w * 0.21, "Actor"},
                {w * 0.14, "Authentication"},
                {w * 0.23, "IP address and user agent"}},
               rows, 4);
@@ -344,7 +353,9 @@ Result<std::string> RenderCertificatePdf(const CompletionCertificate& certificat
                                          const RenderOptions& options) {
   auto canvas = PdfCanvas::Create({.date = PdfMetadataDate(certificate.completed_at),
                                    .title = "Certificate of completion",
-                                   .author = certificate.organization_id,
+                                   .author = certificate.organization_name.empty()
+                                                 ? certificate.organization_id
+                                                 : certificate.organization_name,
                                    .subject = "Contract " + certificate.contract_id});
   if (!canvas) return std::unexpected(std::move(canvas.error()));
   PageLayout layout(**canvas, {.margin = options.margin}, {.families = options.font_families});

@@ -92,14 +92,20 @@ std::string RoleName(const CertificateSources& sources, const Participant& p) {
   return binding->template_role_id;
 }
 
+std::string OrganizationContact(const ContractState& state, const Participant& p) {
+  if (!p.organization_id) return "";
+  if (*p.organization_id == state.organization_id && !state.organization_name.empty()) {
+    return "Organization " + state.organization_name + " (" + *p.organization_id + ")";
+  }
+  return "Organization " + *p.organization_id;
+}
+
 CertificateParticipant ParticipantEntry(const CertificateSources& sources, const Participant& p) {
   const ContractState& state = *sources.state;
-  CertificateParticipant entry{
-      .name = p.name,
-      .contact =
-          p.email ? *p.email : (p.organization_id ? "Organization " + *p.organization_id : ""),
-      .role = RoleName(sources, p),
-      .required_authentication = RequiredAuthentication(p)};
+  CertificateParticipant entry{.name = p.name,
+                               .contact = p.email ? *p.email : OrganizationContact(state, p),
+                               .role = RoleName(sources, p),
+                               .required_authentication = RequiredAuthentication(p)};
   switch (p.action) {
     case ParticipantAction::kSign:
       entry.action = "Sign";
@@ -220,17 +226,43 @@ std::string EntryValue(const boost::json::value& value) {
   return boost::json::serialize(value);
 }
 
+// Why a reminder was not mailed to its signer, in words; empty when it was.
+std::string ReminderNotMailed(const Participant& p) {
+  switch (p.execution_channel.value_or(ExecutionChannel::kPlatformHosted)) {
+    case ExecutionChannel::kIntegratorManaged:
+      return "signing hosted by the integrator";
+    case ExecutionChannel::kProviderManaged:
+      return "signing by the signing provider";
+    case ExecutionChannel::kPlatformHosted:
+      break;
+  }
+  return p.email ? "" : "no e-mail address";
+}
+
 CertificateEvent EventEntry(const ContractState& state, const EventView& event) {
   const Participant* subject = Subject(state, event.data);
-  return {.position = event.position,
-          .stream_version = event.version,
-          .time = event.time,
-          .type = event.type,
-          .description = Description(event.type, subject != nullptr ? subject->name : ""),
-          .actor = ActorOf(event, subject),
-          .ip = event.actor->ip,
-          .user_agent = event.actor->user_agent,
-          .authentication = AuthenticationOf(event)};
+  std::string description = Description(event.type, subject != nullptr ? subject->name : "");
+  // The service mails reminders to hosted signers only: for anyone else one fell due, nothing
+  // was sent (the integrator hears of it by webhook).
+  if (event.type == event_type::kParticipantReminded && subject != nullptr) {
+    if (const std::string why = ReminderNotMailed(*subject); !why.empty()) {
+      description = "Reminder due for " + subject->name + " (" + why + ")";
+    }
+  }
+  CertificateEvent entry{.position = event.position,
+                         .stream_version = event.version,
+                         .time = event.time,
+                         .type = event.type,
+                         .description = std::move(description),
+                         .actor = ActorOf(event, subject),
+                         .authentication = AuthenticationOf(event)};
+  // An event the service appends on its own, even while answering someone's request, was not
+  // that person's doing: their address and browser are shown on their own events only.
+  if (!entry.actor.starts_with("contractd")) {
+    entry.ip = event.actor->ip;
+    entry.user_agent = event.actor->user_agent;
+  }
+  return entry;
 }
 
 boost::json::object DataOf(const eventstore::EventRecord& record) {
@@ -263,6 +295,7 @@ CompletionCertificate BuildCompletionCertificate(const CertificateSources& sourc
       .contract_id = state.id,
       .title = state.title,
       .organization_id = state.organization_id,
+      .organization_name = state.organization_name,
       .template_name = state.template_id.empty()
                            ? std::string()
                            : (sources.tmpl != nullptr ? sources.tmpl->name + " " : std::string()) +

@@ -26,7 +26,9 @@ namespace esign::documents {
 
 struct CertificateParticipant {
   std::string name;
-  std::string contact;  // the e-mail address, else "Organization <id>"
+  // The e-mail address, else "Organization <name> (<id>)" (the contract's own organization, by
+  // the name it recorded) or "Organization <id>".
+  std::string contact;
   std::string role;     // the bound template role's name; empty when unbound
   std::string action;   // what the participant was asked to do: "Sign", "View", "Receive a copy"
   std::string outcome;  // "Signed", "Declined", "Not signed", "Sent for viewing", "Received a copy"
@@ -47,6 +49,8 @@ struct CertificateEvent {
   std::string type;             // as recorded, e.g. "signer.completed"
   std::string description;      // in words, e.g. "Signed by Ada Lovelace"
   std::string actor;            // "Client cli_...", a participant's name, "contractd"
+  // The request's origin, only when the actor is the person or client that made the request
+  // (the service acting on its own, or on a request about someone else, shows none).
   std::string ip;
   std::string user_agent;
   std::string authentication;  // "API client credentials", "Access code", "Signing link", ...
@@ -80,7 +84,8 @@ struct CompletionCertificate {
   std::string contract_id;
   std::string title;
   std::string organization_id;
-  std::string template_name;  // "<name> (<template version id>)"; empty for uploads
+  std::string organization_name;  // as contract.prepared recorded it; empty: none recorded
+  std::string template_name;      // "<name> (<template version id>)"; empty for uploads
   // The uploaded documents in order; empty for a contract from a template.
   std::vector<CertificateDocument> documents;
   std::string sent_at;

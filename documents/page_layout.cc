@@ -72,7 +72,28 @@ PangoLayout* PageLayout::Markup(const std::string& markup, const TextSpec& style
     pango_layout_set_text(layout.get(), markup.c_str(), static_cast<int>(markup.size()));
   }
   pango_layout_set_alignment(layout.get(), style.alignment);
+  KeepWordsWhole(layout.get(), style);
   return Own(std::move(layout));
+}
+
+void PageLayout::KeepWordsWhole(PangoLayout* layout, const TextSpec& style) {
+  // Lines break at spaces only, so an id or a hash reads as one piece. A word wider than the
+  // column is set smaller until it fits (down to kMinWordScale); only a wider one still is
+  // broken between characters.
+  constexpr double kMinWordScale = 0.7;
+  pango_layout_set_wrap(layout, PANGO_WRAP_WORD);
+  const auto too_wide = [&] {
+    PangoRectangle logical{};
+    pango_layout_get_extents(layout, nullptr, &logical);
+    return logical.width > static_cast<int>(style.width * PANGO_SCALE);
+  };
+  if (style.width <= 0 || !too_wide()) return;
+  FontDescriptionPtr font(pango_font_description_copy(pango_layout_get_font_description(layout)));
+  for (double scale = 0.9; scale >= kMinWordScale - 1e-9 && too_wide(); scale -= 0.1) {
+    pango_font_description_set_absolute_size(font.get(), style.size * scale * PANGO_SCALE);
+    pango_layout_set_font_description(layout, font.get());
+  }
+  if (too_wide()) pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);
 }
 
 double PageLayout::HeightOf(PangoLayout* layout) { return LayoutHeight(layout); }

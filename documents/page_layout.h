@@ -104,10 +104,11 @@ class PageLayout {
 
   // Plain text, wrapped at style.width by word, else by character.
   PangoLayout* Text(const std::string& text, const TextSpec& style, TextReuse reuse);
-  // Pango markup in the regular weight (style.bold is ignored: markup says it), never hyphenated
-  // where it breaks (an id or a hash must read as written), ligatures off, laid out left to right
-  // whatever its first letter; at most `max_lines` lines (0: any), the last one ellipsized.
-  // Markup that does not parse shows as plain text: callers escape every client text.
+  // Pango markup in the regular weight (style.bold is ignored: markup says it), wrapped at spaces
+  // only (a word too wide for style.width is set smaller, down to 70%, before it is broken), never
+  // hyphenated where it breaks (an id or a hash must read as written), ligatures off, laid out
+  // left to right whatever its first letter; at most `max_lines` lines (0: any), the last one
+  // ellipsized. Markup that does not parse shows as plain text: callers escape every client text.
   PangoLayout* Markup(const std::string& markup, const TextSpec& style, int max_lines = 0);
   static double HeightOf(PangoLayout* layout);
 
@@ -156,6 +157,8 @@ class PageLayout {
   Result<std::string> Finish(const Footer& footer, const BoxPainter& paint_box = {});
 
  private:
+  // Markup wraps at spaces; a word wider than style.width is set smaller, else broken.
+  static void KeepWordsWhole(PangoLayout* layout, const TextSpec& style);
   void PlaceRow(const std::vector<TableColumn>& columns, const std::vector<PangoLayout*>& row,
                 double height, bool header, const TableStyle& style);
   PangoLayout* Own(GPtr<PangoLayout> layout);

@@ -270,10 +270,12 @@ Result<SignatureFills> PrepareFills(
 Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
                            const ContractState& state, const SignatureFills& fills,
                            const RenderOptions& options) {
-  auto canvas = documents::PdfCanvas::Create({.date = PdfMetadataDate(state.created_at),
-                                              .title = state.title,
-                                              .author = state.organization_id,
-                                              .subject = "Contract " + state.id});
+  auto canvas = documents::PdfCanvas::Create(
+      {.date = PdfMetadataDate(state.created_at),
+       .title = state.title,
+       // A contract prepared before names were recorded keeps its id, as frozen.
+       .author = state.organization_name.empty() ? state.organization_id : state.organization_name,
+       .subject = "Contract " + state.id});
   if (!canvas) return std::unexpected(std::move(canvas.error()));
   PageLayout pages(**canvas, {.margin = options.margin},
                    {.families = options.font_families, .ligatures = options.ligatures});

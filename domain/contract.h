@@ -64,6 +64,8 @@ struct DecisionContext {
   boost::json::object platform_notifications = PlatformNotificationDefaults();
   boost::json::object organization_notifications;       // the actor organization's defaults
   std::optional<std::string> rendered_document_sha256;  // recorded by contract.prepared
+  // The organization's name, recorded by contract.prepared (the frozen PDF names it); may be empty.
+  std::string organization_name;
   // PersistEvidence without a sha256: the bundle the caller stored once the command was decided.
   std::optional<std::string> stored_evidence_sha256;
 };

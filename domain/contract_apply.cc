@@ -133,6 +133,7 @@ void On(ContractState& state, const ContractPreparedData& d) {
   }
   state.dropped_roles = d.dropped_roles;
   state.rendered_document_sha256 = d.rendered_document_sha256;
+  state.organization_name = d.organization_name.value_or("");
   state.prepared_at = d.prepared_at;
   state.updated_at = d.prepared_at;
 }

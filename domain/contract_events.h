@@ -19,7 +19,8 @@
 //                      template < contract), roles [{templateRoleId, participantId, action,
 //                      recipientType, routingOrder, signaturePlacement}], routing
 //                      [{participantId, routingOrder}] for every participant, droppedRoles
-//                      [templateRoleId], renderedDocumentSha256 (when known), preparedAt
+//                      [templateRoleId], renderedDocumentSha256 (when known), organizationName
+//                      (when it has one), preparedAt
 //   contract.sent      sentAt, readyParticipantIds (the signers whose turn it is), expiresAt
 //                      (when the contract expires unless it ended before; absent in contracts
 //                      sent before expiry existed, which expire expiresInDays after sentAt)

@@ -124,6 +124,7 @@ Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state
   if (context.rendered_document_sha256) {
     prepared["renderedDocumentSha256"] = *context.rendered_document_sha256;
   }
+  if (!context.organization_name.empty()) prepared["organizationName"] = context.organization_name;
   prepared["preparedAt"] = context.now;
 
   boost::json::array ready;

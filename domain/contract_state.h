@@ -65,6 +65,9 @@ struct ContractState {
   std::vector<PreparedRole> prepared_roles;
   std::vector<std::string> dropped_roles;  // unbound optional roles, dropped at preparation
   std::optional<std::string> rendered_document_sha256;
+  // The organization's name as contract.prepared recorded it: what its PDF and certificate say.
+  // Empty when it had none or was prepared before names were recorded (they say the id).
+  std::string organization_name;
   std::optional<std::string> signed_pdf_key;
   std::optional<std::string> signed_pdf_sha256;
   // The signed contract pages, before the completion certificate and the seal (contract.completed).

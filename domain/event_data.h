@@ -123,12 +123,15 @@ struct ContractPreparedData {
   std::vector<RoutingRecord> routing;
   std::vector<std::string> dropped_roles;
   std::optional<std::string> rendered_document_sha256;
+  // The sender organization's name when it was prepared (its documents say it); absent when it
+  // had none, and in contracts prepared before it was recorded.
+  std::optional<std::string> organization_name;
   std::string prepared_at;
 };
 BOOST_DESCRIBE_STRUCT(ContractPreparedData, (),
                       (contract_id, role_bindings, signing_settings, notifications,
                        notification_snapshot, roles, routing, dropped_roles,
-                       rendered_document_sha256, prepared_at))
+                       rendered_document_sha256, organization_name, prepared_at))
 
 struct ContractSentData {
   static constexpr std::string_view kType = event_type::kContractSent;

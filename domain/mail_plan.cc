@@ -123,6 +123,8 @@ void AddGroups(const ContractState& state, std::string_view event_key, MailKind 
       if (!in_group) continue;
       PlannedMail mail = ToParticipant(kind, p);
       mail.attach_signed_pdf = attach_pdf;
+      mail.mailed_link = HostedSigner(p) && p.ready_since.has_value() &&
+                         Enabled(SettingsOf(state, "contract.sent"));
       outbox.Add(std::move(mail));
     }
   }

@@ -52,6 +52,9 @@ struct PlannedMail {
   std::string participant_id;  // empty for the owner
   bool hosted_link = false;    // a fresh hosted signing link for this participant goes in it
   bool attach_signed_pdf = false;
+  // The participant is a hosted signer who was mailed a signing link (their turn came while
+  // signing requests were on): only they are told, when the contract ends, that links stop.
+  bool mailed_link = false;
   std::string subject;  // signing requests: the configured subject, title substituted
   std::string message;  // signing requests: the sender's message, title substituted; may be empty
 };

@@ -181,6 +181,14 @@ void AddReason(const MailContext& context, std::vector<Block>& blocks) {
   }
 }
 
+// "Ada Lovelace (ada@example.com)"; "A signer" when the record names nobody.
+std::string SignerInWords(const MailContext& context) {
+  if (context.signer_name.empty() && context.signer_email.empty()) return "A signer";
+  if (context.signer_email.empty()) return context.signer_name;
+  if (context.signer_name.empty()) return context.signer_email;
+  return context.signer_name + " (" + context.signer_email + ")";
+}
+
 constexpr std::string_view kPersonalLink =
     "This link is yours alone: please do not forward this email.";
 
@@ -244,8 +252,8 @@ MailText ComposeMail(const MailContext& context) {
       break;
     case MailKind::kSignerCompleted:
       subject = title + ": a signer signed";
-      blocks.push_back(Paragraph("A signer has signed " + quoted + ", sent by " + sender +
-                                 ". The contract is complete once everyone has signed."));
+      blocks.push_back(Paragraph(SignerInWords(context) + " has signed " + quoted + ", sent by " +
+                                 sender + ". The contract is complete once everyone has signed."));
       break;
     case MailKind::kContractCompleted:
       subject = "Signed by everyone: " + title;
@@ -263,9 +271,12 @@ MailText ComposeMail(const MailContext& context) {
       break;
     case MailKind::kContractVoided:
       subject = "Withdrawn: " + title;
-      blocks.push_back(Paragraph(Capitalized(sender) + " withdrew " + quoted +
-                                 ". It can no longer be signed, and its signing links no longer "
-                                 "work."));
+      // Only a signer who was mailed a link has one that stops working.
+      blocks.push_back(
+          Paragraph(Capitalized(sender) + " withdrew " + quoted +
+                    (context.mailed_link ? ". It can no longer be signed, and its signing links no "
+                                           "longer work."
+                                         : ". It can no longer be signed.")));
       AddReason(context, blocks);
       break;
     case MailKind::kContractExpired:
@@ -280,8 +291,10 @@ MailText ComposeMail(const MailContext& context) {
       blocks.push_back(
           Paragraph("Here is your code to open " + quoted + ", sent by " + sender + ":"));
       blocks.push_back(Code(context.code));
-      blocks.push_back(Paragraph("It is valid for " + std::to_string(context.code_valid_minutes) +
-                                 " minutes. Do not share it with anyone."));
+      blocks.push_back(Paragraph(
+          "It is valid for " + std::to_string(context.code_valid_minutes) + " minutes" +
+          (context.expires_at.empty() ? "" : ", until " + ReadableTime(context.expires_at)) +
+          ". Do not share it with anyone."));
       blocks.push_back(
           Note("If you did not ask for this code, ignore this email: nobody can open the contract "
                "without it."));

@@ -17,13 +17,18 @@ struct MailContext {
   std::string recipient_name;  // may be empty
   std::string contract_title;
   std::string organization_name;  // the sender organization; empty: "the sender"
+  std::string signer_name;        // kSignerCompleted: who signed; may be empty
+  std::string signer_email;       // kSignerCompleted; may be empty
+  bool mailed_link = false;       // kContractVoided: the recipient was mailed a signing link
   std::string link;               // kSigningRequest, kReminder: the hosted signing link
   std::string subject;  // kSigningRequest: configured subject (title substituted); empty: default
   std::string message;  // kSigningRequest: the sender's message; may be empty
   std::string code;     // kAuthenticationCode: the 6 digits
   int code_valid_minutes = 10;
-  std::string reason;      // kContractDeclined / kContractVoided: the reason given; may be empty
-  std::string expires_at;  // kSigningRequest / kReminder: RFC 3339; may be empty
+  std::string reason;  // kContractDeclined / kContractVoided: the reason given; may be empty
+  // kSigningRequest / kReminder: the contract's expiry; kAuthenticationCode: the code's. RFC 3339;
+  // may be empty. Every time a message shows is in UTC and says so.
+  std::string expires_at;
   bool signed_pdf_attached = false;  // kContractCompleted
   // The organization's branding (DESIGN 23): its accent colour ("#rrggbb", checked for contrast
   // when it was set) for the button and links, and the Content-ID of its logo sent inline.

@@ -32,6 +32,12 @@ bool MayMail(std::string_view type) {
 
 }  // namespace
 
+std::string SenderName(std::string_view organization_name, std::string_view service_name) {
+  if (organization_name.empty()) return std::string(service_name);
+  if (service_name.empty()) return std::string(organization_name);
+  return std::string(organization_name) + " via " + std::string(service_name);
+}
+
 Result<std::unique_ptr<MailOutbox>> MailOutbox::Start(MailOutboxDeps deps,
                                                       MailOutboxOptions options) {
   std::unique_ptr<MailOutbox> outbox(new MailOutbox(deps, std::move(options)));
@@ -99,6 +105,13 @@ Result<std::vector<Delivery>> MailOutbox::Plan(const eventstore::EventRecord& re
                       .expires_at = contract->expires_at.value_or(""),
                       .accent_color = organization->settings.accent_color,
                       .logo_sha256 = organization->settings.logo_sha256};
+    mail.mailed_link = planned.mailed_link;
+    if (auto signed_it = event_codec::As<SignerCompletedData>(event->type, event->data)) {
+      if (const Participant* signer = contract->FindParticipant(signed_it->participant_id)) {
+        mail.signer_name = signer->name;
+        mail.signer_email = signer->email.value_or("");
+      }
+    }
     if (auto declined = event_codec::As<ContractDeclinedData>(event->type, event->data)) {
       mail.reason = declined->reason;
     } else if (auto voided = event_codec::As<ContractVoidedData>(event->type, event->data)) {
@@ -126,18 +139,26 @@ Result<std::vector<Delivery>> MailOutbox::Plan(const eventstore::EventRecord& re
 }
 
 Result<std::string> MailOutbox::Render(const Delivery& delivery, const OutgoingMail& mail) {
-  MailContext context{.kind = mail.kind,
-                      .recipient_name = mail.to_name,
-                      .contract_title = mail.title,
-                      .organization_name = mail.organization_name,
-                      .subject = mail.subject,
-                      .message = mail.message,
-                      .reason = mail.reason,
-                      .expires_at = mail.expires_at,
-                      .signed_pdf_attached = !mail.signed_pdf_key.empty(),
-                      .accent_color = mail.accent_color};
+  // An organization without a name is called by its id, never "the sender": the recipient can
+  // at least quote it. Only a name goes into From.
+  MailContext context{
+      .kind = mail.kind,
+      .recipient_name = mail.to_name,
+      .contract_title = mail.title,
+      .organization_name = mail.organization_name.empty()
+                               ? std::string(LaneOrganization(delivery.destination_id))
+                               : mail.organization_name,
+      .signer_name = mail.signer_name,
+      .signer_email = mail.signer_email,
+      .mailed_link = mail.mailed_link,
+      .subject = mail.subject,
+      .message = mail.message,
+      .reason = mail.reason,
+      .expires_at = mail.expires_at,
+      .signed_pdf_attached = !mail.signed_pdf_key.empty(),
+      .accent_color = mail.accent_color};
   MailMessage message{.from_address = options_.from_address,
-                      .from_name = options_.from_name,
+                      .from_name = SenderName(mail.organization_name, options_.from_name),
                       .to_address = mail.to,
                       .to_name = mail.to_name,
                       .message_id = MessageIdOf(delivery.id, options_.from_address),

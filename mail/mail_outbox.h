@@ -60,6 +60,10 @@ struct MailOutboxOptions {
   size_t sender_threads = 4;
 };
 
+// The From display name: "Acme GmbH via Contract signing" for an organization with a name (the
+// message header encodes it, mail_message.h); the service's name alone otherwise.
+std::string SenderName(std::string_view organization_name, std::string_view service_name);
+
 class MailOutbox {
  public:
   static Result<std::unique_ptr<MailOutbox>> Start(MailOutboxDeps deps, MailOutboxOptions options);

@@ -38,6 +38,9 @@ std::string OutgoingMailToJson(const OutgoingMail& mail) {
       {"subject", mail.subject},
       {"message", mail.message},
       {"reason", mail.reason},
+      {"signerName", mail.signer_name},
+      {"signerEmail", mail.signer_email},
+      {"mailedLink", mail.mailed_link},
       {"expiresAt", mail.expires_at},
       {"signedPdfKey", mail.signed_pdf_key},
       {"sessionId", mail.session_id},
@@ -54,6 +57,7 @@ Result<OutgoingMail> ParseOutgoingMail(std::string_view json) {
   const std::optional<MailKind> kind = MailKindNamed(StringMemberOrEmpty(o, "kind"));
   if (!kind) return Fail(ErrorCode::kCorruption, "mail record: kind");
   const auto* number = o.if_contains("codeNumber");
+  const auto* mailed_link = o.if_contains("mailedLink");
   return OutgoingMail{
       .kind = *kind,
       .to = StringMemberOrEmpty(o, "to"),
@@ -64,6 +68,9 @@ Result<OutgoingMail> ParseOutgoingMail(std::string_view json) {
       .subject = StringMemberOrEmpty(o, "subject"),
       .message = StringMemberOrEmpty(o, "message"),
       .reason = StringMemberOrEmpty(o, "reason"),
+      .signer_name = StringMemberOrEmpty(o, "signerName"),
+      .signer_email = StringMemberOrEmpty(o, "signerEmail"),
+      .mailed_link = mailed_link != nullptr && mailed_link->is_bool() && mailed_link->get_bool(),
       .expires_at = StringMemberOrEmpty(o, "expiresAt"),
       .signed_pdf_key = StringMemberOrEmpty(o, "signedPdfKey"),
       .session_id = StringMemberOrEmpty(o, "sessionId"),

@@ -29,6 +29,9 @@ struct OutgoingMail {
   std::string subject;  // kSigningRequest: configured, title substituted; empty: the default
   std::string message;
   std::string reason;          // declined, voided
+  std::string signer_name;     // kSignerCompleted: who signed
+  std::string signer_email;    // kSignerCompleted; may be empty
+  bool mailed_link = false;    // the recipient was mailed a signing link (PlannedMail)
   std::string expires_at;      // the contract's (RFC 3339); for a code, the code's
   std::string signed_pdf_key;  // kContractCompleted with attachSignedPdf: the blob key
   std::string session_id;      // kAuthenticationCode

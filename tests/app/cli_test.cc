@@ -262,6 +262,11 @@ TEST_F(ContractdCliTest, PrintsTheDemoClientOnTheFirstStartOnly) {
   EXPECT_EQ(introspected.Json().at("scope"),
             "contracts:read contracts:create contracts:update contracts:send templates:read "
             "templates:write signing:manage evidence:write webhooks:manage organization:manage");
+  // Its organization has a name for its mails and documents to say.
+  auto organization =
+      HttpClient(port_).Get("/api/v1/organization", {{"Authorization", "Bearer " + token}});
+  ASSERT_EQ(organization.status, 200) << organization.body;
+  EXPECT_EQ(organization.Json().at("name"), "Demo organization") << organization.body;
   StopServer(*first);
 
   auto second = StartServer();
@@ -270,6 +275,40 @@ TEST_F(ContractdCliTest, PrintsTheDemoClientOnTheFirstStartOnly) {
   StopServer(*second);
   EXPECT_EQ(second->output().find("DEMO CLIENT"), std::string::npos) << second->output();
   EXPECT_EQ(CountEvents("client.created"), 1u);
+  EXPECT_EQ(CountEvents("organization.contact_set"), 1u);
+}
+
+TEST_F(ContractdCliTest, TheDemoOrganizationKeepsTheContactGivenBeforeTheFirstStart) {
+  // An address without a name: the first start names it and keeps the address.
+  ASSERT_EQ(RunContractd({"organizations", "set", "--data-dir", data_dir_.string(), "--org",
+                          "org_demo", "--email", "legal@demo.example"})
+                .exit_code,
+            0);
+  auto server = StartServer();
+  ASSERT_NE(port_, 0);
+  StopServer(*server);
+  ASSERT_NE(server->output().find("DEMO CLIENT"), std::string::npos) << server->output();
+  std::vector<boost::json::object> contacts;
+  for (const auto& event : StoredEvents()) {
+    if (event.type == "organization.contact_set") {
+      contacts.push_back(boost::json::parse(event.data).as_object());
+    }
+  }
+  ASSERT_EQ(contacts.size(), 2u);
+  EXPECT_EQ(contacts[1].at("email"), "legal@demo.example");
+  EXPECT_EQ(contacts[1].at("name"), "Demo organization");
+}
+
+TEST_F(ContractdCliTest, TheDemoOrganizationKeepsANameGivenBeforeTheFirstStart) {
+  ASSERT_EQ(RunContractd({"organizations", "set", "--data-dir", data_dir_.string(), "--org",
+                          "org_demo", "--name", "Acme GmbH"})
+                .exit_code,
+            0);
+  auto server = StartServer();
+  ASSERT_NE(port_, 0);
+  StopServer(*server);
+  ASSERT_NE(server->output().find("DEMO CLIENT"), std::string::npos) << server->output();
+  EXPECT_EQ(CountEvents("organization.contact_set"), 1u);
 }
 
 TEST_F(ContractdCliTest, NoDemoClientWhenTurnedOff) {

@@ -141,7 +141,7 @@ TEST_F(DocumentsApiTest, APdfBodyIsUploadedAndShownToItsOrganizationAlone) {
   EXPECT_EQ(Sha256Hex(content.body), document.at("cleanedSha256").as_string());
   EXPECT_EQ(content.body.substr(0, 5), "%PDF-");
 
-  for (const std::string path :
+  for (const std::string& path :
        {"/api/v1/documents/" + id, "/api/v1/documents/" + id + "/content"}) {
     auto theirs = client_.Get(path, As("b"));
     EXPECT_EQ(theirs.status, 404) << theirs.body;

@@ -174,7 +174,9 @@ TEST_F(FullDiskTest, WritesAreRefusedReadsWorkAndWritesResumeWhenSpaceReturns) {
   // answered or told that the read side waits for space.
   auto got = client.Get("/api/v1/contracts/" + draft_id, reader);
   EXPECT_EQ(got.status, 200) << got.body;
-  if (got.status == 200) EXPECT_EQ(got.Json().at("status").as_string(), "draft") << got.body;
+  if (got.status == 200) {
+    EXPECT_EQ(got.Json().at("status").as_string(), "draft") << got.body;
+  }
   auto status = client.Get("/api/v1/contracts/" + draft_id + "/status", reader);
   EXPECT_EQ(status.status, 200) << status.body;
   const std::set<std::string> listed = ListedTitles(client, reader);

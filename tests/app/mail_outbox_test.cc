@@ -5,6 +5,7 @@
 // once after it restarts. GET /contracts/{id}/notifications shows each message as recorded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
@@ -114,6 +115,18 @@ class MailOutboxTest : public RestartedServerFixture {
     eml << in.rdbuf();
     return eml.str();
   }
+  // The text/plain part of a message, decoded.
+  static std::string PlainText(const std::string& eml) {
+    const std::string start =
+        "Content-Type: text/plain; charset=UTF-8\r\n"
+        "Content-Transfer-Encoding: quoted-printable\r\n\r\n";
+    const size_t at = eml.find(start);
+    if (at == std::string::npos) return "";
+    const size_t from = at + start.size();
+    const size_t end = eml.find("\r\n--=_", from);
+    return mail::testing::DecodeQuotedPrintable(
+        std::string_view(eml).substr(from, end == std::string::npos ? end : end - from));
+  }
   // The contract's messages of `kind`, once there are `count` of them.
   std::vector<boost::json::object> OfKind(const std::string& id, const std::string& kind,
                                           size_t count) {
@@ -170,6 +183,9 @@ TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
   EXPECT_EQ(subject.find("=?") == std::string::npos ? subject
                                                     : mail::testing::DecodeEncodedWords(subject),
             "Please sign Mutual NDA: Acme and Globex today");
+  // From names the organization (organizations set --name) by way of the service.
+  const std::string from = mail::testing::Header(text, "From:");
+  EXPECT_EQ(from.substr(0, from.find(" <")), "Acme GmbH via Contract signing") << from;
   // Only the hosted signer is mailed a link: Grace signs in the integrator's application.
   EXPECT_EQ(Notifications(id).size(), 1u);
 
@@ -189,6 +205,18 @@ TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
   EXPECT_EQ(owner.at("kind"), "contract_voided");
   EXPECT_TRUE(owner.at("recipient").at("participantId").is_null());
   MessageTo(id, "grace@globex.example", "sent");
+  // Only Ada was mailed a link, so only she is told it stops working.
+  for (const auto& message : OfKind(id, "contract_voided", 3)) {
+    std::string body = PlainText(Eml(message));
+    // As one line with single spaces, however the text was wrapped.
+    std::replace_if(
+        body.begin(), body.end(), [](char c) { return c == '\r' || c == '\n'; }, ' ');
+    body.erase(
+        std::unique(body.begin(), body.end(), [](char a, char b) { return a == ' ' && b == ' '; }),
+        body.end());
+    const bool told = body.find("links no longer work") != std::string::npos;
+    EXPECT_EQ(told, message.at("recipient").at("email") == kAda) << body;
+  }
   // The request and the reminder, then the void to three addresses.
   EXPECT_EQ(Notifications(id).size(), 5u);
 

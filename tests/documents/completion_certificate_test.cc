@@ -245,6 +245,39 @@ TEST_F(CompletionCertificateTest, BuiltFromStateAndRecordsWithPendingEventsLast)
   EXPECT_EQ(c.unsigned_sha256, kUnsignedSha);
 }
 
+// What a reader of the certificate is told: the organization by its name (its id in small print),
+// the PDF's Author the name, a reminder that nobody was mailed as due, the address and browser of
+// a person only on that person's events, and client ids unbroken across lines.
+TEST_F(CompletionCertificateTest, NamesTheOrganizationAndShowsOnlyWhatHappenedAndWhoDidIt) {
+  const std::string client = "cli_01jd4t5y2m8qxk7w3vb9nc6hre";
+  const eventstore::Actor api{.client_id = client,
+                              .organization_id = "org_acme",
+                              .ip = "198.51.100.7",
+                              .user_agent = "acme-backend/2.3"};
+  Record("contract.created", {{"contractId", "ctr_cert"}}, api);
+  Record("participant.reminded", {{"contractId", "ctr_cert"}, {"participantId", "p_provider"}},
+         eventstore::Actor{.client_id = "system"});
+  // Appended by the service while it answered the client's signature.
+  Record("contract.signing_in_progress", {{"contractId", "ctr_cert"}},
+         Signer("203.0.113.99", "Mozilla/5.0 SeenOnlyOnHerOwnEvents"));
+  ContractState state = AllSigned();
+  state.organization_id = "org_acme";
+  state.organization_name = "Acme GmbH";
+  auto sealed = documents_->Seal(state, LastSignature());
+  ASSERT_TRUE(sealed) << sealed.error().message;
+  PdfFile file(store_->blobs().Get(sealed->signed_pdf_key).value());
+  const std::string text = Flat(file.Text());
+  EXPECT_TRUE(Contains(text, "Organization Acme GmbH org_acme")) << text;
+  EXPECT_TRUE(Contains(text, "Reminder due for")) << text;
+  EXPECT_TRUE(Contains(text, "signing hosted by the integrator)")) << text;
+  EXPECT_FALSE(Contains(text, "Reminder sent to")) << text;
+  EXPECT_FALSE(Contains(text, "203.0.113.99")) << text;
+  EXPECT_FALSE(Contains(text, "SeenOnlyOnHerOwnEvents")) << text;
+  EXPECT_TRUE(Contains(text, "Client " + client)) << text;
+  const auto info = pdf_test::Run("pdfinfo " + file.path());
+  EXPECT_TRUE(Contains(info.out, "Author:          Acme GmbH")) << info.out;
+}
+
 TEST_F(CompletionCertificateTest, ManyParticipantsAndEventsFlowOntoFurtherPages) {
   ContractState state = AllSigned();
   for (int i = 0; i < 60; ++i) {

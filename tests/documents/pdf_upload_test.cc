@@ -233,7 +233,7 @@ TEST(PdfUploadTest, RefusesBytesOverTheSizeLimit) {
 }
 
 TEST(PdfUploadTest, RefusesWhatIsNotAPdf) {
-  for (const std::string bytes :
+  for (const std::string& bytes :
        {std::string("hello, world"), std::string("%PDF-1.7\n") + std::string(4000, 'x'),
         std::string(), std::string("\x89PNG\r\n\x1a\n", 8)}) {
     auto upload = InspectUpload(bytes);

@@ -86,6 +86,24 @@ TEST_F(ContractTest, ReplayEqualsStepwiseApply) {
   EXPECT_EQ(replayed.prepared_roles[1].signature_placement.at(0).x, 320);
 }
 
+TEST_F(ContractTest, PreparationRecordsTheOrganizationsName) {
+  context_.organization_name = "Acme GmbH";
+  auto events = Decide({}, SendNowCommand(), context_);
+  ASSERT_TRUE(events.has_value());
+  ASSERT_EQ((*events)[1].type, "contract.prepared");
+  const auto* name = (*events)[1].data.if_contains("organizationName");
+  ASSERT_NE(name, nullptr);
+  EXPECT_EQ(name->as_string(), "Acme GmbH");
+  EXPECT_EQ(Replay(*events).organization_name, "Acme GmbH");
+
+  // Without a name the event has no such member, and the contract none.
+  context_.organization_name.clear();
+  auto unnamed = Decide({}, SendNowCommand(), context_);
+  ASSERT_TRUE(unnamed.has_value());
+  EXPECT_FALSE((*unnamed)[1].data.contains("organizationName"));
+  EXPECT_TRUE(Replay(*unnamed).organization_name.empty());
+}
+
 TEST_F(ContractTest, FreshIdsAreUsedInOrder) {
   auto events = Decide({}, SendNowCommand(), context_);
   ASSERT_TRUE(events.has_value());

@@ -206,6 +206,38 @@ TEST_F(MailPlanTest, VoidAndDeclineGoToTheirGroups) {
             (std::vector<std::string>{"bea@example.com", "sam@example.com", "cora@example.com"}));
 }
 
+TEST_F(MailPlanTest, OnlyHostedSignersWhoseTurnCameWereMailedALink) {
+  // Bea and Cora were asked at sending; Sam's turn (order 2) never came; Olga views and the
+  // owner signs nothing: only the first two hear that their links stop working.
+  Send("platform_hosted");
+  const auto voided = Plan(Run("VoidContract", R"({"reason": "wrong buyer"})"), "contract.voided");
+  ASSERT_EQ(Emails(voided),
+            (std::vector<std::string>{"legal@acme.example", "bea@example.com", "sam@example.com",
+                                      "cora@example.com", "olga@example.com"}));
+  std::vector<bool> mailed;
+  for (const auto& mail : voided) mailed.push_back(mail.mailed_link);
+  EXPECT_EQ(mailed, (std::vector<bool>{false, true, false, true, false}));
+
+  // Signing requests turned off: nobody was mailed a link.
+  state_ = {};
+  Send("platform_hosted", R"({"contract.sent": {"enabled": false}})");
+  for (const auto& mail :
+       Plan(Run("VoidContract", R"({"reason": "wrong buyer"})"), "contract.voided")) {
+    EXPECT_FALSE(mail.mailed_link) << mail.email;
+  }
+
+  // Sam signs where the integrator hosts it: his turn comes, but no link is mailed to him.
+  state_ = {};
+  Send("integrator_managed");
+  Sign("prt_1");
+  Sign("prt_3");
+  for (const auto& mail :
+       Plan(Run("VoidContract", R"({"reason": "wrong buyer"})"), "contract.voided")) {
+    EXPECT_EQ(mail.mailed_link, mail.email == "bea@example.com" || mail.email == "cora@example.com")
+        << mail.email;
+  }
+}
+
 TEST_F(MailPlanTest, AVoidedDraftMailsTheOwnerOnly) {
   Send("platform_hosted", R"({"contract.voided": {"recipients": ["owner", "signers", "viewers",
                                                                   "copy_recipients"]}})",

@@ -34,7 +34,9 @@ TEST(StreamKindsTest, EveryKindReadsBackItsOwnIdsOnly) {
     EXPECT_EQ(IdInStream(info.kind, stream_id), "x_1") << stream_id;
     EXPECT_EQ(TopicOfStream(stream_id), info.topic) << stream_id;
     for (const StreamKindInfo& other : kStreamKinds) {
-      if (other.kind != info.kind) EXPECT_FALSE(IdInStream(other.kind, stream_id)) << stream_id;
+      if (other.kind != info.kind) {
+        EXPECT_FALSE(IdInStream(other.kind, stream_id)) << stream_id;
+      }
     }
   }
   EXPECT_FALSE(KindOfStream("session-ses_1"));

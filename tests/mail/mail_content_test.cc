@@ -142,6 +142,34 @@ TEST(ComposeMailTest, ReasonAndAttachmentAreMentionedWhenThere) {
   EXPECT_EQ(ComposeMail(completed).text.find("attached"), std::string::npos);
 }
 
+TEST(ComposeMailTest, SignerCompletedNamesTheSigner) {
+  MailContext context = Context(MailKind::kSignerCompleted);
+  context.signer_name = "Ada Lovelace";
+  context.signer_email = "ada@acme.example";
+  const MailText mail = ComposeMail(context);
+  EXPECT_NE(mail.text.find("Ada Lovelace (ada@acme.example) has signed"), std::string::npos)
+      << mail.text;
+  EXPECT_NE(mail.html.find("Ada Lovelace (ada@acme.example) has signed"), std::string::npos);
+}
+
+TEST(ComposeMailTest, OnlyASignerMailedALinkIsToldItStopsWorking) {
+  MailContext context = Context(MailKind::kContractVoided);
+  context.mailed_link = false;
+  EXPECT_EQ(ComposeMail(context).text.find("link"), std::string::npos);
+  context.mailed_link = true;
+  EXPECT_NE(ComposeMail(context).text.find("its signing links no longer work"), std::string::npos);
+}
+
+TEST(ComposeMailTest, EveryTimeSaysItsZone) {
+  for (MailKind kind :
+       {MailKind::kSigningRequest, MailKind::kReminder, MailKind::kAuthenticationCode}) {
+    MailContext context = Context(kind);
+    context.expires_at = "2026-11-21T05:35:00.000000Z";
+    const MailText mail = ComposeMail(context);
+    EXPECT_NE(mail.text.find("21 November 2026, 05:35 UTC"), std::string::npos) << mail.text;
+  }
+}
+
 TEST(ComposeMailTest, WithoutNamesTheWordsStillRead) {
   MailContext context = Context(MailKind::kSigningRequest);
   context.recipient_name = "";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/base64.h"
+#include "mail/mail_outbox.h"
 #include "tests/mail/mail_test_support.h"
 
 namespace esign::mail {
@@ -73,6 +74,19 @@ TEST(RenderMimeTest, DisplayNamesAreQuotedWhenTheyNeedIt) {
   const std::string mime = RenderMime(message);
   EXPECT_EQ(Header(mime, "To:"), "bob@example.org");
   EXPECT_EQ(Header(mime, "From:"), "\"Acme, Inc. \\\"Legal\\\"\" <contracts@example.com>");
+}
+
+TEST(RenderMimeTest, FromNamesTheOrganizationViaTheService) {
+  EXPECT_EQ(SenderName("", "Contract signing"), "Contract signing");
+  MailMessage message = Sample();
+  message.from_name = SenderName("Acme GmbH", "Contract signing");
+  EXPECT_EQ(Header(RenderMime(message), "From:"),
+            "Acme GmbH via Contract signing <contracts@example.com>");
+  message.from_name = SenderName("Müller, Söhne & Co", "Contract signing");
+  const std::string from = Header(RenderMime(message), "From:");
+  EXPECT_TRUE(from.starts_with("=?UTF-8?")) << from;
+  EXPECT_EQ(DecodeEncodedWords(from.substr(0, from.find(" <"))),
+            "Müller, Söhne & Co via Contract signing");
 }
 
 TEST(RenderMimeTest, NonAsciiSubjectAndNamesAreEncodedWords) {
