@@ -16,6 +16,19 @@ using namespace std::chrono_literals;
 
 class ContractdCliTest : public ContractdFixture {
  protected:
+  // `organizations set` on the demo organization with `flags`, then the first start (which makes
+  // the demo client) and a stop.
+  void FirstStartAfterSetting(const std::vector<std::string>& flags) {
+    std::vector<std::string> args{"organizations",    "set",   "--data-dir",
+                                  data_dir_.string(), "--org", "org_demo"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    ASSERT_EQ(RunContractd(args).exit_code, 0);
+    auto server = StartServer();
+    ASSERT_NE(port_, 0);
+    StopServer(*server);
+    ASSERT_NE(server->output().find("DEMO CLIENT"), std::string::npos) << server->output();
+  }
+
   // A copy of an example template under another name, so that importing it changes the log.
   std::string TemplateFile(const std::string& name) {
     std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/mutual-nda.json");
@@ -280,14 +293,7 @@ TEST_F(ContractdCliTest, PrintsTheDemoClientOnTheFirstStartOnly) {
 
 TEST_F(ContractdCliTest, TheDemoOrganizationKeepsTheContactGivenBeforeTheFirstStart) {
   // An address without a name: the first start names it and keeps the address.
-  ASSERT_EQ(RunContractd({"organizations", "set", "--data-dir", data_dir_.string(), "--org",
-                          "org_demo", "--email", "legal@demo.example"})
-                .exit_code,
-            0);
-  auto server = StartServer();
-  ASSERT_NE(port_, 0);
-  StopServer(*server);
-  ASSERT_NE(server->output().find("DEMO CLIENT"), std::string::npos) << server->output();
+  FirstStartAfterSetting({"--email", "legal@demo.example"});
   std::vector<boost::json::object> contacts;
   for (const auto& event : StoredEvents()) {
     if (event.type == "organization.contact_set") {
@@ -300,14 +306,7 @@ TEST_F(ContractdCliTest, TheDemoOrganizationKeepsTheContactGivenBeforeTheFirstSt
 }
 
 TEST_F(ContractdCliTest, TheDemoOrganizationKeepsANameGivenBeforeTheFirstStart) {
-  ASSERT_EQ(RunContractd({"organizations", "set", "--data-dir", data_dir_.string(), "--org",
-                          "org_demo", "--name", "Acme GmbH"})
-                .exit_code,
-            0);
-  auto server = StartServer();
-  ASSERT_NE(port_, 0);
-  StopServer(*server);
-  ASSERT_NE(server->output().find("DEMO CLIENT"), std::string::npos) << server->output();
+  FirstStartAfterSetting({"--name", "Acme GmbH"});
   EXPECT_EQ(CountEvents("organization.contact_set"), 1u);
 }
 

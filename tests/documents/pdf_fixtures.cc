@@ -23,6 +23,18 @@ Template LoadTemplate(const std::string& file) {
   return imported.value_or(Template{});
 }
 
+boost::json::object ExampleNdaValues() {
+  std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/../requests/create-nda.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const boost::json::value request = boost::json::parse(text.str());
+  boost::json::object values;
+  for (const auto& [group, fields] : request.at("data").as_object()) {
+    for (const auto& [key, value] : fields.as_object()) values[key] = value;
+  }
+  return values;
+}
+
 testing::ShellResult Run(const std::string& command) {
   return testing::RunShell(command + " 2>&1");
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/json.hpp>
+
 #include "domain/contract_state.h"
 #include "domain/template.h"
 #include "tests/support/shell.h"
@@ -13,6 +15,9 @@ namespace esign::pdf_test {
 
 // An example template from examples/templates, imported.
 Template LoadTemplate(const std::string& file);
+
+// The data of examples/requests/create-nda.json, its groups flattened into field values.
+boost::json::object ExampleNdaValues();
 
 // Standard output and error, and the exit status.
 testing::ShellResult Run(const std::string& command);

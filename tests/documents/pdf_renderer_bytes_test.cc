@@ -25,19 +25,6 @@ namespace {
 
 using pdf_test::LoadTemplate;
 
-// The data of examples/requests/create-nda.json, its groups flattened into field values.
-boost::json::object CreateNdaValues() {
-  std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/../requests/create-nda.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  const boost::json::value request = boost::json::parse(text.str());
-  boost::json::object values;
-  for (const auto& [group, fields] : request.at("data").as_object()) {
-    for (const auto& [key, value] : fields.as_object()) values[key] = value;
-  }
-  return values;
-}
-
 std::string RenderedSha256(const Template& tmpl, const ContractState& state,
                            const RenderOptions& options = {}) {
   auto pdf = RenderContractPdf(tmpl, tmpl.versions.front(), state, options);
@@ -56,7 +43,7 @@ TEST(PdfRendererBytesTest, MutualNdaFromTheExampleRequest) {
     }
   }
   ContractState state = pdf_test::BaseState(tmpl, "Contract from mutual-nda.json");
-  state.data.field_values = CreateNdaValues();
+  state.data.field_values = pdf_test::ExampleNdaValues();
   state.data.field_values.erase("courtsOf");
   EXPECT_EQ(RenderedSha256(tmpl, state),
             "fbd482946ced98a1958f07000c69af13101b9426e7fa9d9fd1bdf2a042aceb5d");

@@ -241,25 +241,12 @@ TEST(PdfRendererTest, PreparedRolesPlaceLabelledBoxes) {
   EXPECT_TRUE(Contains(pages[0], "Provider company")) << pages[0];
 }
 
-// The data of examples/requests/create-nda.json, its groups flattened into field values.
-boost::json::object ExampleNdaValues() {
-  std::ifstream in(std::string(ESIGN_EXAMPLE_TEMPLATES_DIR) + "/../requests/create-nda.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  const boost::json::value request = boost::json::parse(text.str());
-  boost::json::object values;
-  for (const auto& [group, fields] : request.at("data").as_object()) {
-    for (const auto& [key, value] : fields.as_object()) values[key] = value;
-  }
-  return values;
-}
-
 // The example request fills every blank of its template, and the signature boxes close the text
 // on the page of its last paragraph, as the signatures block lists them: no page of boxes alone.
 TEST(PdfRendererTest, ExampleNdaHasNoBlanksAndSignsBelowItsLastParagraph) {
   const Template tmpl = LoadTemplate("mutual-nda.json");
   ContractState state = BaseState(tmpl, "Mutual NDA: Acme and Globex");
-  state.data.field_values = ExampleNdaValues();
+  state.data.field_values = pdf_test::ExampleNdaValues();
   auto pdf = RenderContractPdf(tmpl, tmpl.versions.front(), state);
   ASSERT_TRUE(pdf.has_value()) << pdf.error().message;
   PdfFile file(*pdf);
