@@ -1,5 +1,8 @@
 #include "app/cli_commands.h"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <sstream>
 
 #include "base/base64.h"
@@ -187,6 +190,36 @@ Result<std::optional<commands::CreatedClient>> CreateDemoClientIfNone(
   auto created = clients.Create(demo, contractd);
   if (!created) return Fail(created.error());
   return std::optional<commands::CreatedClient>(std::move(*created));
+}
+
+namespace {
+
+// `text` as one shell word: as it is when it holds only characters no shell reads specially,
+// single-quoted otherwise.
+std::string ShellWord(std::string_view text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("/._-:,+=@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(text);
+  std::string word = "'";
+  for (const char c : text) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return word + "'";
+}
+
+}  // namespace
+
+std::string NewClientHint(const std::filesystem::path& data_dir) {
+  std::string permissions;
+  for (const auto p : commands::kPermissions) {
+    permissions.append(permissions.empty() ? "" : ",").append(p);
+  }
+  return "contractd: clients exist already, so no demo client was created; a lost client secret "
+         "cannot be shown again, but a new client can be made with:\n"
+         "contractd clients create --data-dir " +
+         ShellWord(std::filesystem::absolute(data_dir).lexically_normal().string()) + " --org " +
+         std::string(kDemoOrganization) + " --permissions " + permissions + " --name " +
+         ShellWord("Demo client") + "\n";
 }
 
 std::string DemoClientBanner(const commands::CreatedClient& client, std::string_view host,

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -85,5 +86,10 @@ Result<std::optional<commands::CreatedClient>> CreateDemoClientIfNone(
 // and a curl command line that obtains a token from the server at host:port.
 std::string DemoClientBanner(const commands::CreatedClient& client, std::string_view host,
                              uint16_t port);
+
+// What contractd prints on stderr instead when clients exist already: the `contractd clients
+// create` command line that makes a client like the demo client for `data_dir`, for an operator
+// who lost the demo secret.
+std::string NewClientHint(const std::filesystem::path& data_dir);
 
 }  // namespace esign::app

@@ -1,5 +1,7 @@
 #include "app/config.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <set>
@@ -510,6 +512,63 @@ Status ParseTemplatesImport(const std::vector<std::string>& args, Command& comma
   return {};
 }
 
+// Every command: its words, what it does, and its parser (none for help and version). The first
+// is the default.
+struct CommandSpec {
+  std::string_view name;
+  std::string_view summary;
+  Status (*parse)(const std::vector<std::string>& args, Command& command);
+};
+
+constexpr std::array<CommandSpec, 10> kCommands{{
+    {"serve", "run the service (the default command)", ParseServe},
+    {"clients create", "provision a machine client and print its secret once", ParseClientsCreate},
+    {"templates import", "import template files into the log", ParseTemplatesImport},
+    {"organizations set",
+     "set an organization's notification address, name, frame origins and branding",
+     ParseOrganizationsSet},
+    {"providers add", "configure a signing provider", ParseProvidersAdd},
+    {"backup", "copy the data directory consistently, with the service running or not",
+     ParseBackup},
+    {"promote", "make the standby serving a data directory the writer", ParsePromote},
+    {"dispatcher", "deliver webhooks in a process of its own, from Kafka", ParseDispatcher},
+    // Answered by ParseCommandLine itself.
+    {"help", "this list and the serve flags; `help COMMAND`: the command's flags", nullptr},
+    {"version", "the version and the commit contractd was built from", nullptr},
+}};
+
+const CommandSpec* FindCommand(std::string_view name) {
+  for (const auto& spec : kCommands) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+// A group's first word alone (`contractd clients --help`): the group's commands; anything else
+// is an unknown command, answered with the list of commands.
+Result<Command> GroupHelpOrUnknown(const std::vector<std::string>& args, Command& command) {
+  const std::string& group = args.front();
+  const bool help = args.size() > 1 && (args[1] == "--help" || args[1] == "-h");
+  std::string members;
+  for (const auto& spec : kCommands) {
+    if (spec.name.starts_with(group + " ")) {
+      members.append("  ").append(spec.name).append("  ").append(spec.summary).append("\n");
+    }
+  }
+  if (!members.empty() && help) {
+    command.name = "help";
+    command.usage = "usage: contractd " + group + " COMMAND [options]\n\ncommands:\n" + members +
+                    "\nEach command has its own --help.\n";
+    return command;
+  }
+  const bool in_group = !members.empty() && args.size() > 1 && !args[1].starts_with("-");
+  const std::string named = in_group ? group + " " + args[1] : group;
+  const std::string message = members.empty() || in_group
+                                  ? "unknown command '" + named + "'\n" + CommandList()
+                                  : "'" + group + "' needs a command:\n" + members;
+  return Fail(ErrorCode::kValidationFailed, message, "command", named);
+}
+
 }  // namespace
 
 Status ParseListen(const std::string& listen, http::ServerOptions& options) {
@@ -536,44 +595,53 @@ Status ParseListen(const std::string& listen, http::ServerOptions& options) {
 Result<Command> ParseCommandLine(int argc, const char* const argv[]) {
   Command command;
   std::vector<std::string> args(argv + 1, argv + argc);
-  command.name = "serve";
-  if (!args.empty() && !args.front().starts_with("-")) {
-    const std::string first = args.front();
-    args.erase(args.begin());
-    const std::string second =
-        !args.empty() && !args.front().starts_with("-") ? args.front() : std::string();
-    if (first == "clients" || first == "templates" || first == "providers" ||
-        first == "organizations") {
-      if (!second.empty()) args.erase(args.begin());
-      command.name = first + " " + second;
-      if (command.name != "clients create" && command.name != "templates import" &&
-          command.name != "providers add" && command.name != "organizations set") {
-        const std::string known = first == "clients"     ? "clients create"
-                                  : first == "templates" ? "templates import"
-                                  : first == "providers" ? "providers add"
-                                                         : "organizations set";
-        return Fail(ErrorCode::kValidationFailed,
-                    "unknown command '" + first + (second.empty() ? "" : " " + second) + "'",
-                    "command", known);
-      }
-    } else if (first == "dispatcher" || first == "backup" || first == "promote") {
-      command.name = first;
-    } else if (first != "serve") {
-      return Fail(ErrorCode::kValidationFailed, "unknown command '" + first + "'", "command",
-                  "one of: serve, clients create, templates import, providers add, organizations "
-                  "set, backup, promote, dispatcher");
+  const std::string first = args.empty() ? "" : args.front();
+  if (first == "--version" || first == "version") {
+    command.name = "version";
+    return command;
+  }
+  if (first == "--help" || first == "-h" || first == "help") {
+    // `help COMMAND...` is `COMMAND... --help`.
+    if (first == "help" && args.size() > 1) {
+      args.erase(args.begin());
+      args.emplace_back("--help");
+    } else {
+      if (Status serve = ParseServe({"--help"}, command); !serve) return Fail(serve.error());
+      command.name = "help";
+      command.usage = "usage: contractd [COMMAND] [options]\n\n" + CommandList() +
+                      "\nEach command has its own --help; without a command contractd serves.\n\n" +
+                      command.usage;
+      return command;
     }
   }
-  Status parsed = command.name == "serve"               ? ParseServe(args, command)
-                  : command.name == "clients create"    ? ParseClientsCreate(args, command)
-                  : command.name == "providers add"     ? ParseProvidersAdd(args, command)
-                  : command.name == "organizations set" ? ParseOrganizationsSet(args, command)
-                  : command.name == "dispatcher"        ? ParseDispatcher(args, command)
-                  : command.name == "backup"            ? ParseBackup(args, command)
-                  : command.name == "promote"           ? ParsePromote(args, command)
-                                                        : ParseTemplatesImport(args, command);
-  if (!parsed) return Fail(parsed.error());
+  // The longest command the leading words name; none: serve, with every argument a flag of it.
+  const CommandSpec* spec = kCommands.data();
+  size_t words = 0;
+  if (!args.empty() && !args.front().starts_with("-")) {
+    const std::string second = args.size() > 1 ? args[1] : "";
+    spec = FindCommand(args.front() + " " + second);
+    words = 2;
+    if (spec == nullptr) {
+      spec = FindCommand(args.front());
+      words = 1;
+    }
+    if (spec == nullptr || spec->parse == nullptr) return GroupHelpOrUnknown(args, command);
+  }
+  args.erase(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(words));
+  command.name = std::string(spec->name);
+  if (Status parsed = spec->parse(args, command); !parsed) return Fail(parsed.error());
   return command;
+}
+
+std::string CommandList() {
+  size_t width = 0;
+  for (const auto& spec : kCommands) width = std::max(width, spec.name.size());
+  std::string list = "commands:\n";
+  for (const auto& spec : kCommands) {
+    list.append("  ").append(spec.name).append(width + 2 - spec.name.size(), ' ');
+    list.append(spec.summary).append("\n");
+  }
+  return list;
 }
 
 }  // namespace esign::app

@@ -5,6 +5,7 @@
 //   contractd clients create --data-dir DIR --org ORG --permissions p1,p2 --name NAME
 //   contractd templates import --data-dir DIR FILE...
 //   contractd dispatcher --kafka-brokers LIST --secrets-dir DIR [--data-dir DIR]
+//   contractd --help | help [COMMAND] | --version | version
 #pragma once
 
 #include <chrono>
@@ -171,7 +172,7 @@ struct TemplatesImportConfig {
 
 struct Command {
   // "serve", "clients create", "templates import", "providers add", "organizations set",
-  // "backup", "promote", "dispatcher", "help"
+  // "backup", "promote", "dispatcher", "help", "version" (CommandList())
   std::string name;
   ServeConfig serve;
   DispatcherConfig dispatcher;
@@ -184,8 +185,12 @@ struct Command {
   std::string usage;  // set for "help"
 };
 
-// Parses argv (argv[0] is the program) and the environment. kValidationFailed for usage errors.
+// Parses argv (argv[0] is the program) and the environment. kValidationFailed for usage errors;
+// the message of an unknown command lists the commands.
 Result<Command> ParseCommandLine(int argc, const char* const argv[]);
+
+// "commands:" and a line per command with what it does, for the help and usage errors.
+std::string CommandList();
 
 // "host:port" -> options.host/port; kValidationFailed when malformed.
 Status ParseListen(const std::string& listen, http::ServerOptions& options);

@@ -9,6 +9,7 @@
 #include "app/dispatcher_process.h"
 #include "app/private_data_directory.h"
 #include "app/service.h"
+#include "base/build_info.h"
 #include "webhooks/endpoint.h"
 
 namespace {
@@ -40,6 +41,11 @@ int main(int argc, char** argv) {
   }
   if (command->name == "help") {
     std::cout << command->usage;
+    return 0;
+  }
+  if (command->name == "version") {
+    std::cout << "contractd " << esign::BuildVersion() << " (commit " << esign::BuildCommit()
+              << ")\n";
     return 0;
   }
   if (command->name == "providers add")

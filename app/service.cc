@@ -301,56 +301,6 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
   return {};
 }
 
-void Service::AddGauges() {
-  http::Metrics& metrics = handler_->metrics();
-  contract_commands_->SetAppendObserver([&metrics](std::chrono::nanoseconds duration) {
-    metrics.RecordDuration("contractd_append_duration_seconds", duration);
-  });
-  metrics.AddGauge("contractd_log_events", "Events in the log.",
-                   [this] { return static_cast<double>(store_->Size()); });
-  metrics.AddGauge("contractd_kafka_relay_lag_events",
-                   "Events in the log that Kafka has not acknowledged yet.", [this] {
-                     const uint64_t size = store_->Size();
-                     const uint64_t acknowledged = relay_ ? relay_->acknowledged() : size;
-                     return static_cast<double>(size > acknowledged ? size - acknowledged : 0);
-                   });
-  for (const mail::MailLimitReason reason :
-       {mail::MailLimitReason::kOrganization, mail::MailLimitReason::kRecipient}) {
-    metrics.AddCounter(
-        "contractd_mail_suppressed_total",
-        "E-mails recorded failed, not sent, because an hourly limit was reached.",
-        "reason=\"" + std::string(mail::ToString(reason)) + "\"", [this, reason] {
-          return mail_limiter_ ? static_cast<double>(mail_limiter_->Suppressed(reason)) : 0.0;
-        });
-  }
-  metrics.AddCounter("contractd_webhook_offsets_out_of_range_total",
-                     "Partitions assigned to the webhook dispatcher whose committed offset was "
-                     "below the earliest message Kafka still held.",
-                     "", [this] {
-                       const webhooks::WebhookDelivery* delivery = running_delivery_.load();
-                       return delivery ? static_cast<double>(delivery->offsets_out_of_range()) : 0;
-                     });
-  metrics.AddCounter("contractd_provider_notice_failed_attempts_total",
-                     "Attempts to tell a signing provider of a session that did not deliver.", "",
-                     [this] {
-                       const ProviderNotices* notices = running_provider_notices_.load();
-                       return notices ? static_cast<double>(notices->failed_attempts()) : 0;
-                     });
-  metrics.AddCounter("contractd_provider_notices_failed_total",
-                     "Notices to signing providers that failed for good (schedule exhausted, "
-                     "410, session no longer open).",
-                     "", [this] {
-                       const ProviderNotices* notices = running_provider_notices_.load();
-                       return notices ? static_cast<double>(notices->failed_notices()) : 0;
-                     });
-  metrics.AddGauge("contractd_projection_lag_events",
-                   "Events in the log that the read side has not applied yet.", [this] {
-                     const uint64_t size = store_->Size();
-                     const uint64_t applied = projector_->position();
-                     return static_cast<double>(size > applied ? size - applied : 0);
-                   });
-}
-
 Service::~Service() { Stop(); }
 
 void Service::Stop() {
@@ -494,6 +444,8 @@ Status Service::StartAdmin(const ServeConfig& config) {
     if (*demo) {
       projector_->WaitFor(store_->Size(), kReadYourWritesTimeout);
       std::cerr << DemoClientBanner(**demo, config.server.host, port()) << std::flush;
+    } else {
+      std::cerr << NewClientHint(config.data_dir) << std::flush;
     }
   }
   admin_commands_ = std::make_unique<AdminCommands>(

@@ -89,7 +89,8 @@ class Service {
   // admin socket with the demo client (once the server listens).
   Status PrepareAuth(const ServeConfig& config);
   Status StartAdmin(const ServeConfig& config);
-  void AddGauges();
+  void AddGauges();  // service_metrics.cc
+  void AddDeliveryGauges();
   void StartTreeHeadSigner(std::chrono::seconds interval);
   // The scheduler of expiry and reminders (commands/due_timers.h), once the read side and the
   // contract commands run.

@@ -166,6 +166,9 @@ Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& da
   std::unique_ptr<DeliveryStore> store(
       new DeliveryStore(std::move(full_disk), std::unique_ptr<rocksdb::DB>(db), outbox));
   if (Status indexed = store->IndexPending(); !indexed) return std::unexpected(indexed.error());
+  auto pending = store->Pending();
+  if (!pending) return std::unexpected(pending.error());
+  for (const Delivery& delivery : *pending) store->tally_.Saw(delivery);
   return store;
 }
 
@@ -222,6 +225,7 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
   if (batch.Count() == 0) return pending;
   const rocksdb::Status status = Write(Synced(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "storing deliveries");
+  for (const Delivery& d : pending) tally_.Saw(d);
   return pending;
 }
 
@@ -232,6 +236,7 @@ Status DeliveryStore::Update(const Delivery& delivery) {
   // only means the delivery is sent again, with the same webhook-id.
   const rocksdb::Status status = Write(rocksdb::WriteOptions(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "updating a delivery");
+  tally_.Saw(delivery);
   return {};
 }
 
@@ -241,6 +246,7 @@ Status DeliveryStore::UpdateAdmitted(const Delivery& delivery) {
   // Not synced, as Update.
   const rocksdb::Status status = Write(rocksdb::WriteOptions(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "updating a delivery");
+  tally_.Saw(delivery);
   return {};
 }
 

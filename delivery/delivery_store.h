@@ -24,6 +24,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
+#include "delivery/delivery_tally.h"
 #include "domain/result.h"
 #include "eventstore/full_disk_recovery.h"
 
@@ -101,6 +102,10 @@ class DeliveryStore {
   // (eventstore/rocksdb_checkpoint.h), for backups.
   Status CopyTo(const std::string& target_dir) const;
 
+  // The pending deliveries and the outcomes written through this store since it was opened,
+  // without reading the records (delivery_tally.h), for /metrics.
+  DeliveryTally::Counts Counts() const { return tally_.counts(); }
+
  private:
   DeliveryStore(std::unique_ptr<eventstore::FullDiskRecovery> full_disk,
                 std::unique_ptr<rocksdb::DB> db, bool outbox)
@@ -112,6 +117,7 @@ class DeliveryStore {
   std::unique_ptr<eventstore::FullDiskRecovery> full_disk_;  // before db_: its listener outlives it
   std::unique_ptr<rocksdb::DB> db_;
   const bool outbox_;
+  DeliveryTally tally_;
 };
 
 std::string DeliveryToJson(const Delivery& delivery);

@@ -11,6 +11,7 @@
 
 #include "base/time_text.h"
 #include "domain/clock.h"
+#include "http/access_log_line.h"
 #include "http/error_response.h"
 #include "http/log_redaction.h"
 #include "http/plain_target.h"
@@ -384,7 +385,7 @@ void ApiHandler::Finish(Exchange& exchange, ApiResult result) {
         {"clientId", exchange.api.principal ? exchange.api.principal->client_id : ""},
         {"bytes", response.body().size()},
     };
-    options_.access_log(boost::json::serialize(line));
+    options_.access_log(AccessLogLine(line));
   }
   exchange.respond(std::move(response));
 }

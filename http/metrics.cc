@@ -1,5 +1,7 @@
 #include "http/metrics.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <sstream>
 #include <string_view>
@@ -11,6 +13,17 @@ namespace {
 size_t SeriesHash(std::string_view method, std::string_view route, unsigned status) {
   const size_t hash = std::hash<std::string_view>{}(route);
   return hash ^ (std::hash<std::string_view>{}(method)*31 + status) * 0x9e3779b97f4a7c15ULL;
+}
+
+// A gauge's or counter's value: whole numbers in full (an ostream's default six digits would
+// write 123456789 bytes as 1.23457e+08), fractions with nine significant digits.
+std::string SampleValue(double value) {
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9e15) {
+    return std::to_string(static_cast<int64_t>(value));
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
 }
 
 }  // namespace
@@ -87,6 +100,13 @@ void Metrics::AddGauge(std::string name, std::string help, std::function<double(
   gauges_.push_back(Gauge{std::move(name), std::move(help), std::move(read)});
 }
 
+void Metrics::AddGauge(std::string name, std::string help, std::string labels,
+                       std::function<double()> read) {
+  std::unique_lock lock(mutex_);
+  gauges_.push_back(
+      Gauge{std::move(name), std::move(help), std::move(read), "gauge", std::move(labels)});
+}
+
 void Metrics::AddCounter(std::string name, std::string help, std::string labels,
                          std::function<double()> read) {
   std::unique_lock lock(mutex_);
@@ -143,7 +163,7 @@ std::string Metrics::Render() const {
     }
     previous = &gauge.name;
     out << gauge.name << (gauge.labels.empty() ? "" : "{" + gauge.labels + "}") << " "
-        << gauge.read() << "\n";
+        << SampleValue(gauge.read()) << "\n";
   }
   return out.str();
 }

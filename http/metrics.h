@@ -33,6 +33,11 @@ class Metrics {
 
   // A gauge read when /metrics is rendered, e.g. "contractd_projection_lag_events".
   void AddGauge(std::string name, std::string help, std::function<double()> read);
+  // The same with fixed `labels` such as channel="mail", one series per call (the calls of one
+  // name follow each other, with one help). Labels name a bounded set, never an organization or
+  // an endpoint.
+  void AddGauge(std::string name, std::string help, std::string labels,
+                std::function<double()> read);
   // A counter read the same way, one series per call: `labels` is fixed text such as
   // reason="recipient_hourly_limit" (the calls of one name follow each other, with one help).
   void AddCounter(std::string name, std::string help, std::string labels,

@@ -35,4 +35,14 @@ Status ScanDueTimers(const ViewStore& views, const DueTimerVisitor& visit) {
   });
 }
 
+Result<uint64_t> CountDueTimers(const ViewStore& views, int64_t now_micros, uint64_t limit) {
+  uint64_t due = 0;
+  auto scanned = ScanDueTimers(views, [&](int64_t due_micros, std::string_view) {
+    if (due_micros > now_micros) return false;
+    return ++due < limit;
+  });
+  if (!scanned) return std::unexpected(scanned.error());
+  return due;
+}
+
 }  // namespace esign::projections

@@ -27,4 +27,8 @@ std::optional<std::string> DueTimerKey(const ContractState& state, std::string_v
 using DueTimerVisitor = std::function<bool(int64_t due_micros, std::string_view contract_id)>;
 Status ScanDueTimers(const ViewStore& views, const DueTimerVisitor& visit);
 
+// The contracts whose next timer is due at `now_micros` or before (waiting for the scheduler),
+// counting at most `limit` of them: a read of that many rows at most, for /metrics.
+Result<uint64_t> CountDueTimers(const ViewStore& views, int64_t now_micros, uint64_t limit);
+
 }  // namespace esign::projections

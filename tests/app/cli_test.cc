@@ -130,6 +130,48 @@ TEST_F(ContractdCliTest, UsageErrorsExitWith2AndWriteNothing) {
   EXPECT_EQ(CountEvents("client.created"), 0u);
 }
 
+TEST_F(ContractdCliTest, HelpListsTheCommandsAndEachCommandHasItsOwn) {
+  for (const char* help : {"--help", "help"}) {
+    const auto overview = RunContractd({help});
+    EXPECT_EQ(overview.exit_code, 0) << overview.err;
+    for (const char* name : {"  serve ", "  clients create ", "  templates import ",
+                             "  organizations set ", "  providers add ", "  backup ", "  promote ",
+                             "  dispatcher ", "  version ", "--listen"}) {
+      EXPECT_NE(overview.out.find(name), std::string::npos) << name << "\n" << overview.out;
+    }
+  }
+  const auto group = RunContractd({"clients", "--help"});
+  EXPECT_EQ(group.exit_code, 0) << group.err;
+  EXPECT_NE(group.out.find("clients create"), std::string::npos) << group.out;
+  const auto create = RunContractd({"clients", "create", "--help"});
+  EXPECT_EQ(create.exit_code, 0) << create.err;
+  EXPECT_NE(create.out.find("--permissions"), std::string::npos) << create.out;
+
+  const auto unknown = RunContractd({"foo"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(unknown.out.empty()) << unknown.out;
+  EXPECT_NE(unknown.err.find("unknown command 'foo'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("  clients create "), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("  backup "), std::string::npos) << unknown.err;
+}
+
+TEST_F(ContractdCliTest, VersionNamesTheCommitOfTheBuild) {
+  for (const char* version : {"--version", "version"}) {
+    const auto printed = RunContractd({version});
+    EXPECT_EQ(printed.exit_code, 0) << printed.err;
+    std::smatch match;
+    ASSERT_TRUE(std::regex_match(
+        printed.out, match,
+        std::regex(R"(contractd [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{7,}|unknown)\)\n)")))
+        << printed.out;
+    // Built from this checkout: the commit is its HEAD (when git can tell).
+    const auto head = RunProgram("/usr/bin/env", {"git", "-C", SOURCE_DIR, "rev-parse", "HEAD"});
+    if (head.exit_code == 0 && match[1] != "unknown") {
+      EXPECT_TRUE(head.out.starts_with(match[1].str())) << head.out << " " << printed.out;
+    }
+  }
+}
+
 TEST_F(ContractdCliTest, AnOrganizationsAddressIsCheckedAndSetOnce) {
   const std::string dir = data_dir_.string();
   for (const auto& args : std::vector<std::vector<std::string>>{
@@ -285,9 +327,25 @@ TEST_F(ContractdCliTest, PrintsTheDemoClientOnTheFirstStartOnly) {
   auto second = StartServer();
   ASSERT_NE(port_, 0);
   EXPECT_FALSE(TokenFor(demo).empty());
+  // No demo client again, but the command line that makes a client like it, which works as
+  // printed.
+  std::smatch hint;
+  const std::string second_out = second->output();
+  ASSERT_TRUE(
+      std::regex_search(second_out, hint,
+                        std::regex(R"(\ncontractd clients create --data-dir (\S+) )"
+                                   R"(--org (\S+) --permissions (\S+) --name '([^']+)'\n)")))
+      << second_out;
+  EXPECT_EQ(hint[1].str(), data_dir_.string());
+  EXPECT_EQ(hint[2].str(), "org_demo");
+  const auto made =
+      RunContractd({"clients", "create", "--data-dir", hint[1].str(), "--org", hint[2].str(),
+                    "--permissions", hint[3].str(), "--name", hint[4].str()});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_EQ(boost::json::parse(made.out).at("permissions").as_array().size(), 10u) << made.out;
   StopServer(*second);
   EXPECT_EQ(second->output().find("DEMO CLIENT"), std::string::npos) << second->output();
-  EXPECT_EQ(CountEvents("client.created"), 1u);
+  EXPECT_EQ(CountEvents("client.created"), 2u);  // the demo client, and the one made as printed
   EXPECT_EQ(CountEvents("organization.contact_set"), 1u);
 }
 

@@ -290,5 +290,81 @@ TEST(ConfigTest, HelpForEachCommand) {
   }
 }
 
+TEST(ConfigTest, TheHelpListsEveryCommandThenTheServeFlags) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--help"}, {"help"}, {"-h"}}) {
+    auto command = Parse(args);
+    ASSERT_TRUE(command) << command.error().message;
+    EXPECT_EQ(command->name, "help");
+    const std::string& usage = command->usage;
+    size_t previous = 0;
+    for (const char* name : {"serve", "clients create", "templates import", "organizations set",
+                             "providers add", "backup", "promote", "dispatcher", "version"}) {
+      const size_t at = usage.find(std::string("  ") + name + " ");
+      EXPECT_NE(at, std::string::npos) << name << "\n" << usage;
+      EXPECT_GT(at, previous) << name;
+      previous = at;
+    }
+    EXPECT_GT(usage.find("--listen"), previous) << usage;
+  }
+}
+
+TEST(ConfigTest, EachGroupAndCommandHasItsHelp) {
+  auto group = Parse({"clients", "--help"});
+  ASSERT_TRUE(group) << group.error().message;
+  EXPECT_EQ(group->name, "help");
+  EXPECT_NE(group->usage.find("clients create"), std::string::npos) << group->usage;
+  EXPECT_EQ(group->usage.find("templates import"), std::string::npos) << group->usage;
+
+  for (const auto& args : std::vector<std::vector<std::string>>{{"clients", "create", "--help"},
+                                                                {"help", "clients", "create"}}) {
+    auto command = Parse(args);
+    ASSERT_TRUE(command) << command.error().message;
+    EXPECT_EQ(command->name, "help");
+    EXPECT_NE(command->usage.find("--permissions"), std::string::npos) << command->usage;
+  }
+  for (const auto& args : std::vector<std::vector<std::string>>{{"organizations", "--help"},
+                                                                {"backup", "--help"},
+                                                                {"promote", "--help"},
+                                                                {"providers", "add", "-h"},
+                                                                {"serve", "--help"},
+                                                                {"help", "backup"}}) {
+    auto command = Parse(args);
+    ASSERT_TRUE(command) << args[0] << ": " << command.error().message;
+    EXPECT_EQ(command->name, "help") << args[0];
+    EXPECT_NE(command->usage.find("usage: contractd"), std::string::npos) << command->usage;
+  }
+}
+
+TEST(ConfigTest, AnUnknownCommandIsAnsweredWithTheListOfCommands) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"foo"}, {"clients", "remove"}, {"help", "foo"}, {"version", "--bogus"}}) {
+    auto command = Parse(args);
+    if (args.front() == "version") {
+      // --version and version take nothing else into account.
+      ASSERT_TRUE(command);
+      EXPECT_EQ(command->name, "version");
+      continue;
+    }
+    ASSERT_FALSE(command) << args.front();
+    EXPECT_NE(command.error().message.find("unknown command '"), std::string::npos)
+        << command.error().message;
+    EXPECT_NE(command.error().message.find("  clients create "), std::string::npos)
+        << command.error().message;
+    EXPECT_NE(command.error().message.find("  dispatcher "), std::string::npos);
+  }
+  auto bare_group = Parse({"clients"});
+  ASSERT_FALSE(bare_group);
+  EXPECT_NE(bare_group.error().message.find("clients create"), std::string::npos)
+      << bare_group.error().message;
+}
+
+TEST(ConfigTest, VersionIsACommandAndAFlag) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--version"}, {"version"}}) {
+    auto command = Parse(args);
+    ASSERT_TRUE(command);
+    EXPECT_EQ(command->name, "version");
+  }
+}
+
 }  // namespace
 }  // namespace esign::app

@@ -9,6 +9,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -242,6 +243,36 @@ TEST_F(MailOutboxTest, WithoutAMailServerMessagesAreEmlFilesNamedInTheBanner) {
 
 // The review's exploit: a draft naming 2 signers and 98 viewers at any addresses, voided with a
 // reason that is an advertisement, mailed all 100; 20 of them, 2,100 messages.
+TEST_F(MailOutboxTest, MetricsShowTheDeliveriesTimersMemoryAndTheBuild) {
+  Start();
+  MessageTo(SendNda(), kAda, "sent");
+  EXPECT_TRUE(
+      Eventually([&] { return Metric("contractd_deliveries_sent_total{channel=\"mail\"}") == "1"; },
+                 seconds(10)))
+      << Metric("contractd_deliveries_sent_total{channel=\"mail\"}");
+  EXPECT_EQ(Metric("contractd_deliveries_pending{channel=\"mail\"}"), "0");
+  EXPECT_EQ(Metric("contractd_deliveries_failed_total{channel=\"mail\"}"), "0");
+  EXPECT_EQ(Metric("contractd_deliveries_oldest_pending_age_seconds{channel=\"mail\"}"), "0");
+  // No webhook endpoint: nothing to deliver there.
+  EXPECT_EQ(Metric("contractd_deliveries_pending{channel=\"webhook\"}"), "0");
+  EXPECT_EQ(Metric("contractd_deliveries_sent_total{channel=\"webhook\"}"), "0");
+  // The NDA's expiry lies ahead.
+  EXPECT_EQ(Metric("contractd_timers_due"), "0");
+  const double resident = std::stod(Metric("contractd_process_resident_memory_bytes"));
+  const double mapped = std::stod(Metric("contractd_process_virtual_memory_bytes"));
+  EXPECT_GT(resident, 1e6);
+  EXPECT_GT(mapped, resident);
+
+  const std::string metrics = HttpClient(port_).Get("/metrics").body;
+  std::smatch build;
+  ASSERT_TRUE(std::regex_search(metrics, build,
+                                std::regex(R"re(\ncontractd_build_info\{version="([0-9.]+)",)re"
+                                           R"re(commit="([0-9a-f]+|unknown)"\} 1\n)re")))
+      << metrics;
+  const auto version = RunContractd({"--version"});
+  EXPECT_EQ(version.out, "contractd " + build[1].str() + " (commit " + build[2].str() + ")\n");
+}
+
 TEST_F(MailOutboxTest, VoidingADraftNeverSentMailsNoParticipant) {
   ASSERT_EQ(RunContractd({"organizations", "set", "--data-dir", data_dir_.string(), "--org",
                           "org_m", "--email", "legal@acme.example", "--name", "Acme GmbH"})
@@ -394,6 +425,11 @@ TEST_F(MailOutboxTest, ADeferredMessageIsRetriedAndARefusedOneFailsForGood) {
   const std::string first = SendNda();
   const auto deferred = MessageTo(first, kAda, "pending", 1);
   EXPECT_EQ(deferred.at("lastReply").at("code"), 451);
+  // Until its retry 5 s later, the message waits, counted on /metrics.
+  EXPECT_EQ(Metric("contractd_deliveries_pending{channel=\"mail\"}"), "1");
+  EXPECT_GT(std::stod(Metric("contractd_deliveries_oldest_pending_age_seconds{channel=\"mail\"}")),
+            0.0);
+  EXPECT_EQ(Metric("contractd_delivery_attempts_failed_total{channel=\"mail\"}"), "1");
   const auto sent = MessageTo(first, kAda, "sent");  // the schedule's first retry: 5 s
   EXPECT_EQ(sent.at("attempts"), 2);
   ASSERT_EQ(smtp.Count(), 1u);
@@ -411,6 +447,11 @@ TEST_F(MailOutboxTest, ADeferredMessageIsRetriedAndARefusedOneFailsForGood) {
   std::this_thread::sleep_for(seconds(7));  // past the first retry it would have had
   EXPECT_EQ(MessageTo(second, kAda, "failed").at("attempts"), 1);
   EXPECT_EQ(smtp.Count(), 1u);
+  EXPECT_EQ(Metric("contractd_deliveries_pending{channel=\"mail\"}"), "0");
+  EXPECT_EQ(Metric("contractd_deliveries_oldest_pending_age_seconds{channel=\"mail\"}"), "0");
+  EXPECT_EQ(Metric("contractd_deliveries_sent_total{channel=\"mail\"}"), "1");
+  EXPECT_EQ(Metric("contractd_deliveries_failed_total{channel=\"mail\"}"), "1");
+  EXPECT_EQ(Metric("contractd_delivery_attempts_failed_total{channel=\"mail\"}"), "2");
   EXPECT_NE(server_->output().find("failed: 550"), std::string::npos) << server_->output();
 }
 

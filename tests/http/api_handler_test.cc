@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <future>
 #include <mutex>
+#include <regex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -178,6 +179,30 @@ TEST_F(ApiHandlerTest, OperationalRoutesAndMetrics) {
             std::string::npos)
       << metrics;
   EXPECT_NE(metrics.find("contractd_http_request_duration_seconds_bucket"), std::string::npos);
+}
+
+TEST(ApiHandlerAccessLogTest, TheDurationIsAPlainDecimal) {
+  ApiRoutes routes;
+  routes.Add(beast_http::verb::get, "/api/v1/open",
+             {"open", Auth::kNone, [](const ApiRequest&) -> ApiResult {
+                return ApiResponse::Json(200, {{"ok", true}});
+              }});
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  ApiHandler handler(routes, nullptr,
+                     ApiHandlerOptions{.worker_threads = 1, .access_log = [&](std::string_view l) {
+                                         const std::lock_guard lock(mutex);
+                                         lines.emplace_back(l);
+                                       }});
+  std::promise<Response> answered;
+  handler.Handle(Request{beast_http::verb::get, "/api/v1/open", 11}, RequestContext{"127.0.0.1"},
+                 [&](Response r) { answered.set_value(std::move(r)); });
+  EXPECT_EQ(answered.get_future().get().result_int(), 200u);
+  handler.Drain();
+  const std::lock_guard lock(mutex);
+  ASSERT_EQ(lines.size(), 1u);
+  const std::regex plain(R"re("durationMs":[0-9]+\.[0-9]{3}[,}])re");
+  EXPECT_TRUE(std::regex_search(lines[0], plain)) << lines[0];
 }
 
 TEST(ApiHandlerRateLimitTest, AuthenticatedAnswersCarryRateLimitHeaders) {

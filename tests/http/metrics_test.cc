@@ -47,5 +47,25 @@ TEST(MetricsTest, SeriesBeyondTheIndexAreCountedToo) {
   }
 }
 
+TEST(MetricsTest, GaugesWithLabelsShareOneHelpAndWriteWholeNumbersInFull) {
+  Metrics metrics;
+  metrics.AddGauge("contractd_deliveries_pending", "Pending deliveries.", "channel=\"mail\"",
+                   [] { return 3.0; });
+  metrics.AddGauge("contractd_deliveries_pending", "Pending deliveries.", "channel=\"webhook\"",
+                   [] { return 0.0; });
+  metrics.AddGauge("contractd_process_resident_memory_bytes", "Resident memory.",
+                   [] { return 123456789.0; });
+  metrics.AddGauge("contractd_oldest_age_seconds", "An age.", [] { return 2.5; });
+  const std::string text = metrics.Render();
+  EXPECT_NE(text.find("# TYPE contractd_deliveries_pending gauge\n"
+                      "contractd_deliveries_pending{channel=\"mail\"} 3\n"
+                      "contractd_deliveries_pending{channel=\"webhook\"} 0\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("contractd_process_resident_memory_bytes 123456789\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("contractd_oldest_age_seconds 2.5\n"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace esign::http

@@ -275,6 +275,52 @@ TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
   EXPECT_EQ((*store)->List("whe_c", 0, 10)->size(), 1u);
 }
 
+TEST(DeliveryStoreTest, CountsPendingDeliveriesAndOutcomesAsTheyAreWritten) {
+  esign::testing::TempDir dir;
+  {
+    auto store = delivery::DeliveryStore::Open(dir.path(), "mail", /*outbox=*/true);
+    ASSERT_TRUE(store) << store.error().message;
+    std::vector<delivery::Delivery> made{Make("a@x.example", 1), Make("b@x.example", 2),
+                                         Make("c@x.example", 3)};
+    for (size_t i = 0; i < made.size(); ++i) made[i].created_us = int64_t{100} * (3 - i);
+    ASSERT_TRUE((*store)->Admit(made));
+    auto counts = (*store)->Counts();
+    EXPECT_EQ(counts.pending, 3u);
+    EXPECT_EQ(counts.oldest_pending_created_us, std::optional<int64_t>(100));
+
+    // The oldest is deferred, then sent: one failed attempt, one sent.
+    delivery::Delivery oldest = made[2];
+    oldest.attempts.push_back({.at_us = 7, .code = 451});
+    ASSERT_TRUE((*store)->UpdateAdmitted(oldest));
+    EXPECT_EQ((*store)->Counts().failed_attempts, 1u);
+    EXPECT_EQ((*store)->Counts().pending, 3u);
+    oldest.attempts.push_back({.at_us = 9, .code = 250});
+    oldest.state = delivery::DeliveryState::kSucceeded;
+    ASSERT_TRUE((*store)->Update(oldest));
+    // Another fails for good, and its record is written again: counted once.
+    delivery::Delivery refused = made[0];
+    refused.attempts.push_back({.at_us = 8, .code = 550});
+    refused.state = delivery::DeliveryState::kFailed;
+    ASSERT_TRUE((*store)->Update(refused));
+    ASSERT_TRUE((*store)->Update(refused));
+
+    counts = (*store)->Counts();
+    EXPECT_EQ(counts.pending, 1u);
+    EXPECT_EQ(counts.oldest_pending_created_us, std::optional<int64_t>(200));
+    EXPECT_EQ(counts.sent, 1u);
+    EXPECT_EQ(counts.failed, 1u);
+    EXPECT_EQ(counts.failed_attempts, 2u);
+  }
+  // Opened again: what is pending is known at once; the totals start over.
+  auto reopened = delivery::DeliveryStore::Open(dir.path(), "mail", /*outbox=*/true);
+  ASSERT_TRUE(reopened) << reopened.error().message;
+  const auto counts = (*reopened)->Counts();
+  EXPECT_EQ(counts.pending, 1u);
+  EXPECT_EQ(counts.oldest_pending_created_us, std::optional<int64_t>(200));
+  EXPECT_EQ(counts.sent, 0u);
+  EXPECT_EQ(counts.failed, 0u);
+}
+
 TEST(DeliveryTopicsTest, RequestsAndRecordsRoundTrip) {
   delivery::Delivery delivery = Make("whe_a", 7);
   delivery.attempts.push_back({.at_us = 9, .code = 503, .latency_ms = 4, .error = ""});
