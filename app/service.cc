@@ -491,11 +491,15 @@ Result<boost::json::object> Service::BackUp(const std::string& data_dir,
 
 void Service::AddBulkSends() {
   auto templates = [this](std::string_view id) { return template_catalog_.Find(id); };
-  bulk_sends_ = std::make_unique<commands::BulkSendCommands>(
-      commands::BulkSendDeps{*store_, templates, clock_, RandomIdGenerator::Instance(),
-                             [this](std::string_view organization_id) {
-                               return bulk_send_index_->RunningOf(organization_id);
-                             }});
+  bulk_sends_ = std::make_unique<commands::BulkSendCommands>(commands::BulkSendDeps{
+      *store_, templates, clock_, RandomIdGenerator::Instance(),
+      [this](std::string_view organization_id) -> Result<size_t> {
+        // The index counts only what the projector has applied.
+        if (!projector_->WaitFor(store_->Size(), kReadYourWritesTimeout)) {
+          return Fail(ErrorCode::kUnavailable, "the bulk send index is behind the log; try again");
+        }
+        return bulk_send_index_->RunningOf(organization_id);
+      }});
   http::AddBulkSendRoutes(routes_, {*bulk_sends_, templates, [this] {
                                       if (auto* runner = running_bulk_sends_.load()) runner->Wake();
                                     }});

@@ -47,15 +47,6 @@ Result<BulkSend> BulkSendCommands::Create(const esign::Actor& actor, const BulkS
     }
     if (earlier.error().code != ErrorCode::kBulkSendNotFound) return earlier;
   }
-  if (deps_.running_of) {
-    auto running = deps_.running_of(actor.organization_id);
-    if (!running) return std::unexpected(running.error());
-    if (*running >= kMaxRunningBulkSends) {
-      return Fail(ErrorCode::kRateLimited,
-                  "the organization has " + std::to_string(kMaxRunningBulkSends) +
-                      " bulk sends running already; send this one when one of them ended");
-    }
-  }
   auto tmpl = deps_.templates ? deps_.templates(request.template_id) : nullptr;
   if (tmpl == nullptr || !tmpl->VisibleTo(actor.organization_id)) {
     return Fail(ErrorCode::kTemplateNotFound, "template " + request.template_id + " not found",
@@ -93,8 +84,20 @@ Result<BulkSend> BulkSendCommands::Create(const esign::Actor& actor, const BulkS
   event.actor = event_actor;
   event.event_id = idempotency_key ? "evt_" + Sha256Hex("bulk-created\n" + id).substr(0, 32)
                                    : deps_.ids.Next("evt_");
-  auto appended = deps_.store.Append(StreamIdOf(StreamKind::kBulkSend, id),
-                                     eventstore::ExpectedVersion::NoStream(), {std::move(event)});
+  Result<eventstore::AppendResult> appended = [&]() -> Result<eventstore::AppendResult> {
+    std::lock_guard lock(create_mutex_);
+    if (deps_.running_of) {
+      auto running = deps_.running_of(actor.organization_id);
+      if (!running) return std::unexpected(running.error());
+      if (*running >= kMaxRunningBulkSends) {
+        return Fail(ErrorCode::kRateLimited,
+                    "the organization has " + std::to_string(kMaxRunningBulkSends) +
+                        " bulk sends running already; send this one when one of them ended");
+      }
+    }
+    return deps_.store.Append(StreamIdOf(StreamKind::kBulkSend, id),
+                              eventstore::ExpectedVersion::NoStream(), {std::move(event)});
+  }();
   if (!appended) {
     // The same key at the same moment: the other request made the job.
     if (appended.error().code == ErrorCode::kStreamVersionConflict && idempotency_key) {

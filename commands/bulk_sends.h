@@ -6,6 +6,8 @@
 // Thread safety: every method may be called from any thread.
 #pragma once
 
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,8 +29,8 @@ struct BulkSendDeps {
   projections::TemplateLookup templates;
   const Clock& clock;
   IdGenerator& ids;
-  // How many jobs of the organization have not ended (projections/bulk_send_index.h); without
-  // it, no limit.
+  // How many jobs of the organization have not ended (projections/bulk_send_index.h), counting
+  // every job appended before the call; without it, no limit.
   std::function<Result<size_t>(std::string_view organization_id)> running_of;
 };
 
@@ -70,6 +72,9 @@ class BulkSendCommands {
                      const eventstore::Actor& actor);
 
   BulkSendDeps deps_;
+  // Held from counting an organization's running jobs to appending the new one, so that requests
+  // at the same moment cannot together pass the limit.
+  std::mutex create_mutex_;
 };
 
 }  // namespace esign::commands
