@@ -222,8 +222,8 @@ Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollo
   if (Prepares(*decided)) {
     // The organization's name as it stands now goes into contract.prepared, so the frozen PDF
     // and the certificate keep saying it after a rename. The document is rendered from the state
-    // the preparation leads to, then the decision is taken again with its hash: same context,
-    // same ids, so the same events plus the hash.
+    // the preparation leads to, then the decision is taken again with its hash and the boxes
+    // where it drew them: same context, same ids, so the same events plus those.
     auto contact = ReadOrganizationContact(store_, state.organization_id);
     if (!contact) return std::unexpected(contact.error());
     context.organization_name = contact->name;
@@ -232,9 +232,10 @@ Result<ContractCommandHandler::Decision> ContractCommandHandler::DecideWithFollo
     if (freeze_document_) {
       ContractState prepared = state;
       for (const auto& event : *decided) prepared = Apply(std::move(prepared), event);
-      auto sha256 = freeze_document_(prepared);
-      if (!sha256) return std::unexpected(sha256.error());
-      context.rendered_document_sha256 = *sha256;
+      auto frozen = freeze_document_(prepared);
+      if (!frozen) return std::unexpected(frozen.error());
+      context.rendered_document_sha256 = std::move(frozen->sha256);
+      context.signature_placements = std::move(frozen->signature_placements);
       decided = Decide(state, command, context);
       if (!decided) return std::unexpected(decided.error());
     }

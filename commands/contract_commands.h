@@ -38,8 +38,8 @@ namespace esign::commands {
 
 using projections::TemplateLookup;
 // Renders the unsigned PDF of a contract as sending freezes it, stores it, and returns its
-// SHA-256 (hex), which contract.prepared records.
-using FreezeDocument = std::function<Result<std::string>(const ContractState& prepared)>;
+// SHA-256 (hex) and where it drew the signature boxes, which contract.prepared records.
+using FreezeDocument = std::function<Result<FrozenDocument>(const ContractState& prepared)>;
 // Builds the evidence bundle of a contract as it stands, stores it, and returns its SHA-256
 // (hex), which contract.evidence_persisted records.
 using StoreEvidence = std::function<Result<std::string>(const ContractState& state)>;

@@ -176,10 +176,26 @@ RenderOptions ContractDocuments::FrozenLayout(const TemplateSource& source,
   return reproduces(with_ligatures) ? with_ligatures : current;
 }
 
-Result<std::string> ContractDocuments::Freeze(const ContractState& prepared) const {
-  auto pdf = Render(prepared);
-  if (!pdf) return std::unexpected(pdf.error());
-  return store_.blobs().Put(*pdf);
+Result<FrozenDocument> ContractDocuments::Freeze(const ContractState& prepared) const {
+  auto source = SourceOf(prepared);
+  if (!source) return std::unexpected(source.error());
+  return render_pool_->Run([&]() -> Result<FrozenDocument> {
+    FrozenDocument frozen;
+    Result<std::string> pdf;
+    if (const auto* from = std::get_if<TemplateSource>(&*source)) {
+      auto sent = RenderContractPdfForSend(*from->tmpl, *from->version, prepared);
+      if (!sent) return std::unexpected(std::move(sent.error()));
+      pdf = std::move(sent->pdf);
+      frozen.signature_placements = std::move(sent->signature_placements);
+    } else {
+      pdf = RenderFrom(*source, prepared);
+    }
+    if (!pdf) return std::unexpected(std::move(pdf.error()));
+    auto sha256 = store_.blobs().Put(*pdf);
+    if (!sha256) return std::unexpected(std::move(sha256.error()));
+    frozen.sha256 = std::move(*sha256);
+    return frozen;
+  });
 }
 
 Result<CompletionCertificate> ContractDocuments::Certificate(

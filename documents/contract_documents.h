@@ -59,8 +59,10 @@ class ContractDocuments {
 
   // The unsigned PDF of the contract as it stands.
   Result<std::string> Render(const ContractState& state) const;
-  // The unsigned PDF, stored as a blob; its SHA-256 (hex), which contract.prepared records.
-  Result<std::string> Freeze(const ContractState& prepared) const;
+  // The unsigned PDF as sending lays it out (a template's signature boxes kept with the text,
+  // signature_keeping.h), stored as a blob: its SHA-256 (hex) and the boxes where it drew them,
+  // which contract.prepared records.
+  Result<FrozenDocument> Freeze(const ContractState& prepared) const;
   // The signed PDF, stored as a blob, with the signed contract pages it begins with. Each
   // signature as its signer gave it: the typed text, or the image they drew (a blob). Signs a
   // tree head over the log as it stands, which the certificate shows.

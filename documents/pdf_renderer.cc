@@ -12,6 +12,7 @@
 #include "documents/pdf_canvas.h"
 #include "documents/pdf_layout.h"
 #include "documents/signature_drawing.h"
+#include "documents/signature_keeping.h"
 #include "domain/placed_field_rules.h"
 
 namespace esign {
@@ -204,7 +205,7 @@ bool DrawablePage(const SignaturePlacement& p) { return p.page >= 1 && p.page <=
 
 // A labelled box at every placement, or the signer's signature where `fills` has one.
 void SignatureBoxes(Document& doc, const TemplateVersion& version, const ContractState& state,
-                    const SignatureFills& fills) {
+                    const std::vector<PreparedRole>& prepared_roles, const SignatureFills& fills) {
   const auto add = [&](const std::vector<SignaturePlacement>& placements,
                        const std::string& label) {
     for (const auto& p : placements) {
@@ -212,8 +213,8 @@ void SignatureBoxes(Document& doc, const TemplateVersion& version, const Contrac
       doc.AddBox(static_cast<size_t>(p.page), p, label);
     }
   };
-  if (!state.prepared_roles.empty()) {
-    for (const auto& role : state.prepared_roles) {
+  if (!prepared_roles.empty()) {
+    for (const auto& role : prepared_roles) {
       const auto fill = fills.find(role.participant_id);
       if (fill == fills.end()) {
         add(role.signature_placement,
@@ -267,9 +268,33 @@ Result<SignatureFills> PrepareFills(
   return fills;
 }
 
+// The prepared roles with their boxes kept with the text, as signature_keeping.h moves them.
+std::vector<PreparedRole> KeptWithText(const ContractState& state, const PageLayout& pages) {
+  std::vector<PreparedRole> roles = state.prepared_roles;
+  std::vector<std::vector<SignaturePlacement>*> placements;
+  for (auto& role : roles) {
+    if (role.action == ParticipantAction::kSign) placements.push_back(&role.signature_placement);
+  }
+  std::vector<int64_t> field_pages;
+  field_pages.reserve(state.fields.size());
+  for (const PlacedField& field : state.fields) field_pages.push_back(field.box.page);
+  documents::KeepSignaturesWithText(placements,
+                                    {.page = pages.page_count(),
+                                     .y = pages.y(),
+                                     .top = pages.top(),
+                                     .bottom = pages.y() + pages.Remaining(),
+                                     .left = pages.left(),
+                                     .right = pages.left() + pages.width()},
+                                    field_pages);
+  return roles;
+}
+
+// `kept`, when given, receives the prepared roles with their boxes kept with the text, which
+// are drawn instead of the state's.
 Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
                            const ContractState& state, const SignatureFills& fills,
-                           const RenderOptions& options) {
+                           const RenderOptions& options,
+                           std::vector<PreparedRole>* kept = nullptr) {
   auto canvas = documents::PdfCanvas::Create(
       {.date = PdfMetadataDate(state.created_at),
        .title = state.title,
@@ -304,7 +329,8 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
         break;
     }
   }
-  SignatureBoxes(doc, version, state, fills);
+  if (kept != nullptr) *kept = KeptWithText(state, pages);
+  SignatureBoxes(doc, version, state, kept != nullptr ? *kept : state.prepared_roles, fills);
   FieldBoxes(doc, state);
 
   PangoContext* context = (*canvas)->context();
@@ -330,6 +356,22 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
 Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersion& version,
                                       const ContractState& state, const RenderOptions& options) {
   return Render(tmpl, version, state, {}, options);
+}
+
+Result<SentRendering> RenderContractPdfForSend(const Template& tmpl, const TemplateVersion& version,
+                                               const ContractState& prepared,
+                                               const RenderOptions& options) {
+  std::vector<PreparedRole> kept;
+  auto pdf = Render(tmpl, version, prepared, {}, options, &kept);
+  if (!pdf) return std::unexpected(std::move(pdf.error()));
+  SentRendering sent{.pdf = std::move(*pdf)};
+  for (size_t i = 0; i < kept.size(); ++i) {
+    const bool moved =
+        kept[i].signature_placement != prepared.prepared_roles[i].signature_placement;
+    if (moved)
+      sent.signature_placements.emplace(kept[i].participant_id, kept[i].signature_placement);
+  }
+  return sent;
 }
 
 Result<std::string> RenderSignedContractPdf(

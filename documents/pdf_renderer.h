@@ -25,6 +25,7 @@
 
 #include "documents/signature_appearance.h"
 
+#include "domain/contract.h"
 #include "domain/contract_state.h"
 #include "domain/result.h"
 #include "domain/template.h"
@@ -52,6 +53,18 @@ struct RenderOptions {
 Result<std::string> RenderContractPdf(const Template& tmpl, const TemplateVersion& version,
                                       const ContractState& state,
                                       const RenderOptions& options = {});
+
+// The unsigned PDF as sending freezes it: RenderContractPdf of a prepared contract, its signature
+// boxes kept with the text (signature_keeping.h), and where it drew the boxes of each signer
+// whose boxes moved, which contract.prepared records: RenderContractPdf of the state that records
+// them gives the same bytes.
+struct SentRendering {
+  std::string pdf;
+  PlacementsByParticipant signature_placements;
+};
+Result<SentRendering> RenderContractPdfForSend(const Template& tmpl, const TemplateVersion& version,
+                                               const ContractState& prepared,
+                                               const RenderOptions& options = {});
 
 // The PDF with every appearance drawn in each placement box of its participant's prepared
 // roles; a prepared role without an appearance keeps its labelled empty box. kValidationFailed

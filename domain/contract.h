@@ -16,6 +16,7 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -43,6 +44,16 @@ struct Actor {
   bool Has(std::string_view permission) const { return permissions.contains(permission); }
 };
 
+// Signature placements by participant id.
+using PlacementsByParticipant = std::map<std::string, std::vector<SignaturePlacement>, std::less<>>;
+
+// The document frozen at send: its blob's sha256, and where it drew each signer's boxes (the
+// template's placements, or moved to keep them with the text: documents/signature_keeping.h).
+struct FrozenDocument {
+  std::string sha256;
+  PlacementsByParticipant signature_placements;  // empty: as the template places them
+};
+
 // What the pure code may not fetch itself.
 struct DecisionContext {
   Actor actor;
@@ -64,6 +75,9 @@ struct DecisionContext {
   boost::json::object platform_notifications = PlatformNotificationDefaults();
   boost::json::object organization_notifications;       // the actor organization's defaults
   std::optional<std::string> rendered_document_sha256;  // recorded by contract.prepared
+  // Where the frozen document drew a signer's boxes, when not where the template places them;
+  // contract.prepared records these.
+  PlacementsByParticipant signature_placements;
   // The organization's name, recorded by contract.prepared (the frozen PDF names it); may be empty.
   std::string organization_name;
   // PersistEvidence without a sha256: the bundle the caller stored once the command was decided.

@@ -91,8 +91,10 @@ Result<std::vector<DomainEvent>> DecidePrepareAndSend(const ContractState& state
         boost::json::object{{"participantId", p.participant_id}, {"routingOrder", order}});
     if (p.signs()) first_turn = std::min(first_turn, order);
     if (role == nullptr) continue;
+    const auto moved = context.signature_placements.find(p.participant_id);
     boost::json::array placements;
-    for (const auto& placement : role->signature_placement) {
+    for (const auto& placement :
+         moved != context.signature_placements.end() ? moved->second : role->signature_placement) {
       placements.push_back(PlacementToJson(placement));
     }
     roles.push_back(boost::json::object{{"templateRoleId", role->template_role_id},

@@ -66,6 +66,7 @@ struct SignaturePlacement {
   double y = 0;
   double width = 0;
   double height = 0;
+  bool operator==(const SignaturePlacement&) const = default;
 };
 
 struct RoleDef {

@@ -3,11 +3,13 @@
 // page comes back as a PNG of the asked width with immutable cache headers and an ETag, and bad
 // page numbers, bad widths, dead links and a missing signer proof get their documented errors
 // without writing anything.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 
 #include "tests/app/api_suite.h"
+#include "tests/support/pdf_words.h"
 #include "tests/support/shell.h"
 
 namespace esign::testing {
@@ -70,6 +72,46 @@ TEST_F(DocumentPagesTest, ThePagesRouteCountsThePagesAndMarksTheSignersBoxes) {
     EXPECT_GE(top, 0);
     EXPECT_LE(left + width, 1.0);
     EXPECT_LE(top + height, 1.0);
+  }
+}
+
+// Sending moved the template's boxes to just below the last paragraph; what contract.prepared
+// recorded (the boxes the page marks) is where the frozen PDF drew them: its label inside, the
+// text just above.
+TEST_F(DocumentPagesTest, TheMarkedBoxIsWhereTheFrozenPdfDrewItJustBelowTheText) {
+  const Hosted hosted = SentWithSession("Boxes");
+  auto pdf = client_.Get(hosted.base + "/document");
+  ASSERT_EQ(pdf.status, 200) << pdf.body;
+  const std::string path = (data_dir_ / "boxes-test.pdf").string();
+  std::ofstream(path, std::ios::binary) << pdf.body;
+  const std::vector<PdfWord> words = PdfWords(path);
+  auto pages = client_.Get(hosted.base + "/document/pages");
+  ASSERT_EQ(pages.status, 200) << pages.body;
+  const auto& boxes = pages.Json().at("signatureBoxes").as_array();
+  ASSERT_FALSE(boxes.empty()) << pages.body;
+  for (const auto& marked : boxes) {
+    const int64_t page = marked.at("page").as_int64();
+    const auto& size = pages.Json().at("pages").as_array().at(page - 1);
+    const double page_width = size.at("width").to_number<double>();
+    const double page_height = size.at("height").to_number<double>();
+    const double left = marked.at("left").to_number<double>() * page_width;
+    const double top = marked.at("top").to_number<double>() * page_height;
+    const double right = left + marked.at("width").to_number<double>() * page_width;
+    const double bottom = top + marked.at("height").to_number<double>() * page_height;
+    size_t inside = 0;
+    double text_foot = 0;
+    for (const PdfWord& word : words) {
+      if (word.page != page) continue;
+      if (word.x_min >= left - 0.5 && word.x_max <= right + 0.5 && word.y_min >= top - 0.5 &&
+          word.y_max <= bottom + 0.5) {
+        ++inside;
+      } else if (word.y_max <= top + 0.5) {
+        text_foot = std::max(text_foot, word.y_max);
+      }
+    }
+    EXPECT_GE(inside, 2u) << "the box's label";
+    EXPECT_GT(text_foot, 0) << "a page of signatures alone";
+    EXPECT_LT(top - text_foot, 30) << "box at " << top << ", text ends at " << text_foot;
   }
 }
 

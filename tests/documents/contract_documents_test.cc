@@ -40,9 +40,9 @@ TEST_F(ContractDocumentsTest, FreezeStoresWhatRenderReturns) {
   auto rendered = documents_->Render(state);
   ASSERT_TRUE(rendered) << rendered.error().message;
   EXPECT_EQ(*rendered, RenderContractPdf(*tmpl_, tmpl_->versions.front(), state).value());
-  auto sha256 = documents_->Freeze(state);
-  ASSERT_TRUE(sha256) << sha256.error().message;
-  auto stored = store_->blobs().Get(*sha256);
+  auto frozen = documents_->Freeze(state);
+  ASSERT_TRUE(frozen) << frozen.error().message;
+  auto stored = store_->blobs().Get(frozen->sha256);
   ASSERT_TRUE(stored);
   EXPECT_EQ(*stored, *rendered);
 }

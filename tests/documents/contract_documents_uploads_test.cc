@@ -57,8 +57,9 @@ TEST_F(ContractDocumentsUploadsTest, FreezesTheCompositionAndSealsTheStampedFiel
   EXPECT_EQ(*rendered, ComposeUploadedPdf(inputs).value());
   auto frozen = documents_->Freeze(state_);
   ASSERT_TRUE(frozen) << frozen.error().message;
-  EXPECT_EQ(*frozen, Sha256Hex(*rendered));
-  state_.rendered_document_sha256 = *frozen;
+  EXPECT_EQ(frozen->sha256, Sha256Hex(*rendered));
+  EXPECT_TRUE(frozen->signature_placements.empty());
+  state_.rendered_document_sha256 = frozen->sha256;
 
   auto sealed = documents_->Seal(state_);
   ASSERT_TRUE(sealed) << sealed.error().message;
@@ -94,7 +95,7 @@ TEST_F(ContractDocumentsUploadsTest, FreezesTheCompositionAndSealsTheStampedFiel
     EXPECT_TRUE(Contains(certificate, document.sha256)) << document.sha256 << "\n" << certificate;
     EXPECT_TRUE(Contains(certificate, document.upload_sha256)) << certificate;
   }
-  EXPECT_TRUE(Contains(certificate, *frozen)) << certificate;
+  EXPECT_TRUE(Contains(certificate, frozen->sha256)) << certificate;
   EXPECT_TRUE(Contains(certificate, sealed->signed_content_sha256)) << certificate;
 }
 

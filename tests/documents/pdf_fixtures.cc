@@ -67,6 +67,8 @@ std::vector<std::string> PdfFile::PageTexts() const {
   return pages;
 }
 
+std::vector<testing::PdfWord> PdfFile::Words() const { return testing::PdfWords(path_); }
+
 int PdfFile::PageCount() const {
   const std::string info = Run("pdfinfo '" + path_ + "'").out;
   const auto at = info.find("Pages:");
@@ -129,6 +131,21 @@ ContractState ServicesState(const Template& tmpl, int milestones) {
   state.participants = {Person("p_client", "Zoë Ñúñez", ParticipantAction::kSign),
                         Person("p_provider", "مريم", ParticipantAction::kSign)};
   state.role_bindings = {{"client_signatory", "p_client"}, {"provider_company", "p_provider"}};
+  return state;
+}
+
+ContractState PreparedServicesState(const Template& tmpl, int milestones) {
+  ContractState state = ServicesState(tmpl, milestones);
+  state.status = ContractStatus::kSent;
+  for (const auto& binding : state.role_bindings) {
+    const RoleDef* role = tmpl.versions.front().FindRole(binding.template_role_id);
+    state.prepared_roles.push_back({.template_role_id = role->template_role_id,
+                                    .participant_id = binding.participant_id,
+                                    .action = role->action,
+                                    .recipient_type = role->recipient_type,
+                                    .routing_order = role->routing_order,
+                                    .signature_placement = role->signature_placement});
+  }
   return state;
 }
 

@@ -9,6 +9,7 @@
 
 #include "domain/contract_state.h"
 #include "domain/template.h"
+#include "tests/support/pdf_words.h"
 #include "tests/support/shell.h"
 
 namespace esign::pdf_test {
@@ -38,6 +39,8 @@ class PdfFile {
   int PageCount() const;
   std::string Signatures() const;  // pdfsig
 
+  std::vector<testing::PdfWord> Words() const;  // pdftotext -bbox
+
  private:
   std::string path_;
 };
@@ -47,6 +50,8 @@ ContractState BaseState(const Template& tmpl, std::string title);
 // services-agreement.json filled in (accents, CJK, Arabic), with `milestones` table rows; the
 // client "p_client" (Zoë Ñúñez) and the provider "p_provider" (مريم) sign. Not prepared.
 ContractState ServicesState(const Template& tmpl, int milestones);
+// The same, prepared: sent, with the template's roles and placements (page 3).
+ContractState PreparedServicesState(const Template& tmpl, int milestones);
 
 bool Contains(const std::string& haystack, const std::string& needle);
 size_t Count(const std::string& haystack, const std::string& needle);

@@ -18,6 +18,7 @@ using pdf_test::BaseState;
 using pdf_test::Contains;
 using pdf_test::LoadTemplate;
 using pdf_test::PdfFile;
+using pdf_test::PreparedServicesState;
 using pdf_test::ServicesState;
 
 TEST(PdfLayoutTest, SubstitutesPlaceholdersAndMarksMissingValues) {
@@ -258,6 +259,60 @@ TEST(PdfRendererTest, ExampleNdaHasNoBlanksAndSignsBelowItsLastParagraph) {
   EXPECT_TRUE(Contains(last, "over any dispute arising from it")) << last;
   EXPECT_TRUE(Contains(last, "First party signatory")) << last;
   EXPECT_TRUE(Contains(last, "Second party signatory")) << last;
+}
+
+// Sending lays the boxes out just below the last paragraph (signature_keeping.h), and the state
+// that records where (as contract.prepared does) renders the very bytes that were frozen.
+TEST(PdfRendererTest, SendingKeepsTheSignatureBoxesJustBelowTheLastParagraph) {
+  const Template tmpl = LoadTemplate("services-agreement.json");
+  const TemplateVersion& version = tmpl.versions.front();
+  // The template's boxes are at y 600 on page 3: texts of different lengths end on page 2, high
+  // on page 3, or run past them.
+  std::vector<ContractState> states;
+  for (const int milestones : {1, 2, 8, 24}) {
+    ContractState state = PreparedServicesState(tmpl, milestones);
+    if (milestones == 1) state.data.field_values["scopeOfServices"] = "Design and support.";
+    if (milestones == 24) {
+      std::string scope;
+      for (int i = 0; i < 30; ++i) scope += "Design, delivery and support of the platform. ";
+      state.data.field_values["scopeOfServices"] = scope;
+    }
+    states.push_back(std::move(state));
+  }
+  for (ContractState& state : states) {
+    SCOPED_TRACE(state.data.table_data.at("paymentMilestones").as_array().size());
+    auto sent = RenderContractPdfForSend(tmpl, version, state);
+    ASSERT_TRUE(sent.has_value()) << sent.error().message;
+    PdfFile file(sent->pdf);
+    EXPECT_EQ(file.Check().exit_code, 0);
+    ASSERT_EQ(sent->signature_placements.size(), 2u);
+    for (auto& role : state.prepared_roles) {
+      role.signature_placement = sent->signature_placements.at(role.participant_id);
+    }
+    EXPECT_TRUE(RenderContractPdf(tmpl, version, state).value() == sent->pdf);
+
+    const int pages = file.PageCount();
+    const auto words = file.Words();
+    for (const auto& role : state.prepared_roles) {
+      ASSERT_EQ(role.signature_placement.size(), 1u);
+      const SignaturePlacement& box = role.signature_placement.front();
+      EXPECT_EQ(box.page, pages) << role.participant_id;
+      // Above the box, the text, its last line just above; in it, its label; below it, only the
+      // footer.
+      double text_foot = 0;
+      for (const auto& word : words) {
+        if (word.page != box.page || word.y_min > 761) continue;
+        const bool beside = word.x_max <= box.x || word.x_min >= box.x + box.width;
+        const bool inside = word.x_min >= box.x && word.x_max <= box.x + box.width &&
+                            word.y_min >= box.y && word.y_max <= box.y + box.height;
+        EXPECT_TRUE(beside || inside || word.y_max <= box.y + 0.5)
+            << word.text << " at " << word.y_min << ", box at " << box.y;
+        if (word.y_max <= box.y + 0.5) text_foot = std::max(text_foot, word.y_max);
+      }
+      EXPECT_GT(text_foot, 0) << "a page of signatures alone";
+      EXPECT_LT(box.y - text_foot, 30) << "box at " << box.y << ", text ends at " << text_foot;
+    }
+  }
 }
 
 }  // namespace
