@@ -191,7 +191,8 @@ Result<FrozenDocument> ContractDocuments::Freeze(const ContractState& prepared) 
       pdf = RenderFrom(*source, prepared);
     }
     if (!pdf) return std::unexpected(std::move(pdf.error()));
-    auto sha256 = store_.blobs().Put(*pdf);
+    // contract.prepared, which names it, is appended next.
+    auto sha256 = store_.blobs().PutBeforeAppend(*pdf);
     if (!sha256) return std::unexpected(std::move(sha256.error()));
     frozen.sha256 = std::move(*sha256);
     return frozen;

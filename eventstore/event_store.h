@@ -90,6 +90,11 @@ class BlobStore {
   virtual ~BlobStore() = default;
   // Stores bytes under their SHA-256 (lower-case hex), durably; storing twice is harmless.
   virtual Result<std::string> Put(std::string_view bytes) = 0;
+  // Stores bytes that an event appended next names: durable once that append is. The RocksDB
+  // store writes them to the write-ahead log the append then syncs, which saves a sync of their
+  // own; should the process die before the append, the blob may be lost with it, and no event
+  // names it. Default: Put.
+  virtual Result<std::string> PutBeforeAppend(std::string_view bytes) { return Put(bytes); }
   // kNotFound when absent.
   virtual Result<std::string> Get(std::string_view sha256_hex) const = 0;
   virtual Result<bool> Contains(std::string_view sha256_hex) const = 0;

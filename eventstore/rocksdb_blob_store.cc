@@ -7,14 +7,20 @@
 
 namespace esign::eventstore {
 
-Result<std::string> RocksBlobStore::Put(std::string_view bytes) {
+Result<std::string> RocksBlobStore::Put(std::string_view bytes) { return Write(bytes, sync_); }
+
+Result<std::string> RocksBlobStore::PutBeforeAppend(std::string_view bytes) {
+  return Write(bytes, false);
+}
+
+Result<std::string> RocksBlobStore::Write(std::string_view bytes, bool sync) {
   std::string key = Sha256Hex(bytes);
   if (replicated_) {
     if (Status written = replicated_(key, bytes); !written) return Fail(written.error());
     return key;
   }
   rocksdb::WriteOptions write;
-  write.sync = sync_;
+  write.sync = sync;
   const rocksdb::Status status = db_->Put(write, family_, key, rocksdb::Slice(bytes));
   if (!status.ok()) return FailFromRocks(status, "storing blob " + key);
   return key;

@@ -20,6 +20,10 @@ class RocksBlobStore final : public BlobStore {
       : db_(db), family_(family), sync_(sync) {}
 
   Result<std::string> Put(std::string_view bytes) override;
+  // Unsynced: every family shares one write-ahead log, and RocksDB syncs every log file written
+  // before a synced write (or the appender's WAL sync), so the append that follows makes it
+  // durable. With a replicated log, as Put.
+  Result<std::string> PutBeforeAppend(std::string_view bytes) override;
   Result<std::string> Get(std::string_view sha256_hex) const override;
   Result<bool> Contains(std::string_view sha256_hex) const override;
   Status Delete(std::string_view sha256_hex) override;
@@ -35,6 +39,8 @@ class RocksBlobStore final : public BlobStore {
   rocksdb::DB* const db_;
   rocksdb::ColumnFamilyHandle* const family_;
   const bool sync_;
+
+  Result<std::string> Write(std::string_view bytes, bool sync);
 };
 
 }  // namespace esign::eventstore

@@ -334,6 +334,11 @@ TYPED_TEST(EventStoreTest, BlobsAreContentAddressed) {
   EXPECT_TRUE(blobs.Contains(key).value());
   const std::string binary("\0\x01\xff pdf", 7);
   EXPECT_EQ(blobs.Get(blobs.Put(binary).value()).value(), binary);
+  // One that the next append names is stored alike.
+  EXPECT_EQ(blobs.PutBeforeAppend("abc").value(), key);
+  const std::string frozen = blobs.PutBeforeAppend("%PDF frozen").value();
+  EXPECT_EQ(frozen, Sha256Hex("%PDF frozen"));
+  EXPECT_EQ(blobs.Get(frozen).value(), "%PDF frozen");
   const std::string absent = Sha256Hex("absent");
   EXPECT_FALSE(blobs.Contains(absent).value());
   EXPECT_EQ(blobs.Get(absent).error().code, ErrorCode::kNotFound);

@@ -93,6 +93,7 @@ TEST(RocksEventStoreTest, ReopeningKeepsEverything) {
   std::vector<SignedTreeHead> heads;
   std::string key_pem;
   std::string blob;
+  std::string frozen;
   {
     std::unique_ptr<RocksEventStore> store = MustOpen(options);
     ASSERT_TRUE(store->Append("a", ExpectedVersion::NoStream(), Events("a", 3)));
@@ -104,6 +105,7 @@ TEST(RocksEventStoreTest, ReopeningKeepsEverything) {
     heads = store->ledger().TreeHeads().value();
     key_pem = store->ledger().PublicKeyPem();
     blob = store->blobs().Put("%PDF-1.7 contract").value();
+    frozen = store->blobs().PutBeforeAppend("%PDF-1.7 frozen").value();
     store->Close();
   }
   std::unique_ptr<RocksEventStore> store = MustOpen(options);
@@ -115,6 +117,7 @@ TEST(RocksEventStoreTest, ReopeningKeepsEverything) {
   EXPECT_EQ(store->ledger().TreeHeads().value(), heads);
   EXPECT_EQ(store->ledger().PublicKeyPem(), key_pem);
   EXPECT_EQ(store->blobs().Get(blob).value(), "%PDF-1.7 contract");
+  EXPECT_EQ(store->blobs().Get(frozen).value(), "%PDF-1.7 frozen");
   EXPECT_EQ(store->ledger().SignTreeHead().value(), heads.back());
 
   // The indexes survived too: conflicts, retries and new appends behave as before.
