@@ -7,9 +7,11 @@
 // Workloads:
 //   BM_RenderUnsigned      RenderContractPdf: the unsigned PDF, for comparison
 //   BM_RenderSigned        RenderSignedContractPdf: the pages with both signatures drawn
-//   BM_RenderSentNda       RenderContractPdf of the mutual NDA that benchmarks/load.sh creates and
-//                          sends (its wrk/create.lua data, both signers prepared): what a send
-//                          renders over HTTP
+//   BM_RenderSentNda       RenderContractPdfForSend of the mutual NDA that benchmarks/load.sh
+//                          creates and sends (its wrk/create.lua data, both signers prepared):
+//                          what a send renders over HTTP
+//   BM_ComposeSentUploads  ComposeUploadedPdf of a one-page upload (the NDA's PDF): what a send
+//                          of a contract from uploads does instead of rendering
 //   BM_FirstRender         the NDA's first render on a fresh thread (its font map and shared
 //                          template layouts are new): what a render pool thread's first send pays
 //   BM_Seal                SealContractPdf: the same, then the service's PAdES signature
@@ -44,6 +46,7 @@
 #include "documents/pdf_renderer.h"
 #include "documents/render_pool.h"
 #include "documents/timestamp_authority.h"
+#include "documents/uploaded_pdf_composer.h"
 #include "domain/template_importer.h"
 
 namespace esign::documents {
@@ -222,13 +225,31 @@ void BM_RenderUnsigned(benchmark::State& state) {
 void BM_RenderSentNda(benchmark::State& state) {
   const Contract& c = SentNda();
   for (auto _ : state) {
-    auto pdf = RenderContractPdf(c.tmpl, c.tmpl.versions.front(), c.state);
-    if (!pdf) state.SkipWithError(pdf.error().message.c_str());
-    benchmark::DoNotOptimize(pdf);
-    if (pdf) KeepPdf("nda.pdf", *pdf);
+    auto sent = RenderContractPdfForSend(c.tmpl, c.tmpl.versions.front(), c.state);
+    if (!sent) state.SkipWithError(sent.error().message.c_str());
+    benchmark::DoNotOptimize(sent);
+    if (sent) KeepPdf("nda.pdf", sent->pdf);
   }
   state.SetLabel(c.label);
   state.counters["renders/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// What a send composes instead for a contract from uploads: no render, the cleaned uploads'
+// pages put together (the NDA's rendered PDF standing in for an uploaded one-page document).
+void BM_ComposeSentUploads(benchmark::State& state) {
+  const Contract& c = SentNda();
+  const std::string upload = RenderContractPdf(c.tmpl, c.tmpl.versions.front(), c.state).value();
+  ContractDocument document;
+  document.document_id = "doc_nda";
+  document.pages = {{.width = 595.28, .height = 841.89}};  // the NDA is one page
+  const std::vector<UploadedPdf> documents = {{&document, upload}};
+  for (auto _ : state) {
+    auto pdf = ComposeUploadedPdf(documents);
+    if (!pdf) state.SkipWithError(pdf.error().message.c_str());
+    benchmark::DoNotOptimize(pdf);
+  }
+  state.counters["composes/s"] =
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
@@ -389,6 +410,7 @@ void BM_SealTimestamped(benchmark::State& state) {
 
 BENCHMARK(BM_RenderUnsigned)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderSentNda)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ComposeSentUploads)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FirstRender)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(BM_RenderSigned)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderBurst)
