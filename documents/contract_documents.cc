@@ -179,24 +179,22 @@ RenderOptions ContractDocuments::FrozenLayout(const TemplateSource& source,
 Result<FrozenDocument> ContractDocuments::Freeze(const ContractState& prepared) const {
   auto source = SourceOf(prepared);
   if (!source) return std::unexpected(source.error());
-  return render_pool_->Run([&]() -> Result<FrozenDocument> {
-    FrozenDocument frozen;
-    Result<std::string> pdf;
-    if (const auto* from = std::get_if<TemplateSource>(&*source)) {
-      auto sent = RenderContractPdfForSend(*from->tmpl, *from->version, prepared);
-      if (!sent) return std::unexpected(std::move(sent.error()));
-      pdf = std::move(sent->pdf);
-      frozen.signature_placements = std::move(sent->signature_placements);
-    } else {
-      pdf = RenderFrom(*source, prepared);
-    }
-    if (!pdf) return std::unexpected(std::move(pdf.error()));
-    // contract.prepared, which names it, is appended next.
-    auto sha256 = store_.blobs().PutBeforeAppend(*pdf);
-    if (!sha256) return std::unexpected(std::move(sha256.error()));
-    frozen.sha256 = std::move(*sha256);
-    return frozen;
+  FrozenDocument frozen;
+  auto pdf = render_pool_->Run([&]() -> Result<std::string> {
+    const auto* from = std::get_if<TemplateSource>(&*source);
+    if (from == nullptr) return RenderFrom(*source, prepared);
+    auto sent = RenderContractPdfForSend(*from->tmpl, *from->version, prepared);
+    if (!sent) return std::unexpected(std::move(sent.error()));
+    frozen.signature_placements = std::move(sent->signature_placements);
+    return std::move(sent->pdf);
   });
+  if (!pdf) return std::unexpected(std::move(pdf.error()));
+  // Stored off the render pool, whose threads only render. contract.prepared, which names it, is
+  // appended next.
+  auto sha256 = store_.blobs().PutBeforeAppend(*pdf);
+  if (!sha256) return std::unexpected(std::move(sha256.error()));
+  frozen.sha256 = std::move(*sha256);
+  return frozen;
 }
 
 Result<CompletionCertificate> ContractDocuments::Certificate(

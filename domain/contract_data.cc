@@ -207,19 +207,20 @@ void ApplyDataChanges(ContractData& data, const DataChanges& changes) {
 Status CheckDataCompleteForSend(const TemplateVersion& version, const ContractData& data,
                                 DataForm form) {
   Details details;
+  const bool by_section = form == DataForm::kSections;
   for (const auto& section : version.sections) {
-    const bool by_section = form == DataForm::kSections;
     const std::string section_path = JoinPath("data", section.key);
+    const std::string_view fields_at =
+        by_section ? std::string_view(section_path) : std::string_view("fieldValues");
+    const std::string_view tables_at =
+        by_section ? std::string_view(section_path) : std::string_view("tableData");
     for (const auto& field : section.fields) {
       if (field.required && IsMissing(data.field_values.if_contains(field.key))) {
-        AddDetail(details,
-                  by_section ? JoinPath(section_path, field.key) : "fieldValues." + field.key,
-                  "required before sending");
+        AddDetail(details, JoinPath(fields_at, field.key), "required before sending");
       }
     }
     for (const auto& table : section.tables) {
-      std::string table_path =
-          by_section ? JoinPath(section_path, table.table_key) : "tableData." + table.table_key;
+      const std::string table_path = JoinPath(tables_at, table.table_key);
       const auto* rows_value = data.table_data.if_contains(table.table_key);
       const boost::json::array empty;
       const auto& rows =
