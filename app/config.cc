@@ -210,7 +210,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
       "tsa-ca-file", po::value(&serve.tsa_ca_file),
       "PEM CA the timestamp authority's tokens must chain to")(
       "tsa-timeout-ms", po::value(&serve.tsa_timeout_ms)->default_value(serve.tsa_timeout_ms),
-      "milliseconds each request to the timestamp authority may take, 100 to 60000");
+      "milliseconds each request to the timestamp authority may take, 100 to 60000")(
+      "memory-budget-mb", po::value(&serve.memory_budget_mb)->default_value(serve.memory_budget_mb),
+      "MiB the service's caches, memtables and queues may hold together with the rest of the "
+      "process, 256 to 1048576");
   po::variables_map vm;
   auto help = ParseOptions(args, options, nullptr, "contractd [serve] [options]", vm, command);
   if (!help) return Fail(help.error());
@@ -301,6 +304,10 @@ Status ParseServe(const std::vector<std::string>& args, Command& command) {
   if (serve.document_limit < 1024 || serve.document_limit > (100ull << 20)) {
     return Fail(ErrorCode::kValidationFailed, "--document-limit must be 1024 to 104857600 bytes",
                 "document-limit", std::to_string(serve.document_limit));
+  }
+  if (serve.memory_budget_mb < kMinMemoryBudgetMb || serve.memory_budget_mb > kMaxMemoryBudgetMb) {
+    return Fail(ErrorCode::kValidationFailed, "--memory-budget-mb must be 256 to 1048576",
+                "memory-budget-mb", std::to_string(serve.memory_budget_mb));
   }
   if (!(serve.bulk_rate >= 1 && serve.bulk_rate <= 1000)) {
     return Fail(ErrorCode::kValidationFailed, "--bulk-rate must be 1 to 1000", "bulk-rate",

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/memory_budget.h"
 #include "domain/result.h"
 #include "http/server.h"
 
@@ -120,6 +121,10 @@ struct ServeConfig {
   std::string tsa_ca_file;  // --tsa-ca-file: the PEM CA the authority's tokens must chain to
   // --tsa-timeout-ms: each request to the authority, connection included (100 to 60,000).
   int64_t tsa_timeout_ms = 5000;
+  // --memory-budget-mb / CONTRACTD_MEMORY_BUDGET_MB: what the structures that grow with the data
+  // may hold together, and room for the rest of the process (app/memory_budget.h; 256 to
+  // 1,048,576). Default: 1024.
+  size_t memory_budget_mb = kDefaultMemoryBudgetMb;
 };
 
 // `clients create`: provisions a machine client; its secret is printed once.

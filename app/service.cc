@@ -108,6 +108,12 @@ Status Service::OpenStore(const ServeConfig& config) {
   if (Status checked = CheckDataDirectory(config); !checked) return checked;
   eventstore::RocksStoreOptions store_options;
   store_options.data_dir = config.data_dir;
+  memory_ = SplitMemoryBudget(config.memory_budget_mb << 20);
+  storage_memory_ =
+      eventstore::MakeStorageMemory(memory_.storage_bytes, memory_.write_buffer_bytes);
+  store_options.memory = storage_memory_;
+  store_options.ledger_cache_max_bytes = memory_.ledger_node_bytes;
+  store_options.max_cached_streams = memory_.stream_versions;
   store_options.storage_log = [](const std::string& line) {
     std::cerr << "contractd: storage: " << line << std::endl;
   };
@@ -175,9 +181,11 @@ Status Service::StartReadSide() {
   if (!views) return std::unexpected(views.error());
   views_ = std::move(*views);
   contract_views_ = std::make_unique<projections::ContractViews>(
-      *store_, projections::ContractViewsOptions{.due_timers_changed = [this] {
-        if (auto* timers = running_timers_.load()) timers->Wake();
-      }});
+      *store_, projections::ContractViewsOptions{.max_cached_states = memory_.contract_states,
+                                                 .due_timers_changed = [this] {
+                                                   if (auto* timers = running_timers_.load())
+                                                     timers->Wake();
+                                                 }});
   endpoint_directory_.SetOnChange([this] {
     if (auto* delivery = running_delivery_.load()) delivery->Wake();
   });
@@ -288,7 +296,8 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
         read_your_writes_->Wrote(client_id, size);
       },
       RandomIdGenerator::Instance(), clock_);
-  auto deliveries = delivery::DeliveryStore::Open(config.data_dir);
+  auto deliveries = delivery::DeliveryStore::Open(config.data_dir, "webhook-deliveries",
+                                                  /*outbox=*/false, storage_memory_);
   if (!deliveries) return std::unexpected(deliveries.error());
   deliveries_ = std::move(*deliveries);
   webhook_routes_ = std::make_unique<http::WebhookRoutesDeps>(http::WebhookRoutesDeps{
@@ -359,6 +368,8 @@ Status Service::StartKafka(const ServeConfig& config) {
   if (!auth) return std::unexpected(auth.error());
   webhooks::KafkaRelayOptions options;
   options.brokers = config.kafka_brokers;
+  options.controller_cache = memory_.relay_controllers;
+  options.max_in_flight_bytes = memory_.relay_in_flight_bytes;
   options.auth = *auth;
   if (options.brokers.empty()) {
     auto embedded = webhooks::EmbeddedKafka::Start();

@@ -27,6 +27,7 @@
 #include "domain/result.h"
 #include "domain/signer_secrets.h"
 #include "eventstore/rocksdb_event_store.h"
+#include "eventstore/storage_memory.h"
 #include "http/api_handler.h"
 #include "http/auth_module.h"
 #include "http/server.h"
@@ -145,6 +146,10 @@ class Service {
   std::atomic<RoleChange> role_change_{RoleChange::kNone};
   std::unique_ptr<replication::ReplicatedLog> replicated_log_;  // outlives the store
   std::unique_ptr<replication::WriterGroup> writer_group_;
+  // --memory-budget-mb divided (memory_budget.h), and RocksDB's part of it, which every
+  // database of the service shares.
+  MemoryShares memory_;
+  std::shared_ptr<const eventstore::StorageMemory> storage_memory_;
   std::unique_ptr<eventstore::RocksEventStore> store_;
   std::unique_ptr<projections::RocksViewStore> views_;
   projections::TemplateCatalog template_catalog_;

@@ -27,7 +27,8 @@ Result<std::string> ReadPasswordFile(const std::string& path) {
 }  // namespace
 
 Status Service::OpenMailRecords(const ServeConfig& config) {
-  auto records = delivery::DeliveryStore::Open(config.data_dir, "mail", /*outbox=*/true);
+  auto records =
+      delivery::DeliveryStore::Open(config.data_dir, "mail", /*outbox=*/true, storage_memory_);
   if (!records) return std::unexpected(records.error());
   mail_records_ = std::move(*records);
   auto limiter = mail::MailRateLimiter::Open(

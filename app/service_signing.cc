@@ -70,8 +70,8 @@ Status Service::AddSigning(const ServeConfig& config) {
 }
 
 Status Service::OpenProviderNotices(const ServeConfig& config) {
-  auto records =
-      delivery::DeliveryStore::Open(config.data_dir, "provider-notices", /*outbox=*/true);
+  auto records = delivery::DeliveryStore::Open(config.data_dir, "provider-notices",
+                                               /*outbox=*/true, storage_memory_);
   if (!records) return std::unexpected(records.error());
   provider_notice_records_ = std::move(*records);
   // The first start with recorded notices: sessions of earlier runs were told then, in memory.

@@ -148,8 +148,9 @@ Result<Delivery> ParseDelivery(std::string_view json) {
   }
 }
 
-Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& data_dir,
-                                                           std::string_view name, bool outbox) {
+Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(
+    const std::string& data_dir, std::string_view name, bool outbox,
+    std::shared_ptr<const eventstore::StorageMemory> memory) {
   const std::string path = (std::filesystem::path(data_dir) / name).string();
   // Made here rather than by RocksDB, which logs a missing directory as an error first.
   std::error_code made;
@@ -160,6 +161,11 @@ Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(const std::string& da
   options.create_if_missing = true;
   options.listeners.push_back(full_disk->MakeListener());
   options.info_log = eventstore::MakeRocksLog();
+  if (memory != nullptr) {
+    options.write_buffer_manager = memory->write_buffers;
+    options.table_factory.reset(
+        rocksdb::NewBlockBasedTableFactory(eventstore::CachedTableOptions(*memory)));
+  }
   rocksdb::DB* db = nullptr;
   const rocksdb::Status status = rocksdb::DB::Open(options, path, &db);
   if (!status.ok()) return eventstore::FailFromRocks(status, "opening " + path);

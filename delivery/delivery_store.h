@@ -27,6 +27,7 @@
 #include "delivery/delivery_tally.h"
 #include "domain/result.h"
 #include "eventstore/full_disk_recovery.h"
+#include "eventstore/storage_memory.h"
 
 namespace esign::delivery {
 
@@ -68,10 +69,12 @@ struct Delivery {
 class DeliveryStore {
  public:
   // `outbox`: keep the contract index (OfContract). A store written before the pending index
-  // existed for every channel gets it here, with one pass over its records.
-  static Result<std::unique_ptr<DeliveryStore>> Open(const std::string& data_dir,
-                                                     std::string_view name = "webhook-deliveries",
-                                                     bool outbox = false);
+  // existed for every channel gets it here, with one pass over its records. `memory`: the block
+  // cache and memtable budget shared with the process's other databases (nullptr: RocksDB's own
+  // defaults for this database alone).
+  static Result<std::unique_ptr<DeliveryStore>> Open(
+      const std::string& data_dir, std::string_view name = "webhook-deliveries",
+      bool outbox = false, std::shared_ptr<const eventstore::StorageMemory> memory = nullptr);
   ~DeliveryStore();
 
   // Stores the deliveries whose id is not stored yet, as pending, in one synced write. Returns the

@@ -13,6 +13,27 @@ std::unexpected<Error> Missing(NodeId id) {
 
 }  // namespace
 
+uint32_t NodeCache::min_level() const {
+  std::shared_lock lock(mutex_);
+  return min_level_;
+}
+
+void NodeCache::StartFor(uint64_t leaves) {
+  std::unique_lock lock(mutex_);
+  // Levels from L upward hold about 2 * leaves / 2^L hashes.
+  while (min_level_ < 63 && 2 * (leaves >> min_level_) * sizeof(Hash) > max_bytes_ / 2) {
+    ++min_level_;
+  }
+}
+
+void NodeCache::DropLevelsOverLimit() {
+  while (levels_.size() > 1 && held_ * sizeof(Hash) > max_bytes_) {
+    held_ -= levels_.front().size();
+    levels_.pop_front();
+    ++min_level_;
+  }
+}
+
 Status NodeCache::Add(std::span<const NewNode> nodes) {
   std::unique_lock lock(mutex_);
   for (const NewNode& node : nodes) {
@@ -27,13 +48,15 @@ Status NodeCache::Add(std::span<const NewNode> nodes) {
                                             " arrived before its left neighbour");
     }
     level.push_back(node.hash);
+    ++held_;
   }
+  DropLevelsOverLimit();
   return {};
 }
 
 std::optional<Hash> NodeCache::Find(NodeId id) const {
-  if (id.level < min_level_) return std::nullopt;
   std::shared_lock lock(mutex_);
+  if (id.level < min_level_) return std::nullopt;
   const size_t slot = id.level - min_level_;
   if (slot >= levels_.size() || id.index >= levels_[slot].size()) return std::nullopt;
   return levels_[slot][id.index];
@@ -57,9 +80,7 @@ size_t NodeCache::FindMany(std::span<const NodeId> ids, std::span<Hash> hashes,
 
 size_t NodeCache::node_count() const {
   std::shared_lock lock(mutex_);
-  size_t count = 0;
-  for (const std::deque<Hash>& level : levels_) count += level.size();
-  return count;
+  return held_;
 }
 
 Result<Hash> NodeCache::Get(NodeId id) const {

@@ -43,7 +43,7 @@ Result<EventRecord> ParseStored(std::string_view bytes, uint64_t position) {
 RocksEventStore::RocksEventStore(const RocksStoreOptions& options)
     : options_(options),
       clock_(options.clock != nullptr ? *options.clock : SystemClock::Instance()),
-      node_cache_(options.ledger_cache_min_level),
+      node_cache_(options.ledger_cache_min_level, options.ledger_cache_max_bytes),
       full_disk_(options.data_dir + "/db") {}
 
 RocksEventStore::~RocksEventStore() {
@@ -153,6 +153,7 @@ Status RocksEventStore::Recover() {
                                             " events but the ledger covers " +
                                             std::to_string(*leaves));
   }
+  node_cache_.StartFor(size);
   if (Status loaded = nodes_->LoadCache(node_cache_); !loaded) return loaded;
   Result<MerkleFrontier> frontier = MerkleFrontier::Load(*nodes_, size);
   if (!frontier) {

@@ -60,6 +60,7 @@ class RocksAppendIndex;
 class RocksNodeSource;
 class RocksTreeHeadLog;
 class RocksBlobStore;
+struct StorageMemory;
 
 struct RocksStoreOptions {
   // Directory of the database (<data_dir>/db) and of the ledger key. Required; created if absent.
@@ -77,14 +78,23 @@ struct RocksStoreOptions {
   // Events decided and written together in one group commit; a single larger append still goes
   // through, alone. Default: 1024.
   size_t max_batch_events = 1024;
-  // LRU block cache shared by every column family. Default: 256 MiB.
+  // LRU block cache shared by every column family, with the tables' index and filter blocks in
+  // it. Default: 256 MiB. Ignored when `memory` is given.
   size_t block_cache_bytes = size_t{256} << 20;
+  // The block cache and memtable budget shared with the process's other databases
+  // (storage_memory.h). Default: nullptr (a cache of block_cache_bytes of the store's own, and
+  // memtables limited per family only).
+  std::shared_ptr<const StorageMemory> memory;
   // Memtable size of each column family. Default: 64 MiB.
   size_t write_buffer_bytes = size_t{64} << 20;
   // Ledger nodes at this level and above stay in memory (about 64 / 2^level bytes per event),
   // so proofs read only the levels below from RocksDB. With every node in memory a proof over a
   // million events takes about 1.5 us; with level 4, about 12 us. Default: 0 (every node).
   uint32_t ledger_cache_min_level = 0;
+  // At most about this many bytes of ledger nodes stay in memory: past it the lowest level held
+  // is dropped (node_cache.h), and a store opened on a larger log starts at the level that fits
+  // half of it. Default: no limit.
+  size_t ledger_cache_max_bytes = SIZE_MAX;
   // Stream versions the appender remembers between batches; past this it forgets them all and
   // reloads them on demand. Default: 1,048,576.
   size_t max_cached_streams = size_t{1} << 20;

@@ -4,13 +4,13 @@
 #include <memory>
 #include <string_view>
 
-#include <rocksdb/cache.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
 
 #include "eventstore/rocksdb_event_store.h"
 #include "eventstore/rocksdb_log.h"
+#include "eventstore/storage_memory.h"
 
 namespace esign::eventstore {
 namespace {
@@ -29,11 +29,9 @@ class StreamPrefix final : public rocksdb::SliceTransform {
   }
 };
 
-rocksdb::ColumnFamilyOptions Family(const RocksStoreOptions& options,
-                                    const std::shared_ptr<rocksdb::Cache>& cache, bool bloom,
-                                    size_t block_size) {
-  rocksdb::BlockBasedTableOptions table;
-  table.block_cache = cache;
+rocksdb::ColumnFamilyOptions Family(const RocksStoreOptions& options, const StorageMemory& memory,
+                                    bool bloom, size_t block_size) {
+  rocksdb::BlockBasedTableOptions table = CachedTableOptions(memory);
   table.block_size = block_size;
   table.format_version = 5;
   if (bloom) table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -85,19 +83,21 @@ rocksdb::DBOptions StoreDBOptions(const RocksStoreOptions& options) {
   db.allow_concurrent_memtable_write = false;
   // Families written rarely (tree heads, checkpoints) must not pin old WAL files forever.
   db.max_total_wal_size = 4 * options.write_buffer_bytes;
+  if (options.memory != nullptr) db.write_buffer_manager = options.memory->write_buffers;
   if (options.strict_wal) db.wal_recovery_mode = rocksdb::WALRecoveryMode::kAbsoluteConsistency;
   return db;
 }
 
 std::vector<rocksdb::ColumnFamilyDescriptor> StoreFamilies(const RocksStoreOptions& options) {
-  const std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  const std::shared_ptr<const StorageMemory> memory =
+      options.memory != nullptr ? options.memory : MakeStorageMemory(options.block_cache_bytes, 0);
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   for (const std::string& name : OpenedFamilyNames(options)) {
     // Events are read by position in runs or as hits: a filter would only cost space.
     const bool bloom = name != family::kEvents && name != family::kTreeHeads;
     // Events are mostly read in runs (ReadAll): larger blocks mean fewer block look-ups.
     const size_t block_size = name == family::kEvents ? 16 << 10 : 4 << 10;
-    rocksdb::ColumnFamilyOptions family = Family(options, cache, bloom, block_size);
+    rocksdb::ColumnFamilyOptions family = Family(options, *memory, bloom, block_size);
     if (name == family::kEvents || name == family::kLedgerNodes) {
       // Keys only grow (positions; indexes within a level): each insert starts where the last
       // one of its prefix ended instead of searching the memtable from the top.

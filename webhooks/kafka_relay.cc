@@ -116,6 +116,7 @@ void KafkaRelay::DropProducer() {
   producer_.reset();
   std::lock_guard lock(mutex_);
   pending_.clear();  // reports of a dropped producer never arrive: publish those again
+  pending_bytes_ = 0;
   failed_ = false;
 }
 
@@ -156,8 +157,7 @@ Result<GlobalPosition> KafkaRelay::Publish(const std::vector<eventstore::EventRe
   {
     std::unique_lock lock(mutex_);
     // Waits for room, or for a failure to deal with.
-    changed_.wait(lock, stop,
-                  [this] { return failed_ || pending_.size() < options_.max_in_flight; });
+    changed_.wait(lock, stop, [this] { return failed_ || HasRoom(); });
     if (stop.stop_requested()) return GlobalPosition(next);
     failed = failed_ || !producer_;
     room = options_.max_in_flight - pending_.size();
@@ -171,8 +171,11 @@ Result<GlobalPosition> KafkaRelay::Publish(const std::vector<eventstore::EventRe
     const PublishedTopic topic = TopicOfStream(record.stream_id);
     {
       std::lock_guard lock(mutex_);
-      pending_.push_back(false);  // before producing: its report may come at once
+      // Before producing: its report may come at once.
+      pending_.push_back({.acknowledged = false, .bytes = MessageBytes(record)});
+      pending_bytes_ += pending_.back().bytes;
       if (topic == PublishedTopic::kNone) MarkDone(position);
+      if (pending_bytes_ >= options_.max_in_flight_bytes) room = i + 1;  // the rest waits
     }
     next = position + 1;
     if (topic == PublishedTopic::kNone) continue;
@@ -226,7 +229,7 @@ bool KafkaRelay::WaitForBarrier(const std::stop_token& stop, uint64_t position) 
   barrier_ = position;
   const bool passed = changed_.wait(lock, stop, [&] {
     return failed_ || position < acked_ ||
-           (position - acked_ < pending_.size() && pending_[position - acked_]);
+           (position - acked_ < pending_.size() && pending_[position - acked_].acknowledged);
   });
   barrier_ = UINT64_MAX;
   return passed && !failed_;
@@ -254,14 +257,24 @@ void KafkaRelay::OnDelivery(rd_kafka_t* /*handle*/, const rd_kafka_message_t* me
 
 void KafkaRelay::MarkDone(uint64_t position) {
   if (position < acked_ || position - acked_ >= pending_.size()) return;  // of a dropped producer
-  pending_[position - acked_] = true;
+  pending_[position - acked_].acknowledged = true;
   bool moved = false;
-  while (!pending_.empty() && pending_.front()) {
+  while (!pending_.empty() && pending_.front().acknowledged) {
+    pending_bytes_ -= pending_.front().bytes;
     pending_.pop_front();
     ++acked_;
     moved = true;
   }
   if (moved || position == barrier_) changed_.notify_all();
+}
+
+bool KafkaRelay::HasRoom() const {
+  return pending_.size() < options_.max_in_flight && pending_bytes_ < options_.max_in_flight_bytes;
+}
+
+size_t KafkaRelay::MessageBytes(const eventstore::EventRecord& record) {
+  return kMessageOverheadBytes + record.data.size() + record.stream_id.size() +
+         record.event_id.size() + record.type.size();
 }
 
 void KafkaRelay::ReportFailedRead() {

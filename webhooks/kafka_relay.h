@@ -67,6 +67,10 @@ struct KafkaRelayOptions {
   // Messages handed to the producer and not yet acknowledged; the relay waits beyond. Default:
   // 100,000.
   size_t max_in_flight = 100000;
+  // The same in bytes (each event's data and ids, plus KafkaRelay::kMessageOverheadBytes): what the
+  // producer's queue may hold, which matters most when a new cluster is published the whole log at
+  // start. Default: 64 MiB.
+  size_t max_in_flight_bytes = size_t{64} << 20;
   // Events read from the log per ReadAll. Default: 512.
   size_t read_batch = 512;
   // How long Stop waits for in-flight messages to be acknowledged (the rest is published again
@@ -78,6 +82,10 @@ struct KafkaRelayOptions {
 
 class KafkaRelay {
  public:
+  // What a message holds besides its event's data and ids, for max_in_flight_bytes: the envelope,
+  // the key and MAC header, the producer's own bookkeeping.
+  static constexpr size_t kMessageOverheadBytes = 512;
+
   // Loads the checkpoint and starts both threads. kValidationFailed for refused settings.
   static Result<std::unique_ptr<KafkaRelay>> Start(const eventstore::EventStore& store,
                                                    RelayCheckpoint checkpoint,
@@ -117,6 +125,10 @@ class KafkaRelay {
   bool WaitForBarrier(const std::stop_token& stop, uint64_t position);
   // Marks `position` acknowledged and moves acked_ over the acknowledged prefix; mutex_ held.
   void MarkDone(uint64_t position);
+  // Whether another message may go to the producer; mutex_ held.
+  bool HasRoom() const;
+  // What one event's message holds in the producer's queue, about (max_in_flight_bytes).
+  static size_t MessageBytes(const eventstore::EventRecord& record);
   void SaveCheckpoint();
 
   RelayCheckpoint checkpoint_;
@@ -134,9 +146,14 @@ class KafkaRelay {
 
   mutable std::mutex mutex_;
   mutable std::condition_variable_any changed_;
-  uint64_t acked_ = 0;        // guarded by mutex_: first position not yet acknowledged
-  std::deque<bool> pending_;  // guarded by mutex_: positions acked_.., true once acknowledged
-  bool failed_ = false;       // guarded by mutex_: a delivery failed; publish again from acked_
+  uint64_t acked_ = 0;  // guarded by mutex_: first position not yet acknowledged
+  struct InFlight {
+    bool acknowledged = false;
+    size_t bytes = 0;
+  };
+  std::deque<InFlight> pending_;  // guarded by mutex_: positions acked_..
+  size_t pending_bytes_ = 0;      // guarded by mutex_: of pending_
+  bool failed_ = false;           // guarded by mutex_: a delivery failed; publish again from acked_
   // guarded by mutex_: the endpoint event the producer thread waits for (UINT64_MAX: none)
   uint64_t barrier_ = UINT64_MAX;
   OwningOrganizations owners_;  // the producer thread's

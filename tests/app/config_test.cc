@@ -1,6 +1,7 @@
 // Parsing the command line: serve stays the default with its flags, the two administrative
 // commands, their environment equivalents, and usage errors.
 #include "app/config.h"
+#include "app/memory_budget.h"
 
 #include <gtest/gtest.h>
 
@@ -242,6 +243,36 @@ TEST(ConfigTest, UploadFlagsAreBounded) {
     EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed) << args[1];
     EXPECT_EQ(refused.error().details.at(0).field, field) << args[1];
   }
+}
+
+TEST(ConfigTest, TheMemoryBudgetIsBoundedAndDividedWithRoomForTheRest) {
+  auto defaults = Parse({});
+  ASSERT_TRUE(defaults) << defaults.error().message;
+  EXPECT_EQ(defaults->serve.memory_budget_mb, 1024u);
+  auto set = Parse({"--memory-budget-mb", "512"});
+  ASSERT_TRUE(set) << set.error().message;
+  EXPECT_EQ(set->serve.memory_budget_mb, 512u);
+  for (const std::string value : {"255", "1048577", "0"}) {
+    auto refused = Parse({"--memory-budget-mb", value});
+    ASSERT_FALSE(refused) << value;
+    EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed) << value;
+    EXPECT_EQ(refused.error().details.at(0).field, "memory-budget-mb") << value;
+  }
+
+  const size_t budget = size_t{1024} << 20;
+  const MemoryShares shares = SplitMemoryBudget(budget);
+  EXPECT_EQ(shares.storage_bytes, size_t{512} << 20);
+  EXPECT_EQ(shares.write_buffer_bytes, size_t{256} << 20);
+  EXPECT_LT(shares.write_buffer_bytes, shares.storage_bytes);  // memtables are inside the cache
+  const size_t held =
+      shares.storage_bytes + shares.ledger_node_bytes +
+      shares.stream_versions * kStreamVersionBytes + shares.contract_states * kContractStateBytes +
+      shares.relay_controllers * kRelayControllerBytes + shares.relay_in_flight_bytes;
+  // What grows with the data takes about two thirds; a third is left for the rest.
+  EXPECT_LE(held, budget * 7 / 10);
+  EXPECT_GE(shares.stream_versions, 200'000u);
+  EXPECT_GE(shares.contract_states, 32'768u);
+  EXPECT_GE(shares.relay_controllers, 100'000u);
 }
 
 TEST(ConfigTest, TimestampAuthorityFlagsAreCheckedBeforeAnythingStarts) {

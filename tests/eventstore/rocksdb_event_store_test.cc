@@ -158,6 +158,35 @@ TEST(RocksEventStoreTest, ReopeningWithAColdNodeCacheServesTheSameProofs) {
   EXPECT_EQ(store->ledger().Root(size + 5).value(), RecomputedRoot(*store));
 }
 
+TEST(RocksEventStoreTest, ANodeCacheOverItsLimitServesTheSameProofsFromDisk) {
+  const TempDir dir;
+  RocksStoreOptions options = TestRocksOptions(dir.path());
+  // Room for 16 hashes: the lower levels go to disk while the log grows, and a reopened store
+  // starts above them.
+  options.ledger_cache_max_bytes = 16 * sizeof(Hash);
+  const auto check_proofs = [](RocksEventStore& store) {
+    const uint64_t size = store.Size();
+    const Hash root = RecomputedRoot(store);
+    EXPECT_EQ(store.ledger().Root(size).value(), root);
+    for (uint64_t i = 0; i < size; ++i) {
+      const Hash leaf = LeafHash(store.ReadRaw(GlobalPosition(i)).value());
+      EXPECT_TRUE(
+          VerifyInclusion(leaf, i, size, store.ledger().InclusionProof(i, size).value(), root));
+    }
+  };
+  {
+    std::unique_ptr<RocksEventStore> store = MustOpen(options);
+    for (int i = 0; i < 30; ++i) {
+      ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("e" + std::to_string(i), 3)));
+    }
+    check_proofs(*store);
+  }
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  check_proofs(*store);
+  ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("more", 5)));
+  check_proofs(*store);
+}
+
 TEST(RocksEventStoreTest, AChangedByteOnDiskIsDetectedAndLocated) {
   const TempDir dir;
   const RocksStoreOptions options = TestRocksOptions(dir.path());

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <map>
 #include <set>
@@ -98,6 +99,25 @@ TEST_F(KafkaRelayTest, PublishesEveryPublicEventInLogOrderPerContract) {
   EXPECT_EQ(positions_by_key["ctr_a"], (std::vector<uint64_t>{0, 1, 2, 8, 9}));
   EXPECT_EQ(positions_by_key["ctr_b"], (std::vector<uint64_t>{5, 6}));
   EXPECT_EQ(positions_by_key["template-tpl_1"], (std::vector<uint64_t>{7}));
+}
+
+TEST_F(KafkaRelayTest, ABytesLimitOfOneMessagePublishesEveryEventOnceInOrder) {
+  // Every message alone is over the limit: the relay hands one to the producer, waits for its
+  // acknowledgement, then the next.
+  for (int i = 0; i < 10; ++i) Append("contract-ctr_" + std::to_string(i % 3), 4);
+  StartRelay("test-cluster", /*max_in_flight_bytes=*/1);
+  ASSERT_TRUE(relay_->WaitForAcknowledged(40, kWaitLimit));
+  const std::vector<ReadMessage> messages = ReadAll(40);
+  ASSERT_EQ(messages.size(), 40u);
+  std::map<std::string, std::vector<uint64_t>> positions_by_key;
+  for (const ReadMessage& m : messages) {
+    positions_by_key[m.key].push_back(Value(m).at("position").to_number<uint64_t>());
+  }
+  ASSERT_EQ(positions_by_key.size(), 3u);
+  for (const auto& [key, positions] : positions_by_key) {
+    EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end())) << key;
+    EXPECT_EQ(std::set<uint64_t>(positions.begin(), positions.end()).size(), positions.size());
+  }
 }
 
 TEST_F(KafkaRelayTest, ResumesFromItsCheckpointAfterRestart) {

@@ -40,13 +40,15 @@ class RelayFixture : public ::testing::Test {
     kafka_ = std::move(*kafka);
   }
 
-  void StartRelay(const std::string& cluster = "test-cluster") {
+  void StartRelay(const std::string& cluster = "test-cluster",
+                  size_t max_in_flight_bytes = webhooks::KafkaRelayOptions{}.max_in_flight_bytes) {
     auto checkpoint = webhooks::RelayCheckpoint::Open(*store_, "contract-events");
     ASSERT_TRUE(checkpoint);
     webhooks::KafkaRelayOptions options;
     options.brokers = kafka_->bootstraps();
     options.cluster = cluster;
     options.auth = auth_;
+    options.max_in_flight_bytes = max_in_flight_bytes;
     auto relay = webhooks::KafkaRelay::Start(*store_, std::move(*checkpoint), options);
     ASSERT_TRUE(relay) << relay.error().message;
     relay_ = std::move(*relay);
