@@ -43,6 +43,7 @@
 #include "projections/rocksdb_view_store.h"
 #include "projections/signing_session_index.h"
 #include "projections/template_catalog.h"
+#include "projections/view_lag_gate.h"
 #include "replication/replicated_log.h"
 #include "replication/writer_group.h"
 #include "webhooks/embedded_kafka.h"
@@ -166,6 +167,7 @@ class Service {
   std::unique_ptr<commands::DocumentExpiry> document_expiry_;
   std::unique_ptr<http::AuthModule> auth_;  // its directory must outlive the projector
   std::unique_ptr<projections::Projector> projector_;
+  std::unique_ptr<projections::ViewLagGate> view_lag_gate_;  // the store's append gate
   std::unique_ptr<projections::ContractQueries> contract_queries_;
   std::unique_ptr<projections::ReadYourWrites> read_your_writes_;
   std::unique_ptr<documents::ServiceCertificate>

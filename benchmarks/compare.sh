@@ -170,6 +170,10 @@ SEND=$(field send 2 | cut -d. -f1)
 SEND_P99=$(awk '/^send / {print $7}' "$WORK/load.out")
 PEAK=$(sed -n 's/^contractd peak memory: //p' "$WORK/load.out")
 
+echo "== creates held for 60 s, the views' lag beside them (benchmarks/sustained_create.sh)" >&2
+"$ROOT/benchmarks/sustained_create.sh" 60 "$CONNECTIONS" | tee "$WORK/sustained.out" >&2
+SUSTAINED=$(awk '/^sustained create/ {print $3}' "$WORK/sustained.out" | cut -d. -f1)
+
 nginx_start
 echo "== nginx, the status answer, keep-alive" >&2
 NGINX=$(wrk_rps "http://127.0.0.1:$NGINX_PORT/api/v1/contracts/ctr_1/status")
@@ -223,6 +227,8 @@ printf '%-34s %12s %-14s %-44s %12s %6s   %s\n' workload figure unit reference "
   target
 row "create contract, durable" "$CREATE" "req/s" "PostgreSQL event insert, 64 clients, synced" \
   "$POSTGRES" ">= 2"
+row "create, sustained 60 s" "$SUSTAINED" "req/s" "PostgreSQL event insert, 64 clients, synced" \
+  "$POSTGRES" ">= 1.0"
 row "get status" "$STATUS" "req/s" "nginx, the same JSON, keep-alive" "$NGINX" ">= 0.6"
 row "list, filtered" "$LIST" "req/s" "nginx, the same JSON, keep-alive" "$NGINX" ">= 0.2"
 row "  (the same, beside its own page)" "$LIST" "req/s" \
@@ -239,5 +245,6 @@ row "create, log replicated (3 brokers)" "$REPLICATED" "req/s" "create, log on t
 row "status, a bulk send running" "$BULK_BUSY" "req/s" "status with no job, same run" "$BULK_IDLE" \
   ">= 0.7"
 echo "create p99 $CREATE_P99, send p99 $SEND_P99 (target < 150ms); contractd peak memory $PEAK"
+echo "$(cat "$WORK/sustained.out") (target: views under 1 s behind)"
 echo "status p99 $BULK_IDLE_P99 with no job, $BULK_BUSY_P99 while a bulk send runs at 50 rows/s"
 echo "replicated create p99 $REPLICATED_P99; failover $FAILOVER ms from the writer's SIGKILL to the first create on the promoted standby (target < 10000)"

@@ -150,7 +150,7 @@ Result<Delivery> ParseDelivery(std::string_view json) {
 
 Result<std::unique_ptr<DeliveryStore>> DeliveryStore::Open(
     const std::string& data_dir, std::string_view name, bool outbox,
-    std::shared_ptr<const eventstore::StorageMemory> memory) {
+    const std::shared_ptr<const eventstore::StorageMemory>& memory) {
   const std::string path = (std::filesystem::path(data_dir) / name).string();
   // Made here rather than by RocksDB, which logs a missing directory as an error first.
   std::error_code made;

@@ -74,7 +74,8 @@ class DeliveryStore {
   // defaults for this database alone).
   static Result<std::unique_ptr<DeliveryStore>> Open(
       const std::string& data_dir, std::string_view name = "webhook-deliveries",
-      bool outbox = false, std::shared_ptr<const eventstore::StorageMemory> memory = nullptr);
+      bool outbox = false,
+      const std::shared_ptr<const eventstore::StorageMemory>& memory = nullptr);
   ~DeliveryStore();
 
   // Stores the deliveries whose id is not stored yet, as pending, in one synced write. Returns the

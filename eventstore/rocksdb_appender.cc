@@ -126,6 +126,10 @@ void RocksEventStore::RunAppender() {
   pthread_setname_np(pthread_self(), "esign-appender");
   std::vector<PendingAppend*> batch;
   while (true) {
+    // Before the batch is taken, so that appends arriving while the gate holds it join it.
+    if (const AppendGate* gate = gate_.load(std::memory_order_acquire)) {
+      gate->BeforeBatch(written_size_);
+    }
     {
       std::unique_lock lock(queue_mutex_);
       while (queue_.empty() && !stopping_) {

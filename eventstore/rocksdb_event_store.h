@@ -46,6 +46,7 @@
 #include <rocksdb/write_batch.h>
 
 #include "domain/clock.h"
+#include "eventstore/append_gate.h"
 #include "eventstore/append_planner.h"
 #include "eventstore/event_store.h"
 #include "eventstore/full_disk_recovery.h"
@@ -159,6 +160,10 @@ class RocksEventStore final : public EventStore, private LedgerView {
   // sync or a full disk; a failed flush is logged and keeps the WAL). Reads keep working until
   // destruction. Idempotent.
   void Close() override;
+
+  // Asked before each batch the appender writes (append_gate.h); nullptr: none (the default). Set
+  // it before the writes it should hold, and clear it (or Close) before the gate goes.
+  void SetAppendGate(const AppendGate* gate) { gate_.store(gate, std::memory_order_release); }
 
   // False from a write refused for a full disk (an append, a view commit, a blob) until the next
   // append is stored: what /readyz reports.
@@ -274,6 +279,7 @@ class RocksEventStore final : public EventStore, private LedgerView {
   mutable std::condition_variable_any size_changed_;
   MerkleFrontier frontier_;  // of the published log; guarded by state_mutex_
   bool closed_ = false;      // guarded by state_mutex_
+  std::atomic<const AppendGate*> gate_{nullptr};
   // Set for good when a WAL sync fails: what was written since can no longer be trusted to be
   // durable, so no append is accepted until the store is reopened.
   std::atomic<bool> failed_{false};
