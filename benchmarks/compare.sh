@@ -209,7 +209,7 @@ echo "== the replicated log: create with it and without it, and a failover (benc
 "$ROOT/benchmarks/replication.sh" "$DURATION" "$CONNECTIONS" | tee "$WORK/replication.out" >&2
 REPLICATED=$(awk '/^create replicated/ {print $3}' "$WORK/replication.out" | cut -d. -f1)
 LOCAL=$(awk '/^create local/ {print $3}' "$WORK/replication.out" | cut -d. -f1)
-REPLICATED_P99=$(awk '/^create replicated/ {print $9}' "$WORK/replication.out")
+REPLICATED_P99=$(awk '/^create replicated/ {print $8}' "$WORK/replication.out")
 FAILOVER=$(awk '/^failover/ {print $2}' "$WORK/replication.out")
 
 echo "== status reads while a bulk send runs (benchmarks/bulk_send.sh)" >&2

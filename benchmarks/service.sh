@@ -34,3 +34,8 @@ machine_token() {
     -d "{\"clientId\":\"$id\",\"clientSecret\":\"$secret\"}" |
     sed -E 's/.*"accessToken":"([^"]+)".*/\1/'
 }
+
+# metric NAME: the value of one series of /metrics, as an integer.
+metric() {
+  curl -sf "$BASE/metrics" | awk -v name="$1" '$1 == name {printf "%.0f", $2}'
+}

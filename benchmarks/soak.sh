@@ -23,9 +23,6 @@ TOKEN=$(machine_token org_soak \
 export TOKEN
 
 resident_mib() { awk '/^VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$SERVER_PID/status"; }
-metric() {
-  curl -sf "$BASE/metrics" | awk -v name="$1" '$1 == name {printf "%.0f", $2}'
-}
 
 echo "contractd soak: ${MINUTES} min, creates from 8 connections, lists from 2, flags: ${*:-none}"
 SECONDS_TOTAL=$((MINUTES * 60))

@@ -20,9 +20,6 @@ TOKEN=$(machine_token org_sustained \
   contracts:read,contracts:create,contracts:update,contracts:send,templates:read)
 export TOKEN
 
-metric() {
-  curl -sf "$BASE/metrics" | awk -v name="$1" '$1 == name {printf "%.0f", $2}'
-}
 
 START_EVENTS=$(metric contractd_log_events)
 wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WRK_DIR/create.lua" "$BASE" \
