@@ -36,7 +36,7 @@ START=$SECONDS
 while kill -0 "$CREATES" 2>/dev/null; do
   sleep "$SAMPLE"
   kill -0 "$SERVER_PID" 2>/dev/null || { echo "contractd exited" >&2; exit 1; }
-  printf '%8.1f %12s %12s %10s\n' "$(echo "($SECONDS - $START) / 60" | bc -l)" \
+  printf '%8.1f %12s %12s %10s\n' "$(awk -v s=$((SECONDS - START)) 'BEGIN { print s / 60 }')" \
     "$(metric contractd_log_events)" "$(metric contractd_projection_lag_events)" \
     "$(resident_mib)" | tee -a "$WORK/samples"
 done

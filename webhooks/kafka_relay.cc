@@ -175,7 +175,7 @@ Result<GlobalPosition> KafkaRelay::Publish(const std::vector<eventstore::EventRe
       pending_.push_back({.acknowledged = false, .bytes = MessageBytes(record)});
       pending_bytes_ += pending_.back().bytes;
       if (topic == PublishedTopic::kNone) MarkDone(position);
-      if (pending_bytes_ >= options_.max_in_flight_bytes) room = i + 1;  // the rest waits
+      if (!HasRoom()) room = i + 1;  // the rest waits for acknowledgements
     }
     next = position + 1;
     if (topic == PublishedTopic::kNone) continue;
