@@ -6,8 +6,10 @@
 namespace esign::delivery {
 
 DeliveryLanes::DeliveryLanes(LaneDeps deps, size_t threads)
-    : deps_(std::move(deps)), per_organization_(std::max<size_t>(1, threads / 4)) {
-  threads = std::max<size_t>(1, threads);
+    : deps_(std::move(deps)),
+      threads_count_(std::max<size_t>(1, threads)),
+      per_organization_(std::max<size_t>(1, threads / 4)) {
+  threads = threads_count_;
   threads_.reserve(threads);
   for (size_t i = 0; i < threads; ++i) {
     threads_.emplace_back([this](const std::stop_token& stop) { Run(stop); });
@@ -155,6 +157,7 @@ void DeliveryLanes::Serve(std::unique_lock<std::mutex>& lock, Lane& lane,
     lock.lock();
   }
   if (--served_[lane.organization_id] == 0) served_.erase(lane.organization_id);
+  --serving_;
   lane.place = Place::kParked;
   if (lane.queue.empty()) {
     Remove(lane);
@@ -172,16 +175,24 @@ void DeliveryLanes::Serve(std::unique_lock<std::mutex>& lock, Lane& lane,
 }
 
 DeliveryLanes::Lane* DeliveryLanes::TakeReady() {
+  // In turn, the first lane whose organization is within its share; failing that, while no such
+  // lane waits, the first lane of all, on a thread lent from outside the reserve.
+  auto lent = ready_.end();
   for (auto it = ready_.begin(); it != ready_.end(); ++it) {
-    Lane* lane = *it;
-    size_t& served = served_[lane->organization_id];
-    if (served >= per_organization_) continue;
-    ++served;
-    lane->place = Place::kServed;
-    ready_.erase(it);
-    return lane;
+    if (served_[(*it)->organization_id] < per_organization_) return Take(it);
+    if (lent == ready_.end()) lent = it;
   }
+  if (lent != ready_.end() && serving_ + per_organization_ < threads_count_) return Take(lent);
   return nullptr;
+}
+
+DeliveryLanes::Lane* DeliveryLanes::Take(std::deque<Lane*>::iterator ready_at) {
+  Lane* lane = *ready_at;
+  ++served_[lane->organization_id];
+  ++serving_;
+  lane->place = Place::kServed;
+  ready_.erase(ready_at);
+  return lane;
 }
 
 bool DeliveryLanes::MakeReady(Lane& lane) {

@@ -14,9 +14,13 @@
 // A lane whose queue is empty after a step, or whose endpoint is gone (its deliveries settled),
 // is removed: lanes exist only for endpoints with pending deliveries, and threads for none.
 //
-// Fairness: the lanes of one organization are served by at most a quarter of the threads at
-// once (at least one), so an organization with many slow endpoints cannot hold every thread;
-// its other ready lanes wait while other organizations' lanes are served.
+// Fairness, work-conserving (docs/webhooks.md, "Sharing the sender threads"): while another
+// organization's lane waits, the lanes of one organization are served by at most a quarter of the
+// threads at once (its share, at least one), so an organization with many slow endpoints cannot
+// hold every thread. While no lane of an organization within its share waits, a thread that
+// would idle is lent to the first ready lane over its share, up to all threads but a quarter (the
+// reserve), so a lane of another organization that becomes ready finds a thread at once; a lent
+// thread goes back to the share's order when its attempt ends.
 //
 // Thread safety: every method may be called from any thread; the callbacks of LaneDeps are
 // called from the pool threads (and `find` from Push's caller), never with a lock held.
@@ -105,8 +109,9 @@ class DeliveryLanes {
   // One step of a served lane, which then goes where it belongs; `lock` is held on entry and
   // exit, released around the callbacks.
   void Serve(std::unique_lock<std::mutex>& lock, Lane& lane, const std::stop_token& stop);
-  // The first ready lane whose organization may have one more lane served, now served; or none.
+  // The next ready lane to serve (see Fairness), now served; or none.
   Lane* TakeReady();
+  Lane* Take(std::deque<Lane*>::iterator ready_at);
   // To the back of ready_, true when it was not there (a served lane is examined again after
   // its step instead). The caller notifies a thread when one is needed.
   bool MakeReady(Lane& lane);
@@ -117,6 +122,7 @@ class DeliveryLanes {
   void Notify();
 
   const LaneDeps deps_;
+  const size_t threads_count_;
   const size_t per_organization_;
   mutable std::mutex mutex_;
   std::condition_variable_any work_;
@@ -125,6 +131,7 @@ class DeliveryLanes {
   std::deque<Lane*> ready_;                                          // guarded by mutex_: in turn
   std::multimap<int64_t, Lane*> waiting_;  // guarded by mutex_: by due time
   std::map<std::string, size_t> served_;   // guarded by mutex_: lanes served, per organization
+  size_t serving_ = 0;                     // guarded by mutex_: lanes served, in all
   std::vector<std::jthread> threads_;
 };
 

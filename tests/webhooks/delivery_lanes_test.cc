@@ -1,6 +1,7 @@
 // The lanes on their pool of threads, with a fake directory and a fake attempt: per-endpoint
 // order with more endpoints than threads, retries waiting for their time, an organization's share
-// of the threads, and lanes removed once idle or their endpoint deleted.
+// of the threads with idle ones lent beyond it, and lanes removed once idle or their endpoint
+// deleted.
 #include "delivery/delivery_lanes.h"
 
 #include <gtest/gtest.h>
@@ -68,6 +69,16 @@ class DeliveryLanesTest : public ::testing::Test {
     released_ = true;
     release_.notify_all();
   }
+  // Lets one slow attempt of the organization finish.
+  void ReleaseOne(const std::string& organization) {
+    std::lock_guard lock(mutex_);
+    ++releases_[organization];
+    release_.notify_all();
+  }
+  int InFlight(const std::string& organization) {
+    std::lock_guard lock(mutex_);
+    return in_flight_of_organization_[organization];
+  }
 
   static delivery::Delivery Make(const std::string& endpoint, uint64_t position) {
     const std::string event = "evt_" + std::to_string(position);
@@ -106,7 +117,11 @@ class DeliveryLanesTest : public ::testing::Test {
     peak_ = std::max(peak_, ++in_flight_total_);
     sent_[endpoint.id].push_back(delivery.position);
     rounds_[delivery.id].push_back(delivery.round_start);
-    if (slow_.contains(endpoint.id)) release_.wait(lock, [this] { return released_; });
+    if (slow_.contains(endpoint.id)) {
+      int& releases = releases_[endpoint.organization_id];
+      release_.wait(lock, [&] { return released_ || releases > 0; });
+      if (!released_) --releases;
+    }
     const int64_t now = SystemClock::Instance().NowMicros();
     delivery.attempts.push_back({.at_us = now});
     if (fail_once_.erase(delivery.id) > 0) {
@@ -123,6 +138,7 @@ class DeliveryLanesTest : public ::testing::Test {
   std::mutex mutex_;
   std::condition_variable release_;
   bool released_ = false;
+  std::map<std::string, int> releases_;  // by organization: slow attempts let through one by one
   std::map<std::string, delivery::LaneDestination> endpoints_;
   std::set<std::string> slow_;
   std::set<std::string> fail_once_;
@@ -168,23 +184,53 @@ TEST_F(DeliveryLanesTest, EachEndpointGetsItsDeliveriesInOrderWithMoreEndpointsT
 TEST_F(DeliveryLanesTest, OneOrganizationsSlowEndpointsLeaveThreadsForOthers) {
   Start(8);
   ASSERT_EQ(lanes_->per_organization(), 2u);
-  for (int e = 0; e < 6; ++e) AddEndpoint("whe_slow" + std::to_string(e), "org_busy", true);
+  for (int e = 0; e < 8; ++e) AddEndpoint("whe_slow" + std::to_string(e), "org_busy", true);
   AddEndpoint("whe_other", "org_other");
-  for (int e = 0; e < 6; ++e) {
+  for (int e = 0; e < 8; ++e) {
     for (uint64_t p = 1; p <= 3; ++p) lanes_->Push(Make("whe_slow" + std::to_string(e), p));
   }
+  // Alone, the busy organization is lent every thread but the reserve (a quarter).
+  ASSERT_TRUE(Eventually([&] { return InFlight("org_busy") == 6; }));
   lanes_->Push(Make("whe_other", 1));
-  // The other organization's delivery goes through while the busy one's hang.
+  // The other organization's delivery goes through on the reserve while the busy one's hang.
   ASSERT_TRUE(Eventually([&] { return Sent("whe_other").size() == 1; }));
   ASSERT_TRUE(Eventually([&] { return Settled() == 1; }));
-  {
-    std::lock_guard lock(mutex_);
-    EXPECT_EQ(in_flight_of_organization_["org_busy"], 2);  // its share, not all 8 threads
-  }
+  EXPECT_EQ(InFlight("org_busy"), 6);  // not all 8 threads
   Release();
-  ASSERT_TRUE(Eventually([&] { return Settled() == 1 + 6 * 3; })) << Settled();
+  ASSERT_TRUE(Eventually([&] { return Settled() == 1 + 8 * 3; })) << Settled();
   std::lock_guard lock(mutex_);
-  EXPECT_EQ(peak_of_organization_["org_busy"], 2);
+  EXPECT_EQ(peak_of_organization_["org_busy"], 6);
+}
+
+TEST_F(DeliveryLanesTest, LentThreadsGoBackToAnOrganizationBelowItsShare) {
+  Start(8);  // a share of 2, a reserve of 2
+  for (int e = 0; e < 6; ++e) AddEndpoint("whe_busy" + std::to_string(e), "org_busy", true);
+  for (int e = 0; e < 2; ++e) AddEndpoint("whe_b" + std::to_string(e), "org_b", true);
+  for (int e = 0; e < 2; ++e) AddEndpoint("whe_c" + std::to_string(e), "org_c", true);
+  for (int e = 0; e < 6; ++e) {
+    for (uint64_t p = 1; p <= 3; ++p) lanes_->Push(Make("whe_busy" + std::to_string(e), p));
+  }
+  ASSERT_TRUE(Eventually([&] { return InFlight("org_busy") == 6; }));
+  for (int e = 0; e < 2; ++e) lanes_->Push(Make("whe_b" + std::to_string(e), 1));
+  for (int e = 0; e < 2; ++e) lanes_->Push(Make("whe_c" + std::to_string(e), 1));
+  ASSERT_TRUE(Eventually([&] { return InFlight("org_b") == 2; }));  // the reserve
+  EXPECT_EQ(InFlight("org_c"), 0);                                  // every thread is busy
+  // Each thread the busy organization frees goes to org_c, below its share, though the busy
+  // organization's lanes were ready first.
+  ReleaseOne("org_busy");
+  ASSERT_TRUE(Eventually([&] { return InFlight("org_c") == 1; }));
+  EXPECT_EQ(InFlight("org_busy"), 5);
+  ReleaseOne("org_busy");
+  ASSERT_TRUE(Eventually([&] { return InFlight("org_c") == 2; }));
+  EXPECT_EQ(InFlight("org_busy"), 4);
+  // With no organization below its share waiting, a freed thread is lent again only outside the
+  // reserve: 7 of 8 in flight leaves none to lend.
+  ReleaseOne("org_busy");
+  ASSERT_TRUE(Eventually([&] { return InFlight("org_busy") == 3; }));
+  std::this_thread::sleep_for(milliseconds(100));
+  EXPECT_EQ(InFlight("org_busy"), 3);
+  Release();
+  ASSERT_TRUE(Eventually([&] { return Settled() == 6 * 3 + 4; })) << Settled();
 }
 
 TEST_F(DeliveryLanesTest, ADisabledEndpointWaitsAndResumesAtOnceInANewRoundOnWake) {
