@@ -14,6 +14,7 @@
 #include "projections/key_codec.h"
 #include "projections/list_position.h"
 #include "projections/list_scan.h"
+#include "projections/status_row.h"
 #include "projections/view_batch.h"
 
 namespace esign::projections {
@@ -27,6 +28,21 @@ ContractQueries::ContractQueries(const ViewStore& views, std::string cursor_key,
 Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::string_view contract_id,
                                              bool status) const {
   if (actor.organization_id.empty() || contract_id.empty()) return ContractNotFound();
+  if (status) {
+    // One read: the status row says which organizations hold a grant (status_row.h).
+    Result<std::optional<std::string>> row =
+        PrefixedReader(views_, kContractViewsName).Get(StatusRowKey(contract_id));
+    if (!row) return Fail(row.error());
+    if (!*row) return ContractNotFound();
+    if (const std::optional<StatusRowRead> read = ReadStatusRow(**row, actor.organization_id)) {
+      if (read->roles == 0) return ContractNotFound();
+      (*row)->erase(0, read->json_offset);
+      IndexEntry roles;
+      roles.roles = read->roles;
+      return ContractRow{std::string(contract_id), read->version, std::move(**row), roles.Roles()};
+    }
+    // A row written before the header: the grant, then the row, as for a contract.
+  }
   const std::unique_ptr<const RowReader> snapshot = views_.Snapshot();
   const PrefixedReader rows(*snapshot, kContractViewsName);
   Result<std::optional<std::string>> grant = rows.Get(GrantKey(actor.organization_id, contract_id));
@@ -40,6 +56,11 @@ Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::strin
   if (!*row) {
     return Fail(ErrorCode::kCorruption,
                 "contract " + std::string(contract_id) + " has a grant but no row");
+  }
+  if (status && !(*row)->empty() && (*row)->front() != '{') {
+    // Written with a header since the first read: skip it.
+    const size_t json = (*row)->find('\n');
+    (*row)->erase(0, json == std::string::npos ? 0 : json + 1);
   }
   IndexEntry roles;
   roles.roles = access->roles;

@@ -11,6 +11,7 @@
 #include "projections/contract_index.h"
 #include "projections/due_timer_index.h"
 #include "projections/key_codec.h"
+#include "projections/status_row.h"
 #include "projections/text_fold.h"
 
 namespace esign::projections {
@@ -106,10 +107,6 @@ Status ContractViews::Apply(const eventstore::EventRecord& event, ViewBatch& bat
 Status ContractViews::Flush(ViewBatch& batch) {
   for (auto& [contract_id, changed] : changed_) {
     const ContractState& state = changed.state;
-    if (state.exists()) {
-      batch.Put(ContractRowKey(contract_id), boost::json::serialize(ContractToJson(state)));
-      batch.Put(StatusRowKey(contract_id), boost::json::serialize(ContractStatusToJson(state)));
-    }
     std::map<std::string, IndexEntry> entries;
     if (state.exists()) {
       // Folded once per batch, and only when the text changed (a participant replaced).
@@ -118,6 +115,14 @@ Status ContractViews::Flush(ViewBatch& batch) {
                                ? changed.old_entries.begin()->second.text
                                : FoldText(search_text);
       entries = IndexEntriesOf(state, contract_id, std::move(folded));
+      batch.Put(ContractRowKey(contract_id), boost::json::serialize(ContractToJson(state)));
+      std::map<std::string, uint8_t> roles_by_organization;
+      for (const auto& [organization, entry] : entries) {
+        roles_by_organization.emplace(organization, entry.roles);
+      }
+      batch.Put(StatusRowKey(contract_id),
+                EncodeStatusRow(state.version, roles_by_organization,
+                                boost::json::serialize(ContractStatusToJson(state))));
     }
     WriteIndexChanges(changed.old_entries, entries, batch);
     if (const std::optional<std::string> due = DueTimerKey(state, contract_id);

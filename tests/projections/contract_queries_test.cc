@@ -358,6 +358,50 @@ TEST_F(ContractQueriesTest, StatusRepresentation) {
   EXPECT_EQ(world_->queries().Status(kD, c6_).error().code, ErrorCode::kContractNotFound);
 }
 
+TEST_F(ContractQueriesTest, StatusAnswersReadersOnlyAsGetDoes) {
+  for (const auto& [actor, id] : std::vector<std::pair<QueryActor, std::string>>{
+           {kA1, c1_}, {kB, c1_}, {kC, c6_}, {kA2, c2_}, {kB, c4_}, {kF, c4_}}) {
+    auto got = world_->queries().Get(actor, id);
+    auto status = world_->queries().Status(actor, id);
+    ASSERT_TRUE(got && status) << actor.organization_id << " " << id;
+    EXPECT_EQ(status->version, got->version);
+    EXPECT_EQ(status->access_roles, got->access_roles);
+  }
+  for (const auto& [actor, id] :
+       std::vector<std::pair<QueryActor, std::string>>{{kD, c1_},
+                                                       {kB, c2_},
+                                                       {kA1, c4_},
+                                                       {kA1, "ctr_999999"},
+                                                       {kA1, ""},
+                                                       {QueryActor{"cli_x", ""}, c1_},
+                                                       {kA1, "ctr_000001/../x"}}) {
+    auto status = world_->queries().Status(actor, id);
+    ASSERT_FALSE(status) << actor.organization_id << " " << id;
+    EXPECT_EQ(status.error().code, ErrorCode::kContractNotFound);
+  }
+}
+
+// A status row written before rows carried their grants (bare JSON) is answered from the grant.
+TEST_F(ContractQueriesTest, AnOlderStatusRowIsAnsweredFromTheGrant) {
+  const std::string key = "contracts/s/" + c1_;
+  const std::optional<std::string> headed = world_->views().Get(key).value();
+  ASSERT_TRUE(headed);
+  const auto rewrite = [&](std::string row) {
+    ViewCommit commit;
+    commit.rows.emplace(key, std::move(row));
+    ASSERT_TRUE(world_->views().Commit(commit));
+  };
+  const std::string json = headed->substr(headed->find('\n') + 1);
+  rewrite(json);
+  auto viewer = world_->queries().Status(kB, c1_);
+  ASSERT_TRUE(viewer) << viewer.error().message;
+  EXPECT_EQ(viewer->json, json);
+  EXPECT_EQ(viewer->access_roles, std::vector<AccessRole>{AccessRole::kViewer});
+  EXPECT_EQ(world_->queries().Status(kD, c1_).error().code, ErrorCode::kContractNotFound);
+  rewrite(*headed);
+  EXPECT_EQ(world_->queries().Status(kB, c1_)->json, json);
+}
+
 TEST_F(ContractQueriesTest, AuditTrailHasEveryEventWithItsLeafHash) {
   auto trail = world_->queries().AuditTrail(kB, c5_);
   ASSERT_TRUE(trail) << trail.error().message;

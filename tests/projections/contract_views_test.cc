@@ -10,6 +10,7 @@
 #include "domain/contract.h"
 #include "projections/contract_index.h"
 #include "projections/rebuild.h"
+#include "projections/status_row.h"
 #include "projections/template_catalog.h"
 
 namespace esign::projections {
@@ -46,6 +47,14 @@ class ContractViewsTest : public ::testing::Test {
     EXPECT_TRUE(entry);
     return entry.value_or(IndexEntry{});
   }
+  // What a status read of `org` finds in the status row: the roles, as the grant's (0: none).
+  uint8_t StatusRoles(const std::string& org, const std::string& contract_id) {
+    const std::optional<std::string> row = Row("s/" + contract_id);
+    EXPECT_TRUE(row);
+    const std::optional<StatusRowRead> read = ReadStatusRow(row.value_or(""), org);
+    EXPECT_TRUE(read);
+    return read ? read->roles : 0;
+  }
 
   testing::ContractWorld world_;
   const Actor a1_ = testing::Client("cli_a1", "org_a");
@@ -59,7 +68,13 @@ TEST_F(ContractViewsTest, RowsAreTheDomainRepresentations) {
   auto state = world_.script().Load(id);
   ASSERT_TRUE(state);
   EXPECT_EQ(Row("c/" + id), boost::json::serialize(ContractToJson(*state)));
-  EXPECT_EQ(Row("s/" + id), boost::json::serialize(ContractStatusToJson(*state)));
+  const std::string status_row = Row("s/" + id).value_or("");
+  const std::optional<StatusRowRead> read = ReadStatusRow(status_row, "org_a");
+  ASSERT_TRUE(read) << status_row;
+  EXPECT_EQ(read->version, state->version);
+  EXPECT_EQ(read->roles, IndexEntry::Bit(AccessRole::kController));
+  EXPECT_EQ(status_row.substr(read->json_offset),
+            boost::json::serialize(ContractStatusToJson(*state)));
   for (uint64_t v = 1; v <= state->version; ++v) {
     EXPECT_TRUE(Row(AuditRowKey(id, v))) << v;
   }
@@ -72,6 +87,8 @@ TEST_F(ContractViewsTest, StatusIndexFollowsSendAndDecline) {
   world_.Sync();
   // A draft: only the controller holds a grant.
   EXPECT_EQ(IndexKeys(id), (Keys{"g/org_a/" + id, "gs/org_a/draft/" + id}));
+  EXPECT_EQ(StatusRoles("org_a", id), Entry("org_a", id).roles);
+  EXPECT_EQ(StatusRoles("org_b", id), 0);
 
   ASSERT_TRUE(world_.script().RunJson(a1_, id, "SendContract", "{}", "2026-01-02T10:00:00Z"));
   world_.Sync();
@@ -87,6 +104,11 @@ TEST_F(ContractViewsTest, StatusIndexFollowsSendAndDecline) {
   EXPECT_EQ(viewer.controller, "org_a");
   EXPECT_EQ(viewer.counterparties, (Keys{"org_a", "org_c", "org_d"}));
   EXPECT_EQ(Entry("org_a", id).counterparties, (Keys{"org_b", "org_c", "org_d"}));
+  // The status row names exactly the grants, with their roles.
+  for (const std::string org : {"org_a", "org_b", "org_c"}) {
+    EXPECT_EQ(StatusRoles(org, id), Entry(org, id).roles) << org;
+  }
+  EXPECT_EQ(StatusRoles("org_d", id), 0);
 
   const std::string signer = world_.script().ParticipantId(id, "Provider org_c");
   ASSERT_TRUE(world_.script().Run(a1_, id, RecordSignerDeclined{signer, "not today"},
