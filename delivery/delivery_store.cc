@@ -247,12 +247,16 @@ Status DeliveryStore::Update(const Delivery& delivery) {
 }
 
 Status DeliveryStore::UpdateAdmitted(const Delivery& delivery) {
+  return UpdateAdmitted(std::span<const Delivery>(&delivery, 1));
+}
+
+Status DeliveryStore::UpdateAdmitted(std::span<const Delivery> deliveries) {
   rocksdb::WriteBatch batch;
-  PutRecord(batch, delivery, ListKey::kPresent);
+  for (const Delivery& delivery : deliveries) PutRecord(batch, delivery, ListKey::kPresent);
   // Not synced, as Update.
   const rocksdb::Status status = Write(rocksdb::WriteOptions(), batch);
-  if (!status.ok()) return eventstore::FailFromRocks(status, "updating a delivery");
-  tally_.Saw(delivery);
+  if (!status.ok()) return eventstore::FailFromRocks(status, "updating deliveries");
+  for (const Delivery& delivery : deliveries) tally_.Saw(delivery);
   return {};
 }
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,8 @@ class DeliveryStore {
   // The same for a delivery this store holds already (admitted or updated here): its record only,
   // the endpoint's list already names it.
   Status UpdateAdmitted(const Delivery& delivery);
+  // The same for many, in one write (in order: a later record of one delivery wins).
+  Status UpdateAdmitted(std::span<const Delivery> deliveries);
   Result<std::optional<Delivery>> Get(std::string_view delivery_id) const;
   // The destination's deliveries, newest first, with a position below `before` (0: from the
   // newest).

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "delivery/log_line.h"
+#include "delivery/outcome_recorder.h"
 #include "webhooks/delivery_message.h"
 #include "webhooks/delivery_policy.h"
 #include "webhooks/delivery_topics.h"
@@ -67,6 +68,16 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
 
 Dispatcher::Dispatcher(DispatcherDeps deps, DispatcherOptions options)
     : deps_(std::move(deps)), options_(std::move(options)) {
+  recorder_ = std::make_unique<delivery::OutcomeRecorder>(
+      [this](const std::vector<delivery::Delivery>& records) -> Status {
+        // Admitted or retried through this store before they reached a lane: only their records
+        // change. A failed store write is logged; the external record must hold.
+        if (auto stored = deps_.deliveries.UpdateAdmitted(records); !stored) {
+          delivery::LogLine("webhook dispatcher",
+                            "recording deliveries failed: " + stored.error().message);
+        }
+        return deps_.recorded ? deps_.recorded(records) : Status();
+      });
   lanes_ = std::make_unique<delivery::DeliveryLanes>(
       delivery::LaneDeps{
           .find = [this](std::string_view id) -> std::optional<delivery::LaneDestination> {
@@ -78,12 +89,12 @@ Dispatcher::Dispatcher(DispatcherDeps deps, DispatcherOptions options)
                                              .version = endpoint->version};
           },
           .attempt =
-              [this](const std::stop_token& stop, const delivery::LaneDestination& destination,
+              [this](const std::stop_token&, const delivery::LaneDestination& destination,
                      delivery::Delivery& delivery) {
                 // Deleted since the lane looked: the lane settles it when it looks again.
                 auto endpoint = deps_.directory.Find(destination.id);
                 if (!endpoint) return delivery::LaneDeps::Attempted::kDone;
-                return Attempt(stop, *endpoint, delivery);
+                return Attempt(*endpoint, delivery);
               },
           .settle = [this](const std::string& id) { Settle(id); },
           .clock = deps_.clock},
@@ -98,6 +109,7 @@ void Dispatcher::Stop() {
     intake_.join();
   }
   lanes_->Stop();
+  recorder_->Stop();  // what the lanes handed over is written, and its messages settled
   if (consumer_) {
     // What is settled is committed as the partitions are given up; the rest is the next owner's.
     StoreCommittableOffsets();
@@ -109,12 +121,14 @@ void Dispatcher::Stop() {
 void Dispatcher::Wake() { lanes_->Wake(); }
 
 void Dispatcher::Settle(const std::string& delivery_id) {
-  std::lock_guard lock(offsets_mutex_);
-  offsets_.Settled(delivery_id);
+  // Behind the delivery's last record: a message is settled only once its outcome is recorded.
+  recorder_->After([this, delivery_id] {
+    std::lock_guard lock(offsets_mutex_);
+    offsets_.Settled(delivery_id);
+  });
 }
 
-delivery::LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
-                                                  const WebhookEndpoint& endpoint,
+delivery::LaneDeps::Attempted Dispatcher::Attempt(const WebhookEndpoint& endpoint,
                                                   delivery::Delivery& delivery) {
   thread_local std::mt19937_64 random(std::random_device{}());
   // Queued from the store at start and again from its message read again, it may have been sent
@@ -144,19 +158,8 @@ delivery::LaneDeps::Attempted Dispatcher::Attempt(const std::stop_token& stop,
       delivery::AfterAttempt(delivery, outcome, now, jitter(random));
   const bool disabled = verdict.next == delivery::AttemptVerdict::Next::kDisableEndpoint &&
                         Disable(endpoint, verdict.disable_reason);
-  // Admitted or retried through this store before it reached a lane: only its record changes.
-  if (auto stored = deps_.deliveries.UpdateAdmitted(delivery); !stored) {
-    delivery::LogLine("webhook dispatcher",
-                      "recording delivery " + delivery.id + " failed: " + stored.error().message);
-  }
-  // The outcome must be recorded before it settles the message that caused the delivery.
-  while (deps_.recorded && !stop.stop_requested()) {
-    auto recorded = deps_.recorded({delivery});
-    if (recorded) break;
-    delivery::LogLine("webhook dispatcher",
-                      "recording delivery " + delivery.id + " failed: " + recorded.error().message);
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-  }
+  // Written with others off this thread; the message is settled behind it (Settle).
+  recorder_->Record(delivery);
   return disabled ? delivery::LaneDeps::Attempted::kEndpointDisabled
                   : delivery::LaneDeps::Attempted::kDone;
 }
@@ -272,6 +275,10 @@ void Dispatcher::RunIntake(const std::stop_token& stop) {
     // Messages taken before a rebalance may belong to another member now; the partitions kept
     // are read again from their committed offsets anyway.
     if (batch.empty() || revocations != revocations_) continue;
+    // The outcomes handed over so far are in the store first: a delivery sent meanwhile is seen
+    // as sent when its message is read again, and a retry request is not overwritten by an older
+    // outcome.
+    if (!recorder_->Flush(stop)) continue;
     // Not one offset moves before the batch's deliveries are recorded: on failure, try again.
     auto recorded = Record(batch);
     while (!recorded && !stop.stop_requested()) {

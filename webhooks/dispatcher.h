@@ -30,10 +30,13 @@
 // outcome). 410 disables the endpoint, as does exhausting the schedule; a
 // disabled endpoint keeps its pending deliveries and its lane resumes when an update enables it
 // (Wake). What an attempt's outcome means is AfterAttempt's (delivery_policy.h); Attempt signs,
-// sends, disables and stores. Every attempt is recorded on the delivery, and only then settles
-// its message.
+// sends, disables and hands the delivery to the outcome recorder (outcome_recorder.h), which
+// writes the records of many attempts at once off the senders' path. Every attempt is recorded
+// on the delivery, and only then settles its message; the intake waits for the records handed
+// over before it records a batch of messages.
 //
-// Threads: the intake, and sender_threads senders. Stop and Wake may be called from any thread.
+// Threads: the intake, sender_threads senders and the outcome recorder. Stop and Wake may be called
+// from any thread.
 #pragma once
 
 #include <atomic>
@@ -46,6 +49,7 @@
 
 #include "delivery/delivery_lanes.h"
 #include "delivery/delivery_store.h"
+#include "delivery/outcome_recorder.h"
 #include "domain/clock.h"
 #include "domain/stream_kinds.h"
 #include "webhooks/endpoint_directory.h"
@@ -129,8 +133,7 @@ class Dispatcher {
   Result<std::optional<delivery::Delivery>> RecordRetry(const delivery::Delivery& requested);
   void Settle(const std::string& delivery_id);
   // One attempt of a lane's head, recorded (the lanes' LaneDeps::attempt).
-  delivery::LaneDeps::Attempted Attempt(const std::stop_token& stop,
-                                        const WebhookEndpoint& endpoint,
+  delivery::LaneDeps::Attempted Attempt(const WebhookEndpoint& endpoint,
                                         delivery::Delivery& delivery);
   // Whether the endpoint is disabled now.
   bool Disable(const WebhookEndpoint& endpoint, const std::string& reason);
@@ -142,6 +145,7 @@ class Dispatcher {
   DispatcherDeps deps_;
   const DispatcherOptions options_;
   KafkaHandle consumer_;
+  std::unique_ptr<delivery::OutcomeRecorder> recorder_;  // the lanes' records
   std::unique_ptr<delivery::DeliveryLanes> lanes_;
   SigningKeys signing_keys_;
   std::mutex offsets_mutex_;

@@ -228,6 +228,26 @@ TEST_F(DispatcherTest, APendingDeliveryIsSentAfterARestartWhenKafkaNoLongerHolds
 
 // Still in Kafka, the message is read again after a restart and brings back the same pending
 // delivery that the store queued: it is sent once.
+// Outcomes are written by the recorder, off the senders' path: a stop right after the sends
+// still leaves every one of them recorded, and a dispatcher started again sends none again.
+TEST_F(DispatcherTest, EveryOutcomeHandedToTheRecorderIsStoredByTheStop) {
+  ASSERT_TRUE(secrets_->Create("whe_1"));
+  CreateEndpoint("whe_1", 5);
+  StartDispatcher([](uint64_t) { return true; });
+  constexpr int kEvents = 50;
+  for (int i = 0; i < kEvents; ++i) PublishSent("evt_" + std::to_string(i), 10 + i);
+  ASSERT_TRUE(Eventually([&] { return sender_.sent().size() == kEvents; }));
+  dispatcher_->Stop();
+  dispatcher_.reset();
+  for (int i = 0; i < kEvents; ++i) {
+    EXPECT_EQ(StateOf(DeliveryId("whe_1", "evt_" + std::to_string(i))), "succeeded") << i;
+  }
+  StartDispatcher([](uint64_t) { return true; });
+  PublishSent("evt_last", 100);
+  ASSERT_TRUE(Eventually([&] { return StateOf(DeliveryId("whe_1", "evt_last")) == "succeeded"; }));
+  EXPECT_EQ(sender_.sent().size(), kEvents + 1u);
+}
+
 TEST_F(DispatcherTest, ADeliveryQueuedFromTheStoreAndReadAgainIsSentOnce) {
   ASSERT_NO_FATAL_FAILURE(RecordPendingAndStop());
   const std::string id = DeliveryId("whe_1", "evt_9");
