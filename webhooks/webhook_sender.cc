@@ -1,6 +1,7 @@
 #include "webhooks/webhook_sender.h"
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -17,8 +18,10 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include "webhooks/endpoint.h"
+#include "webhooks/request_wire.h"
 
 namespace esign::webhooks {
 namespace {
@@ -55,6 +58,20 @@ std::optional<Target> ParseTarget(std::string_view url) {
   return target;
 }
 
+// Where a URL's requests go, and the key of its idle connections: by scheme too, as a TLS
+// connection is verified for the host name it was opened with.
+struct Destination {
+  Target target;
+  std::string key;
+};
+
+std::optional<Destination> ParseDestination(std::string_view url) {
+  std::optional<Target> target = ParseTarget(url);
+  if (!target) return std::nullopt;
+  std::string key = (target->tls ? "https://" : "http://") + target->host + ":" + target->port;
+  return Destination{std::move(*target), std::move(key)};
+}
+
 // An open connection, plain or TLS (then handshaken and verified).
 struct Connection {
   std::unique_ptr<beast::tcp_stream> plain;
@@ -74,15 +91,14 @@ class BeastSender final : public WebhookSender {
   SendOutcome Send(const SendRequest& request) override {
     SendOutcome outcome;
     const auto started = std::chrono::steady_clock::now();
-    auto target = ParseTarget(request.url);
-    if (!target) {
+    ThreadState& state = StateOfThisThread();
+    const Destination* destination = state.DestinationOf(request.url);
+    if (destination == nullptr) {
       outcome.error = "the endpoint URL cannot be parsed";
       return outcome;
     }
-    ThreadState& state = StateOfThisThread();
-    // By scheme too: a TLS connection is verified for the host name it was opened with.
-    const std::string key =
-        (target->tls ? "https://" : "http://") + target->host + ":" + target->port;
+    const Target* target = &destination->target;
+    const std::string& key = destination->key;
     // A kept-alive connection may have been closed by the server meanwhile: then once more on a
     // new one (a request the server did process is sent twice, with the same webhook-id).
     for (int round = 0; round < 2; ++round) {
@@ -130,15 +146,14 @@ class BeastSender final : public WebhookSender {
   template <class Stream>
   asio::awaitable<bool> Talk(Stream& stream, beast::tcp_stream& tcp_layer, const Target& target,
                              const SendRequest& request, SendOutcome& outcome) {
-    http::request<http::string_body> req{http::verb::post, target.path, 11};
-    req.set(http::field::host, target.host);
-    req.set(http::field::user_agent, "contractd-webhooks/1");
-    req.set(http::field::content_type, "application/json");
-    for (const auto& [name, value] : request.headers) req.set(name, value);
-    req.body() = request.body;
-    req.prepare_payload();
+    const std::optional<std::string> bytes =
+        WebhookRequestBytes(target.path, target.host, request.headers, request.body);
+    if (!bytes) {
+      outcome.error = "the request cannot be written";
+      co_return false;
+    }
     tcp_layer.expires_after(options_.response_timeout);
-    co_await http::async_write(stream, req, use_awaitable);
+    co_await asio::async_write(stream, asio::buffer(*bytes), use_awaitable);
     beast::flat_buffer buffer;
     http::response_parser<http::string_body> parser;
     parser.body_limit(options_.body_limit);
@@ -205,11 +220,27 @@ class BeastSender final : public WebhookSender {
     co_return connection;
   }
 
-  // Each calling thread (a dispatcher sender) has its own event loop and idle connections.
+  // Each calling thread (a dispatcher sender) has its own event loop, idle connections and
+  // parsed URLs.
   struct ThreadState {
+    // URLs parsed at most, then all forgotten at once (a lane's deliveries follow each other, so
+    // a thread sees a few URLs again and again).
+    static constexpr size_t kMostDestinations = 256;
+
     asio::io_context ioc;
     // By scheme, host and port; the most recently used first.
     std::list<std::pair<std::string, Connection>> idle;
+    // By URL; nothing for a URL that cannot be parsed.
+    std::unordered_map<std::string, std::optional<Destination>> destinations;
+
+    const Destination* DestinationOf(const std::string& url) {
+      auto it = destinations.find(url);
+      if (it == destinations.end()) {
+        if (destinations.size() >= kMostDestinations) destinations.clear();
+        it = destinations.emplace(url, ParseDestination(url)).first;
+      }
+      return it->second ? &*it->second : nullptr;
+    }
 
     // The idle connection to `key`, or none.
     Connection TakeIdle(const std::string& key) {
@@ -225,12 +256,25 @@ class BeastSender final : public WebhookSender {
     }
   };
   ThreadState& StateOfThisThread() {
+    // The state this thread last used, remembered with its sender's number: a sender made later
+    // at the same address has another number.
+    thread_local uint64_t last_sender = 0;
+    thread_local ThreadState* last_state = nullptr;
+    if (last_sender == number_) return *last_state;
     std::lock_guard lock(threads_mutex_);
     auto& state = threads_[std::this_thread::get_id()];
     if (!state) state = std::make_unique<ThreadState>();
+    last_sender = number_;
+    last_state = state.get();
     return *state;
   }
 
+  static uint64_t NextNumber() {
+    static std::atomic<uint64_t> numbers{0};
+    return ++numbers;
+  }
+
+  const uint64_t number_ = NextNumber();
   const BeastSenderOptions options_;
   asio::ssl::context tls_;
   std::mutex threads_mutex_;
