@@ -186,7 +186,7 @@ DeliveryLanes::Lane* DeliveryLanes::TakeReady() {
   return nullptr;
 }
 
-DeliveryLanes::Lane* DeliveryLanes::Take(std::deque<Lane*>::iterator ready_at) {
+DeliveryLanes::Lane* DeliveryLanes::Take(const std::deque<Lane*>::iterator& ready_at) {
   Lane* lane = *ready_at;
   ++served_[lane->organization_id];
   ++serving_;

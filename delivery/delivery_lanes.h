@@ -111,7 +111,7 @@ class DeliveryLanes {
   void Serve(std::unique_lock<std::mutex>& lock, Lane& lane, const std::stop_token& stop);
   // The next ready lane to serve (see Fairness), now served; or none.
   Lane* TakeReady();
-  Lane* Take(std::deque<Lane*>::iterator ready_at);
+  Lane* Take(const std::deque<Lane*>::iterator& ready_at);
   // To the back of ready_, true when it was not there (a served lane is examined again after
   // its step instead). The caller notifies a thread when one is needed.
   bool MakeReady(Lane& lane);

@@ -28,6 +28,17 @@ const QueryActor kF{"cli_f", "org_f"};
 
 class ContractQueriesTest : public ::testing::Test {
  protected:
+  // Who may not read what: another organization's contract, a draft of the controller's own
+  // organization for a viewer, unknown and malformed ids, a caller without an organization.
+  static std::vector<std::pair<QueryActor, std::string>> NotReadable() {
+    return {{kD, c1_},
+            {kB, c2_},
+            {kA1, c4_},
+            {kA1, "ctr_999999"},
+            {kA1, ""},
+            {QueryActor{"cli_x", ""}, c1_},
+            {kA1, "ctr_000001/../x"}};
+  }
   static void SetUpTestSuite() {
     world_ = new testing::ContractWorld();
     testing::ContractScript& script = world_->script();
@@ -334,14 +345,7 @@ TEST_F(ContractQueriesTest, GetAnswersReadersOnly) {
   EXPECT_EQ(viewer->access_roles, std::vector<AccessRole>{AccessRole::kViewer});
   EXPECT_EQ(viewer->json, own->json);
 
-  for (const auto& [actor, id] :
-       std::vector<std::pair<QueryActor, std::string>>{{kD, c1_},
-                                                       {kB, c2_},
-                                                       {kA1, c4_},
-                                                       {kA1, "ctr_999999"},
-                                                       {kA1, ""},
-                                                       {QueryActor{"cli_x", ""}, c1_},
-                                                       {kA1, "ctr_000001/../x"}}) {
+  for (const auto& [actor, id] : NotReadable()) {
     auto got = world_->queries().Get(actor, id);
     ASSERT_FALSE(got) << actor.organization_id << " " << id;
     EXPECT_EQ(got.error().code, ErrorCode::kContractNotFound);
@@ -367,14 +371,7 @@ TEST_F(ContractQueriesTest, StatusAnswersReadersOnlyAsGetDoes) {
     EXPECT_EQ(status->version, got->version);
     EXPECT_EQ(status->access_roles, got->access_roles);
   }
-  for (const auto& [actor, id] :
-       std::vector<std::pair<QueryActor, std::string>>{{kD, c1_},
-                                                       {kB, c2_},
-                                                       {kA1, c4_},
-                                                       {kA1, "ctr_999999"},
-                                                       {kA1, ""},
-                                                       {QueryActor{"cli_x", ""}, c1_},
-                                                       {kA1, "ctr_000001/../x"}}) {
+  for (const auto& [actor, id] : NotReadable()) {
     auto status = world_->queries().Status(actor, id);
     ASSERT_FALSE(status) << actor.organization_id << " " << id;
     EXPECT_EQ(status.error().code, ErrorCode::kContractNotFound);
