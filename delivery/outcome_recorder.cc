@@ -17,16 +17,24 @@ OutcomeRecorder::~OutcomeRecorder() { Stop(); }
 void OutcomeRecorder::Record(Delivery delivery) {
   std::lock_guard lock(mutex_);
   if (stopping_) return;
-  queue_.push_back({std::move(delivery), {}});
   ++handed_;
+  queued_[delivery.id] = {handed_, delivery.state};
+  queue_.push_back({std::move(delivery), {}, handed_});
   changed_.notify_all();
+}
+
+std::optional<DeliveryState> OutcomeRecorder::QueuedState(std::string_view delivery_id) const {
+  std::lock_guard lock(mutex_);
+  const auto it = queued_.find(std::string(delivery_id));
+  if (it == queued_.end()) return std::nullopt;
+  return it->second.state;
 }
 
 void OutcomeRecorder::After(std::function<void()> action) {
   std::lock_guard lock(mutex_);
   if (stopping_) return;
-  queue_.push_back({std::nullopt, std::move(action)});
   ++handed_;
+  queue_.push_back({std::nullopt, std::move(action), handed_});
   changed_.notify_all();
 }
 
@@ -47,6 +55,7 @@ void OutcomeRecorder::Stop() {
   std::lock_guard lock(mutex_);
   done_ += queue_.size();  // not written: their actions never run
   queue_.clear();
+  queued_.clear();
   changed_.notify_all();
 }
 
@@ -58,12 +67,14 @@ void OutcomeRecorder::Run(const std::stop_token& stop) {
     // A batch: the records at the front, up to max_batch_, and the actions among and behind them
     // up to the next record that does not fit.
     std::vector<Delivery> records;
+    std::vector<uint64_t> numbers;  // of the records
     std::vector<std::function<void()>> actions;
     size_t taken = 0;
     for (Item& item : queue_) {
       if (item.delivery) {
         if (records.size() == max_batch_) break;
         records.push_back(std::move(*item.delivery));
+        numbers.push_back(item.number);
       }
       if (item.action) actions.push_back(std::move(item.action));
       ++taken;
@@ -86,6 +97,12 @@ void OutcomeRecorder::Run(const std::stop_token& stop) {
     }
     for (const std::function<void()>& action : actions) action();
     lock.lock();
+    // Written, or dropped at the stop: the store has the last record now, unless a later one
+    // of the same delivery waits.
+    for (size_t i = 0; i < records.size(); ++i) {
+      const auto it = queued_.find(records[i].id);
+      if (it != queued_.end() && it->second.number == numbers[i]) queued_.erase(it);
+    }
     done_ += taken;
     changed_.notify_all();
   }

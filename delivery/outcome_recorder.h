@@ -22,7 +22,10 @@
 #include <mutex>
 #include <optional>
 #include <stop_token>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "delivery/delivery_store.h"
@@ -41,6 +44,9 @@ class OutcomeRecorder {
   OutcomeRecorder& operator=(const OutcomeRecorder&) = delete;
 
   void Record(Delivery delivery);
+  // The state of the delivery's last record handed over and not yet written; nothing when none
+  // waits (then the store has its last record).
+  std::optional<DeliveryState> QueuedState(std::string_view delivery_id) const;
   // Runs `action` once every record handed over before it is written.
   void After(std::function<void()> action);
   // Returns once everything handed over before the call is written and its actions have run (or
@@ -54,17 +60,24 @@ class OutcomeRecorder {
   struct Item {
     std::optional<Delivery> delivery;
     std::function<void()> action;
+    uint64_t number = 0;  // handed_ when it was handed over
+  };
+  struct Queued {
+    uint64_t number = 0;  // of the delivery's last record handed over
+    DeliveryState state = DeliveryState::kPending;
   };
   void Run(const std::stop_token& stop);
 
   const Write write_;
   const size_t max_batch_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable_any changed_;
   std::deque<Item> queue_;  // guarded by mutex_
-  uint64_t handed_ = 0;     // guarded by mutex_: items ever queued
-  uint64_t done_ = 0;       // guarded by mutex_: items written and run, or dropped
-  bool stopping_ = false;   // guarded by mutex_
+  // Guarded by mutex_: by delivery id, its records handed over and not yet written.
+  std::unordered_map<std::string, Queued> queued_;
+  uint64_t handed_ = 0;    // guarded by mutex_: items ever queued
+  uint64_t done_ = 0;      // guarded by mutex_: items written and run, or dropped
+  bool stopping_ = false;  // guarded by mutex_
   std::jthread thread_;
 };
 

@@ -132,9 +132,15 @@ delivery::LaneDeps::Attempted Dispatcher::Attempt(const WebhookEndpoint& endpoin
                                                   delivery::Delivery& delivery) {
   thread_local std::mt19937_64 random(std::random_device{}());
   // Queued from the store at start and again from its message read again, it may have been sent
-  // and recorded already while this copy waited: the store says whether it is still due.
-  if (auto stored = deps_.deliveries.Get(delivery.id);
-      stored && *stored && (*stored)->state != delivery::DeliveryState::kPending) {
+  // and recorded already while this copy waited: its record says whether it is still due, in the
+  // recorder's queue if it waits there, else in the store.
+  if (const std::optional<delivery::DeliveryState> queued = recorder_->QueuedState(delivery.id)) {
+    if (*queued != delivery::DeliveryState::kPending) {
+      delivery.state = *queued;
+      return delivery::LaneDeps::Attempted::kDone;
+    }
+  } else if (auto stored = deps_.deliveries.Get(delivery.id);
+             stored && *stored && (*stored)->state != delivery::DeliveryState::kPending) {
     delivery = std::move(**stored);
     return delivery::LaneDeps::Attempted::kDone;
   }

@@ -1,6 +1,7 @@
 // The outcome recorder with a fake write: records written many at once and in order, an action
-// run only once the records before it are written, a failing write tried again with its actions
-// held, and a stop that writes what is queued and drops what cannot be written.
+// run only once the records before it are written, the state of a record not yet written, a
+// failing write tried again with its actions held, and a stop that writes what is queued and
+// drops what cannot be written.
 #include "delivery/outcome_recorder.h"
 
 #include <gtest/gtest.h>
@@ -94,6 +95,23 @@ TEST_F(OutcomeRecorderTest, WritesWhatQueuedMeanwhileInOneWriteAndRunsActionsBeh
     EXPECT_EQ(ran_[i].first, "after " + std::to_string(i + 1));
     EXPECT_GE(ran_[i].second, i + 2) << "ran before its record was written";
   }
+}
+
+TEST_F(OutcomeRecorderTest, TellsTheStateOfARecordUntilItIsWritten) {
+  OutcomeRecorder recorder(Writer());
+  Hold(true);
+  recorder.Record(Numbered(1));  // pending, being written
+  ASSERT_TRUE(Eventually([&] { return Calls() == 1; }));
+  EXPECT_EQ(recorder.QueuedState("dlv_1"), DeliveryState::kPending);
+  Delivery sent = Numbered(1);
+  sent.state = DeliveryState::kSucceeded;
+  recorder.Record(sent);  // queued behind it: the later record tells
+  EXPECT_EQ(recorder.QueuedState("dlv_1"), DeliveryState::kSucceeded);
+  EXPECT_EQ(recorder.QueuedState("dlv_2"), std::nullopt);
+  Hold(false);
+  ASSERT_TRUE(recorder.Flush());
+  EXPECT_EQ(recorder.QueuedState("dlv_1"), std::nullopt);  // the store has it now
+  EXPECT_EQ(Written(), (std::vector<std::string>{"dlv_1", "dlv_1"}));
 }
 
 TEST_F(OutcomeRecorderTest, AFailedWriteIsTriedAgainAndItsActionsWait) {
