@@ -25,7 +25,8 @@
 // at a time, in log order (so per contract in order), retrying the head with the schedule of
 // retry_schedule.h; a slow or failing endpoint holds back only its own lane. A fixed pool of
 // sender_threads threads serves every lane, an organization's lanes with at most a quarter of
-// them at once, and a lane exists only while it has deliveries: the threads do not grow with
+// them at once while another organization waits (delivery_lanes.h lends it idle ones otherwise),
+// and a lane exists only while it has deliveries: the threads do not grow with
 // the endpoints. 2xx is success (webhook_outcome.h reads an HTTP answer as the delivery core's
 // outcome). 410 disables the endpoint, as does exhausting the schedule; a
 // disabled endpoint keeps its pending deliveries and its lane resumes when an update enables it
@@ -76,7 +77,8 @@ struct DispatcherOptions {
   // Messages recorded together in one synced write. Default: 512.
   size_t intake_batch = 512;
   // Threads that send deliveries, shared by every endpoint's lane; an organization's lanes use
-  // at most a quarter of them at once (at least one). Default: 16.
+  // at most a quarter of them at once (at least one) while another organization waits, and
+  // never the last quarter. Default: 16.
   size_t sender_threads = 16;
   // More librdkafka consumer settings (tests). Default: none.
   KafkaSettings settings;
