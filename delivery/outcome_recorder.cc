@@ -23,9 +23,9 @@ void OutcomeRecorder::Record(Delivery delivery) {
   changed_.notify_all();
 }
 
-std::optional<DeliveryState> OutcomeRecorder::QueuedState(std::string_view delivery_id) const {
+std::optional<DeliveryState> OutcomeRecorder::QueuedState(const std::string& delivery_id) const {
   std::lock_guard lock(mutex_);
-  const auto it = queued_.find(std::string(delivery_id));
+  const auto it = queued_.find(delivery_id);
   if (it == queued_.end()) return std::nullopt;
   return it->second.state;
 }
@@ -50,13 +50,9 @@ void OutcomeRecorder::Stop() {
     if (stopping_) return;
     stopping_ = true;
   }
+  // The thread ends once the queue is empty (Run), and nothing is queued after stopping_.
   thread_.request_stop();
   thread_.join();
-  std::lock_guard lock(mutex_);
-  done_ += queue_.size();  // not written: their actions never run
-  queue_.clear();
-  queued_.clear();
-  changed_.notify_all();
 }
 
 void OutcomeRecorder::Run(const std::stop_token& stop) {

@@ -23,7 +23,6 @@
 #include <optional>
 #include <stop_token>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -46,7 +45,7 @@ class OutcomeRecorder {
   void Record(Delivery delivery);
   // The state of the delivery's last record handed over and not yet written; nothing when none
   // waits (then the store has its last record).
-  std::optional<DeliveryState> QueuedState(std::string_view delivery_id) const;
+  std::optional<DeliveryState> QueuedState(const std::string& delivery_id) const;
   // Runs `action` once every record handed over before it is written.
   void After(std::function<void()> action);
   // Returns once everything handed over before the call is written and its actions have run (or

@@ -18,6 +18,16 @@
 #include "projections/view_batch.h"
 
 namespace esign::projections {
+namespace {
+
+// The access roles of IndexEntry::roles' bits.
+std::vector<AccessRole> RolesOf(uint8_t bits) {
+  IndexEntry entry;
+  entry.roles = bits;
+  return entry.Roles();
+}
+
+}  // namespace
 
 ContractQueries::ContractQueries(const ViewStore& views, std::string cursor_key, size_t scan_budget)
     : views_(views),
@@ -37,9 +47,8 @@ Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::strin
     if (const std::optional<StatusRowRead> read = ReadStatusRow(**row, actor.organization_id)) {
       if (read->roles == 0) return ContractNotFound();
       (*row)->erase(0, read->json_offset);
-      IndexEntry roles;
-      roles.roles = read->roles;
-      return ContractRow{std::string(contract_id), read->version, std::move(**row), roles.Roles()};
+      return ContractRow{std::string(contract_id), read->version, std::move(**row),
+                         RolesOf(read->roles)};
     }
     // A row written before the header: the grant, then the row, as for a contract.
   }
@@ -62,9 +71,8 @@ Result<ContractRow> ContractQueries::ReadRow(const QueryActor& actor, std::strin
     const size_t json = (*row)->find('\n');
     (*row)->erase(0, json == std::string::npos ? 0 : json + 1);
   }
-  IndexEntry roles;
-  roles.roles = access->roles;
-  return ContractRow{std::string(contract_id), access->version, std::move(**row), roles.Roles()};
+  return ContractRow{std::string(contract_id), access->version, std::move(**row),
+                     RolesOf(access->roles)};
 }
 
 Result<ContractRow> ContractQueries::Get(const QueryActor& actor,

@@ -97,7 +97,7 @@ class BeastSender final : public WebhookSender {
       outcome.error = "the endpoint URL cannot be parsed";
       return outcome;
     }
-    const Target* target = &destination->target;
+    const Target& target = destination->target;
     const std::string& key = destination->key;
     // A kept-alive connection may have been closed by the server meanwhile: then once more on a
     // new one (a request the server did process is sent twice, with the same webhook-id).
@@ -107,7 +107,7 @@ class BeastSender final : public WebhookSender {
       outcome = SendOutcome();
       Connection keep;
       state.ioc.restart();
-      asio::co_spawn(state.ioc, Exchange(*target, request, outcome, std::move(kept), keep),
+      asio::co_spawn(state.ioc, Exchange(target, request, outcome, std::move(kept), keep),
                      [&outcome](const std::exception_ptr& error) {
                        if (!error) return;
                        try {
