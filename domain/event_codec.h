@@ -287,10 +287,21 @@ Visited Visit(std::string_view type, const boost::json::object& data, F&& visit)
 
 namespace esign::event_codec {
 
+// True when List has a struct whose kType is `type`.
+template <class List>
+bool Lists(std::string_view type) {
+  bool found = false;
+  boost::mp11::mp_for_each<boost::mp11::mp_transform<boost::mp11::mp_identity, List>>(
+      [&](auto tag) { found = found || decltype(tag)::type::kType == type; });
+  return found;
+}
+
 // Visit over the serialized data of an event record: data that is not a JSON object is
-// kUnreadable, like data of the wrong shape.
+// kUnreadable, like data of the wrong shape. The data of a type List does not have is not even
+// parsed (a projection that reads a few types sees every event of the log).
 template <class List, class F>
 Visited VisitText(std::string_view type, std::string_view data, F&& visit) {
+  if (!Lists<List>(type)) return Visited::kUnknownType;
   boost::system::error_code ec;
   const boost::json::value parsed = boost::json::parse(data, ec);
   if (ec || !parsed.is_object()) return Visited::kUnreadable;

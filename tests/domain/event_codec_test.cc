@@ -77,6 +77,24 @@ TEST(EventCodecTest, TheSchemaRequiresWhatTheStructDoesNotMakeOptional) {
             (boost::json::object{{"type", "array"}, {"items", {{"type", "string"}}}}));
 }
 
+TEST(EventCodecTest, VisitTextReadsOnlyTheTypesItsListHas) {
+  using Sent = boost::mp11::mp_list<ContractSentData>;
+  int visits = 0;
+  const auto count = [&](const ContractSentData&) { ++visits; };
+  // Another type is not read at all, so its data does not even have to parse.
+  EXPECT_EQ(event_codec::VisitText<Sent>("contract.created", "not json", count),
+            event_codec::Visited::kUnknownType);
+  EXPECT_EQ(event_codec::VisitText<Sent>("contract.sent", "not json", count),
+            event_codec::Visited::kUnreadable);
+  EXPECT_EQ(
+      event_codec::VisitText<Sent>(
+          "contract.sent",
+          R"({"contractId":"ctr_1","sentAt":"2026-01-01T00:00:00Z","readyParticipantIds":[]})",
+          count),
+      event_codec::Visited::kYes);
+  EXPECT_EQ(visits, 1);
+}
+
 TEST(EventCatalogTest, EveryContractEventTypeHasASchemaAndTheEnvelopeNamesThemAll) {
   for (const std::string_view type : {event_type::kContractCreated,
                                       event_type::kDataUpdated,
