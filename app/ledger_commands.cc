@@ -30,6 +30,7 @@
 #include "eventstore/verify_log.h"
 #include "projections/bulk_send_index.h"
 #include "projections/client_directory.h"
+#include "projections/contract_text_index.h"
 #include "projections/contract_views.h"
 #include "projections/memory_view_store.h"
 #include "projections/rebuild.h"
@@ -265,14 +266,15 @@ Result<std::unique_ptr<OutViews>> OpenOutViews(const std::string& dir) {
 // The projections the service runs (app/service.cc), as fresh objects.
 struct ServiceProjections {
   ServiceProjections(const eventstore::EventStore& log, const projections::ViewStore& views)
-      : contract_views(log), sessions(views), bulk_sends(views) {}
+      : contract_views(log), text_index(log), sessions(views), bulk_sends(views) {}
   projections::TemplateCatalog catalog;
   projections::ContractViews contract_views;
+  projections::ContractTextIndex text_index;
   projections::ClientDirectory directory;
   projections::SigningSessionIndex sessions;
   projections::BulkSendIndex bulk_sends;
   std::vector<projections::Projection*> All() {
-    return {&catalog, &contract_views, &directory, &sessions, &bulk_sends};
+    return {&catalog, &contract_views, &text_index, &directory, &sessions, &bulk_sends};
   }
 };
 

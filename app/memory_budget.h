@@ -1,7 +1,7 @@
 // How contractd divides its memory budget (--memory-budget-mb) among the structures that would
 // otherwise grow with the data: RocksDB's blocks, index and filter blocks and memtables of every
 // database (one cache, eventstore/storage_memory.h), the ledger nodes kept in memory, the
-// appender's stream versions, the projector's contract states, the relay's controllers and its
+// appender's stream versions, the projectors' contract states, the relay's controllers and its
 // producer queue. What is left of the budget is for the rest of the process: code and fonts,
 // threads, connections, renders in progress, the embedded Kafka cluster (which keeps at most
 // 5 MiB of each partition), and the allocator's slack. docs/operations.md has the figures.
@@ -22,7 +22,7 @@ struct MemoryShares {
   size_t write_buffer_bytes = 0;     // of storage_bytes, the memtables of every database: 1/4
   size_t ledger_node_bytes = 0;      // 1/32
   size_t stream_versions = 0;        // 1/32, about kStreamVersionBytes each
-  size_t contract_states = 0;        // 1/16, about kContractStateBytes each
+  size_t contract_states = 0;        // 1/16, about kContractStateBytes each; views and text index
   size_t relay_controllers = 0;      // 1/64, about kRelayControllerBytes each
   size_t relay_in_flight_bytes = 0;  // 1/32
 };

@@ -39,6 +39,9 @@ constexpr auto kReadYourWritesTimeout = std::chrono::seconds(10);
 constexpr uint64_t kMaxViewLagEvents = 1024;
 // The longest one batch of appends waits for the views.
 constexpr auto kViewLagWait = std::chrono::seconds(1);
+// Writes also wait while the text index is more than this many events behind: about a second of
+// its work, so a search finds a new contract within about a second (docs/projections.md).
+constexpr uint64_t kMaxTextIndexLagEvents = 4096;
 // The most one clock.advance moves the rehearsal clock: a year and a day.
 constexpr int64_t kMaxClockAdvanceSeconds = int64_t{366} * 24 * 3600;
 // The key of the secrets mailed to signers: the log keeps what it derives (access code hashes,
@@ -186,8 +189,9 @@ Status Service::StartReadSide() {
   auto views = projections::RocksViewStore::Open(*store_);
   if (!views) return std::unexpected(views.error());
   views_ = std::move(*views);
+  // The share of contract states is split between the two projections that keep them.
   contract_views_ = std::make_unique<projections::ContractViews>(
-      *store_, projections::ContractViewsOptions{.max_cached_states = memory_.contract_states,
+      *store_, projections::ContractViewsOptions{.max_cached_states = memory_.contract_states / 2,
                                                  .due_timers_changed = [this] {
                                                    if (auto* timers = running_timers_.load())
                                                      timers->Wake();
@@ -205,15 +209,43 @@ Status Service::StartReadSide() {
       std::vector<projections::Projection*>{
           &template_catalog_, contract_views_.get(), &auth_->directory(), &endpoint_directory_,
           session_index_.get(), document_index_.get(), bulk_send_index_.get()});
+  // The text index runs on a projector of its own (contract_text_index.h).
+  if (Status dropped = DropViewRowsOfEarlierVersions(); !dropped) return dropped;
+  text_index_ =
+      std::make_unique<projections::ContractTextIndex>(*store_, memory_.contract_states / 2);
+  text_projector_ = std::make_unique<projections::Projector>(
+      *store_, *views_, std::vector<projections::Projection*>{text_index_.get()});
   if (auto started = projector_->Start(); !started) return started;
-  // The catalog must hold the templates just imported before the first request arrives.
-  if (!projector_->WaitFor(store_->Size(), std::chrono::minutes(10))) {
+  if (auto started = text_projector_->Start(); !started) return started;
+  // The catalog must hold the templates just imported before the first request arrives, and a
+  // text index built anew (after an upgrade) is complete before the first search.
+  if (!projector_->WaitFor(store_->Size(), std::chrono::minutes(10)) ||
+      !text_projector_->WaitFor(store_->Size(), std::chrono::minutes(10))) {
     return Fail(ErrorCode::kInternal, "the read side did not catch up with the log");
   }
   view_lag_gate_ =
       std::make_unique<projections::ViewLagGate>(*projector_, kMaxViewLagEvents, kViewLagWait);
+  view_lag_gate_->Follow(*text_projector_, kMaxTextIndexLagEvents);
   store_->SetAppendGate(view_lag_gate_.get());
   return {};
+}
+
+Status Service::DropViewRowsOfEarlierVersions() {
+  // The trigram rows were the contract views' until the text index became a projection of its
+  // own: the rows an earlier version wrote under the views' name are nobody's now.
+  const std::string old_trigrams = projections::ProjectionPrefix(projections::kContractViewsName) +
+                                   std::string(projections::kTrigramKeyTag);
+  bool found = false;
+  Status scanned = views_->Scan(old_trigrams, "", false, [&](std::string_view, std::string_view) {
+    found = true;
+    return false;
+  });
+  if (!scanned) return scanned;
+  if (!found) return {};
+  std::cerr << "contractd: dropping the trigram rows of an earlier version; the text index is "
+               "built anew from the log"
+            << std::endl;
+  return views_->DeletePrefix(old_trigrams);
 }
 
 Status Service::AddRoutes(const ServeConfig& config) {
@@ -221,8 +253,8 @@ Status Service::AddRoutes(const ServeConfig& config) {
       http::LoadOrCreateTokenKey(std::filesystem::path(config.data_dir) / "cursor-key");
   if (!cursor_key) return std::unexpected(cursor_key.error());
   contract_queries_ = std::make_unique<projections::ContractQueries>(*views_, *cursor_key);
-  read_your_writes_ =
-      std::make_unique<projections::ReadYourWrites>(*projector_, kReadYourWritesTimeout);
+  read_your_writes_ = std::make_unique<projections::ReadYourWrites>(
+      *projector_, kReadYourWritesTimeout, text_projector_.get());
   contract_commands_ = std::make_unique<commands::ContractCommandHandler>(
       *store_, [this](std::string_view id) { return template_catalog_.Find(id); },
       [this](std::string_view client_id, uint64_t size) {
@@ -339,6 +371,7 @@ void Service::Stop() {
   running_provider_notices_.store(nullptr);
   if (provider_notices_) provider_notices_->Stop();
   if (store_) store_->SetAppendGate(nullptr);
+  if (text_projector_) text_projector_->Stop();
   if (projector_) projector_->Stop();
   // Every Kafka client goes before the embedded cluster: a client that outlived it would log its
   // brokers as down at every normal stop (the retry writer of webhook_delivery_ among them).

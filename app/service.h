@@ -36,6 +36,7 @@
 #include "mail/mail_transport.h"
 #include "projections/bulk_send_index.h"
 #include "projections/contract_queries.h"
+#include "projections/contract_text_index.h"
 #include "projections/contract_views.h"
 #include "projections/document_index.h"
 #include "projections/projector.h"
@@ -85,6 +86,8 @@ class Service {
   // Refuses a damaged data directory (eventstore/start_check.h) without changing it.
   Status CheckDataDirectory(const ServeConfig& config);
   Status StartReadSide();
+  // Deletes view rows that an earlier version wrote and no projection writes now.
+  Status DropViewRowsOfEarlierVersions();
   Status AddRoutes(const ServeConfig& config);
   Status AddWebhookRoutes(const ServeConfig& config, const std::string& cursor_key);
   // Authentication (before the read side, whose projector feeds the client directory) and the
@@ -167,6 +170,8 @@ class Service {
   std::unique_ptr<commands::DocumentExpiry> document_expiry_;
   std::unique_ptr<http::AuthModule> auth_;  // its directory must outlive the projector
   std::unique_ptr<projections::Projector> projector_;
+  std::unique_ptr<projections::ContractTextIndex> text_index_;
+  std::unique_ptr<projections::Projector> text_projector_;   // the text index's alone
   std::unique_ptr<projections::ViewLagGate> view_lag_gate_;  // the store's append gate
   std::unique_ptr<projections::ContractQueries> contract_queries_;
   std::unique_ptr<projections::ReadYourWrites> read_your_writes_;

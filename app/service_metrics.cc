@@ -71,6 +71,13 @@ void Service::AddGauges() {
                      const uint64_t applied = projector_->position();
                      return static_cast<double>(size > applied ? size - applied : 0);
                    });
+  metrics.AddGauge("contractd_text_index_lag_events",
+                   "Events in the log that the text index (the trigrams of q) has not applied yet.",
+                   [this] {
+                     const uint64_t size = store_->Size();
+                     const uint64_t applied = text_projector_->position();
+                     return static_cast<double>(size > applied ? size - applied : 0);
+                   });
   AddDeliveryGauges();
   metrics.AddGauge("contractd_timers_due",
                    "Contracts whose timer (expiry, reminder) is due and not yet fired (at most "

@@ -39,6 +39,7 @@
 #include "eventstore/rocksdb_options.h"
 #include "http/contract_requests.h"
 #include "projections/contract_queries.h"
+#include "projections/contract_text_index.h"
 #include "projections/contract_views.h"
 #include "projections/rebuild.h"
 #include "projections/rocksdb_view_store.h"
@@ -180,8 +181,10 @@ void Fill(eventstore::RocksEventStore& store, const Flags& flags) {
   if (!views) Die(views.error().message);
   projections::TemplateCatalog catalog;
   projections::ContractViews contracts(store);
+  projections::ContractTextIndex text_index(store);
   const auto projected_start = Clock::now();
-  Result<uint64_t> reached = projections::Rebuild(store, {&catalog, &contracts}, **views);
+  Result<uint64_t> reached =
+      projections::Rebuild(store, {&catalog, &contracts, &text_index}, **views);
   if (!reached) Die("projection: " + reached.error().message);
   const double projected = std::chrono::duration<double>(Clock::now() - projected_start).count();
   std::printf("fill: %llu contracts appended in %.1f s, projected in %.1f s (%.0f/s)\n",
@@ -235,7 +238,7 @@ void ReportSizes(eventstore::RocksEventStore& store, uint64_t num) {
       {"a/ audit", "contracts/a/"},        {"g/ grant entry", "contracts/g/"},
       {"gs/ status", "contracts/gs/"},     {"gd/ dates", "contracts/gd/"},
       {"go/ controller", "contracts/go/"}, {"gc/ counterparty", "contracts/gc/"},
-      {"ga/ gr/ gb/", "contracts/ga/"},    {"gt/ trigrams", "contracts/gt/"}};
+      {"ga/ gr/ gb/", "contracts/ga/"},    {"gt/ trigrams", "contract-text/gt/"}};
   uint64_t total = 0;
   for (const auto& [name, prefix] : families) {
     std::string limit = prefix;

@@ -9,6 +9,7 @@
 #include "projections/contract_as_of.h"
 #include "projections/contract_queries.h"
 #include "projections/list_query.h"
+#include "projections/list_scan.h"
 #include "projections/read_your_writes.h"
 
 namespace esign::http {
@@ -17,9 +18,18 @@ namespace {
 using boost::beast::http::verb;
 
 ApiResult ListContracts(const ContractRoutesDeps& deps, const ApiRequest& request) {
-  if (auto ready = BeginRead(deps, request); !ready) return std::unexpected(ready.error());
+  if (auto allowed = RequirePermission(request, "contracts:read"); !allowed) {
+    return std::unexpected(allowed.error());
+  }
   auto query = projections::ParseListQuery(request.query);
   if (!query) return std::unexpected(query.error());
+  // A q that the text index answers waits for it too, when the caller wrote after its position.
+  const projections::ReadsFrom reads = projections::UsesTextIndex(*query)
+                                           ? projections::ReadsFrom::kViewsAndText
+                                           : projections::ReadsFrom::kViews;
+  if (auto own = deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id, reads); !own) {
+    return std::unexpected(own.error());
+  }
   auto page = deps.queries.List(ReaderOf(request), *query);
   if (!page) return std::unexpected(page.error());
   std::string body = "{\"items\":[";

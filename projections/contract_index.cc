@@ -191,8 +191,8 @@ std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
 
 namespace {
 
-constexpr std::string_view kPostingTags[] = {"g/",  "gs/", "go/", "gc/", "ga/",
-                                             "gr/", "gb/", "gt/", "gk/"};
+constexpr std::string_view kPostingTags[] = {"g/",  "gs/", "go/",          "gc/", "ga/",
+                                             "gr/", "gb/", kTrigramKeyTag, "gk/"};
 constexpr DateField kIndexedDates[] = {
     DateField::kCreatedAt,  DateField::kUpdatedAt, DateField::kSentAt,    DateField::kCompletedAt,
     DateField::kDeclinedAt, DateField::kVoidedAt,  DateField::kExpiredAt, DateField::kExpiresAt};
@@ -283,7 +283,8 @@ void Differences(const std::vector<T>& a, const std::vector<T>& b, A&& only_in_a
   }
 }
 
-// The index rows of one organization from `before` to `after` (either may be absent).
+// The index rows of one organization from `before` to `after` (either may be absent), but its
+// trigrams.
 void WriteOrganizationChanges(std::string_view org, const IndexEntry* before,
                               const IndexEntry* after, ViewBatch& batch) {
   const RowKeys keys(org, after != nullptr ? after->contract_id : before->contract_id);
@@ -298,7 +299,13 @@ void WriteOrganizationChanges(std::string_view org, const IndexEntry* before,
   Differences(
       filter_keys(before), filter_keys(after), [&](const std::string& key) { batch.Delete(key); },
       [&](const std::string& key) { batch.Put(key, std::string()); });
+}
+
+// The trigram rows of one organization from `before` to `after` (either may be absent).
+void WriteOrganizationTextChanges(std::string_view org, const IndexEntry* before,
+                                  const IndexEntry* after, ViewBatch& batch) {
   if (before != nullptr && after != nullptr && before->text == after->text) return;
+  const RowKeys keys(org, after != nullptr ? after->contract_id : before->contract_id);
   const auto trigrams = [](const IndexEntry* entry) {
     return entry != nullptr ? IndexedTrigrams(entry->text) : std::vector<std::string_view>();
   };
@@ -310,6 +317,28 @@ void WriteOrganizationChanges(std::string_view org, const IndexEntry* before,
       [&](std::string_view trigram) {
         batch.Put(keys.Posting(PostingIndex::kTrigram, trigram), std::string());
       });
+}
+
+// Calls write(org, before's entry or null, after's entry or null) for every organization of
+// either map, in order.
+template <class Write>
+void ForEachOrganization(const std::map<std::string, IndexEntry>& before,
+                         const std::map<std::string, IndexEntry>& after, Write&& write) {
+  auto old_it = before.begin();
+  auto new_it = after.begin();
+  while (old_it != before.end() || new_it != after.end()) {
+    if (new_it == after.end() || (old_it != before.end() && old_it->first < new_it->first)) {
+      write(old_it->first, &old_it->second, nullptr);
+      ++old_it;
+    } else if (old_it == before.end() || new_it->first < old_it->first) {
+      write(new_it->first, nullptr, &new_it->second);
+      ++new_it;
+    } else {
+      write(new_it->first, &old_it->second, &new_it->second);
+      ++old_it;
+      ++new_it;
+    }
+  }
 }
 
 }  // namespace
@@ -378,21 +407,18 @@ std::string DateIndexKey(std::string_view organization_id, DateField field, int6
 
 void WriteIndexChanges(const std::map<std::string, IndexEntry>& before,
                        const std::map<std::string, IndexEntry>& after, ViewBatch& batch) {
-  auto old_it = before.begin();
-  auto new_it = after.begin();
-  while (old_it != before.end() || new_it != after.end()) {
-    if (new_it == after.end() || (old_it != before.end() && old_it->first < new_it->first)) {
-      WriteOrganizationChanges(old_it->first, &old_it->second, nullptr, batch);
-      ++old_it;
-    } else if (old_it == before.end() || new_it->first < old_it->first) {
-      WriteOrganizationChanges(new_it->first, nullptr, &new_it->second, batch);
-      ++new_it;
-    } else {
-      WriteOrganizationChanges(new_it->first, &old_it->second, &new_it->second, batch);
-      ++old_it;
-      ++new_it;
-    }
-  }
+  ForEachOrganization(before, after,
+                      [&](std::string_view org, const IndexEntry* old, const IndexEntry* now) {
+                        WriteOrganizationChanges(org, old, now, batch);
+                      });
+}
+
+void WriteTextIndexChanges(const std::map<std::string, IndexEntry>& before,
+                           const std::map<std::string, IndexEntry>& after, ViewBatch& batch) {
+  ForEachOrganization(before, after,
+                      [&](std::string_view org, const IndexEntry* old, const IndexEntry* now) {
+                        WriteOrganizationTextChanges(org, old, now, batch);
+                      });
 }
 
 }  // namespace esign::projections

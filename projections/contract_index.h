@@ -18,7 +18,9 @@
 //   ga/<org>/<action>/<contractId>         by each participant action of <org>
 //   gr/<org>/<role>/<contractId>           by each access role of <org>
 //   gb/<org>/<clientId>/<contractId>       by creating client, when <org> controls (scope owned)
-//   gt/<org>/<trigram>/<contractId>        by each trigram of the folded search text
+//   gt/<org>/<trigram>/<contractId>        by each trigram of the folded search text; these are
+//                                          the text index's rows (contract_text_index.h), under
+//                                          its own name, committed apart from the others
 //   gd/<org>/<dateField>/<time>/<contractId>  by each date the contract has; <time> is 16 hex
 //                                          digits of the microseconds with the sign bit flipped,
 //                                          so key order is time order
@@ -115,6 +117,10 @@ enum class PostingIndex {
 };
 std::string PostingPrefix(PostingIndex index, std::string_view organization_id,
                           std::string_view value);
+// The tag of the trigram keys, which are the text index's rows.
+inline constexpr std::string_view kTrigramKeyTag = "gt/";
+// Whether a key (or prefix) of these rows is one of the text index's.
+inline bool IsTextIndexKey(std::string_view key) { return key.starts_with(kTrigramKeyTag); }
 
 // gd/<org>/<dateField>/ and its keys; DateKeyTime is the <time> part of a key's time onwards.
 std::string DateIndexPrefix(std::string_view organization_id, DateField field);
@@ -124,12 +130,16 @@ std::optional<int64_t> ParseDateIndexTime(std::string_view digits);
 std::string DateIndexKey(std::string_view organization_id, DateField field, int64_t micros,
                          std::string_view contract_id);
 
-// Writes to `batch` what takes a contract's index rows from those of `before` (as committed) to
-// those of `after`: the grant row of every organization of `after` (its entry changed), the
-// secondary keys new in `after`, and deletes of the rows of `before` that no longer hold. A
-// secondary key that holds in both is not rewritten (its value is empty), and the trigrams of
-// an unchanged text are not even listed: a status change writes a handful of keys.
+// Writes to `batch` what takes a contract's index rows but its trigrams from those of `before`
+// (as committed) to those of `after`: the grant row of every organization of `after` (its entry
+// changed), the secondary keys new in `after`, and deletes of the rows of `before` that no longer
+// hold. A secondary key that holds in both is not rewritten (its value is empty): a status change
+// writes a handful of keys.
 void WriteIndexChanges(const std::map<std::string, IndexEntry>& before,
                        const std::map<std::string, IndexEntry>& after, ViewBatch& batch);
+// The same for the trigram rows alone (gt/), which the text index writes (contract_text_index.h);
+// the trigrams of an unchanged text are not even listed.
+void WriteTextIndexChanges(const std::map<std::string, IndexEntry>& before,
+                           const std::map<std::string, IndexEntry>& after, ViewBatch& batch);
 
 }  // namespace esign::projections

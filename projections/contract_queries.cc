@@ -9,6 +9,7 @@
 
 #include "domain/contract.h"
 #include "projections/contract_index.h"
+#include "projections/contract_text_index.h"
 #include "projections/contract_views.h"
 #include "projections/grant_access.h"
 #include "projections/key_codec.h"
@@ -131,8 +132,9 @@ Result<ContractPage> ContractQueries::List(const QueryActor& actor, const ListQu
 
   const std::unique_ptr<const RowReader> snapshot = views_.Snapshot();
   const PrefixedReader rows(*snapshot, kContractViewsName);
-  Result<ListScanResult> scan =
-      ScanList(rows, actor.client_id, actor.organization_id, query, after, scan_budget_);
+  const PrefixedReader text_rows(*snapshot, kContractTextIndexName);
+  Result<ListScanResult> scan = ScanList({rows, text_rows}, actor.client_id, actor.organization_id,
+                                         query, after, scan_budget_);
   if (!scan) return Fail(scan.error());
   std::vector<IndexEntry>& matches = scan->matches;
   if (matches.size() > query.limit) {

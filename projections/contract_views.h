@@ -11,12 +11,13 @@
 //                                evidence, voidedBy/voidedAt, expiresAt/expiredAt,
 //                                reminderNumber/trigger/channel, when the event has them;
 //                                strings over 1 KiB are replaced by "sha256:<hex>")
-//   g/..., gs/...                grants and list indexes (contract_index.h)
+//   g/..., gs/...                grants and list indexes (contract_index.h) but the trigrams of
+//                                the search text, which the text index writes
+//                                (contract_text_index.h)
 //   due/...                      the next timer of the contract (due_timer_index.h)
 //
-// The state of a contract comes from the domain's Apply over its stream: the states of recently
-// changed contracts are kept in memory, any other is replayed from the event store given to the
-// constructor (its events before the one being applied are always in the log). Rows of a contract
+// The state of a contract comes from the domain's Apply over its stream (contract_batch_states.h,
+// over the event store given to the constructor). Rows of a contract
 // changed several times in one batch are written once, in Flush; index entries that no longer
 // hold (the status or the participants changed) are deleted then.
 //
@@ -34,6 +35,7 @@
 
 #include "domain/contract_state.h"
 #include "eventstore/event_store.h"
+#include "projections/contract_batch_states.h"
 #include "projections/contract_index.h"
 #include "projections/projection.h"
 
@@ -66,23 +68,11 @@ class ContractViews final : public Projection {
   Status Load(const ViewReader& rows) override;
 
  private:
-  struct Changed {
-    ContractState state;
-    std::map<std::string, IndexEntry> old_entries;  // as committed before this batch
-    std::string old_search_text;                    // unfolded (SearchTextOf)
-    std::optional<std::string> old_due_key;         // as committed before this batch
-  };
-
-  // The state after every event of the stream before `event`; takes it out of the cache.
-  Result<ContractState> StateBefore(const eventstore::EventRecord& event,
-                                    const std::string& contract_id);
-
-  const eventstore::EventStore& log_;
   const ContractViewsOptions options_;
-  std::unordered_map<std::string, Changed> changed_;          // by this batch, before Flush
-  std::unordered_map<std::string, ContractState> flushed_;    // flushed, awaiting the commit
-  std::unordered_map<std::string, ContractState> committed_;  // cache of committed states
-  bool due_timers_changed_ = false;                           // by the batch being committed
+  ContractBatchStates states_;
+  // Of each contract this batch changed, its due-timer row as committed before the batch.
+  std::unordered_map<std::string, std::optional<std::string>> old_due_keys_;
+  bool due_timers_changed_ = false;  // by the batch being committed
 };
 
 }  // namespace esign::projections

@@ -160,13 +160,13 @@ class JoinLists {
 
 // The zig-zag join of `lists`, newest first from `from`, until `want` matches (0: all). With
 // Entries::kNotRead, the ids in every list are collected as candidates and nothing else is read.
-Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_view client_id,
+Result<Outcome> Join(const ListRows& rows, std::string_view org, std::string_view client_id,
                      const ListQuery& query, const std::vector<std::string>& lists,
                      const std::optional<ListPosition>& from, size_t want, ScanBudget& budget,
                      Entries entries = Entries::kRead) {
   std::vector<IndexCursor> cursors;
   cursors.reserve(lists.size());
-  for (const std::string& prefix : lists) cursors.emplace_back(rows, prefix, budget);
+  for (const std::string& prefix : lists) cursors.emplace_back(rows.Of(prefix), prefix, budget);
   std::optional<std::string> bound;
   bool inclusive = true;
   if (from) {
@@ -203,7 +203,7 @@ Result<Outcome> Join(const ViewReader& rows, std::string_view org, std::string_v
   JoinLists join(std::move(drivers), lists.size(), entries == Entries::kRead);
   // Without filters the grants drive: the row a candidate was found at is its entry.
   const bool grants_drive = lists.size() == 1 && lists[0] == GrantPrefix(org);
-  RowWalker grants(rows, GrantPrefix(org));
+  RowWalker grants(rows.views, GrantPrefix(org));
   while (true) {
     join.Settle();
     const std::vector<size_t>& active = join.active();
@@ -267,11 +267,11 @@ std::optional<ListPosition> DatedPosition(std::string_view suffix, bool inclusiv
 }
 
 // The date index of the range's field, from `to` (or `from`, the position) down to `from`.
-Result<Outcome> DateScan(const ViewReader& rows, std::string_view org, std::string_view client_id,
+Result<Outcome> DateScan(const ListRows& rows, std::string_view org, std::string_view client_id,
                          const ListQuery& query, const std::optional<ListPosition>& from,
                          size_t want, ScanBudget& budget) {
-  IndexCursor cursor(rows, DateIndexPrefix(org, query.date_field), budget);
-  RowWalker grants(rows, GrantPrefix(org));
+  IndexCursor cursor(rows.views, DateIndexPrefix(org, query.date_field), budget);
+  RowWalker grants(rows.views, GrantPrefix(org));
   std::optional<std::string> bound;
   bool inclusive = true;
   if (from && from->date) {
@@ -328,6 +328,8 @@ std::tuple<int64_t, std::string> DatedKey(const IndexEntry& entry, DateField fie
 
 }  // namespace
 
+bool UsesTextIndex(const ListQuery& query) { return query.q && !Trigrams(*query.q).empty(); }
+
 bool MatchesListQuery(const IndexEntry& entry, std::string_view client_id, const ListQuery& query) {
   if (query.status && entry.status != *query.status) return false;
   if (query.from_us || query.to_us) {
@@ -353,7 +355,7 @@ bool MatchesListQuery(const IndexEntry& entry, std::string_view client_id, const
   return InScope(entry, client_id, query.scope);
 }
 
-Result<ListScanResult> ScanList(const ViewReader& rows, std::string_view client_id,
+Result<ListScanResult> ScanList(const ListRows& rows, std::string_view client_id,
                                 std::string_view organization_id, const ListQuery& query,
                                 const std::optional<ListPosition>& from, size_t budget) {
   const size_t want = query.limit + 1;  // one more than a page tells whether another follows
@@ -400,7 +402,7 @@ Result<ListScanResult> ScanList(const ViewReader& rows, std::string_view client_
     if (!out) return Fail(out.error());
     if (out->complete) {
       std::vector<IndexEntry> all;
-      RowWalker grants(rows, GrantPrefix(organization_id));
+      RowWalker grants(rows.views, GrantPrefix(organization_id));
       for (const std::string& id : out->candidates) {
         Result<std::string_view> row = ReadEntry(grants, id);
         if (!row) return Fail(row.error());

@@ -46,14 +46,28 @@ struct ListScanResult {
   std::optional<ListPosition> stopped;  // the budget ran out here with fewer than limit + 1
 };
 
-// `rows`: the contract views' rows ("contracts/" removed). `from`: where the previous page ended.
-Result<ListScanResult> ScanList(const ViewReader& rows, std::string_view client_id,
+// The rows a list reads, both of one snapshot: the contract views' ("contracts/" removed) and the
+// text index's ("contract-text/" removed), whose trigram lists a `q` walks.
+struct ListRows {
+  const ViewReader& views;
+  const ViewReader& text;
+  // The rows holding an index prefix (PostingPrefix, DateIndexPrefix).
+  const ViewReader& Of(std::string_view prefix) const {
+    return IsTextIndexKey(prefix) ? text : views;
+  }
+};
+
+// `from`: where the previous page ended.
+Result<ListScanResult> ScanList(const ListRows& rows, std::string_view client_id,
                                 std::string_view organization_id, const ListQuery& query,
                                 const std::optional<ListPosition>& from,
                                 size_t budget = kListScanBudget);
 
 // Whether an entry of the actor's organization passes every filter of the query and its scope.
 bool MatchesListQuery(const IndexEntry& entry, std::string_view client_id, const ListQuery& query);
+
+// Whether the scan reads the text index: a q of three code points or more.
+bool UsesTextIndex(const ListQuery& query);
 
 // Whether the listing is ordered by a date (it has a from/to range).
 inline bool IsDatedListing(const ListQuery& query) { return query.from_us || query.to_us; }

@@ -85,6 +85,13 @@ Status MemoryViewStore::Commit(const ViewCommit& commit) {
   return {};
 }
 
+Status MemoryViewStore::DeletePrefix(std::string_view prefix) {
+  std::unique_lock lock(mutex_);
+  auto it = rows_.lower_bound(prefix);
+  while (it != rows_.end() && it->first.starts_with(prefix)) it = rows_.erase(it);
+  return {};
+}
+
 std::unique_ptr<const RowReader> MemoryViewStore::Snapshot() const {
   return std::make_unique<LockedReader>(*this);
 }

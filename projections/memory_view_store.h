@@ -22,6 +22,7 @@ class MemoryViewStore final : public ViewStore {
               const Visitor& visit) const override;
   Result<uint64_t> Checkpoint(std::string_view projection) const override;
   Status Commit(const ViewCommit& commit) override;
+  Status DeletePrefix(std::string_view prefix) override;
   std::unique_ptr<const RowReader> Snapshot() const override;
 
   size_t RowCount() const;

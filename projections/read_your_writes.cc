@@ -22,19 +22,33 @@ bool ReadYourWrites::CaughtUp(std::string_view client_id) const {
   return projector_.position() >= Watermark(client_id);
 }
 
-std::chrono::milliseconds ReadYourWrites::WaitBound() const {
-  // While the disk is full the projector tries again every second: a couple of tries tell
-  // whether space has returned, and a longer wait would only hold the request.
-  return projector_.waiting_for_space() ? std::min(timeout_, kFullDiskWait) : timeout_;
-}
-
-Status ReadYourWrites::AwaitOwnWrites(std::string_view client_id) const {
-  return AwaitApplied(Watermark(client_id), "this client's last write");
+Status ReadYourWrites::AwaitOwnWrites(std::string_view client_id, ReadsFrom reads) const {
+  const uint64_t watermark = Watermark(client_id);
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  if (Status applied = AwaitApplied(projector_, watermark, "this client's last write", deadline);
+      !applied) {
+    return applied;
+  }
+  if (reads == ReadsFrom::kViews || text_ == nullptr) return {};
+  return AwaitApplied(*text_, watermark, "this client's last write in the text index", deadline);
 }
 
 Status ReadYourWrites::AwaitApplied(uint64_t size, std::string_view what) const {
-  if (projector_.position() >= size || projector_.WaitFor(size, WaitBound())) return {};
-  if (projector_.waiting_for_space()) {
+  return AwaitApplied(projector_, size, what, std::chrono::steady_clock::now() + timeout_);
+}
+
+Status ReadYourWrites::AwaitApplied(const Projector& projector, uint64_t size,
+                                    std::string_view what,
+                                    std::chrono::steady_clock::time_point deadline) const {
+  if (projector.position() >= size) return {};
+  // While the disk is full the projector tries again every second: a couple of tries tell
+  // whether space has returned, and a longer wait would only hold the request.
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  const auto bound = std::max(std::chrono::milliseconds(0),
+                              projector.waiting_for_space() ? std::min(left, kFullDiskWait) : left);
+  if (projector.WaitFor(size, bound)) return {};
+  if (projector.waiting_for_space()) {
     return Fail(ErrorCode::kStorageUnavailable,
                 "the read side waits for disk space to store " + std::string(what));
   }

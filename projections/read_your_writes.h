@@ -1,6 +1,7 @@
 // Read-your-writes without making every write wait for the read side. A write records how much of
 // the log must be applied before its client may read again; that client's next read waits until
-// the projector has got there, which it usually has. Other clients' reads are never held up.
+// the projector has got there, which it usually has. Other clients' reads are never held up. A
+// list with `q` waits for the text index's projector as well, when it runs apart.
 // Thread safety: every method may be called from any thread.
 #pragma once
 
@@ -18,10 +19,16 @@
 
 namespace esign::projections {
 
+// Which projectors a read needs: the views, or the views and the text index (a list with `q`).
+enum class ReadsFrom { kViews, kViewsAndText };
+
 class ReadYourWrites {
  public:
-  ReadYourWrites(const Projector& projector, std::chrono::milliseconds timeout)
-      : projector_(projector), timeout_(timeout) {}
+  // `text`: the projector of the text index (contract_text_index.h) when it runs apart from the
+  // views; null when the views' projector applies it too.
+  ReadYourWrites(const Projector& projector, std::chrono::milliseconds timeout,
+                 const Projector* text = nullptr)
+      : projector_(projector), text_(text), timeout_(timeout) {}
 
   // `client_id` appended events below `log_size`.
   void Wrote(std::string_view client_id, uint64_t log_size);
@@ -29,7 +36,7 @@ class ReadYourWrites {
   bool CaughtUp(std::string_view client_id) const;
   // Waits until it does; kUnavailable after the timeout, kStorageUnavailable (after at most
   // kFullDiskWait) while the read side waits for disk space.
-  Status AwaitOwnWrites(std::string_view client_id) const;
+  Status AwaitOwnWrites(std::string_view client_id, ReadsFrom reads = ReadsFrom::kViews) const;
   // The same for every event below `size`, whoever wrote it; `what` names it in the error.
   Status AwaitApplied(uint64_t size, std::string_view what) const;
 
@@ -37,9 +44,11 @@ class ReadYourWrites {
 
  private:
   uint64_t Watermark(std::string_view client_id) const;
-  std::chrono::milliseconds WaitBound() const;
+  Status AwaitApplied(const Projector& projector, uint64_t size, std::string_view what,
+                      std::chrono::steady_clock::time_point deadline) const;
 
   const Projector& projector_;
+  const Projector* const text_;
   const std::chrono::milliseconds timeout_;
   mutable std::shared_mutex mutex_;
   // Looked up by string_view (StringHash is transparent): a read allocates nothing.

@@ -247,6 +247,20 @@ Status RocksViewStore::Commit(const ViewCommit& commit) {
   return {};
 }
 
+Status RocksViewStore::DeletePrefix(std::string_view prefix) {
+  if (prefix.empty()) return Fail(ErrorCode::kInternal, "deleting every view row");
+  // The keys after every key with the prefix: the prefix with its last byte raised (a prefix of
+  // 0xff bytes, which no view key starts with, is refused).
+  std::string end(prefix);
+  while (!end.empty() && static_cast<unsigned char>(end.back()) == 0xff) end.pop_back();
+  if (end.empty()) return Fail(ErrorCode::kInternal, "no key follows the prefix");
+  end.back() = static_cast<char>(static_cast<unsigned char>(end.back()) + 1);
+  const rocksdb::Status status =
+      db_->DeleteRange(rocksdb::WriteOptions(), rows_, ToSlice(prefix), ToSlice(end));
+  if (!status.ok()) return eventstore::FailFromRocks(status, "deleting view rows");
+  return {};
+}
+
 std::unique_ptr<const RowReader> RocksViewStore::Snapshot() const {
   return std::make_unique<SnapshotReader>(*this);
 }

@@ -35,6 +35,7 @@ class RocksViewStore final : public ViewStore {
   std::unique_ptr<RowCursor> OpenCursor(std::string_view prefix) const override;
   Result<uint64_t> Checkpoint(std::string_view projection) const override;
   Status Commit(const ViewCommit& commit) override;
+  Status DeletePrefix(std::string_view prefix) override;
   std::unique_ptr<const RowReader> Snapshot() const override;
 
  private:

@@ -80,6 +80,9 @@ class ViewStore : public RowReader {
   // 0 for a projection that has never committed.
   virtual Result<uint64_t> Checkpoint(std::string_view projection) const = 0;
   virtual Status Commit(const ViewCommit& commit) = 0;
+  // Deletes every row whose key starts with `prefix`: rows that no projection writes any more
+  // (a view that moved to a projection of its own). Not for a projection's live rows.
+  virtual Status DeletePrefix(std::string_view prefix) = 0;
   // A reader over one consistent state of every row: commits made after this call are not
   // visible through it. Release it promptly (it may hold back commits or old data).
   virtual std::unique_ptr<const RowReader> Snapshot() const = 0;

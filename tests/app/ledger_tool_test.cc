@@ -420,6 +420,52 @@ TEST_F(LedgerToolTest, AChangedLiveViewFailsReplayNamingItsKey) {
       << replayed.out;
 }
 
+// A data directory of the version before the text index was a projection of its own: its
+// trigram rows under the contract views' name, and no text index checkpoint. The service drops
+// those rows at start and builds the text index from the log, so the replay is equal again.
+TEST_F(LedgerToolTest, AnEarlierVersionsTrigramRowsGiveWayToTheTextIndexAtStart) {
+  const std::filesystem::path copy = CopyData("earlier-text-rows");
+  size_t moved = 0;
+  WithRawDb(copy, "projections", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* rows) {
+    std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), rows));
+    const std::string text_index = "contract-text/";
+    const std::string prefix = text_index + "gt/";
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      const std::string key = it->key().ToString();
+      const std::string earlier_key = "contracts/" + key.substr(text_index.size());
+      ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), rows, earlier_key, "").ok());
+      ASSERT_TRUE(db.Delete(rocksdb::WriteOptions(), rows, key).ok());
+      ++moved;
+    }
+  });
+  ASSERT_GT(moved, 100u);
+  WithRawDb(copy, "checkpoints", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* checkpoints) {
+    ASSERT_TRUE(db.Delete(rocksdb::WriteOptions(), checkpoints, "contract-text").ok());
+  });
+  auto before = Run({"replay", "--data-dir", copy.string()});
+  EXPECT_EQ(before.exit_code, 1) << before.out << before.err;
+
+  ChildProcess server(std::vector<std::string>{CONTRACTD_BINARY, "serve", "--data-dir",
+                                               copy.string(), "--listen", "127.0.0.1:0"});
+  ASSERT_TRUE(server.WaitForLine("listening on", std::chrono::seconds(60))) << server.output();
+  server.Signal(SIGTERM);
+  ASSERT_EQ(server.Wait(std::chrono::seconds(30)), 0) << server.output();
+  EXPECT_NE(server.output().find("dropping the trigram rows of an earlier version"),
+            std::string::npos)
+      << server.output();
+
+  auto after = Run({"replay", "--data-dir", copy.string()});
+  EXPECT_EQ(after.exit_code, 0) << after.out << after.err;
+  EXPECT_NE(after.out.find("replay: equal"), std::string::npos) << after.out;
+  WithRawDb(copy, "projections", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* rows) {
+    std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), rows));
+    it->Seek("contracts/gt/");
+    EXPECT_FALSE(it->Valid() && it->key().starts_with("contracts/gt/")) << it->key().ToString();
+    it->Seek("contract-text/gt/");
+    EXPECT_TRUE(it->Valid() && it->key().starts_with("contract-text/gt/"));
+  });
+}
+
 TEST_F(LedgerToolTest, ReadOnlyStoreRefusesAppends) {
   eventstore::RocksStoreOptions options;
   options.data_dir = data_dir_.string();

@@ -27,6 +27,7 @@
 #include "http/template_routes.h"
 #include "projections/contract_as_of.h"
 #include "projections/contract_queries.h"
+#include "projections/contract_text_index.h"
 #include "projections/contract_views.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
@@ -99,6 +100,7 @@ struct FuzzService::Parts {
   projections::MemoryViewStore views;
   projections::TemplateCatalog catalog;
   std::unique_ptr<projections::ContractViews> contract_views;
+  std::unique_ptr<projections::ContractTextIndex> text_index;
   std::unique_ptr<projections::SigningSessionIndex> sessions;
   std::unique_ptr<http::AuthModule> auth;
   std::unique_ptr<projections::Projector> projector;
@@ -122,6 +124,7 @@ struct FuzzService::Parts {
     (void)Must(commands::ImportTemplateDirectory(*store, SOURCE_DIR "/examples/templates",
                                                  eventstore::Actor{.client_id = "contractd"}));
     contract_views = std::make_unique<projections::ContractViews>(*store);
+    text_index = std::make_unique<projections::ContractTextIndex>(*store);
     sessions = std::make_unique<projections::SigningSessionIndex>(views);
     auth = Must(http::AuthModule::Create(
         *store, data_dir,
@@ -133,8 +136,8 @@ struct FuzzService::Parts {
                                  .pbkdf2_iterations = 1000}));
     projector = std::make_unique<projections::Projector>(
         *store, views,
-        std::vector<projections::Projection*>{&catalog, contract_views.get(), &auth->directory(),
-                                              sessions.get()});
+        std::vector<projections::Projection*>{&catalog, contract_views.get(), text_index.get(),
+                                              &auth->directory(), sessions.get()});
     if (!projector->Start() || !projector->WaitFor(store->Size(), kWait)) __builtin_trap();
     AddRoutes();
     handler = std::make_unique<http::ApiHandler>(routes, &auth->authenticator(),

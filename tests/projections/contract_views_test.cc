@@ -9,6 +9,7 @@
 #include "contract_world.h"
 #include "domain/contract.h"
 #include "projections/contract_index.h"
+#include "projections/contract_text_index.h"
 #include "projections/rebuild.h"
 #include "projections/status_row.h"
 #include "projections/template_catalog.h"
@@ -231,8 +232,9 @@ TEST(ContractViewsCacheTest, ReplayingFromTheLogGivesTheSameRowsAsTheCache) {
   // from the log instead of continuing a cached state.
   MemoryViewStore rebuilt;
   ContractViews contracts(world.store(), ContractViewsOptions{.max_cached_states = 1});
+  ContractTextIndex text_index(world.store(), /*max_cached_states=*/1);
   TemplateCatalog catalog;
-  ASSERT_TRUE(Rebuild(world.store(), {&catalog, &contracts}, rebuilt, 1));
+  ASSERT_TRUE(Rebuild(world.store(), {&catalog, &contracts, &text_index}, rebuilt, 1));
   auto difference = FirstDifference(world.views(), rebuilt);
   ASSERT_TRUE(difference);
   EXPECT_EQ(*difference, std::nullopt) << **difference;

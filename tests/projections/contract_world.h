@@ -1,6 +1,6 @@
-// Test support: an event store, a view store, the template catalog and contract views under a
-// running projector, and a ContractScript to make history with. After each scripted command,
-// Sync() waits for the views as a command handler would (read-your-writes).
+// Test support: an event store, a view store, the template catalog, contract views and the text
+// index under one running projector, and a ContractScript to make history with. After each scripted
+// command, Sync() waits for the views as a command handler would (read-your-writes).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include "contract_script.h"
 #include "eventstore/memory_event_store.h"
 #include "projections/contract_queries.h"
+#include "projections/contract_text_index.h"
 #include "projections/contract_views.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
@@ -25,7 +26,8 @@ class ContractWorld {
   explicit ContractWorld(ContractViewsOptions options = {})
       : store_(Create()),
         contracts_(*store_, options),
-        projector_(*store_, views_, {&catalog_, &contracts_}),
+        text_index_(*store_),
+        projector_(*store_, views_, {&catalog_, &contracts_, &text_index_}),
         queries_(views_, kCursorKey),
         script_(*store_) {
     EXPECT_TRUE(projector_.Start());
@@ -58,6 +60,7 @@ class ContractWorld {
   MemoryViewStore views_;
   TemplateCatalog catalog_;
   ContractViews contracts_;
+  ContractTextIndex text_index_;
   Projector projector_;
   ContractQueries queries_;
   ContractScript script_;

@@ -6,6 +6,7 @@
 
 #include "contract_script.h"
 #include "eventstore/rocksdb_event_store.h"
+#include "projections/contract_text_index.h"
 #include "projections/contract_views.h"
 #include "projections/memory_view_store.h"
 #include "projections/projector.h"
@@ -71,15 +72,21 @@ TEST(RebuildTest, ARebuiltViewEqualsTheLiveOne) {
   {
     TemplateCatalog catalog;
     ContractViews contracts(**store);
+    ContractTextIndex text_index(**store);
+    // The text index on a projector of its own, as the service runs it.
     Projector projector(**store, **live, {&catalog, &contracts});
+    Projector text_projector(**store, **live, {&text_index});
     ASSERT_TRUE(projector.Start());
+    ASSERT_TRUE(text_projector.Start());
     testing::ContractScript script(**store);
     script.ImportTemplate("services-agreement.json");
     script.ImportTemplate("mutual-nda.json");
     // The live projector runs while the history is made, in batches as they come.
     ScriptHistory(script);
     ASSERT_TRUE(projector.WaitFor((*store)->Size(), milliseconds(5000)));
+    ASSERT_TRUE(text_projector.WaitFor((*store)->Size(), milliseconds(5000)));
     ASSERT_TRUE(projector.health());
+    ASSERT_TRUE(text_projector.health());
   }
   ASSERT_GT((*store)->Size(), 15u);
 
@@ -87,7 +94,8 @@ TEST(RebuildTest, ARebuiltViewEqualsTheLiveOne) {
     MemoryViewStore rebuilt;
     TemplateCatalog catalog;
     ContractViews contracts(**store);
-    auto reached = Rebuild(**store, {&catalog, &contracts}, rebuilt, batch);
+    ContractTextIndex text_index(**store);
+    auto reached = Rebuild(**store, {&catalog, &contracts, &text_index}, rebuilt, batch);
     ASSERT_TRUE(reached) << reached.error().message;
     EXPECT_EQ(*reached, (*store)->Size());
     EXPECT_EQ(*rebuilt.Checkpoint("contracts"), (*store)->Size());
@@ -98,9 +106,11 @@ TEST(RebuildTest, ARebuiltViewEqualsTheLiveOne) {
     EXPECT_NE(catalog.Find("tpl_mutual_nda"), nullptr);
   }
   // The comparison covers every list index, the secondary ones included.
-  for (const std::string family : {"g/", "gs/", "go/", "gc/", "ga/", "gr/", "gb/", "gt/", "gd/"}) {
+  for (const std::string family :
+       {"contracts/g/", "contracts/gs/", "contracts/go/", "contracts/gc/", "contracts/ga/",
+        "contracts/gr/", "contracts/gb/", "contract-text/gt/", "contracts/gd/"}) {
     bool present = false;
-    ASSERT_TRUE((*live)->Scan("contracts/" + family, "", false, [&](auto, auto) {
+    ASSERT_TRUE((*live)->Scan(family, "", false, [&](auto, auto) {
       present = true;
       return false;
     }));

@@ -78,6 +78,35 @@ TEST(ViewLagGateTest, ABurstOfWritesWaitsForTheViewsInsteadOfOutrunningThem) {
   }
 }
 
+// Applies at once.
+class FastProjection final : public Projection {
+ public:
+  std::string_view Name() const override { return "fast"; }
+  Status Apply(const eventstore::EventRecord&, ViewBatch&) override { return {}; }
+};
+
+TEST(ViewLagGateTest, AFollowedProjectorHoldsTheWritesWithItsOwnLag) {
+  const TempDir dir;
+  std::unique_ptr<eventstore::RocksEventStore> store = MustOpen(TestRocksOptions(dir.path()));
+  ASSERT_NE(store, nullptr);
+  MemoryViewStore views;
+  FastProjection fast;
+  SlowProjection slow;
+  // As the views and the text index: two projectors, the slow one followed with a lag of its own.
+  Projector views_projector(*store, views, {&fast});
+  Projector slow_projector(*store, views, {&slow});
+  ASSERT_TRUE(views_projector.Start());
+  ASSERT_TRUE(slow_projector.Start());
+  ViewLagGate gate(views_projector, /*max_lag_events=*/1024, std::chrono::seconds(5));
+  gate.Follow(slow_projector, /*max_lag_events=*/16);
+  store->SetAppendGate(&gate);
+  EXPECT_LE(LargestLagOfABurst(*store, slow_projector), 16u + 8u);
+  ASSERT_TRUE(slow_projector.WaitFor(store->Size(), std::chrono::seconds(10)));
+  store->SetAppendGate(nullptr);
+  slow_projector.Stop();
+  views_projector.Stop();
+}
+
 TEST(ViewLagGateTest, AReadSideThatIsNotRunningHoldsNothing) {
   const TempDir dir;
   std::unique_ptr<eventstore::RocksEventStore> store = MustOpen(TestRocksOptions(dir.path()));

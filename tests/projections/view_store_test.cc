@@ -96,6 +96,19 @@ TYPED_TEST(ViewStoreTest, ScansStayInsideThePrefix) {
   EXPECT_EQ(this->Keys("", "", false).size(), 6u);
 }
 
+TYPED_TEST(ViewStoreTest, DeletePrefixDeletesExactlyThePrefixsRows) {
+  this->Put({{"a/gt/x", ""},
+             {"b/gt", ""},
+             {"b/gt/1", ""},
+             {"b/gt/2/3", ""},
+             {"b/gt0", ""},
+             {"b/gs/1", ""}});
+  ASSERT_TRUE(this->views().DeletePrefix("b/gt/"));
+  EXPECT_EQ(this->Keys("", "", false), (Keys{"a/gt/x", "b/gs/1", "b/gt", "b/gt0"}));
+  ASSERT_TRUE(this->views().DeletePrefix("c/"));  // nothing to delete
+  EXPECT_EQ(this->Keys("", "", false).size(), 4u);
+}
+
 TYPED_TEST(ViewStoreTest, ScanStopsWhenTheVisitorSaysSo) {
   this->Put({{"p/1", ""}, {"p/2", ""}, {"p/3", ""}});
   int seen = 0;
