@@ -312,10 +312,10 @@ void WriteOrganizationTextChanges(std::string_view org, const IndexEntry* before
   Differences(
       trigrams(before), trigrams(after),
       [&](std::string_view trigram) {
-        batch.Delete(keys.Posting(PostingIndex::kTrigram, trigram));
+        batch.DeleteOnce(keys.Posting(PostingIndex::kTrigram, trigram));
       },
       [&](std::string_view trigram) {
-        batch.Put(keys.Posting(PostingIndex::kTrigram, trigram), std::string());
+        batch.PutOnce(keys.Posting(PostingIndex::kTrigram, trigram), "");
       });
 }
 

@@ -61,6 +61,10 @@ class ViewBatch {
   virtual void Put(std::string_view key, std::string&& value) { Put(key, std::string_view(value)); }
   void Put(std::string_view key, const char* value) { Put(key, std::string_view(value)); }
   virtual void Delete(std::string_view key) = 0;
+  // A row the batch writes at most once and never reads back (Get need not see it), which a
+  // store may keep more cheaply (once_rows.h); by default Put and Delete.
+  virtual void PutOnce(std::string_view key, std::string_view value) { Put(key, value); }
+  virtual void DeleteOnce(std::string_view key) { Delete(key); }
   virtual Result<std::optional<std::string>> Get(std::string_view key) const = 0;
 };
 

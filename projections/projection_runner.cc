@@ -62,7 +62,7 @@ Status ProjectionRunner::Apply(const std::vector<eventstore::EventRecord>& event
   std::vector<Entry*> advanced;
   for (Entry& entry : entries_) {
     if (entry.checkpoint >= end) continue;
-    PrefixedBatch batch(commit.rows, views_, entry.name);
+    PrefixedBatch batch(commit, views_, entry.name);
     for (size_t i = entry.checkpoint > first ? entry.checkpoint - first : 0; i < events.size();
          ++i) {
       if (Status applied = entry.projection->Apply(events[i], batch); !applied) {

@@ -1,6 +1,7 @@
 #include "projections/rocksdb_view_store.h"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 #include <rocksdb/write_batch.h>
@@ -214,7 +215,7 @@ Result<uint64_t> RocksViewStore::Checkpoint(std::string_view projection) const {
 
 Status RocksViewStore::Commit(const ViewCommit& commit) {
   // Sized up front: the batch's buffer grows by copying, and a commit holds a thousand events.
-  size_t bytes = 64;
+  size_t bytes = 64 + commit.once_rows.bytes() + 16 * commit.once_rows.size();
   for (const auto& [key, value] : commit.rows)
     bytes += key.size() + (value ? value->size() : 0) + 16;
   for (const auto& [name, position] : commit.checkpoints) bytes += name.size() + 8 + 16;
@@ -222,15 +223,22 @@ Status RocksViewStore::Commit(const ViewCommit& commit) {
   // In key order: the memtable's skip list remembers where the previous insert went, so a key
   // next to it is placed in a few comparisons. In hash order, every key of a commit (a hundred
   // trigram keys per new contract) pays a full descent of a list of millions of keys.
-  std::vector<const RowWrites::value_type*> sorted;
+  std::vector<OnceRows::Row> sorted;
   sorted.reserve(commit.rows.size());
-  for (const auto& row : commit.rows) sorted.push_back(&row);
+  for (const auto& [key, value] : commit.rows) {
+    sorted.push_back({key, value ? std::optional<std::string_view>(*value) : std::nullopt});
+  }
   std::sort(sorted.begin(), sorted.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* row : sorted) {
-    const auto& [key, value] = *row;
-    const rocksdb::Status status =
-        value ? batch.Put(rows_, ToSlice(key), ToSlice(*value)) : batch.Delete(rows_, ToSlice(key));
+            [](const OnceRows::Row& a, const OnceRows::Row& b) { return a.key < b.key; });
+  const std::vector<OnceRows::Row> once = commit.once_rows.Sorted();
+  std::vector<OnceRows::Row> all;
+  all.reserve(sorted.size() + once.size());
+  std::merge(sorted.begin(), sorted.end(), once.begin(), once.end(), std::back_inserter(all),
+             [](const OnceRows::Row& a, const OnceRows::Row& b) { return a.key < b.key; });
+  for (const OnceRows::Row& row : all) {
+    const rocksdb::Status status = row.value
+                                       ? batch.Put(rows_, ToSlice(row.key), ToSlice(*row.value))
+                                       : batch.Delete(rows_, ToSlice(row.key));
     if (!status.ok()) return eventstore::FailFromRocks(status, "batching view rows");
   }
   for (const auto& [name, position] : commit.checkpoints) {

@@ -72,9 +72,12 @@ std::unique_ptr<RowCursor> PrefixedReader::OpenCursor(std::string_view prefix) c
   return std::make_unique<PrefixedCursor>(rows_.OpenCursor(full_prefix), prefix_);
 }
 
-PrefixedBatch::PrefixedBatch(RowWrites& writes, const RowReader& committed,
+PrefixedBatch::PrefixedBatch(ViewCommit& commit, const RowReader& committed,
                              std::string_view projection_name)
-    : writes_(writes), committed_(committed), prefix_(ProjectionPrefix(projection_name)) {}
+    : writes_(commit.rows),
+      once_rows_(commit.once_rows),
+      committed_(committed),
+      prefix_(ProjectionPrefix(projection_name)) {}
 
 std::string PrefixedBatch::FullKey(std::string_view key) const {
   std::string full;
@@ -96,6 +99,16 @@ void PrefixedBatch::Put(std::string_view key, std::string&& value) {
 
 void PrefixedBatch::Delete(std::string_view key) {
   writes_.insert_or_assign(FullKey(key), std::nullopt);
+  touched_ = true;
+}
+
+void PrefixedBatch::PutOnce(std::string_view key, std::string_view value) {
+  once_rows_.Add(prefix_, key, value);
+  touched_ = true;
+}
+
+void PrefixedBatch::DeleteOnce(std::string_view key) {
+  once_rows_.Add(prefix_, key, std::nullopt);
   touched_ = true;
 }
 

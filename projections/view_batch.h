@@ -1,5 +1,5 @@
 // The adapters that give a projection its own part of a ViewStore: PrefixedReader (a ViewReader)
-// and PrefixedBatch (a ViewBatch whose writes go into the batch-wide RowWrites of a commit). Both
+// and PrefixedBatch (a ViewBatch whose writes go into the batch-wide ViewCommit). Both
 // add "<projection name>/" to every key, and remove it from the keys a scan reports.
 // Thread safety: PrefixedReader is as safe as the RowReader below it; a PrefixedBatch belongs to
 // the thread that applies events.
@@ -33,14 +33,16 @@ class PrefixedReader final : public ViewReader {
 
 class PrefixedBatch final : public ViewBatch {
  public:
-  // `writes` collects the writes of every projection of one commit; `committed` answers Get for
+  // `commit` collects the writes of every projection of one commit; `committed` answers Get for
   // keys the batch has not written. Both must outlive this object.
-  PrefixedBatch(RowWrites& writes, const RowReader& committed, std::string_view projection_name);
+  PrefixedBatch(ViewCommit& commit, const RowReader& committed, std::string_view projection_name);
 
   using ViewBatch::Put;
   void Put(std::string_view key, std::string_view value) override;
   void Put(std::string_view key, std::string&& value) override;
   void Delete(std::string_view key) override;
+  void PutOnce(std::string_view key, std::string_view value) override;
+  void DeleteOnce(std::string_view key) override;
   Result<std::optional<std::string>> Get(std::string_view key) const override;
 
   // True once the projection wrote anything.
@@ -50,6 +52,7 @@ class PrefixedBatch final : public ViewBatch {
   std::string FullKey(std::string_view key) const;
 
   RowWrites& writes_;
+  OnceRows& once_rows_;
   const RowReader& committed_;
   const std::string prefix_;
   bool touched_ = false;

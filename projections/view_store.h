@@ -26,6 +26,7 @@
 
 #include "domain/result.h"
 #include "projections/get_each_key.h"
+#include "projections/once_rows.h"
 #include "projections/row_cursor.h"
 
 namespace esign::projections {
@@ -69,9 +70,10 @@ struct StringHash {
 using RowWrites =
     std::unordered_map<std::string, std::optional<std::string>, StringHash, std::equal_to<>>;
 
-// What one commit writes.
+// What one commit writes. A key is in `rows` or in `once_rows`, never in both.
 struct ViewCommit {
   RowWrites rows;
+  OnceRows once_rows;
   std::map<std::string, uint64_t, std::less<>> checkpoints;  // projection name -> next position
 };
 

@@ -96,6 +96,25 @@ TYPED_TEST(ViewStoreTest, ScansStayInsideThePrefix) {
   EXPECT_EQ(this->Keys("", "", false).size(), 6u);
 }
 
+TYPED_TEST(ViewStoreTest, RowsWrittenOnceCommitInKeyOrderWithTheOthers) {
+  this->Put({{"one/a", "old"}, {"one/c", "gone"}, {"two/x", "kept"}});
+  ViewCommit commit;
+  PrefixedBatch batch(commit, this->views(), "one");
+  batch.PutOnce("d", "4");
+  batch.Put("b", "2");
+  batch.PutOnce("a", "1");
+  batch.DeleteOnce("c");
+  batch.PutOnce("e", "");
+  EXPECT_TRUE(commit.rows.size() == 1 && commit.once_rows.size() == 4);
+  EXPECT_EQ(*batch.Get("a"), "old");  // a row written once is not read back
+  commit.checkpoints["one"] = 9;
+  ASSERT_TRUE(this->views().Commit(commit));
+  EXPECT_EQ(this->Keys("", "", false), (Keys{"one/a", "one/b", "one/d", "one/e", "two/x"}));
+  EXPECT_EQ(*this->views().Get("one/a"), "1");
+  EXPECT_EQ(*this->views().Get("one/e"), "");
+  EXPECT_EQ(*this->views().Checkpoint("one"), 9u);
+}
+
 TYPED_TEST(ViewStoreTest, DeletePrefixDeletesExactlyThePrefixsRows) {
   this->Put({{"a/gt/x", ""},
              {"b/gt", ""},
@@ -154,8 +173,9 @@ TYPED_TEST(ViewStoreTest, PrefixedAdaptersKeepProjectionsApart) {
   }));
   EXPECT_EQ(keys, Keys{"k"});
 
-  RowWrites writes;
-  PrefixedBatch batch(writes, this->views(), "one");
+  ViewCommit commit;
+  RowWrites& writes = commit.rows;
+  PrefixedBatch batch(commit, this->views(), "one");
   EXPECT_FALSE(batch.touched());
   EXPECT_EQ(*batch.Get("k"), "mine");  // committed
   batch.Put("k", "new");
