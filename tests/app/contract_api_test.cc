@@ -306,6 +306,22 @@ TEST_F(ContractApiTest, GrantsDecideWhoReadsAndFiltersNeverWiden) {
   EXPECT_TRUE(ids_of("a", "?q=shared").contains(id));
 }
 
+// The text index runs on a projector of its own: a client's search right after its own create
+// waits for it, every time, and finds exactly what it created.
+TEST_F(ContractApiTest, ASearchRightAfterACreateFindsIt) {
+  for (int i = 0; i < 20; ++i) {
+    const std::string title = "Zephyrine " + std::to_string(1000 + i);
+    const object created = Create("a", NdaBody(title, false));
+    ASSERT_TRUE(created.contains("id"));
+    auto found =
+        client_.Get("/api/v1/contracts?q=zephyrine%20" + std::to_string(1000 + i), As("a"));
+    ASSERT_EQ(found.status, 200) << found.body;
+    const auto& items = found.Json().at("items").as_array();
+    ASSERT_EQ(items.size(), 1u) << found.body;
+    EXPECT_EQ(items[0].at("id"), created.at("id"));
+  }
+}
+
 TEST_F(ContractApiTest, PagingWithCursors) {
   for (int i = 0; i < 5; ++i) Create("c", NdaBody("Page " + std::to_string(i), false));
   std::set<std::string> seen;
