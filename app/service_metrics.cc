@@ -21,6 +21,13 @@ struct DeliveryChannel {
   const delivery::DeliveryStore* records;
 };
 
+// Events of the log that `projector` has not applied yet.
+double LagOf(const eventstore::EventStore& log, const projections::Projector& projector) {
+  const uint64_t size = log.Size();
+  const uint64_t applied = projector.position();
+  return static_cast<double>(size > applied ? size - applied : 0);
+}
+
 }  // namespace
 
 void Service::AddGauges() {
@@ -66,18 +73,11 @@ void Service::AddGauges() {
                        return notices ? static_cast<double>(notices->failed_notices()) : 0;
                      });
   metrics.AddGauge("contractd_projection_lag_events",
-                   "Events in the log that the read side has not applied yet.", [this] {
-                     const uint64_t size = store_->Size();
-                     const uint64_t applied = projector_->position();
-                     return static_cast<double>(size > applied ? size - applied : 0);
-                   });
+                   "Events in the log that the read side has not applied yet.",
+                   [this] { return LagOf(*store_, *projector_); });
   metrics.AddGauge("contractd_text_index_lag_events",
                    "Events in the log that the text index (the trigrams of q) has not applied yet.",
-                   [this] {
-                     const uint64_t size = store_->Size();
-                     const uint64_t applied = text_projector_->position();
-                     return static_cast<double>(size > applied ? size - applied : 0);
-                   });
+                   [this] { return LagOf(*store_, *text_projector_); });
   AddDeliveryGauges();
   metrics.AddGauge("contractd_timers_due",
                    "Contracts whose timer (expiry, reminder) is due and not yet fired (at most "

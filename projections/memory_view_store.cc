@@ -79,7 +79,7 @@ Status MemoryViewStore::Commit(const ViewCommit& commit) {
       rows_.erase(it);
     }
   }
-  for (const OnceRows::Row& row : commit.once_rows.Sorted()) {
+  for (const OnceRows::Row& row : commit.once_rows.Rows()) {
     if (row.value) {
       rows_.insert_or_assign(std::string(row.key), std::string(*row.value));
     } else if (const auto it = rows_.find(row.key); it != rows_.end()) {

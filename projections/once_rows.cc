@@ -1,7 +1,5 @@
 #include "projections/once_rows.h"
 
-#include <algorithm>
-
 namespace esign::projections {
 
 void OnceRows::Add(std::string_view prefix, std::string_view key,
@@ -16,7 +14,7 @@ void OnceRows::Add(std::string_view prefix, std::string_view key,
   entries_.push_back(entry);
 }
 
-std::vector<OnceRows::Row> OnceRows::Sorted() const {
+std::vector<OnceRows::Row> OnceRows::Rows() const {
   std::vector<Row> rows;
   rows.reserve(entries_.size());
   const std::string_view bytes(bytes_);
@@ -26,7 +24,6 @@ std::vector<OnceRows::Row> OnceRows::Sorted() const {
     if (!entry.deleted) value = bytes.substr(entry.at + entry.key_size, entry.value_size);
     rows.push_back({key, value});
   }
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.key < b.key; });
   return rows;
 }
 

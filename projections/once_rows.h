@@ -1,7 +1,7 @@
 // Rows a commit writes at most once and never reads back (ViewBatch::PutOnce): the text index's
 // trigram rows, about four in five of the rows a contract's creation writes. They are appended to
 // one buffer instead of the map of every other row, so such a row costs no hash look-up and no
-// allocation of its own; the commit sorts them once and writes them in key order with the rest.
+// allocation of its own; the commit sorts them with the rest and writes all in key order.
 // Thread safety: none; one commit's.
 #pragma once
 
@@ -27,8 +27,8 @@ class OnceRows {
   bool empty() const { return entries_.empty(); }
   size_t size() const { return entries_.size(); }
   size_t bytes() const { return bytes_.size(); }
-  // Every row, in key order; valid until the next Add.
-  std::vector<Row> Sorted() const;
+  // Every row, in the order added; valid until the next Add.
+  std::vector<Row> Rows() const;
 
  private:
   struct Entry {

@@ -1,7 +1,6 @@
 #include "projections/rocksdb_view_store.h"
 
 #include <algorithm>
-#include <iterator>
 #include <vector>
 
 #include <rocksdb/write_batch.h>
@@ -223,18 +222,13 @@ Status RocksViewStore::Commit(const ViewCommit& commit) {
   // In key order: the memtable's skip list remembers where the previous insert went, so a key
   // next to it is placed in a few comparisons. In hash order, every key of a commit (a hundred
   // trigram keys per new contract) pays a full descent of a list of millions of keys.
-  std::vector<OnceRows::Row> sorted;
-  sorted.reserve(commit.rows.size());
+  std::vector<OnceRows::Row> all = commit.once_rows.Rows();
+  all.reserve(all.size() + commit.rows.size());
   for (const auto& [key, value] : commit.rows) {
-    sorted.push_back({key, value ? std::optional<std::string_view>(*value) : std::nullopt});
+    all.push_back({key, value ? std::optional<std::string_view>(*value) : std::nullopt});
   }
-  std::sort(sorted.begin(), sorted.end(),
+  std::sort(all.begin(), all.end(),
             [](const OnceRows::Row& a, const OnceRows::Row& b) { return a.key < b.key; });
-  const std::vector<OnceRows::Row> once = commit.once_rows.Sorted();
-  std::vector<OnceRows::Row> all;
-  all.reserve(sorted.size() + once.size());
-  std::merge(sorted.begin(), sorted.end(), once.begin(), once.end(), std::back_inserter(all),
-             [](const OnceRows::Row& a, const OnceRows::Row& b) { return a.key < b.key; });
   for (const OnceRows::Row& row : all) {
     const rocksdb::Status status = row.value
                                        ? batch.Put(rows_, ToSlice(row.key), ToSlice(*row.value))
@@ -256,13 +250,9 @@ Status RocksViewStore::Commit(const ViewCommit& commit) {
 }
 
 Status RocksViewStore::DeletePrefix(std::string_view prefix) {
-  if (prefix.empty()) return Fail(ErrorCode::kInternal, "deleting every view row");
-  // The keys after every key with the prefix: the prefix with its last byte raised (a prefix of
-  // 0xff bytes, which no view key starts with, is refused).
-  std::string end(prefix);
-  while (!end.empty() && static_cast<unsigned char>(end.back()) == 0xff) end.pop_back();
-  if (end.empty()) return Fail(ErrorCode::kInternal, "no key follows the prefix");
-  end.back() = static_cast<char>(static_cast<unsigned char>(end.back()) + 1);
+  // Empty for an empty prefix or one of 0xff bytes, which no projection deletes.
+  const std::string end = PrefixSuccessor(prefix);
+  if (end.empty()) return Fail(ErrorCode::kInternal, "no key follows the prefix to delete");
   const rocksdb::Status status =
       db_->DeleteRange(rocksdb::WriteOptions(), rows_, ToSlice(prefix), ToSlice(end));
   if (!status.ok()) return eventstore::FailFromRocks(status, "deleting view rows");

@@ -1,7 +1,5 @@
 #include "projections/view_lag_gate.h"
 
-#include <algorithm>
-
 namespace esign::projections {
 
 void ViewLagGate::BeforeBatch(uint64_t log_size) const {
