@@ -2,8 +2,8 @@
 //   callers   queue their append and sleep (Completion);
 //   appender  takes every queued append, decides them together (AppendPlanner) and writes their
 //             records, index entries and ledger nodes in one WriteBatch, without syncing;
-//   syncer    syncs the WAL once for every batch written since its last sync, publishes the new
-//             size and root, and wakes the callers.
+//   syncer    syncs the WAL once for every batch written since its last sync (its files directly,
+//             wal_files.h), publishes the new size and root, and wakes the callers.
 // The appender writes batch N+1 while the syncer waits for the disk on batch N, so neither the
 // disk nor the CPU waits for the other. Throughput comes from that batching: one WAL sync serves
 // every append of one or more batches.
@@ -13,7 +13,8 @@
 // (a background error) until a recovery flushes the memtables to new files. The appender asks for
 // one (full_disk_recovery.h) when an append arrives while the disk is full, so writes resume with
 // the first append after space returns. A failed WAL sync is
-// different: it latches failed_ (see rocksdb_event_store.h).
+// different: it latches failed_ (see rocksdb_event_store.h). A batch written before another
+// writer's write failed is still synced and acknowledged: its bytes precede the failed record.
 #include <pthread.h>
 
 #include <algorithm>
@@ -344,7 +345,7 @@ void RocksEventStore::SyncAndAnswer(std::vector<WrittenBatch>& written) {
   if (last_written != nullptr && options_.sync && options_.pipelined_sync &&
       !failed_.load(std::memory_order_acquire)) {
     const auto start = std::chrono::steady_clock::now();
-    synced = db_->SyncWAL();
+    synced = wal_files_->SyncWritten();
     grouping_.Synced(std::chrono::steady_clock::now() - start);
     stat_syncs_.fetch_add(1, std::memory_order_relaxed);
   }

@@ -9,6 +9,8 @@
 #include <system_error>
 #include <utility>
 
+#include <rocksdb/env.h>
+
 #include "eventstore/rocksdb_append_index.h"
 #include "eventstore/rocksdb_blob_store.h"
 #include "eventstore/rocksdb_ledger.h"
@@ -83,6 +85,11 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
   rocksdb::DBOptions db_options = StoreDBOptions(options);
   if (!options.read_only) {
     db_options.listeners.push_back(store->full_disk_.MakeListener());
+    // The syncer syncs the WAL files itself (wal_files.h). The composite Env takes the files from
+    // the given Env's file system and the rest (threads, clock) from the default Env.
+    store->wal_files_ = std::make_unique<WalFiles>(db_options.env->GetFileSystem());
+    store->wal_env_ = rocksdb::NewCompositeEnv(store->wal_files_->file_system());
+    db_options.env = store->wal_env_.get();
   }
   const rocksdb::Status opened =
       options.read_only

@@ -54,6 +54,7 @@
 #include "eventstore/merkle_ledger.h"
 #include "eventstore/node_cache.h"
 #include "eventstore/sync_grouping.h"
+#include "eventstore/wal_files.h"
 
 namespace esign::eventstore {
 
@@ -259,6 +260,10 @@ class RocksEventStore final : public EventStore, private LedgerView {
 
   const RocksStoreOptions options_;
   const Clock& clock_;
+  // Opened for writing: the WAL files the syncer syncs, and the Env that tracks them. Both
+  // outlive db_.
+  std::unique_ptr<WalFiles> wal_files_;
+  std::unique_ptr<rocksdb::Env> wal_env_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<std::string> family_names_;               // of the families opened
   std::vector<rocksdb::ColumnFamilyHandle*> families_;  // in family_names_ order, owned

@@ -4,17 +4,22 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 
 #include "domain/clock.h"
+#include "eventstore/rocksdb_options.h"
 #include "eventstore/store_keys.h"
 #include "eventstore/verify_log.h"
 #include "tests/eventstore/store_test_support.h"
+#include "tests/support/eventually.h"
 
 namespace esign::eventstore {
 namespace {
@@ -292,6 +297,25 @@ class FaultyEnv : public rocksdb::EnvWrapper {
   std::atomic<bool> fail_appends{false};
   std::atomic<bool> fail_syncs{false};
 
+  // While held, a WAL sync waits in the file system until Release.
+  void Hold() {
+    std::lock_guard lock(hold_mutex_);
+    held_ = true;
+    syncs_waiting_ = 0;
+  }
+  void Release() {
+    {
+      std::lock_guard lock(hold_mutex_);
+      held_ = false;
+    }
+    hold_changed_.notify_all();
+  }
+  // Waits until a sync is held.
+  void AwaitHeldSync() {
+    std::unique_lock lock(hold_mutex_);
+    hold_changed_.wait(lock, [this] { return syncs_waiting_ > 0; });
+  }
+
  private:
   class WalFile : public rocksdb::WritableFileWrapper {
    public:
@@ -307,6 +331,7 @@ class FaultyEnv : public rocksdb::EnvWrapper {
       return WritableFileWrapper::Append(data, info);
     }
     rocksdb::Status Sync() override {
+      env_.WaitWhileHeld();
       if (env_.fail_syncs) return rocksdb::Status::IOError("injected sync failure");
       return WritableFileWrapper::Sync();
     }
@@ -319,6 +344,19 @@ class FaultyEnv : public rocksdb::EnvWrapper {
     std::unique_ptr<rocksdb::WritableFile> file_;
     FaultyEnv& env_;
   };
+
+  void WaitWhileHeld() {
+    std::unique_lock lock(hold_mutex_);
+    if (!held_) return;
+    ++syncs_waiting_;
+    hold_changed_.notify_all();
+    hold_changed_.wait(lock, [this] { return !held_; });
+  }
+
+  std::mutex hold_mutex_;
+  std::condition_variable hold_changed_;
+  bool held_ = false;      // guarded by hold_mutex_
+  int syncs_waiting_ = 0;  // guarded by hold_mutex_
 };
 
 class RocksFaultTest : public ::testing::TestWithParam<bool> {};
@@ -382,6 +420,57 @@ TEST_P(RocksFaultTest, AFailedWriteFailsItsAppendsAndChangesNothing) {
   EXPECT_EQ(store->Size(), 1u);
   EXPECT_EQ(store->CurrentVersion("s").value(), StreamVersion(1));
   EXPECT_EQ(store->ledger().Root(1).value(), RecomputedRoot(*store));
+}
+
+// Entries of a family, counted directly in the database: what is written, synced or not.
+size_t WrittenEntries(RocksEventStore& store, const std::string& family) {
+  std::unique_ptr<rocksdb::Iterator> it(
+      store.db()->NewIterator(rocksdb::ReadOptions(), store.Family(family)));
+  size_t entries = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++entries;
+  return entries;
+}
+
+// Another writer of the database (a view's commit) fails on the WAL after an append's batch is
+// written and before its sync: the batch precedes the failed record, so it is synced and
+// acknowledged, and the process goes on (RocksDB's SyncWAL would abort it on that WAL file).
+TEST(RocksWalFaultTest, ABatchWrittenBeforeAnotherWritersFailedWriteIsSyncedAndAcknowledged) {
+  const TempDir dir;
+  FaultyEnv env;
+  RocksStoreOptions options = TestRocksOptions(dir.path());
+  options.env = &env;
+  options.pipelined_sync = true;
+  std::unique_ptr<RocksEventStore> store = MustOpen(options);
+  ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("first", 1)));
+
+  // The syncer waits in its next sync, so the append after it stays written and unsynced.
+  env.Hold();
+  std::thread held(
+      [&] { ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("a", 1))); });
+  env.AwaitHeldSync();
+  Result<AppendResult> second;
+  std::thread unsynced(
+      [&] { second = store->Append("s", ExpectedVersion::Any(), Events("b", 1)); });
+  ASSERT_TRUE(esign::testing::Eventually(
+      [&] { return WrittenEntries(*store, family::kEvents) == 3; }, std::chrono::seconds(10)));
+
+  env.fail_appends = true;
+  const rocksdb::Status side = store->db()->Put(
+      rocksdb::WriteOptions(), store->Family(family::kCheckpoints), "a view", "its position");
+  env.fail_appends = false;
+  EXPECT_FALSE(side.ok());
+  env.Release();
+  held.join();
+  unsynced.join();
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_EQ(store->Size(), 3u);
+  store->Close();
+  store.reset();
+
+  options.env = nullptr;
+  store = MustOpen(options);
+  EXPECT_EQ(store->Size(), 3u);
+  EXPECT_EQ(store->ledger().Root(3).value(), RecomputedRoot(*store));
 }
 
 INSTANTIATE_TEST_SUITE_P(SyncModes, RocksFaultTest, ::testing::Bool(),
