@@ -211,8 +211,10 @@ Status DeliveryStore::CopyTo(const std::string& target_dir) const {
   return eventstore::CheckpointDatabase(*db_, target_dir);
 }
 
-Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliveries) {
+Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliveries,
+                                                   std::vector<std::string>* stored_now) {
   std::vector<Delivery> pending;
+  std::vector<std::string> stored_ids;
   rocksdb::WriteBatch batch;
   std::set<std::string> in_batch;
   for (Delivery& d : deliveries) {
@@ -226,12 +228,14 @@ Result<std::vector<Delivery>> DeliveryStore::Admit(std::vector<Delivery> deliver
     d.state = DeliveryState::kPending;
     PutRecord(batch, d);
     if (outbox_) batch.Put(ContractKey(d), d.id);
+    if (stored_now != nullptr) stored_ids.push_back(d.id);
     pending.push_back(std::move(d));
   }
   if (batch.Count() == 0) return pending;
   const rocksdb::Status status = Write(Synced(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "storing deliveries");
   for (const Delivery& d : pending) tally_.Saw(d);
+  if (stored_now != nullptr) *stored_now = std::move(stored_ids);
   return pending;
 }
 

@@ -81,8 +81,10 @@ class DeliveryStore {
 
   // Stores the deliveries whose id is not stored yet, as pending, in one synced write. Returns the
   // pending ones, as stored: those it stored, and those stored earlier that are still pending
-  // (their event was read again, after a restart or a rebalance).
-  Result<std::vector<Delivery>> Admit(std::vector<Delivery> deliveries);
+  // (their event was read again, after a restart or a rebalance). `stored_now`, when given,
+  // receives the ids of those it stored.
+  Result<std::vector<Delivery>> Admit(std::vector<Delivery> deliveries,
+                                      std::vector<std::string>* stored_now = nullptr);
   // Stores a delivery, new or not; Not synced (see the
   // .cc).
   Status Update(const Delivery& delivery);

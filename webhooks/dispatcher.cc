@@ -121,6 +121,7 @@ void Dispatcher::Stop() {
 void Dispatcher::Wake() { lanes_->Wake(); }
 
 void Dispatcher::Settle(const std::string& delivery_id) {
+  first_copies_.Forget(delivery_id);
   // Behind the delivery's last record: a message is settled only once its outcome is recorded.
   recorder_->After([this, delivery_id] {
     std::lock_guard lock(offsets_mutex_);
@@ -133,8 +134,11 @@ delivery::LaneDeps::Attempted Dispatcher::Attempt(const WebhookEndpoint& endpoin
   thread_local std::mt19937_64 random(std::random_device{}());
   // Queued from the store at start and again from its message read again, it may have been sent
   // and recorded already while this copy waited: its record says whether it is still due, in the
-  // recorder's queue if it waits there, else in the store.
-  if (const std::optional<delivery::DeliveryState> queued = recorder_->QueuedState(delivery.id)) {
+  // recorder's queue if it waits there, else in the store. A first copy has no earlier one.
+  if (first_copies_.Take(delivery.id)) {
+    // Due.
+  } else if (const std::optional<delivery::DeliveryState> queued =
+                 recorder_->QueuedState(delivery.id)) {
     if (*queued != delivery::DeliveryState::kPending) {
       delivery.state = *queued;
       return delivery::LaneDeps::Attempted::kDone;
@@ -227,6 +231,7 @@ void Dispatcher::OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t err,
   }
   const std::set<std::string> dropped(released.begin(), released.end());
   dispatcher->lanes_->Drop(dropped);
+  dispatcher->first_copies_.Forget(dropped);
   rd_kafka_assign(handle, nullptr);
 }
 
@@ -348,8 +353,9 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
       deliveries.push_back(std::move(delivery));
     }
   }
+  std::vector<std::string> stored_now;
   auto admitted = deliveries.empty() ? Result<std::vector<delivery::Delivery>>()
-                                     : deps_.deliveries.Admit(std::move(deliveries));
+                                     : deps_.deliveries.Admit(std::move(deliveries), &stored_now);
   if (!admitted) return std::unexpected(admitted.error());
   std::vector<delivery::Delivery> pending = std::move(*admitted);
   pending.insert(pending.end(), retried.begin(), retried.end());
@@ -357,6 +363,7 @@ Result<Dispatcher::Recorded> Dispatcher::Record(const std::vector<Message>& mess
     if (auto recorded = deps_.recorded(pending); !recorded)
       return std::unexpected(recorded.error());
   }
+  first_copies_.Add(std::move(stored_now));
   // Only the pending deliveries hold their messages.
   std::set<std::string> pending_ids;
   for (const delivery::Delivery& d : pending) pending_ids.insert(d.id);

@@ -55,6 +55,7 @@
 #include "domain/stream_kinds.h"
 #include "webhooks/endpoint_directory.h"
 #include "webhooks/endpoint_secrets.h"
+#include "webhooks/first_copies.h"
 #include "webhooks/kafka_config.h"
 #include "webhooks/message_auth.h"
 #include "webhooks/offset_tracker.h"
@@ -148,6 +149,7 @@ class Dispatcher {
   const DispatcherOptions options_;
   KafkaHandle consumer_;
   std::unique_ptr<delivery::OutcomeRecorder> recorder_;  // the lanes' records
+  FirstCopies first_copies_;
   std::unique_ptr<delivery::DeliveryLanes> lanes_;
   SigningKeys signing_keys_;
   std::mutex offsets_mutex_;

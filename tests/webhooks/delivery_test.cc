@@ -242,9 +242,13 @@ TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
   esign::testing::TempDir dir;
   auto store = delivery::DeliveryStore::Open(dir.path());
   ASSERT_TRUE(store) << store.error().message;
-  auto admitted = (*store)->Admit({Make("whe_a", 9), Make("whe_a", 3), Make("whe_b", 4)});
+  std::vector<std::string> stored_now;
+  auto admitted =
+      (*store)->Admit({Make("whe_a", 9), Make("whe_a", 3), Make("whe_b", 4)}, &stored_now);
   ASSERT_TRUE(admitted);
   EXPECT_EQ(admitted->size(), 3u);
+  EXPECT_EQ(stored_now,
+            (std::vector<std::string>{(*admitted)[0].id, (*admitted)[1].id, (*admitted)[2].id}));
 
   delivery::Delivery done = (*admitted)[1];
   ASSERT_EQ(done.position, 3u);
@@ -257,9 +261,11 @@ TEST(DeliveryStoreTest, AdmitsNewDeliveriesOnceAndReturnsThoseStillPending) {
   // as stored, and nothing is stored twice.
   delivery::Delivery again = Make("whe_a", 9);
   again.body = "changed";
-  auto readmitted = (*store)->Admit({again, Make("whe_a", 3)});
+  auto readmitted = (*store)->Admit({again, Make("whe_a", 3), Make("whe_d", 5)}, &stored_now);
   ASSERT_TRUE(readmitted);
-  ASSERT_EQ(readmitted->size(), 1u);
+  ASSERT_EQ(readmitted->size(), 2u);
+  // Only the new one was stored now: the one read again was stored before.
+  EXPECT_EQ(stored_now, std::vector<std::string>{Make("whe_d", 5).id});
   EXPECT_EQ((*readmitted)[0].position, 9u);
   EXPECT_EQ((*readmitted)[0].body, "{}");
 
