@@ -41,27 +41,23 @@ class WalFiles::TrackedFile final : public rocksdb::FSWritableFileOwnerWrapper {
 
   rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                            rocksdb::IODebugContext* dbg) override {
-    written_.store(true, std::memory_order_release);
-    return target()->Append(data, options, dbg);
+    return Written(target()->Append(data, options, dbg));
   }
   rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                            const rocksdb::DataVerificationInfo& info,
                            rocksdb::IODebugContext* dbg) override {
-    written_.store(true, std::memory_order_release);
-    return target()->Append(data, options, info, dbg);
+    return Written(target()->Append(data, options, info, dbg));
   }
   rocksdb::IOStatus PositionedAppend(const rocksdb::Slice& data, uint64_t offset,
                                      const rocksdb::IOOptions& options,
                                      rocksdb::IODebugContext* dbg) override {
-    written_.store(true, std::memory_order_release);
-    return target()->PositionedAppend(data, offset, options, dbg);
+    return Written(target()->PositionedAppend(data, offset, options, dbg));
   }
   rocksdb::IOStatus PositionedAppend(const rocksdb::Slice& data, uint64_t offset,
                                      const rocksdb::IOOptions& options,
                                      const rocksdb::DataVerificationInfo& info,
                                      rocksdb::IODebugContext* dbg) override {
-    written_.store(true, std::memory_order_release);
-    return target()->PositionedAppend(data, offset, options, info, dbg);
+    return Written(target()->PositionedAppend(data, offset, options, info, dbg));
   }
   // A closed file is no longer synced here: RocksDB closes a WAL file at the database's close or
   // once its contents are in table files.
@@ -71,7 +67,9 @@ class WalFiles::TrackedFile final : public rocksdb::FSWritableFileOwnerWrapper {
     return target()->Close(options, dbg);
   }
 
-  // Called with the registry's mutex held, so Close waits for a sync under way.
+  // Called with the registry's mutex held, so Close waits for a sync under way. The flag is taken
+  // before the sync and set after each write, so no write that returned before a sync began is
+  // left out of it.
   rocksdb::IOStatus SyncIfWritten() {
     if (!written_.exchange(false, std::memory_order_acq_rel)) return rocksdb::IOStatus::OK();
     rocksdb::IOStatus synced = target()->Sync(rocksdb::IOOptions(), nullptr);
@@ -80,6 +78,10 @@ class WalFiles::TrackedFile final : public rocksdb::FSWritableFileOwnerWrapper {
   }
 
  private:
+  rocksdb::IOStatus Written(rocksdb::IOStatus status) {
+    written_.store(true, std::memory_order_release);
+    return status;
+  }
   void Forget() {
     std::lock_guard lock(registry_->mutex);
     std::erase(registry_->open_files, this);
