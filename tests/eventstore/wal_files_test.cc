@@ -1,0 +1,137 @@
+#include "eventstore/wal_files.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "tests/support/temp_dir.h"
+
+namespace esign::eventstore {
+namespace {
+
+// The operating system's files, with every sync counted and appends held on demand.
+class CountingFileSystem final : public rocksdb::FileSystemWrapper {
+ public:
+  CountingFileSystem() : FileSystemWrapper(rocksdb::FileSystem::Default()) {}
+  const char* Name() const override { return "CountingFileSystem"; }
+
+  rocksdb::IOStatus NewWritableFile(const std::string& name, const rocksdb::FileOptions& options,
+                                    std::unique_ptr<rocksdb::FSWritableFile>* file,
+                                    rocksdb::IODebugContext* dbg) override {
+    rocksdb::IOStatus opened = target()->NewWritableFile(name, options, file, dbg);
+    if (opened.ok()) *file = std::make_unique<File>(std::move(*file), *this);
+    return opened;
+  }
+
+  // While held, an append waits before it writes, until Release.
+  void HoldAppends() {
+    std::lock_guard lock(mutex_);
+    held_ = true;
+  }
+  void Release() {
+    {
+      std::lock_guard lock(mutex_);
+      held_ = false;
+    }
+    changed_.notify_all();
+  }
+  void AwaitHeldAppend() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return appends_waiting_ > 0; });
+  }
+
+  std::atomic<int> syncs{0};
+
+ private:
+  class File final : public rocksdb::FSWritableFileOwnerWrapper {
+   public:
+    File(std::unique_ptr<rocksdb::FSWritableFile> file, CountingFileSystem& fs)
+        : FSWritableFileOwnerWrapper(std::move(file)), fs_(fs) {}
+    rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
+                             rocksdb::IODebugContext* dbg) override {
+      fs_.WaitWhileHeld();
+      return target()->Append(data, options, dbg);
+    }
+    rocksdb::IOStatus Sync(const rocksdb::IOOptions& options,
+                           rocksdb::IODebugContext* dbg) override {
+      ++fs_.syncs;
+      return target()->Sync(options, dbg);
+    }
+
+   private:
+    CountingFileSystem& fs_;
+  };
+
+  void WaitWhileHeld() {
+    std::unique_lock lock(mutex_);
+    if (!held_) return;
+    ++appends_waiting_;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return !held_; });
+    --appends_waiting_;
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool held_ = false;        // guarded by mutex_
+  int appends_waiting_ = 0;  // guarded by mutex_
+};
+
+std::unique_ptr<rocksdb::FSWritableFile> NewFile(WalFiles& wal, const std::string& path) {
+  std::unique_ptr<rocksdb::FSWritableFile> file;
+  EXPECT_TRUE(
+      wal.file_system()->NewWritableFile(path, rocksdb::FileOptions(), &file, nullptr).ok());
+  return file;
+}
+
+TEST(WalFilesTest, SyncsOnlyWalFilesWrittenSinceTheLastSync) {
+  const testing::TempDir dir;
+  auto counting = std::make_shared<CountingFileSystem>();
+  WalFiles wal(counting);
+  auto log = NewFile(wal, dir.path() + "/000007.log");
+  auto table = NewFile(wal, dir.path() + "/000008.sst");
+  ASSERT_TRUE(log->Append("record", rocksdb::IOOptions(), nullptr).ok());
+  ASSERT_TRUE(table->Append("table", rocksdb::IOOptions(), nullptr).ok());
+
+  ASSERT_TRUE(wal.SyncWritten().ok());
+  EXPECT_EQ(counting->syncs.load(), 1);  // the WAL file, not the table file
+  ASSERT_TRUE(wal.SyncWritten().ok());
+  EXPECT_EQ(counting->syncs.load(), 1);  // nothing written since
+
+  ASSERT_TRUE(log->Append("more", rocksdb::IOOptions(), nullptr).ok());
+  ASSERT_TRUE(log->Close(rocksdb::IOOptions(), nullptr).ok());
+  ASSERT_TRUE(wal.SyncWritten().ok());
+  EXPECT_EQ(counting->syncs.load(), 1);  // a closed file is RocksDB's again
+}
+
+// A write under way while a sync begins is not counted as synced by it: the next sync syncs it.
+TEST(WalFilesTest, AWriteThatEndsAfterASyncBeganIsSyncedByTheNext) {
+  const testing::TempDir dir;
+  auto counting = std::make_shared<CountingFileSystem>();
+  WalFiles wal(counting);
+  auto log = NewFile(wal, dir.path() + "/000009.log");
+  ASSERT_TRUE(log->Append("first", rocksdb::IOOptions(), nullptr).ok());
+  ASSERT_TRUE(wal.SyncWritten().ok());
+  ASSERT_EQ(counting->syncs.load(), 1);
+
+  counting->HoldAppends();
+  std::thread writer(
+      [&] { EXPECT_TRUE(log->Append("second", rocksdb::IOOptions(), nullptr).ok()); });
+  counting->AwaitHeldAppend();
+  ASSERT_TRUE(wal.SyncWritten().ok());  // begins while the write is under way
+  counting->Release();
+  writer.join();
+
+  const int before = counting->syncs.load();
+  ASSERT_TRUE(wal.SyncWritten().ok());
+  EXPECT_EQ(counting->syncs.load(), before + 1);
+}
+
+}  // namespace
+}  // namespace esign::eventstore
