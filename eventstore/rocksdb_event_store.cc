@@ -87,7 +87,8 @@ Result<std::unique_ptr<RocksEventStore>> RocksEventStore::Open(const RocksStoreO
     db_options.listeners.push_back(store->full_disk_.MakeListener());
     // The syncer syncs the WAL files itself (wal_files.h). The composite Env takes the files from
     // the given Env's file system and the rest (threads, clock) from the default Env.
-    store->wal_files_ = std::make_unique<WalFiles>(db_options.env->GetFileSystem());
+    store->wal_files_ =
+        std::make_unique<WalFiles>(db_options.env->GetFileSystem(), db_dir.string());
     store->wal_env_ = rocksdb::NewCompositeEnv(store->wal_files_->file_system());
     db_options.env = store->wal_env_.get();
   }

@@ -5,7 +5,6 @@
 #include <cctype>
 #include <filesystem>
 #include <mutex>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,8 +12,16 @@
 namespace esign::eventstore {
 namespace {
 
-// RocksDB names its WAL files by number: 000042.log.
-bool IsWalFile(const std::string& path) {
+// The same directory spelled one way: "db", "db/" and "db/." alike.
+std::string NormalDir(const std::string& dir) {
+  std::filesystem::path path = std::filesystem::path(dir).lexically_normal();
+  if (!path.has_filename() && path.has_parent_path()) path = path.parent_path();
+  return path.string();
+}
+
+// RocksDB names its WAL files by number, in the WAL directory: 000042.log.
+bool IsWalFile(const std::string& path, const std::string& wal_dir) {
+  if (NormalDir(std::filesystem::path(path).parent_path().string()) != wal_dir) return false;
   const std::string name = std::filesystem::path(path).filename().string();
   constexpr std::string_view kSuffix = ".log";
   if (name.size() <= kSuffix.size() || !name.ends_with(kSuffix)) return false;
@@ -25,9 +32,11 @@ bool IsWalFile(const std::string& path) {
 }  // namespace
 
 struct WalFiles::Registry {
+  explicit Registry(const std::string& dir) : wal_dir(NormalDir(dir)) {}
+  const std::string wal_dir;
   std::mutex mutex;
   std::vector<TrackedFile*> open_files;  // guarded by mutex
-  std::set<std::string> new_dirs;        // of WAL files created since the last sync; by mutex
+  bool new_file = false;                 // guarded by mutex: created since the last sync
 };
 
 class WalFiles::TrackedFile final : public rocksdb::FSWritableFileOwnerWrapper {
@@ -120,18 +129,18 @@ class WalFiles::TrackingFileSystem final : public rocksdb::FileSystemWrapper {
  private:
   rocksdb::IOStatus Track(const std::string& name, rocksdb::IOStatus opened,
                           std::unique_ptr<rocksdb::FSWritableFile>* file) {
-    if (!opened.ok() || !IsWalFile(name)) return opened;
+    if (!opened.ok() || !IsWalFile(name, registry_->wal_dir)) return opened;
     *file = std::make_unique<TrackedFile>(std::move(*file), registry_);
     std::lock_guard lock(registry_->mutex);
-    registry_->new_dirs.insert(std::filesystem::path(name).parent_path().string());
+    registry_->new_file = true;
     return opened;
   }
 
   const std::shared_ptr<Registry> registry_;
 };
 
-WalFiles::WalFiles(const std::shared_ptr<rocksdb::FileSystem>& base)
-    : registry_(std::make_shared<Registry>()),
+WalFiles::WalFiles(const std::shared_ptr<rocksdb::FileSystem>& base, const std::string& wal_dir)
+    : registry_(std::make_shared<Registry>(wal_dir)),
       file_system_(std::make_shared<TrackingFileSystem>(base, registry_)) {}
 
 WalFiles::~WalFiles() = default;
@@ -142,14 +151,13 @@ rocksdb::IOStatus WalFiles::SyncWritten() {
     if (rocksdb::IOStatus synced = file->SyncIfWritten(); !synced.ok()) return synced;
   }
   // A new WAL file is durable only once its directory entry is.
-  for (auto it = registry_->new_dirs.begin(); it != registry_->new_dirs.end();) {
-    std::unique_ptr<rocksdb::FSDirectory> dir;
-    rocksdb::IOStatus synced = file_system_->NewDirectory(*it, rocksdb::IOOptions(), &dir, nullptr);
-    if (synced.ok()) synced = dir->Fsync(rocksdb::IOOptions(), nullptr);
-    if (!synced.ok()) return synced;
-    it = registry_->new_dirs.erase(it);
-  }
-  return rocksdb::IOStatus::OK();
+  if (!registry_->new_file) return rocksdb::IOStatus::OK();
+  std::unique_ptr<rocksdb::FSDirectory> dir;
+  rocksdb::IOStatus synced =
+      file_system_->NewDirectory(registry_->wal_dir, rocksdb::IOOptions(), &dir, nullptr);
+  if (synced.ok()) synced = dir->Fsync(rocksdb::IOOptions(), nullptr);
+  if (synced.ok()) registry_->new_file = false;
+  return synced;
 }
 
 }  // namespace esign::eventstore

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include <rocksdb/file_system.h>
 #include <rocksdb/io_status.h>
@@ -21,9 +22,10 @@ namespace esign::eventstore {
 
 class WalFiles {
  public:
-  // Tracks the WAL files (NNNNNN.log) that RocksDB creates through file_system(), which passes
-  // everything else on to `base`.
-  explicit WalFiles(const std::shared_ptr<rocksdb::FileSystem>& base);
+  // Tracks the WAL files (NNNNNN.log) that RocksDB creates in `wal_dir` (the database's
+  // directory) through file_system(), which passes everything else on to `base`. A file of that
+  // name elsewhere (a checkpoint's copy of a WAL file) is not the database's.
+  WalFiles(const std::shared_ptr<rocksdb::FileSystem>& base, const std::string& wal_dir);
   ~WalFiles();
   WalFiles(const WalFiles&) = delete;
   WalFiles& operator=(const WalFiles&) = delete;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -93,7 +94,7 @@ std::unique_ptr<rocksdb::FSWritableFile> NewFile(WalFiles& wal, const std::strin
 TEST(WalFilesTest, SyncsOnlyWalFilesWrittenSinceTheLastSync) {
   const testing::TempDir dir;
   auto counting = std::make_shared<CountingFileSystem>();
-  WalFiles wal(counting);
+  WalFiles wal(counting, dir.path());
   auto log = NewFile(wal, dir.path() + "/000007.log");
   auto table = NewFile(wal, dir.path() + "/000008.sst");
   ASSERT_TRUE(log->Append("record", rocksdb::IOOptions(), nullptr).ok());
@@ -110,11 +111,32 @@ TEST(WalFilesTest, SyncsOnlyWalFilesWrittenSinceTheLastSync) {
   EXPECT_EQ(counting->syncs.load(), 1);  // a closed file is RocksDB's again
 }
 
+// A checkpoint copies WAL files through the database's file system into a directory of its own,
+// which it then renames: those copies are not the database's WAL.
+TEST(WalFilesTest, AWalNamedFileOutsideTheWalDirectoryIsNotTracked) {
+  const testing::TempDir dir;
+  auto counting = std::make_shared<CountingFileSystem>();
+  WalFiles wal(counting, dir.path() + "/db/");  // spelled with a trailing slash
+  std::filesystem::create_directories(dir.path() + "/db");
+  std::filesystem::create_directories(dir.path() + "/copy.tmp");
+  auto copy = NewFile(wal, dir.path() + "/copy.tmp/000011.log");
+  ASSERT_TRUE(copy->Append("copied", rocksdb::IOOptions(), nullptr).ok());
+  ASSERT_TRUE(copy->Close(rocksdb::IOOptions(), nullptr).ok());
+  std::filesystem::rename(dir.path() + "/copy.tmp", dir.path() + "/copy");
+  ASSERT_TRUE(wal.SyncWritten().ok());
+  EXPECT_EQ(counting->syncs.load(), 0);
+
+  auto log = NewFile(wal, dir.path() + "/db/000012.log");
+  ASSERT_TRUE(log->Append("record", rocksdb::IOOptions(), nullptr).ok());
+  ASSERT_TRUE(wal.SyncWritten().ok());
+  EXPECT_EQ(counting->syncs.load(), 1);
+}
+
 // A write under way while a sync begins is not counted as synced by it: the next sync syncs it.
 TEST(WalFilesTest, AWriteThatEndsAfterASyncBeganIsSyncedByTheNext) {
   const testing::TempDir dir;
   auto counting = std::make_shared<CountingFileSystem>();
-  WalFiles wal(counting);
+  WalFiles wal(counting, dir.path());
   auto log = NewFile(wal, dir.path() + "/000009.log");
   ASSERT_TRUE(log->Append("first", rocksdb::IOOptions(), nullptr).ok());
   ASSERT_TRUE(wal.SyncWritten().ok());
