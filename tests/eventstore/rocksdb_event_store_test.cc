@@ -20,6 +20,7 @@
 #include "eventstore/verify_log.h"
 #include "tests/eventstore/store_test_support.h"
 #include "tests/support/eventually.h"
+#include "tests/support/hold_gate.h"
 
 namespace esign::eventstore {
 namespace {
@@ -297,24 +298,8 @@ class FaultyEnv : public rocksdb::EnvWrapper {
   std::atomic<bool> fail_appends{false};
   std::atomic<bool> fail_syncs{false};
 
-  // While held, a WAL sync waits in the file system until Release.
-  void Hold() {
-    std::lock_guard lock(hold_mutex_);
-    held_ = true;
-    syncs_waiting_ = 0;
-  }
-  void Release() {
-    {
-      std::lock_guard lock(hold_mutex_);
-      held_ = false;
-    }
-    hold_changed_.notify_all();
-  }
-  // Waits until a sync is held.
-  void AwaitHeldSync() {
-    std::unique_lock lock(hold_mutex_);
-    hold_changed_.wait(lock, [this] { return syncs_waiting_ > 0; });
-  }
+  // While closed, a WAL sync waits in the file system.
+  esign::testing::HoldGate syncs;
 
  private:
   class WalFile : public rocksdb::WritableFileWrapper {
@@ -331,7 +316,7 @@ class FaultyEnv : public rocksdb::EnvWrapper {
       return WritableFileWrapper::Append(data, info);
     }
     rocksdb::Status Sync() override {
-      env_.WaitWhileHeld();
+      env_.syncs.WaitWhileHeld();
       if (env_.fail_syncs) return rocksdb::Status::IOError("injected sync failure");
       return WritableFileWrapper::Sync();
     }
@@ -344,19 +329,6 @@ class FaultyEnv : public rocksdb::EnvWrapper {
     std::unique_ptr<rocksdb::WritableFile> file_;
     FaultyEnv& env_;
   };
-
-  void WaitWhileHeld() {
-    std::unique_lock lock(hold_mutex_);
-    if (!held_) return;
-    ++syncs_waiting_;
-    hold_changed_.notify_all();
-    hold_changed_.wait(lock, [this] { return !held_; });
-  }
-
-  std::mutex hold_mutex_;
-  std::condition_variable hold_changed_;
-  bool held_ = false;      // guarded by hold_mutex_
-  int syncs_waiting_ = 0;  // guarded by hold_mutex_
 };
 
 class RocksFaultTest : public ::testing::TestWithParam<bool> {};
@@ -444,10 +416,10 @@ TEST(RocksWalFaultTest, ABatchWrittenBeforeAnotherWritersFailedWriteIsSyncedAndA
   ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("first", 1)));
 
   // The syncer waits in its next sync, so the append after it stays written and unsynced.
-  env.Hold();
+  env.syncs.Hold();
   std::thread held(
       [&] { ASSERT_TRUE(store->Append("s", ExpectedVersion::Any(), Events("a", 1))); });
-  env.AwaitHeldSync();
+  env.syncs.AwaitHeld();
   Result<AppendResult> second;
   std::thread unsynced(
       [&] { second = store->Append("s", ExpectedVersion::Any(), Events("b", 1)); });
@@ -459,7 +431,7 @@ TEST(RocksWalFaultTest, ABatchWrittenBeforeAnotherWritersFailedWriteIsSyncedAndA
       rocksdb::WriteOptions(), store->Family(family::kCheckpoints), "a view", "its position");
   env.fail_appends = false;
   EXPECT_FALSE(side.ok());
-  env.Release();
+  env.syncs.Release();
   held.join();
   unsynced.join();
   ASSERT_TRUE(second) << second.error().message;

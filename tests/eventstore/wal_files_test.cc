@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "tests/support/hold_gate.h"
 #include "tests/support/temp_dir.h"
 
 namespace esign::eventstore {
@@ -30,23 +31,8 @@ class CountingFileSystem final : public rocksdb::FileSystemWrapper {
     return opened;
   }
 
-  // While held, an append waits before it writes, until Release.
-  void HoldAppends() {
-    std::lock_guard lock(mutex_);
-    held_ = true;
-  }
-  void Release() {
-    {
-      std::lock_guard lock(mutex_);
-      held_ = false;
-    }
-    changed_.notify_all();
-  }
-  void AwaitHeldAppend() {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return appends_waiting_ > 0; });
-  }
-
+  // While closed, an append waits before it writes.
+  esign::testing::HoldGate appends;
   std::atomic<int> syncs{0};
 
  private:
@@ -56,7 +42,7 @@ class CountingFileSystem final : public rocksdb::FileSystemWrapper {
         : FSWritableFileOwnerWrapper(std::move(file)), fs_(fs) {}
     rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                              rocksdb::IODebugContext* dbg) override {
-      fs_.WaitWhileHeld();
+      fs_.appends.WaitWhileHeld();
       return target()->Append(data, options, dbg);
     }
     rocksdb::IOStatus Sync(const rocksdb::IOOptions& options,
@@ -68,20 +54,6 @@ class CountingFileSystem final : public rocksdb::FileSystemWrapper {
    private:
     CountingFileSystem& fs_;
   };
-
-  void WaitWhileHeld() {
-    std::unique_lock lock(mutex_);
-    if (!held_) return;
-    ++appends_waiting_;
-    changed_.notify_all();
-    changed_.wait(lock, [this] { return !held_; });
-    --appends_waiting_;
-  }
-
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool held_ = false;        // guarded by mutex_
-  int appends_waiting_ = 0;  // guarded by mutex_
 };
 
 std::unique_ptr<rocksdb::FSWritableFile> NewFile(WalFiles& wal, const std::string& path) {
@@ -142,12 +114,12 @@ TEST(WalFilesTest, AWriteThatEndsAfterASyncBeganIsSyncedByTheNext) {
   ASSERT_TRUE(wal.SyncWritten().ok());
   ASSERT_EQ(counting->syncs.load(), 1);
 
-  counting->HoldAppends();
+  counting->appends.Hold();
   std::thread writer(
       [&] { EXPECT_TRUE(log->Append("second", rocksdb::IOOptions(), nullptr).ok()); });
-  counting->AwaitHeldAppend();
+  counting->appends.AwaitHeld();
   ASSERT_TRUE(wal.SyncWritten().ok());  // begins while the write is under way
-  counting->Release();
+  counting->appends.Release();
   writer.join();
 
   const int before = counting->syncs.load();
