@@ -1,4 +1,5 @@
--- POST /api/v1/contracts: a mutual NDA draft with both signers bound to their roles.
+-- POST /api/v1/contracts: a mutual NDA draft with both signers bound to their roles. The same
+-- request every time: wrk builds it once from wrk.method, wrk.path, wrk.headers and wrk.body.
 package.path = os.getenv("WRK_DIR") .. "/?.lua;" .. package.path
 local common = require("common")
 
@@ -13,6 +14,7 @@ local body = [[{"title":"Mutual NDA","templateId":"tpl_mutual_nda",
 {"action":"sign","recipientType":"individual","executionChannel":"integrator_managed",
  "name":"Grace Hopper","email":"grace@globex.example","templateRoleId":"party_b_signatory"}]}]]
 
-request = function()
-  return wrk.format("POST", "/api/v1/contracts", common.headers(), body)
-end
+wrk.method = "POST"
+wrk.path = "/api/v1/contracts"
+wrk.headers = common.headers()
+wrk.body = body
