@@ -10,7 +10,8 @@
 #include <vector>
 
 #include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http.hpp>
 
 #include "http/error_response.h"
@@ -45,8 +46,30 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace beast_http = boost::beast::http;
 using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
 
 class Session;
+
+// How often an I/O thread looks for connections past their deadline. A timeout fires up to this
+// much late; one sweep per thread replaces a timer armed and cancelled for every read and write.
+constexpr auto kDeadlineSweep = std::chrono::milliseconds(250);
+
+// An I/O thread with an io_context of its own. A connection stays on the thread that accepted it
+// for its whole life, so its handlers never run concurrently and need no strand, and each thread
+// waits on its own epoll set.
+struct IoThread {
+  asio::io_context ioc{1};  // one thread runs it
+  // Keeps the thread running until Stop is done with it: a session that waits for its handler
+  // (a request in flight, no I/O pending) leaves the io_context without work, and the thread
+  // would return before the shutdown and the response posted to the session could run.
+  asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
+  asio::steady_timer sweep{ioc};
+  // The thread's connections, for the sweep; touched on this thread only. A session's last
+  // reference may be dropped on another thread, so the list holds weak references and forgets
+  // the expired ones as it sweeps.
+  std::vector<std::weak_ptr<Session>> sessions;
+  std::thread thread;
+};
 
 // Live sessions, so that Stop can close idle ones and wait for busy ones.
 class SessionRegistry {
@@ -115,27 +138,39 @@ class LargeBodySlot {
 // One connection. Every member is touched only on the connection's thread.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket&& socket, const ServerOptions& options, RequestHandler& handler,
-          SessionRegistry& registry)
+  Session(tcp::socket&& socket, IoThread& thread, const ServerOptions& options,
+          RequestHandler& handler, SessionRegistry& registry)
       : registration_{registry, this},
-        stream_(std::move(socket)),
+        socket_(std::move(socket)),
+        thread_(thread),
         options_(options),
         handler_(handler) {
     beast::error_code ec;
-    auto endpoint = stream_.socket().remote_endpoint(ec);
+    auto endpoint = socket_.remote_endpoint(ec);
     if (!ec) context_.remote_ip = endpoint.address().to_string();
   }
 
   void Run() {
-    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadNext(); });
+    asio::dispatch(socket_.get_executor(), [self = shared_from_this()] {
+      self->thread_.sessions.push_back(self);
+      self->ReadNext();
+    });
   }
 
   // Called by Stop: an idle connection closes now, a busy one after its last response.
   void BeginShutdown() {
-    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
       self->stopping_ = true;
       if (self->in_flight_ == 0) self->Close();
     });
+  }
+
+  // Called by the thread's sweep: a read, write or drain still pending at its deadline is cut
+  // off by closing the socket; its handler sees operation_aborted.
+  void CheckDeadline(Clock::time_point now) {
+    if (now < deadline_ || !(reading_ || writing_ || draining_) || !socket_.is_open()) return;
+    beast::error_code ignored;
+    socket_.close(ignored);
   }
 
  private:
@@ -150,28 +185,62 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_->body_limit(options_.body_limit);
     parser_->header_limit(options_.header_limit);
     // Before the first byte of a request the connection is idle; once bytes arrive the whole
-    // request must come within read_timeout. Beast's single timer covers the read as a whole, so
-    // the idle timeout is used when nothing is buffered yet.
-    stream_.expires_after(buffer_.size() == 0 ? options_.idle_timeout : options_.read_timeout);
+    // request must come within read_timeout. One deadline covers the read as a whole, so the
+    // idle timeout is used when nothing is buffered yet.
+    ExpiresAfter(buffer_.size() == 0 ? options_.idle_timeout : options_.read_timeout);
     reading_ = true;
-    if (options_.large_bodies.empty()) return ReadBody();
-    // The parser checks a Content-Length against its limit as soon as it reads the header, so the
-    // limit is chosen once the path is known (OnHeader).
-    parser_->body_limit(boost::none);
-    beast_http::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
+    // The parser checks a Content-Length against its limit as soon as it reads the header, so
+    // with large bodies possible the limit is chosen once the path is known (OnHeader).
+    header_first_ = !options_.large_bodies.empty();
+    if (header_first_) parser_->body_limit(boost::none);
+    parser_->eager(!header_first_);
+    Parse();
   }
 
-  void ReadBody() {
-    beast_http::async_read(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
+  // Feeds what is buffered to the parser, and reads more while it needs more: what Beast's
+  // async_read does, on the bare socket.
+  void Parse() {
+    beast::error_code ec;
+    while (buffer_.size() > 0 && !Parsed()) {
+      const size_t used = parser_->put(buffer_.data(), ec);
+      buffer_.consume(used);
+      if (ec == beast_http::error::need_more) break;
+      if (ec) return Parsed(ec);
+      if (used == 0) break;
+    }
+    if (Parsed()) return Parsed({});
+    socket_.async_read_some(
+        buffer_.prepare(beast::read_size(buffer_, 65536)),
+        [self = shared_from_this()](beast::error_code ec, size_t bytes) {
+          self->OnReadSome(ec, bytes);
+        });
+  }
+
+  void OnReadSome(beast::error_code ec, size_t bytes) {
+    buffer_.commit(bytes);
+    if (ec == asio::error::eof) {
+      if (!parser_->got_some()) return Parsed(beast_http::error::end_of_stream);
+      ec = {};
+      parser_->put_eof(ec);  // a request cut short: partial_message
+      return Parsed(ec);
+    }
+    if (ec) return Parsed(ec);
+    Parse();
+  }
+
+  // Whether the parser has what this read waits for: the header, or the whole request.
+  bool Parsed() const { return header_first_ ? parser_->is_header_done() : parser_->is_done(); }
+
+  void Parsed(beast::error_code ec) {
+    if (header_first_ && !ec) {
+      header_first_ = false;
+      return OnHeader();
+    }
+    OnRead(ec);
   }
 
   // The header is in: a POST to the large-body path may have a larger body, if a slot is free.
-  void OnHeader(beast::error_code ec) {
-    if (ec) return OnRead(ec);
+  void OnHeader() {
     const auto& header = parser_->get();
     const std::string_view target = header.target();
     const LargeBodyOptions* large =
@@ -186,20 +255,23 @@ class Session : public std::enable_shared_from_this<Session> {
       }
       large_body_slot_ = LargeBodySlot(&registration_.registry);
       large_body_ = large;
-      stream_.expires_after(large->read_timeout);
+      ExpiresAfter(large->read_timeout);
     }
     const uint64_t limit = large != nullptr ? large->limit : options_.body_limit;
     parser_->body_limit(limit);
     if (const auto length = parser_->content_length(); length && *length > limit) {
       return OnRead(beast_http::error::body_limit);
     }
-    ReadBody();
+    parser_->eager(true);
+    Parse();
   }
 
   void OnRead(beast::error_code ec) {
     reading_ = false;
+    // The peer closed, reset, or the deadline closed the socket (operation_aborted, or
+    // bad_descriptor for a read begun after it).
     if (ec == beast_http::error::end_of_stream || ec == asio::error::operation_aborted ||
-        ec == beast::error::timeout || ec == asio::error::connection_reset) {
+        ec == asio::error::connection_reset || ec == asio::error::bad_descriptor) {
       large_body_slot_.reset();
       return CloseWhenDrained();
     }
@@ -228,7 +300,7 @@ class Session : public std::enable_shared_from_this<Session> {
     // body's slot is held until the answer is queued.
     handler_.Handle(std::move(request), context_,
                     [self = shared_from_this(), sequence, slot = TakeSlot()](Response response) {
-                      asio::dispatch(self->stream_.get_executor(),
+                      asio::dispatch(self->socket_.get_executor(),
                                      [self, sequence, response = std::move(response)]() mutable {
                                        self->Enqueue(sequence, std::move(response));
                                      });
@@ -277,13 +349,13 @@ class Session : public std::enable_shared_from_this<Session> {
     writing_ = true;
     current_ = std::move(it->second);
     ready_.erase(it);
-    if (!reading_) stream_.expires_after(options_.write_timeout);
+    if (!reading_) ExpiresAfter(options_.write_timeout);
     auto on_written = [self = shared_from_this()](beast::error_code ec, size_t) {
       self->OnWrite(ec);
     };
-    if (!HasPlainWireForm(current_)) return beast_http::async_write(stream_, current_, on_written);
+    if (!HasPlainWireForm(current_)) return beast_http::async_write(socket_, current_, on_written);
     wire_ = WireBytes(current_);
-    asio::async_write(stream_, asio::buffer(wire_), std::move(on_written));
+    asio::async_write(socket_, asio::buffer(wire_), std::move(on_written));
   }
 
   void OnWrite(beast::error_code ec) {
@@ -314,24 +386,28 @@ class Session : public std::enable_shared_from_this<Session> {
     if (closed_) return;
     closed_ = true;
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
     if (!linger_ || ec) {
-      stream_.socket().close(ec);
+      socket_.close(ec);
       return;
     }
-    stream_.expires_after(std::chrono::seconds(1));
+    ExpiresAfter(std::chrono::seconds(1));
+    draining_ = true;
     Drain();
   }
 
   void Drain() {
     buffer_.clear();
-    stream_.async_read_some(buffer_.prepare(16384),
+    socket_.async_read_some(buffer_.prepare(16384),
                             [self = shared_from_this()](beast::error_code ec, size_t) {
                               if (!ec) return self->Drain();
+                              self->draining_ = false;
                               beast::error_code ignored;
-                              self->stream_.socket().close(ignored);
+                              self->socket_.close(ignored);
                             });
   }
+
+  void ExpiresAfter(Clock::duration timeout) { deadline_ = Clock::now() + timeout; }
 
   // Leaves the registry when the session is gone with everything it holds: declared first, so
   // destroyed last. The last reference may be dropped on a handler's thread, after the server's
@@ -343,7 +419,8 @@ class Session : public std::enable_shared_from_this<Session> {
     ~Registration() { registry.Remove(session); }
   };
   Registration registration_;
-  beast::tcp_stream stream_;
+  tcp::socket socket_;
+  IoThread& thread_;
   beast::flat_buffer buffer_;
   const ServerOptions& options_;
   RequestHandler& handler_;
@@ -354,11 +431,14 @@ class Session : public std::enable_shared_from_this<Session> {
   std::map<uint64_t, Response> ready_;            // answered, waiting for their turn on the wire
   Response current_;                              // being written
   std::string wire_;                              // its bytes, unless Beast serializes it
+  Clock::time_point deadline_ = Clock::time_point::max();  // of the pending read, write or drain
   uint64_t next_sequence_ = 0;
   uint64_t next_to_write_ = 0;
   size_t in_flight_ = 0;  // read but not yet written
   bool reading_ = false;
+  bool header_first_ = false;  // this read stops after the header (OnHeader picks the body limit)
   bool writing_ = false;
+  bool draining_ = false;
   bool read_paused_ = false;
   bool reading_allowed_ = true;
   bool stopping_ = false;
@@ -388,6 +468,7 @@ class BeastServer final : public HttpServer {
     }
     port_ = acceptor_.local_endpoint().port();
     Accept();
+    for (auto& io : io_) Sweep(*io);
     for (auto& io : io_) io->thread = std::thread([&ioc = io->ioc] { ioc.run(); });
     return {};
   }
@@ -412,18 +493,6 @@ class BeastServer final : public HttpServer {
   }
 
  private:
-  // An I/O thread with an io_context of its own. A connection stays on the thread that accepted
-  // it for its whole life, so its handlers never run concurrently and need no strand, and each
-  // thread waits on its own epoll set.
-  struct IoThread {
-    asio::io_context ioc{1};  // one thread runs it
-    // Keeps the thread running until Stop is done with it: a session that waits for its handler
-    // (a request in flight, no I/O pending) leaves the io_context without work, and the thread
-    // would return before the shutdown and the response posted to the session could run.
-    asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
-    std::thread thread;
-  };
-
   static std::vector<std::unique_ptr<IoThread>> MakeIoThreads(const ServerOptions& options) {
     const int count = options.threads > 0
                           ? options.threads
@@ -434,15 +503,32 @@ class BeastServer final : public HttpServer {
     return io;
   }
 
+  // Every kDeadlineSweep on the thread: connections past their deadline are cut off, and the
+  // list forgets those gone.
+  static void Sweep(IoThread& io) {
+    io.sweep.expires_after(kDeadlineSweep);
+    io.sweep.async_wait([&io](beast::error_code ec) {
+      if (ec) return;
+      const Clock::time_point now = Clock::now();
+      std::erase_if(io.sessions, [now](const std::weak_ptr<Session>& weak) {
+        const std::shared_ptr<Session> session = weak.lock();
+        if (session) session->CheckDeadline(now);
+        return session == nullptr;
+      });
+      Sweep(io);
+    });
+  }
+
   // Runs on the acceptor's thread (the first I/O thread): new connections go to the threads in
   // turn.
   void Accept() {
-    asio::io_context& next = io_[next_io_++ % io_.size()]->ioc;
-    acceptor_.async_accept(next, [this](beast::error_code ec, tcp::socket s) {
+    IoThread& next = *io_[next_io_++ % io_.size()];
+    acceptor_.async_accept(next.ioc, [this, &next](beast::error_code ec, tcp::socket s) {
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
       } else {
-        auto session = std::make_shared<Session>(std::move(s), options_, handler_, registry_);
+        auto session =
+            std::make_shared<Session>(std::move(s), next, options_, handler_, registry_);
         registry_.Add(session);
         if (stopped_) {
           session->BeginShutdown();

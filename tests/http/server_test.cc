@@ -20,19 +20,21 @@ namespace beast_http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using namespace std::chrono_literals;
 
-// Answers with the request's target; "/slow/N" answers after N milliseconds, from another thread.
+// Answers with the request's target; "/slow/N" answers after N milliseconds, from another thread;
+// "/big/N" answers with N bytes.
 class EchoHandler : public RequestHandler {
  public:
   void Handle(Request request, const RequestContext&, Respond respond) override {
     std::string target(request.target());
     int delay_ms = 0;
     if (target.starts_with("/slow/")) delay_ms = std::stoi(target.substr(6));
+    const size_t big = target.starts_with("/big/") ? std::stoul(target.substr(5)) : 0;
     std::thread([=, respond = std::move(respond), version = request.version(),
                  keep_alive = request.keep_alive()] {
       std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
       Response response{beast_http::status::ok, version};
       response.keep_alive(keep_alive);
-      response.body() = target;
+      response.body() = big > 0 ? std::string(big, 'x') : target;
       response.prepare_payload();
       respond(std::move(response));
     }).detach();
@@ -156,6 +158,21 @@ TEST_F(ServerTest, SlowHeadersAreCutOff) {
   const auto start = std::chrono::steady_clock::now();
   ReadAll(socket);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+}
+
+TEST_F(ServerTest, AClientThatStopsReadingIsCutOffAfterTheWriteTimeout) {
+  ServerOptions options;
+  options.write_timeout = 1s;
+  StartServer(options);
+  auto socket = Connect();
+  // An answer far larger than the socket buffers of both ends: its write waits on the client.
+  constexpr size_t kBody = 64 << 20;
+  asio::write(socket, asio::buffer("GET /big/" + std::to_string(kBody) +
+                                   " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+  std::this_thread::sleep_for(3s);  // past the write timeout and the next deadline sweep
+  const std::string wire = ReadAll(socket);
+  EXPECT_NE(wire.find("200 OK"), std::string::npos);
+  EXPECT_LT(wire.size(), kBody) << "the whole answer arrived: the write was not cut off";
 }
 
 TEST_F(ServerTest, StopLetsInFlightRequestsFinish) {
