@@ -209,11 +209,10 @@ class Session : public std::enable_shared_from_this<Session> {
       if (used == 0) break;
     }
     if (Parsed()) return Parsed({});
-    socket_.async_read_some(
-        buffer_.prepare(beast::read_size(buffer_, 65536)),
-        [self = shared_from_this()](beast::error_code ec, size_t bytes) {
-          self->OnReadSome(ec, bytes);
-        });
+    socket_.async_read_some(buffer_.prepare(beast::read_size(buffer_, 65536)),
+                            [self = shared_from_this()](beast::error_code ec, size_t bytes) {
+                              self->OnReadSome(ec, bytes);
+                            });
   }
 
   void OnReadSome(beast::error_code ec, size_t bytes) {
@@ -527,8 +526,7 @@ class BeastServer final : public HttpServer {
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
       } else {
-        auto session =
-            std::make_shared<Session>(std::move(s), next, options_, handler_, registry_);
+        auto session = std::make_shared<Session>(std::move(s), next, options_, handler_, registry_);
         registry_.Add(session);
         if (stopped_) {
           session->BeginShutdown();
