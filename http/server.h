@@ -1,8 +1,9 @@
-// The HTTP/1.1 server: Boost.Beast, a thread per core, each running an io_context of its own; a
-// connection lives on the thread it was accepted for, so it needs no strand. Keep-alive and
-// pipelining (responses leave in request order; at most `pipeline_limit` requests of a connection
-// are in flight, reading pauses beyond), a body limit per request (413), header and idle
-// timeouts, and a graceful stop that lets in-flight requests finish. What a request means is the
+// The HTTP/1.1 server: Beast's request parser on Asio sockets, a thread per core, each running an
+// io_context of its own; a connection lives on the thread it was accepted for, so it needs no
+// strand. Keep-alive and pipelining (responses leave in request order; at most `pipeline_limit`
+// requests of a connection are in flight, reading pauses beyond), a body limit per request (413),
+// read, idle and write timeouts (one deadline per connection, which its thread checks every
+// 250 ms), and a graceful stop that lets in-flight requests finish. What a request means is the
 // RequestHandler's business.
 //
 // Thread safety: Start and Stop from one controlling thread; the handler is called on I/O threads
