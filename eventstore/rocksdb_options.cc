@@ -115,6 +115,11 @@ std::vector<rocksdb::ColumnFamilyDescriptor> StoreFamilies(const RocksStoreOptio
       // bytes of its arena) instead of descending the skip list through every other stream.
       family.memtable_insert_with_hint_prefix_extractor = std::make_shared<StreamPrefix>();
       family.memtable_prefix_bloom_size_ratio = 0.05;
+    } else if (name == family::kProjections) {
+      // Most reads of a view row (a status, a grant) are of rows flushed long ago: a whole-key
+      // filter over the memtable answers "not here" without descending its skip list.
+      family.memtable_prefix_bloom_size_ratio = 0.02;
+      family.memtable_whole_key_filtering = true;
     } else if (name == rocksdb::kDefaultColumnFamilyName || name == family::kTreeHeads ||
                name == family::kCheckpoints) {
       family.write_buffer_size = std::min<size_t>(options.write_buffer_bytes, size_t{4} << 20);
