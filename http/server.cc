@@ -201,14 +201,14 @@ class Session : public std::enable_shared_from_this<Session> {
   // async_read does, on the bare socket.
   void Parse() {
     beast::error_code ec;
-    while (buffer_.size() > 0 && !Parsed()) {
+    while (buffer_.size() > 0 && !ReadIsDone()) {
       const size_t used = parser_->put(buffer_.data(), ec);
       buffer_.consume(used);
       if (ec == beast_http::error::need_more) break;
-      if (ec) return Parsed(ec);
+      if (ec) return OnParsed(ec);
       if (used == 0) break;
     }
-    if (Parsed()) return Parsed({});
+    if (ReadIsDone()) return OnParsed({});
     socket_.async_read_some(buffer_.prepare(beast::read_size(buffer_, 65536)),
                             [self = shared_from_this()](beast::error_code ec, size_t bytes) {
                               self->OnReadSome(ec, bytes);
@@ -218,19 +218,20 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnReadSome(beast::error_code ec, size_t bytes) {
     buffer_.commit(bytes);
     if (ec == asio::error::eof) {
-      if (!parser_->got_some()) return Parsed(beast_http::error::end_of_stream);
+      if (!parser_->got_some()) return OnParsed(beast_http::error::end_of_stream);
       ec = {};
       parser_->put_eof(ec);  // a request cut short: partial_message
-      return Parsed(ec);
+      return OnParsed(ec);
     }
-    if (ec) return Parsed(ec);
+    if (ec) return OnParsed(ec);
     Parse();
   }
 
   // Whether the parser has what this read waits for: the header, or the whole request.
-  bool Parsed() const { return header_first_ ? parser_->is_header_done() : parser_->is_done(); }
+  bool ReadIsDone() const { return header_first_ ? parser_->is_header_done() : parser_->is_done(); }
 
-  void Parsed(beast::error_code ec) {
+  // The read has ended: its header is in (OnHeader), or the whole request or an error (OnRead).
+  void OnParsed(beast::error_code ec) {
     if (header_first_ && !ec) {
       header_first_ = false;
       return OnHeader();
