@@ -257,8 +257,8 @@ Status Service::AddRoutes(const ServeConfig& config) {
       *projector_, kReadYourWritesTimeout, text_projector_.get());
   contract_commands_ = std::make_unique<commands::ContractCommandHandler>(
       *store_, [this](std::string_view id) { return template_catalog_.Find(id); },
-      [this](std::string_view client_id, uint64_t size) {
-        read_your_writes_->Wrote(client_id, size);
+      [this](std::string_view client_id, std::string_view organization_id, uint64_t size) {
+        read_your_writes_->Wrote(client_id, organization_id, size);
       },
       RandomIdGenerator::Instance(), clock_);
   auto signer_key =
@@ -278,7 +278,7 @@ Status Service::AddRoutes(const ServeConfig& config) {
         return template_catalog_.CountOf(organization_id);
       },
       [this](std::string_view client_id, uint64_t size) -> Status {
-        read_your_writes_->Wrote(client_id, size);
+        read_your_writes_->Wrote(client_id, /*organization_id=*/{}, size);  // always a client's
         return read_your_writes_->AwaitApplied(size, "the template just written");
       },
       RandomIdGenerator::Instance());
@@ -333,8 +333,8 @@ Status Service::AddWebhookRoutes(const ServeConfig& config, const std::string& c
         }
         return endpoint_directory_.OfOrganization(organization_id).size();
       },
-      [this](std::string_view client_id, uint64_t size) {
-        read_your_writes_->Wrote(client_id, size);
+      [this](std::string_view client_id, std::string_view organization_id, uint64_t size) {
+        read_your_writes_->Wrote(client_id, organization_id, size);
       },
       RandomIdGenerator::Instance(), clock_);
   auto deliveries = delivery::DeliveryStore::Open(config.data_dir, "webhook-deliveries",

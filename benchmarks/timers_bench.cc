@@ -49,8 +49,8 @@ class World {
         *store_, view_store_, std::vector<projections::Projection*>{views_.get()});
     (void)projector_->Start();
     handler_ = std::make_unique<ContractCommandHandler>(
-        *store_, [this](std::string_view) { return template_; }, [](std::string_view, uint64_t) {},
-        RandomIdGenerator::Instance(), clock_);
+        *store_, [this](std::string_view) { return template_; },
+        [](std::string_view, std::string_view, uint64_t) {}, RandomIdGenerator::Instance(), clock_);
     auto body =
         boost::json::parse(ReadText(std::string(SOURCE_DIR) + "/examples/requests/create-nda.json"))
             .as_object();

@@ -51,6 +51,13 @@ std::string TemplateIdOf(const Command& command, const ContractState& state) {
   return state.template_id;
 }
 
+// The API client a write is recorded for (projections/read_your_writes.h). A signer and the
+// service itself act for no organization: none, so every client of the contract's organization
+// reads what they wrote.
+std::string_view WritingClient(const esign::Actor& actor) {
+  return actor.organization_id.empty() ? std::string_view{} : std::string_view(actor.client_id);
+}
+
 }  // namespace
 
 Status WithinStreamBounds(uint64_t version, uint64_t bytes,
@@ -307,7 +314,8 @@ Result<CommandOutcome> ContractCommandHandler::DecideAndAppend(
       }
       continue;  // another writer got there first: decide again on the new state
     }
-    record_write_(actor.client_id, appended->first_position.value() + appended->count);
+    record_write_(WritingClient(actor), decision->after.organization_id,
+                  appended->first_position.value() + appended->count);
     if (appended->replayed) {
       auto replayed = Load(contract_id, appended->version.value());
       if (!replayed) return std::unexpected(replayed.error());

@@ -35,7 +35,8 @@ void ContractCommandHandler::CreateAsync(
           }
           return done(std::unexpected(appended.error()));
         }
-        record_write_(client_id, appended->first_position.value() + appended->count);
+        record_write_(client_id, decision.after.organization_id,
+                      appended->first_position.value() + appended->count);
         if (appended->replayed) {
           // Only ids seeded by an Idempotency-Key repeat, and those never come here.
           return done(Fail(ErrorCode::kInternal, "a new contract's events were already stored"));

@@ -133,8 +133,10 @@ Status EndpointCommands::Append(const EndpointCaller& caller, const WebhookEndpo
                             : eventstore::ExpectedVersion::Exactly(StreamVersion(endpoint.version));
   auto appended = store_.Append(EndpointStreamId(endpoint.id), expected, events);
   if (!appended) return std::unexpected(appended.error());
-  if (record_write_)
-    record_write_(caller.actor.client_id, appended->first_position.value() + appended->count);
+  if (record_write_) {
+    record_write_(caller.actor.client_id, caller.organization_id,
+                  appended->first_position.value() + appended->count);
+  }
   if (applied_to != nullptr) {
     eventstore::EventRecord record;
     record.position = appended->first_position;

@@ -8,7 +8,10 @@
 
 namespace esign::commands {
 
-// Told that `client_id` appended events below `log_size`; null when no read side follows.
-using RecordWrite = std::function<void(std::string_view client_id, uint64_t log_size)>;
+// Told that `client_id` appended events below `log_size`, on a contract or endpoint of
+// `organization_id`; `client_id` is empty when a signer or the service itself wrote. Null when no
+// read side follows.
+using RecordWrite = std::function<void(std::string_view client_id, std::string_view organization_id,
+                                       uint64_t log_size)>;
 
 }  // namespace esign::commands

@@ -27,7 +27,9 @@ ApiResult ListContracts(const ContractRoutesDeps& deps, const ApiRequest& reques
   const projections::ReadsFrom reads = projections::UsesTextIndex(*query)
                                            ? projections::ReadsFrom::kViewsAndText
                                            : projections::ReadsFrom::kViews;
-  if (auto own = deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id, reads); !own) {
+  if (auto own = deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id,
+                                                      request.Caller().organization_id, reads);
+      !own) {
     return std::unexpected(own.error());
   }
   auto page = deps.queries.List(ReaderOf(request), *query);
@@ -99,7 +101,8 @@ void AddContractReadRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {
   // A reader whose own writes are already visible never waits: it may run on the I/O thread,
   // unless it asks for a past state, which replays the log.
   auto caught_up = [deps](const ApiRequest& r) {
-    return r.principal && deps.read_your_writes.CaughtUp(r.principal->client_id) &&
+    return r.principal &&
+           deps.read_your_writes.CaughtUp(r.principal->client_id, r.principal->organization_id) &&
            !r.Query("asOf");
   };
   routes.Add(verb::get, base, {"listContracts", Auth::kBearer, [deps](const ApiRequest& r) {

@@ -177,7 +177,8 @@ projections::QueryActor ReaderOf(const ApiRequest& request) {
 Status BeginRead(const ContractRoutesDeps& deps, const ApiRequest& request,
                  std::string_view permission) {
   if (auto allowed = RequirePermission(request, permission); !allowed) return allowed;
-  return deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id);
+  return deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id,
+                                              request.Caller().organization_id);
 }
 
 void AddContractRoutes(ApiRoutes& routes, const ContractRoutesDeps& deps) {

@@ -55,7 +55,9 @@ Result<ListParams> ParseList(const ApiRequest& request, const projections::Curso
 
 ApiResult List(const WebhookRoutesDeps& deps, const ApiRequest& request) {
   if (auto caller = Caller(request); !caller) return std::unexpected(caller.error());
-  if (auto own = deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id); !own) {
+  if (auto own = deps.read_your_writes.AwaitOwnWrites(request.Caller().client_id,
+                                                      request.Caller().organization_id);
+      !own) {
     return std::unexpected(own.error());
   }
   auto params =

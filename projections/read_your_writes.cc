@@ -5,25 +5,33 @@
 
 namespace esign::projections {
 
-void ReadYourWrites::Wrote(std::string_view client_id, uint64_t log_size) {
+void ReadYourWrites::Wrote(std::string_view client_id, std::string_view organization_id,
+                           uint64_t log_size) {
+  const std::string_view writer = client_id.empty() ? organization_id : client_id;
   std::unique_lock lock(mutex_);
-  auto it = watermarks_.find(client_id);
-  if (it == watermarks_.end()) it = watermarks_.emplace(std::string(client_id), 0).first;
+  Watermarks& watermarks = client_id.empty() ? by_organization_ : by_client_;
+  auto it = watermarks.find(writer);
+  if (it == watermarks.end()) it = watermarks.emplace(std::string(writer), 0).first;
   it->second = std::max(it->second, log_size);
 }
 
-uint64_t ReadYourWrites::Watermark(std::string_view client_id) const {
+uint64_t ReadYourWrites::Watermark(std::string_view client_id,
+                                   std::string_view organization_id) const {
+  const auto at = [](const Watermarks& watermarks, std::string_view key) -> uint64_t {
+    auto it = watermarks.find(key);
+    return it == watermarks.end() ? 0 : it->second;
+  };
   std::shared_lock lock(mutex_);
-  auto it = watermarks_.find(client_id);
-  return it == watermarks_.end() ? 0 : it->second;
+  return std::max(at(by_client_, client_id), at(by_organization_, organization_id));
 }
 
-bool ReadYourWrites::CaughtUp(std::string_view client_id) const {
-  return projector_.position() >= Watermark(client_id);
+bool ReadYourWrites::CaughtUp(std::string_view client_id, std::string_view organization_id) const {
+  return projector_.position() >= Watermark(client_id, organization_id);
 }
 
-Status ReadYourWrites::AwaitOwnWrites(std::string_view client_id, ReadsFrom reads) const {
-  const uint64_t watermark = Watermark(client_id);
+Status ReadYourWrites::AwaitOwnWrites(std::string_view client_id, std::string_view organization_id,
+                                      ReadsFrom reads) const {
+  const uint64_t watermark = Watermark(client_id, organization_id);
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   if (Status applied = AwaitApplied(projector_, watermark, "this client's last write", deadline);
       !applied) {

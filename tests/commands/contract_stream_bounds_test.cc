@@ -55,8 +55,8 @@ TEST(ContractStreamBoundsTest, ACommandPastTheBytesIsRefusedAndStoresNothing) {
   eventstore::MemoryEventStore& store = **created_store;
   const ManualClock clock(int64_t{1'772'323'200} * 1'000'000);
   ContractCommandHandler handler(
-      store, [&](std::string_view) { return nda; }, [](std::string_view, uint64_t) {},
-      RandomIdGenerator::Instance(), clock);
+      store, [&](std::string_view) { return nda; },
+      [](std::string_view, std::string_view, uint64_t) {}, RandomIdGenerator::Instance(), clock);
 
   auto body =
       boost::json::parse(projections::testing::ReadFile(std::string(SOURCE_DIR) +

@@ -41,8 +41,8 @@ class ContractTemplateScopeTest : public ::testing::Test {
     ASSERT_TRUE(store);
     store_ = std::move(*store);
     handler_ = std::make_unique<ContractCommandHandler>(
-        *store_, [this](std::string_view) { return template_; }, [](std::string_view, uint64_t) {},
-        RandomIdGenerator::Instance(), clock_);
+        *store_, [this](std::string_view) { return template_; },
+        [](std::string_view, std::string_view, uint64_t) {}, RandomIdGenerator::Instance(), clock_);
   }
   void TearDown() override { store_->Close(); }
 

@@ -50,8 +50,8 @@ class DocumentCommandsTest : public ::testing::Test {
     documents_ = std::make_unique<DocumentCommands>(*store_, *index_, *projector_,
                                                     RandomIdGenerator::Instance(), clock_);
     contracts_ = std::make_unique<ContractCommandHandler>(
-        *store_, [](std::string_view) { return nullptr; }, [](std::string_view, uint64_t) {},
-        RandomIdGenerator::Instance(), clock_);
+        *store_, [](std::string_view) { return nullptr; },
+        [](std::string_view, std::string_view, uint64_t) {}, RandomIdGenerator::Instance(), clock_);
     contracts_->SetFindUploads(
         [this](std::string_view organization, const std::vector<std::string>& ids) {
           return documents_->FindAll(organization, ids);

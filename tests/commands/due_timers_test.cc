@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "base/time_text.h"
 #include "domain/id_generator.h"
@@ -57,7 +59,10 @@ class DueTimersTest : public ::testing::Test {
         *store_, view_store_, std::vector<projections::Projection*>{views_.get()});
     ASSERT_TRUE(projector_->Start());
     handler_ = std::make_unique<ContractCommandHandler>(
-        *store_, [this](std::string_view) { return template_; }, [](std::string_view, uint64_t) {},
+        *store_, [this](std::string_view) { return template_; },
+        [this](std::string_view client_id, std::string_view organization_id, uint64_t) {
+          writes_.emplace_back(client_id, organization_id);
+        },
         RandomIdGenerator::Instance(), clock_);
   }
 
@@ -105,6 +110,8 @@ class DueTimersTest : public ::testing::Test {
   std::unique_ptr<projections::Projector> projector_;
   std::unique_ptr<ContractCommandHandler> handler_;
   std::unique_ptr<DueTimerScheduler> scheduler_;
+  // Who each append was recorded for (read-your-writes): the client, the organization.
+  std::vector<std::pair<std::string, std::string>> writes_;
 };
 
 const boost::json::object kNoReminders{{"enabled", false}};
@@ -140,6 +147,13 @@ TEST_F(DueTimersTest, TheContractExpiresOnceWhenItsTimeComes) {
   auto event = eventstore::ToDomainEvent(last);
   ASSERT_TRUE(event);
   EXPECT_EQ(last.event_id, DueTimerEventId(id, *event));
+  // The sender's write is the sender's to read; the expiry, the service's, is for every client of
+  // the contract's organization.
+  ASSERT_FALSE(writes_.empty());
+  EXPECT_EQ(writes_.front().first, "cli_sender");
+  EXPECT_EQ(writes_.front().second, "org_acme");
+  EXPECT_EQ(writes_.back().first, "");
+  EXPECT_EQ(writes_.back().second, "org_acme");
 }
 
 TEST_F(DueTimersTest, AVoidedContractNeitherExpiresNorReminds) {

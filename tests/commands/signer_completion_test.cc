@@ -55,8 +55,8 @@ TEST(SignerCompletionTest, AnImageThatCannotBeDrawnIsRefusedAndNotStored) {
   ASSERT_TRUE(store);
   ManualClock clock{0};
   ContractCommandHandler handler(
-      **store, [](std::string_view) { return nullptr; }, [](std::string_view, uint64_t) {},
-      RandomIdGenerator::Instance(), clock);
+      **store, [](std::string_view) { return nullptr; },
+      [](std::string_view, std::string_view, uint64_t) {}, RandomIdGenerator::Instance(), clock);
   auto broken = Completion(ExecutionChannel::kIntegratorManaged);
   broken.signature_image = std::string("\x89PNG\r\n\x1a\n", 8) + "not an image";
   auto refused = CompleteSignature(handler, (*store)->blobs(), nullptr, broken, {}, {});

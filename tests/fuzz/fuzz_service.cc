@@ -161,8 +161,8 @@ struct FuzzService::Parts {
     read_your_writes = std::make_unique<projections::ReadYourWrites>(*projector, kWait);
     commands = std::make_unique<commands::ContractCommandHandler>(
         *store, lookup,
-        [this](std::string_view client_id, uint64_t size) {
-          read_your_writes->Wrote(client_id, size);
+        [this](std::string_view client_id, std::string_view organization_id, uint64_t size) {
+          read_your_writes->Wrote(client_id, organization_id, size);
         },
         ids, clock);
     signer_secrets = std::make_unique<SignerSecrets>(std::string(32, 's'));

@@ -96,16 +96,16 @@ TEST_F(ContractTextIndexTest, OnlyAWritersQWaitsForTheTextIndex) {
 
   script_.Create(testing::Client("cli_a1", "org_a"), testing::ServicesBody("Beta", {}),
                  "2026-01-10T10:00:00Z");
-  read_your_writes.Wrote("cli_a1", store_->Size());
-  EXPECT_TRUE(read_your_writes.AwaitOwnWrites("cli_a1", ReadsFrom::kViews));
-  const Status q = read_your_writes.AwaitOwnWrites("cli_a1", ReadsFrom::kViewsAndText);
+  read_your_writes.Wrote("cli_a1", "org_a", store_->Size());
+  EXPECT_TRUE(read_your_writes.AwaitOwnWrites("cli_a1", "org_a", ReadsFrom::kViews));
+  const Status q = read_your_writes.AwaitOwnWrites("cli_a1", "org_a", ReadsFrom::kViewsAndText);
   ASSERT_FALSE(q);
   EXPECT_EQ(q.error().code, ErrorCode::kUnavailable);
   // Another client wrote nothing since: its q does not wait.
-  EXPECT_TRUE(read_your_writes.AwaitOwnWrites("cli_a2", ReadsFrom::kViewsAndText));
+  EXPECT_TRUE(read_your_writes.AwaitOwnWrites("cli_a2", "org_a", ReadsFrom::kViewsAndText));
 
   ASSERT_TRUE(text_projector_.Start());
-  EXPECT_TRUE(read_your_writes.AwaitOwnWrites("cli_a1", ReadsFrom::kViewsAndText));
+  EXPECT_TRUE(read_your_writes.AwaitOwnWrites("cli_a1", "org_a", ReadsFrom::kViewsAndText));
 }
 
 TEST(ListScanTest, OnlyAQOfThreeCodePointsOrMoreReadsTheTextIndex) {

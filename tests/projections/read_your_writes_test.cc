@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <vector>
+
 #include "domain/id_generator.h"
 #include "eventstore/memory_event_store.h"
 #include "projections/memory_view_store.h"
@@ -23,36 +26,62 @@ eventstore::NewEvent AnEvent() {
   return event;
 }
 
-TEST(ReadYourWritesTest, AClientWaitsOnlyForItsOwnWrites) {
-  auto store = eventstore::MemoryEventStore::Create();
-  ASSERT_TRUE(store);
-  MemoryViewStore views;
-  CountingProjection projection;
-  Projector projector(**store, views, {&projection});
-  ReadYourWrites rw(projector, std::chrono::seconds(5));
+// A log, a projector over it that each test starts when it likes, and what a write appended.
+class ReadYourWritesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = eventstore::MemoryEventStore::Create();
+    ASSERT_TRUE(store);
+    store_ = std::move(*store);
+    projector_ = std::make_unique<Projector>(*store_, views_, std::vector<Projection*>{&counting_});
+  }
+  void TearDown() override { projector_->Stop(); }
 
-  EXPECT_TRUE(rw.CaughtUp("cli_never_wrote"));
-  auto appended = (*store)->Append("s", eventstore::ExpectedVersion::Any(), {AnEvent()});
-  ASSERT_TRUE(appended);
-  rw.Wrote("cli_a", appended->first_position.value() + appended->count);
-  EXPECT_FALSE(rw.CaughtUp("cli_a"));  // the projector has not started yet
-  EXPECT_TRUE(rw.CaughtUp("cli_b"));
+  // Appends one event; the log's size after it.
+  uint64_t AppendOne() {
+    auto appended = store_->Append("s", eventstore::ExpectedVersion::Any(), {AnEvent()});
+    EXPECT_TRUE(appended);
+    return appended ? appended->first_position.value() + appended->count : 0;
+  }
 
-  ASSERT_TRUE(projector.Start());
-  EXPECT_TRUE(rw.AwaitOwnWrites("cli_a"));
-  EXPECT_TRUE(rw.CaughtUp("cli_a"));
-  projector.Stop();
+  std::unique_ptr<eventstore::MemoryEventStore> store_;
+  MemoryViewStore views_;
+  CountingProjection counting_;
+  std::unique_ptr<Projector> projector_;
+};
+
+TEST_F(ReadYourWritesTest, AClientWaitsOnlyForItsOwnWrites) {
+  ReadYourWrites rw(*projector_, std::chrono::seconds(5));
+  EXPECT_TRUE(rw.CaughtUp("cli_never_wrote", "org_a"));
+  rw.Wrote("cli_a", "org_a", AppendOne());
+  EXPECT_FALSE(rw.CaughtUp("cli_a", "org_a"));  // the projector has not started yet
+  EXPECT_TRUE(rw.CaughtUp("cli_b", "org_a"));
+
+  ASSERT_TRUE(projector_->Start());
+  EXPECT_TRUE(rw.AwaitOwnWrites("cli_a", "org_a"));
+  EXPECT_TRUE(rw.CaughtUp("cli_a", "org_a"));
 }
 
-TEST(ReadYourWritesTest, TimesOutWhenTheReadSideIsStuck) {
-  auto store = eventstore::MemoryEventStore::Create();
-  ASSERT_TRUE(store);
-  MemoryViewStore views;
-  CountingProjection projection;
-  Projector projector(**store, views, {&projection});  // never started
-  ReadYourWrites rw(projector, std::chrono::milliseconds(20));
-  rw.Wrote("cli_a", 1);
-  auto waited = rw.AwaitOwnWrites("cli_a");
+// A signer's decline, say: the integrator that reads the contract next, whichever of its
+// organization's clients, sees it. Another organization's clients wait for nothing.
+TEST_F(ReadYourWritesTest, AWriteWithoutAClientIsWaitedForByEveryClientOfItsOrganization) {
+  ReadYourWrites rw(*projector_, std::chrono::seconds(5));
+  rw.Wrote("", "org_a", AppendOne());
+  EXPECT_FALSE(rw.CaughtUp("cli_a1", "org_a"));
+  EXPECT_FALSE(rw.CaughtUp("cli_a2", "org_a"));
+  EXPECT_TRUE(rw.CaughtUp("cli_b", "org_b"));
+  // A client named as the organization is not the organization.
+  EXPECT_TRUE(rw.CaughtUp("org_a", "org_b"));
+
+  ASSERT_TRUE(projector_->Start());
+  EXPECT_TRUE(rw.AwaitOwnWrites("cli_a2", "org_a"));
+  EXPECT_TRUE(rw.CaughtUp("cli_a1", "org_a"));
+}
+
+TEST_F(ReadYourWritesTest, TimesOutWhenTheReadSideIsStuck) {
+  ReadYourWrites rw(*projector_, std::chrono::milliseconds(20));  // the projector never starts
+  rw.Wrote("cli_a", "org_a", 1);
+  auto waited = rw.AwaitOwnWrites("cli_a", "org_a");
   ASSERT_FALSE(waited);
   EXPECT_EQ(waited.error().code, ErrorCode::kUnavailable);
 }
