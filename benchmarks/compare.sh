@@ -53,14 +53,17 @@ build_missing() {
   install_missing build-essential cmake ninja-build ccache pkg-config libboost1.81-dev \
     libboost-json1.81-dev libboost-url1.81-dev libboost-program-options1.81-dev librocksdb-dev \
     librdkafka-dev libssl-dev libcairo2-dev libpango1.0-dev libqpdf-dev libjemalloc-dev \
-    libcurl4-openssl-dev libbenchmark-dev fonts-dejavu-core fonts-noto-core
+    libcurl4-openssl-dev libbenchmark-dev fonts-dejavu-core fonts-noto-core curl
+  # The RocksDB the service is built with (scripts/rocksdb.sh).
+  local rocksdb
+  rocksdb=$("$ROOT/scripts/rocksdb.sh")
   # A build directory that exists keeps its own settings (its tests, say): only the benchmarks
   # are switched on.
   if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD_DIR" -DBUILD_BENCHMARKS=ON >/dev/null
+    cmake -S "$ROOT" -B "$BUILD_DIR" "$rocksdb" -DBUILD_BENCHMARKS=ON >/dev/null
   else
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
-      -DBUILD_TESTING=OFF -DBUILD_BENCHMARKS=ON >/dev/null
+      "$rocksdb" -DBUILD_TESTING=OFF -DBUILD_BENCHMARKS=ON >/dev/null
   fi
   ninja -C "$BUILD_DIR" "${targets[@]}" >&2
 }

@@ -11,7 +11,7 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build/release}
 
 # What building and running needs.
 RUNTIME_PACKAGES=(
-  build-essential cmake ninja-build ccache pkg-config git
+  build-essential cmake ninja-build ccache pkg-config git curl
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-program-options1.81-dev
   librocksdb-dev librdkafka-dev libssl-dev libcairo2-dev libpango1.0-dev libqpdf-dev libpoppler-glib-dev libjemalloc-dev libcurl4-openssl-dev libicu-dev libre2-dev libjpeg62-turbo-dev
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk
@@ -79,10 +79,13 @@ build() {
   echo "== building in $BUILD_DIR"
   # Paths relative to the checkout, so compiler caches hit across clones.
   export CCACHE_BASEDIR="$ROOT"
+  # RocksDB's release built with NDEBUG, once (scripts/rocksdb.sh): the argument that finds it.
+  local rocksdb
+  rocksdb=$("$ROOT/scripts/rocksdb.sh")
   # A unity build compiles each library's sources in batches, so the heavy headers (Boost,
   # RocksDB, the standard library) are parsed once a batch instead of once a file.
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
-    "$@" >/dev/null
+    "$rocksdb" "$@" >/dev/null
   ninja -C "$BUILD_DIR"
 }
 
