@@ -199,8 +199,9 @@ async function main() {
     await signOnPage(currentPage, "Ada Lovelace", "Ada on a phone");
     await phone.close();
 
-    // 2. Grace's turn: her request arrives, and the page wants the code first.
-    const afterAda = await waitForMail(mailDir, 2, "Grace's signing request");
+    // 2. Grace's turn: her request arrives, and the page wants the code first. The owner is told
+    // that Ada signed as well; the two messages may arrive in either order.
+    const afterAda = await waitForMail(mailDir, 3, "Grace's signing request and the owner's notice");
     const graceRequest = afterAda.find((m) => m.envelope.to.includes(GRACE));
     check(graceRequest !== undefined,
       `Grace's signing request after Ada signed; got ${afterAda.map((m) => `${m.envelope.to} "${m.subject}"`)}`);
