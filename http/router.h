@@ -1,9 +1,13 @@
 // Routing as a pure function: (method, path) -> the registered target and its path parameters.
 // Patterns are literal segments and "{name}" captures, e.g. "/api/v1/contracts/{id}/status".
+// The first route registered that matches answers. A path is only compared with the routes of its
+// number of segments whose last segment is its own or a capture, in registration order.
 // Built once at start, then only read: safe to share between threads.
 #pragma once
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,13 +53,23 @@ class Router {
 
   void Add(boost::beast::http::verb method, std::string pattern, Target target) {
     routes_.push_back(Route{method, SplitPattern(pattern), std::move(pattern), std::move(target)});
+    const std::vector<PatternSegment>& segments = routes_.back().segments;
+    if (shapes_.size() <= segments.size()) shapes_.resize(segments.size() + 1);
+    Shape& shape = shapes_[segments.size()];
+    const size_t index = routes_.size() - 1;
+    if (segments.back().capture) {
+      shape.ending_in_capture.push_back(index);
+    } else {
+      shape.by_last[segments.back().text].push_back(index);
+    }
   }
 
   // `path` is undecoded: a capture holds the raw segment (identifiers never need decoding).
   Match Find(boost::beast::http::verb method, std::string_view path) const {
     Match result;
     const PathSegments segments = Split(path);
-    for (const auto& route : routes_) {
+    for (const size_t index : Candidates(segments)) {
+      const Route& route = routes_[index];
       if (!Matches(route.segments, segments)) continue;
       if (route.method != method) {
         result.miss = Miss::kWrongMethod;
@@ -77,7 +91,8 @@ class Router {
   std::vector<boost::beast::http::verb> MethodsOf(std::string_view path) const {
     std::vector<boost::beast::http::verb> out;
     const PathSegments segments = Split(path);
-    for (const auto& route : routes_) {
+    for (const size_t index : Candidates(segments)) {
+      const Route& route = routes_[index];
       if (!Matches(route.segments, segments)) continue;
       if (std::find(out.begin(), out.end(), route.method) == out.end()) {
         out.push_back(route.method);
@@ -108,6 +123,25 @@ class Router {
   // A request path's segments point into the path: matching copies nothing, and paths of up to
   // eight segments (every route's) need no allocation either.
   using PathSegments = boost::container::small_vector<std::string_view, 8>;
+  using RouteIndexes = boost::container::small_vector<size_t, 16>;
+  // The routes of one number of segments, by their last segment (indexes into routes_, ascending).
+  struct Shape {
+    std::map<std::string, std::vector<size_t>, std::less<>> by_last;
+    std::vector<size_t> ending_in_capture;
+  };
+
+  // The routes `segments` may match, in registration order.
+  RouteIndexes Candidates(const PathSegments& segments) const {
+    RouteIndexes out;
+    if (segments.size() >= shapes_.size()) return out;
+    const Shape& shape = shapes_[segments.size()];
+    static const std::vector<size_t> kNone;
+    auto literal = shape.by_last.find(segments.back());
+    const std::vector<size_t>& named = literal == shape.by_last.end() ? kNone : literal->second;
+    std::merge(named.begin(), named.end(), shape.ending_in_capture.begin(),
+               shape.ending_in_capture.end(), std::back_inserter(out));
+    return out;
+  }
 
   static PathSegments Split(std::string_view path) {
     PathSegments out;
@@ -142,6 +176,7 @@ class Router {
   }
 
   std::vector<Route> routes_;
+  std::vector<Shape> shapes_;  // by number of segments
 };
 
 }  // namespace esign::http

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace esign::http {
 namespace {
 
@@ -47,6 +49,31 @@ TEST(RouterTest, EmptyCaptureDoesNotMatch) {
   Router<int> router;
   router.Add(verb::get, "/api/v1/contracts/{id}", 2);
   EXPECT_EQ(router.Find(verb::get, "/api/v1/contracts/").target, nullptr);
+}
+
+// The first route registered answers, whether its last segment is a literal or a capture.
+TEST(RouterTest, TheFirstRouteRegisteredThatMatchesAnswers) {
+  Router<int> router;
+  router.Add(verb::get, "/api/v1/contracts/bulk", 1);
+  router.Add(verb::get, "/api/v1/contracts/{id}", 2);
+  router.Add(verb::get, "/api/v1/templates/{id}", 3);
+  router.Add(verb::get, "/api/v1/templates/mine", 4);
+  router.Add(verb::post, "/api/v1/templates/{id}", 5);
+  router.Add(verb::put, "/api/v1/templates/mine", 6);
+
+  EXPECT_EQ(*router.Find(verb::get, "/api/v1/contracts/bulk").target, 1);
+  EXPECT_EQ(*router.Find(verb::get, "/api/v1/contracts/ctr_1").target, 2);
+  EXPECT_EQ(*router.Find(verb::get, "/api/v1/templates/mine").target, 3);
+  EXPECT_EQ(*router.Find(verb::put, "/api/v1/templates/mine").target, 6);
+  EXPECT_EQ(*router.Find(verb::post, "/api/v1/templates/mine").target, 5);
+  EXPECT_EQ(router.MethodsOf("/api/v1/templates/mine"),
+            (std::vector<verb>{verb::get, verb::post, verb::put}));
+  EXPECT_EQ(router.MethodsOf("/api/v1/templates/tpl_1"),
+            (std::vector<verb>{verb::get, verb::post}));
+  // Longer and shorter than every route.
+  EXPECT_EQ(router.Find(verb::get, "/api/v1/contracts/ctr_1/a/b/c/d/e/f/g").target, nullptr);
+  EXPECT_EQ(router.Find(verb::get, "/").target, nullptr);
+  EXPECT_TRUE(router.MethodsOf("/api").empty());
 }
 
 }  // namespace
