@@ -21,6 +21,9 @@ OPTIONS=(
   -DWITH_TESTS=OFF -DWITH_TOOLS=OFF -DWITH_CORE_TOOLS=OFF -DWITH_BENCHMARK_TOOLS=OFF
   -DROCKSDB_BUILD_SHARED=OFF -DCMAKE_INSTALL_LIBDIR=lib
 )
+# PORTABLE alone leaves out SSE4.2, and with it the CRC32C instruction: RocksDB then checksums every
+# block and WAL record in software. Every x86-64 server of the last decade has SSE4.2 and PCLMUL.
+[ "$(uname -m)" = x86_64 ] && OPTIONS+=(-DFORCE_SSE42=ON)
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prefix=$ROOT/build/rocksdb-$VERSION
