@@ -135,10 +135,11 @@ class Router {
     RouteIndexes out;
     if (segments.size() >= shapes_.size()) return out;
     const Shape& shape = shapes_[segments.size()];
-    static const std::vector<size_t> kNone;
     auto literal = shape.by_last.find(segments.back());
-    const std::vector<size_t>& named = literal == shape.by_last.end() ? kNone : literal->second;
-    std::merge(named.begin(), named.end(), shape.ending_in_capture.begin(),
+    if (literal == shape.by_last.end()) {
+      return RouteIndexes(shape.ending_in_capture.begin(), shape.ending_in_capture.end());
+    }
+    std::merge(literal->second.begin(), literal->second.end(), shape.ending_in_capture.begin(),
                shape.ending_in_capture.end(), std::back_inserter(out));
     return out;
   }

@@ -23,7 +23,7 @@ OPTIONS=(
 )
 # PORTABLE alone leaves out SSE4.2, and with it the CRC32C instruction: RocksDB then checksums every
 # block and WAL record in software. Every x86-64 server of the last decade has SSE4.2 and PCLMUL.
-[ "$(uname -m)" = x86_64 ] && OPTIONS+=(-DFORCE_SSE42=ON)
+if [ "$(uname -m)" = x86_64 ]; then OPTIONS+=(-DFORCE_SSE42=ON); fi
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prefix=$ROOT/build/rocksdb-$VERSION
