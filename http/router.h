@@ -137,7 +137,8 @@ class Router {
     const Shape& shape = shapes_[segments.size()];
     auto literal = shape.by_last.find(segments.back());
     if (literal == shape.by_last.end()) {
-      return RouteIndexes(shape.ending_in_capture.begin(), shape.ending_in_capture.end());
+      out.assign(shape.ending_in_capture.begin(), shape.ending_in_capture.end());
+      return out;
     }
     std::merge(literal->second.begin(), literal->second.end(), shape.ending_in_capture.begin(),
                shape.ending_in_capture.end(), std::back_inserter(out));
