@@ -220,6 +220,14 @@ boost::json::parse_options ReadBackOptions() {
   return options;
 }
 
+// Whether `text` is one JSON value that is an object; the parser's error, if any, in `ec`.
+bool IsOneObject(std::string_view text, const boost::json::parse_options& options,
+                 boost::system::error_code& ec) {
+  boost::json::basic_parser<ShapeHandler> parser(options);
+  const size_t used = parser.write_some(false, text.data(), text.size(), ec);
+  return !ec && used == text.size() && parser.handler().top_is_object;
+}
+
 }  // namespace
 
 Result<EventRecord> ParseStoredRecord(std::string_view bytes) {
@@ -244,14 +252,17 @@ Status CheckEventData(std::string_view data) {
     return Fail(ErrorCode::kValidationFailed, "event data must be a JSON object", "data",
                 "must start with '{' and end with '}'");
   }
-  boost::json::basic_parser<ShapeHandler> parser(ReadBackOptions());
   boost::system::error_code ec;
-  const size_t used = parser.write_some(false, data.data(), data.size(), ec);
-  if (ec || used != data.size() || !parser.handler().top_is_object) {
+  if (!IsOneObject(data, ReadBackOptions(), ec)) {
     return Fail(ErrorCode::kValidationFailed, "event data must be a JSON object", "data",
                 ec ? ec.message() : "not a single JSON object");
   }
   return {};
+}
+
+bool IsStrictJsonObject(std::string_view text) {
+  boost::system::error_code ec;
+  return IsOneObject(text, boost::json::parse_options(), ec);
 }
 
 }  // namespace esign::eventstore

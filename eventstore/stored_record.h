@@ -30,4 +30,9 @@ Result<GlobalPosition> StoredRecordPosition(std::string_view bytes);
 // kValidationFailed unless `data` is empty or a JSON object that ParseRecord will read back.
 Status CheckEventData(std::string_view data);
 
+// Whether `text` is one JSON object as boost::json::parse reads it by default (strict UTF-8,
+// nesting up to 32), checked without building it: stricter than CheckEventData, whose strings
+// may hold any bytes, as stored. Such data can be passed on to readers of JSON as it is.
+bool IsStrictJsonObject(std::string_view text);
+
 }  // namespace esign::eventstore

@@ -2,9 +2,9 @@
 
 #include <boost/json.hpp>
 
-#include "base/json_read.h"
 #include "base/time_text.h"
 #include "domain/stream_kinds.h"
+#include "eventstore/stored_record.h"
 
 namespace esign::webhooks {
 
@@ -15,28 +15,35 @@ std::optional<std::string> ContractIdOf(const eventstore::EventRecord& record) {
   return eventstore::StringInData(record, "contractId");
 }
 
-ParsedEvent::ParsedEvent(const eventstore::EventRecord& record) : record(record) {
-  boost::system::error_code ec;
-  data = boost::json::parse(record.data, ec);
-  if (ec) data = boost::json::object();
-  if (const auto id = IdInStream(StreamKind::kContract, record.stream_id)) {
-    contract_id = std::string(*id);
-  } else if (const auto* o = data.if_object()) {
-    if (const auto id = StringMember(*o, "contractId")) contract_id = std::string(*id);
-  }
+namespace {
+
+// The members a type keeps off the topic. What a signer filled in is evidence for the ledger, the
+// audit trail and the bundle, not for consumers of the topic: signer.completed keeps
+// `filledFields`, the ids, without the values. A file's name can say what it holds: the topic
+// keeps its hash, type and size.
+std::string_view WithheldMember(std::string_view type) {
+  if (type == "signer.completed") return "fieldValues";
+  if (type == "signer.attachment_uploaded") return "name";
+  return {};
 }
+
+// The event's data as the message carries it (JSON text).
+std::string MessageData(const eventstore::EventRecord& record) {
+  if (!eventstore::IsStrictJsonObject(record.data)) return "{}";
+  const std::string_view withheld = WithheldMember(record.type);
+  if (withheld.empty()) return record.data;
+  boost::json::value data = boost::json::parse(record.data);  // checked just above
+  data.as_object().erase(withheld);
+  return boost::json::serialize(data);
+}
+
+}  // namespace
 
 EventMessage MakeEventMessage(const eventstore::EventRecord& record,
                               const std::optional<std::string>& contract_organization_id) {
-  return MakeEventMessage(ParsedEvent(record), contract_organization_id);
-}
-
-EventMessage MakeEventMessage(ParsedEvent event,
-                              const std::optional<std::string>& contract_organization_id) {
-  const eventstore::EventRecord& record = event.record;
-  const std::optional<std::string>& contract_id = event.contract_id;
+  const std::optional<std::string> contract_id = ContractIdOf(record);
   boost::json::object value;
-  value.reserve(12);
+  value.reserve(11);
   value["schemaVersion"] = kEventMessageSchemaVersion;
   value["eventId"] = record.event_id;
   value["type"] = record.type;
@@ -52,15 +59,13 @@ EventMessage MakeEventMessage(ParsedEvent event,
   value["actor"] = boost::json::object{{"clientId", record.actor.client_id},
                                        {"organizationId", record.actor.organization_id}};
   value["dataSchemaVersion"] = record.schema_version;
-  // What a signer filled in is evidence for the ledger, the audit trail and the bundle, not for
-  // consumers of the topic: signer.completed keeps `filledFields`, the ids, without the values.
-  if (auto* data = event.data.if_object(); data != nullptr) {
-    if (record.type == "signer.completed") data->erase("fieldValues");
-    // A file's name can say what it holds: the topic keeps its hash, type and size.
-    if (record.type == "signer.attachment_uploaded") data->erase("name");
-  }
-  value["data"] = std::move(event.data);
-  return EventMessage{contract_id ? *contract_id : record.stream_id, boost::json::serialize(value)};
+  // The data last, as text: the envelope's closing brace gives way to it.
+  std::string text = boost::json::serialize(value);
+  text.pop_back();
+  text += ",\"data\":";
+  text += MessageData(record);
+  text += '}';
+  return EventMessage{contract_id ? *contract_id : record.stream_id, std::move(text)};
 }
 
 Result<eventstore::EventRecord> ParseEventMessage(std::string_view value) {

@@ -3,7 +3,6 @@
 // published to which topic is domain/stream_kinds.h's table. Pure functions; safe from any thread.
 #pragma once
 
-#include <boost/json/value.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,18 +26,10 @@ struct EventMessage {
 
 // `contract_organization_id`: the organization that controls the event's contract
 // (eventstore/contract_controller.h), written as "contractOrganizationId"; null when nothing.
+// The data goes into the message as the log holds it, unparsed (the relay's hot path), except for
+// the types that leave members out; data that is not one JSON object in valid UTF-8 is sent as
+// an empty object.
 EventMessage MakeEventMessage(const eventstore::EventRecord& record,
-                              const std::optional<std::string>& contract_organization_id);
-
-// An event's data parsed once, for the relay, which needs it for the contract id, the
-// controller and the message: an empty object when the data is not a JSON object.
-struct ParsedEvent {
-  explicit ParsedEvent(const eventstore::EventRecord& record);
-  const eventstore::EventRecord& record;
-  boost::json::value data;
-  std::optional<std::string> contract_id;  // ContractIdOf
-};
-EventMessage MakeEventMessage(ParsedEvent event,
                               const std::optional<std::string>& contract_organization_id);
 
 // The record a message value was made from, but for what the topic leaves out (the actor's

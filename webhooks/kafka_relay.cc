@@ -197,15 +197,14 @@ Result<GlobalPosition> KafkaRelay::Publish(const std::vector<eventstore::EventRe
 
 bool KafkaRelay::Produce(const eventstore::EventRecord& record, rd_kafka_topic_t* topic) {
   const uint64_t position = record.position.value();
-  ParsedEvent event(record);  // the data parsed once, for the controller and the message
-  auto controller = owners_.Of(event);
+  auto controller = owners_.Of(record);
   if (!controller) {
     delivery::LogLine("kafka relay", "reading the controller of position " +
                                          std::to_string(position) +
                                          " failed: " + controller.error().message);
     return false;
   }
-  const EventMessage message = MakeEventMessage(std::move(event), *controller);
+  const EventMessage message = MakeEventMessage(record, *controller);
   const std::string mac = options_.auth.Mac(rd_kafka_topic_name(topic), message.key, message.value);
   const rd_kafka_resp_err_t err = rd_kafka_producev(
       producer_.get(), RD_KAFKA_V_RKT(topic),

@@ -25,8 +25,6 @@ class OwningOrganizations {
   // events of no contract, or of a contract that names none. An error when the store cannot be
   // read.
   Result<std::optional<std::string>> Of(const eventstore::EventRecord& record);
-  // The same for an event whose data is parsed already.
-  Result<std::optional<std::string>> Of(const ParsedEvent& event);
 
   size_t cached() const { return owners_.size(); }
 

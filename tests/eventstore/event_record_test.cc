@@ -192,5 +192,48 @@ TEST(ParseRecordTest, RecordedAtRoundTripsAcrossDays) {
   }
 }
 
+// StringInData reads one member without building the object: it must answer exactly as the
+// object boost::json::parse builds would.
+TEST(StringInDataTest, AnswersAsTheParsedObjectWould) {
+  const std::vector<std::string> texts = {
+      R"({"organizationId":"org_a","x":1})",
+      R"({"x":{"organizationId":"nested"},"organizationId":"org_b"})",
+      R"({"x":[{"organizationId":"in an array"}]})",
+      R"({"organizationId":5})",
+      R"({"organizationId":null})",
+      R"({"organizationId":{"id":"org_c"}})",
+      R"({"organizationId":["org_d"]})",
+      R"({"organizationId":"first","organizationId":"last"})",
+      R"({"organizationId":"first","organizationId":7})",
+      R"({"organizationId":7,"organizationId":"later"})",
+      R"({"organization\u0049d":"escaped key","y":"o\"rg\n\u00e9"})",
+      R"({"organizationId":"with \"quotes\" and \\ and \u00e9 and \ud83d\ude00"})",
+      R"( {"organizationId":"white space around"} )",
+      R"({"organizationId":"org_a"} trailing)",
+      R"({"organizationId":"org_a")",
+      R"(["organizationId","org_a"])",
+      R"("organizationId")",
+      "",
+      "{\"organizationId\":\"bad \xff utf-8\"}",
+      R"({"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],"organizationId":"deep"})",
+      R"({"organizationIdX":"longer key","organizationI":"shorter key"})",
+  };
+  for (const std::string& text : texts) {
+    EventRecord record;
+    record.data = text;
+    std::optional<std::string> expected;
+    boost::system::error_code ec;
+    const boost::json::value parsed = boost::json::parse(text, ec);
+    if (!ec && parsed.is_object()) {
+      const auto* member = parsed.as_object().if_contains("organizationId");
+      if (member != nullptr && member->is_string()) expected = std::string(member->as_string());
+    }
+    EXPECT_EQ(StringInData(record, "organizationId"), expected) << text;
+  }
+  EventRecord record;
+  record.data = R"({"organizationId":"org_a"})";
+  EXPECT_EQ(StringInData(record, "organizationId"), "org_a");  // the cases above can fail
+}
+
 }  // namespace
 }  // namespace esign::eventstore

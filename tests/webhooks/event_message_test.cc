@@ -104,5 +104,23 @@ TEST(EventMessageTest, ParseEventMessageGivesBackTheRecordButWhatTheTopicLeavesO
   EXPECT_EQ(refused.error().code, ErrorCode::kValidationFailed);
 }
 
+TEST(EventMessageTest, TheDataGoesAsRecordedAndDamagedDataAsAnEmptyObject) {
+  // As the log holds it, white space and key order included (the relay does not parse it).
+  const std::string data = R"({"b": 1, "a": {"c": [true, null]}})";
+  const EventMessage message = MakeEventMessage(Record("contract-ctr_9", data), "org_c");
+  EXPECT_TRUE(message.value.ends_with(",\"data\":" + data + "}")) << message.value;
+  EXPECT_EQ(boost::json::parse(message.value).at("data"), boost::json::parse(data));
+  // Data that is not one JSON object in valid UTF-8 (only damage can put it in the log) would
+  // make the message unreadable: an empty object takes its place.
+  for (const std::string damaged :
+       {R"({"a":1)", R"([1,2])", "", R"({"a":1} {"b":2})", "{\"a\":\"\xff\"}"}) {
+    const EventMessage broken = MakeEventMessage(Record("contract-ctr_9", damaged), "org_c");
+    boost::system::error_code ec;
+    const boost::json::value value = boost::json::parse(broken.value, ec);
+    ASSERT_FALSE(ec) << broken.value;
+    EXPECT_EQ(value.at("data"), boost::json::object()) << damaged;
+  }
+}
+
 }  // namespace
 }  // namespace esign::webhooks
