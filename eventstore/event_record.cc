@@ -1,7 +1,6 @@
 #include "eventstore/event_record.h"
 
 #include <boost/json.hpp>
-#include <boost/json/basic_parser_impl.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -10,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "base/json_pick.h"
 #include "base/json_read.h"
 #include "base/time_text.h"
 
@@ -211,108 +211,13 @@ Result<EventRecord> ParseRecord(std::string_view bytes) {
   return record;
 }
 
-namespace {
-
-// Reads one top-level member of an object without building a DOM: the relay and the controller
-// look-ups ask for one string of events whose data runs to kilobytes. The parse still runs to the
-// end, so the answer is what boost::json::parse would give: nothing for text that is not one
-// JSON object, the last of repeated keys.
-class TopLevelStringHandler {
- public:
-  static constexpr size_t max_object_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_array_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_key_size = std::numeric_limits<size_t>::max();
-  static constexpr size_t max_string_size = std::numeric_limits<size_t>::max();
-
-  explicit TopLevelStringHandler(std::string_view wanted) : wanted_(wanted) {}
-
-  bool top_is_object() const { return top_is_object_; }
-  std::optional<std::string>& found() { return found_; }
-
-  using ec_t = boost::system::error_code;
-  bool on_document_begin(ec_t&) { return true; }
-  bool on_document_end(ec_t&) { return true; }
-  bool on_object_begin(ec_t&) {
-    if (depth_ == 0) top_is_object_ = true;
-    return Nested();
-  }
-  bool on_object_end(size_t, ec_t&) {
-    --depth_;
-    return true;
-  }
-  bool on_array_begin(ec_t&) { return Nested(); }
-  bool on_array_end(size_t, ec_t&) {
-    --depth_;
-    return true;
-  }
-  bool on_key_part(json::string_view part, size_t, ec_t&) {
-    if (depth_ == 1) key_.append(part.data(), part.size());
-    return true;
-  }
-  bool on_key(json::string_view part, size_t, ec_t&) {
-    if (depth_ == 1) {
-      key_.append(part.data(), part.size());
-      in_wanted_ = key_ == wanted_;
-      key_.clear();
-    }
-    return true;
-  }
-  bool on_string_part(json::string_view part, size_t, ec_t&) {
-    if (AtWanted()) value_.append(part.data(), part.size());
-    return true;
-  }
-  bool on_string(json::string_view part, size_t, ec_t&) {
-    if (AtWanted()) {
-      value_.append(part.data(), part.size());
-      found_ = std::move(value_);
-      value_.clear();
-    }
-    return EndValue();
-  }
-  bool on_number_part(json::string_view, ec_t&) { return true; }
-  bool on_int64(int64_t, json::string_view, ec_t&) { return NotAString(); }
-  bool on_uint64(uint64_t, json::string_view, ec_t&) { return NotAString(); }
-  bool on_double(double, json::string_view, ec_t&) { return NotAString(); }
-  bool on_bool(bool, ec_t&) { return NotAString(); }
-  bool on_null(ec_t&) { return NotAString(); }
-  bool on_comment_part(json::string_view, ec_t&) { return true; }
-  bool on_comment(json::string_view, ec_t&) { return true; }
-
- private:
-  bool AtWanted() const { return depth_ == 1 && in_wanted_; }
-  bool EndValue() {
-    if (depth_ == 1) in_wanted_ = false;
-    return true;
-  }
-  // The wanted key holds something else than a string (this time).
-  bool NotAString() {
-    if (AtWanted()) found_.reset();
-    return EndValue();
-  }
-  bool Nested() {
-    NotAString();
-    ++depth_;
-    return true;
-  }
-
-  const std::string_view wanted_;
-  int depth_ = 0;
-  bool top_is_object_ = false;
-  bool in_wanted_ = false;
-  std::string key_;
-  std::string value_;
-  std::optional<std::string> found_;
-};
-
-}  // namespace
-
 std::optional<std::string> StringInData(const EventRecord& record, std::string_view key) {
-  // Boost.JSON's defaults, as boost::json::parse: strict UTF-8, nesting up to 32.
-  json::basic_parser<TopLevelStringHandler> parser(json::parse_options(), key);
-  boost::system::error_code ec;
-  const size_t used = parser.write_some(false, record.data.data(), record.data.size(), ec);
-  if (ec || used != record.data.size() || !parser.handler().top_is_object()) return std::nullopt;
-  return std::move(parser.handler().found());
+  // Without parsing the whole data: the relay and the controller look-ups ask this of every event.
+  const std::optional<json::object> picked = PickJsonMembers(record.data, {.members = {key}});
+  if (!picked) return std::nullopt;
+  const std::optional<std::string_view> member = StringMember(*picked, key);
+  if (!member) return std::nullopt;
+  return std::string(*member);
 }
 
 }  // namespace esign::eventstore
