@@ -12,6 +12,7 @@
 #include <cstring>
 #include <utility>
 
+#include "base/thread_name.h"
 #include "domain/id_generator.h"
 
 namespace esign::app {
@@ -174,7 +175,10 @@ Result<std::unique_ptr<AdminSocketServer>> AdminSocketServer::Start(
   }
   std::unique_ptr<AdminSocketServer> server(new AdminSocketServer(
       path, std::move(handler), listener.release(), stop.release(), info.st_ino));
-  server->thread_ = std::thread([raw = server.get()] { raw->Run(); });
+  server->thread_ = std::thread([raw = server.get()] {
+    NameThisThread("esign-admin");
+    raw->Run();
+  });
   return server;
 }
 

@@ -11,6 +11,7 @@
 #include "app/cli_store.h"
 #include "app/private_data_directory.h"
 #include "base/json_read.h"
+#include "base/thread_name.h"
 #include "base/time_text.h"
 #include "commands/template_commands.h"
 #include "documents/service_certificate.h"
@@ -208,13 +209,15 @@ Status Service::StartReadSide() {
       *store_, *views_,
       std::vector<projections::Projection*>{
           &template_catalog_, contract_views_.get(), &auth_->directory(), &endpoint_directory_,
-          session_index_.get(), document_index_.get(), bulk_send_index_.get()});
+          session_index_.get(), document_index_.get(), bulk_send_index_.get()},
+      projections::ProjectorOptions{.thread_name = "esign-views"});
   // The text index runs on a projector of its own (contract_text_index.h).
   if (Status dropped = DropViewRowsOfEarlierVersions(); !dropped) return dropped;
   text_index_ =
       std::make_unique<projections::ContractTextIndex>(*store_, memory_.contract_states / 2);
   text_projector_ = std::make_unique<projections::Projector>(
-      *store_, *views_, std::vector<projections::Projection*>{text_index_.get()});
+      *store_, *views_, std::vector<projections::Projection*>{text_index_.get()},
+      projections::ProjectorOptions{.thread_name = "esign-textindex"});
   if (auto started = projector_->Start(); !started) return started;
   if (auto started = text_projector_->Start(); !started) return started;
   // The catalog must hold the templates just imported before the first request arrives, and a
@@ -391,6 +394,7 @@ void Service::StartTreeHeadSigner(std::chrono::seconds interval) {
   // Like a transparency log's merge delay: every event is covered by a signed head within
   // `interval`. SignTreeHead returns the newest head when nothing was appended since.
   tree_head_signer_ = std::jthread([this, interval](const std::stop_token& stop) {
+    NameThisThread("esign-tree-head");
     std::mutex mutex;
     std::condition_variable_any wake;
     std::unique_lock lock(mutex);

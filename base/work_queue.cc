@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/thread_name.h"
+
 namespace esign {
 namespace {
 
@@ -9,10 +11,16 @@ thread_local const WorkQueue* current_queue = nullptr;
 
 }  // namespace
 
-WorkQueue::WorkQueue(size_t threads, size_t capacity) : capacity_(capacity) {
+WorkQueue::WorkQueue(size_t threads, size_t capacity, const std::string& thread_name)
+    : capacity_(capacity) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads_.reserve(threads);
-  for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { Loop(); });
+  for (size_t i = 0; i < threads; ++i) {
+    threads_.emplace_back([this, thread_name] {
+      NameThisThread(thread_name);
+      Loop();
+    });
+  }
 }
 
 WorkQueue::~WorkQueue() {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <limits>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -26,7 +27,9 @@ class WorkQueue {
 
   // `threads`: 0 means one per core (std::thread::hardware_concurrency, at least 1).
   // `capacity`: tasks waiting for a thread (the ones running not counted).
-  explicit WorkQueue(size_t threads, size_t capacity = kUnbounded);
+  // `thread_name`: of its threads (base/thread_name.h).
+  explicit WorkQueue(size_t threads, size_t capacity = kUnbounded,
+                     const std::string& thread_name = "esign-queue");
   ~WorkQueue();
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;

@@ -1,6 +1,7 @@
 #include "commands/bulk_send_runner.h"
 
 #include "base/sha256.h"
+#include "base/thread_name.h"
 #include "domain/stream_kinds.h"
 
 namespace esign::commands {
@@ -36,7 +37,10 @@ BulkSendRunner::~BulkSendRunner() { Stop(); }
 
 void BulkSendRunner::Start() {
   next_row_ = std::chrono::steady_clock::now();
-  thread_ = std::jthread([this](const std::stop_token& stop) { Run(stop); });
+  thread_ = std::jthread([this](const std::stop_token& stop) {
+    NameThisThread("esign-bulk-send");
+    Run(stop);
+  });
 }
 
 void BulkSendRunner::Stop() {

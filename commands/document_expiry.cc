@@ -1,4 +1,5 @@
 #include "commands/document_expiry.h"
+#include "base/thread_name.h"
 
 #include <algorithm>
 
@@ -13,7 +14,10 @@ DocumentExpiry::~DocumentExpiry() { Stop(); }
 void DocumentExpiry::Start() {
   std::lock_guard lock(mutex_);
   if (thread_.joinable() || stopping_) return;
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    NameThisThread("esign-expiry");
+    Run();
+  });
 }
 
 void DocumentExpiry::Stop() {

@@ -6,6 +6,7 @@
 
 #include "base/json_read.h"
 #include "base/sha256.h"
+#include "base/thread_name.h"
 #include "domain/event_codec.h"
 #include "domain/event_data.h"
 #include "projections/due_timer_index.h"
@@ -46,7 +47,10 @@ DueTimerScheduler::~DueTimerScheduler() { Stop(); }
 
 void DueTimerScheduler::Start() {
   if (thread_.joinable()) return;
-  thread_ = std::jthread([this](const std::stop_token& stop) { Run(stop); });
+  thread_ = std::jthread([this](const std::stop_token& stop) {
+    NameThisThread("esign-timers");
+    Run(stop);
+  });
 }
 
 void DueTimerScheduler::Stop() {

@@ -1,4 +1,5 @@
 #include "delivery/delivery_lanes.h"
+#include "base/thread_name.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +13,10 @@ DeliveryLanes::DeliveryLanes(LaneDeps deps, size_t threads)
   threads = threads_count_;
   threads_.reserve(threads);
   for (size_t i = 0; i < threads; ++i) {
-    threads_.emplace_back([this](const std::stop_token& stop) { Run(stop); });
+    threads_.emplace_back([this](const std::stop_token& stop) {
+      NameThisThread("esign-deliver");
+      Run(stop);
+    });
   }
 }
 

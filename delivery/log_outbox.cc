@@ -25,7 +25,8 @@ Result<std::unique_ptr<LogOutbox>> LogOutbox::Start(LogOutboxDeps deps, LogOutbo
   outbox->intake_ = std::make_unique<eventstore::CatchUpSubscription>(
       outbox->deps_.store, GlobalPosition(checkpoint->value_or(0)),
       [o = outbox.get()](const std::vector<eventstore::EventRecord>& batch,
-                         const std::stop_token&) { return o->Intake(batch); });
+                         const std::stop_token&) { return o->Intake(batch); },
+      eventstore::SubscriptionOptions{.thread_name = "esign-outbox"});
   outbox->intake_->Start();
   return outbox;
 }

@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <chrono>
 
+#include "base/thread_name.h"
 #include "delivery/log_line.h"
 
 namespace esign::delivery {
 
 OutcomeRecorder::OutcomeRecorder(Write write, size_t max_batch)
     : write_(std::move(write)), max_batch_(std::max<size_t>(1, max_batch)) {
-  thread_ = std::jthread([this](const std::stop_token& stop) { Run(stop); });
+  thread_ = std::jthread([this](const std::stop_token& stop) {
+    NameThisThread("esign-outcomes");
+    Run(stop);
+  });
 }
 
 OutcomeRecorder::~OutcomeRecorder() { Stop(); }

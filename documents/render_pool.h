@@ -21,7 +21,8 @@ namespace esign::documents {
 class RenderPool {
  public:
   // `threads`: 0 means one per core (std::thread::hardware_concurrency, at least 1).
-  explicit RenderPool(size_t threads = 0) : queue_(threads) {}
+  explicit RenderPool(size_t threads = 0)
+      : queue_(threads, WorkQueue::kUnbounded, "esign-render") {}
 
   size_t threads() const { return queue_.threads(); }
 

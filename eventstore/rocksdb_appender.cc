@@ -24,6 +24,7 @@
 #include <string>
 #include <utility>
 
+#include "base/thread_name.h"
 #include "eventstore/completion.h"
 #include "eventstore/rocksdb_event_store.h"
 #include "eventstore/rocksdb_status.h"
@@ -124,7 +125,7 @@ Status RocksEventStore::RunOnAppender(std::function<Status()> task) {
 }
 
 void RocksEventStore::RunAppender() {
-  pthread_setname_np(pthread_self(), "esign-appender");
+  NameThisThread("esign-appender");
   std::vector<PendingAppend*> batch;
   while (true) {
     // Before the batch is taken, so that appends arriving while the gate holds it join it.
@@ -299,7 +300,7 @@ void RocksEventStore::Log(const std::string& line) const {
 }
 
 void RocksEventStore::RunSyncer() {
-  pthread_setname_np(pthread_self(), "esign-syncer");
+  NameThisThread("esign-syncer");
   std::vector<WrittenBatch> written;
   while (true) {
     {

@@ -1,4 +1,5 @@
 #include "eventstore/subscription.h"
+#include "base/thread_name.h"
 
 #include <algorithm>
 #include <utility>
@@ -8,11 +9,17 @@ namespace esign::eventstore {
 
 CatchUpSubscription::CatchUpSubscription(const EventStore& store, GlobalPosition from,
                                          Handler handler, SubscriptionOptions options)
-    : store_(store), handler_(std::move(handler)), options_(options), next_(from.value()) {}
+    : store_(store),
+      handler_(std::move(handler)),
+      options_(std::move(options)),
+      next_(from.value()) {}
 
 CatchUpSubscription::CatchUpSubscription(const EventStore& store, GlobalPosition from,
                                          BatchHandler handler, SubscriptionOptions options)
-    : store_(store), batch_handler_(std::move(handler)), options_(options), next_(from.value()) {}
+    : store_(store),
+      batch_handler_(std::move(handler)),
+      options_(std::move(options)),
+      next_(from.value()) {}
 
 CatchUpSubscription::~CatchUpSubscription() { Stop(); }
 
@@ -115,6 +122,7 @@ bool CatchUpSubscription::WaitForAppend(uint64_t next, const std::stop_token& st
 }
 
 void CatchUpSubscription::Run() {
+  NameThisThread(options_.thread_name);
   const std::stop_token stop = stop_source_.get_token();
   uint64_t next = next_.load();
   while (!stop_requested_.load(std::memory_order_relaxed)) {

@@ -30,6 +30,7 @@
 #include <mutex>
 #include <optional>
 #include <stop_token>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -43,6 +44,8 @@ struct SubscriptionOptions {
   // Longest sleep in WaitForSizeAbove while idle. Appends and Stop wake it at once; this only
   // bounds how long a closed store goes unnoticed. Default: 60 s.
   std::chrono::milliseconds idle_wait{60000};
+  // The name of its thread (base/thread_name.h).
+  std::string thread_name = "esign-follow";
 };
 
 class CatchUpSubscription {

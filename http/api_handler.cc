@@ -9,6 +9,7 @@
 #include <exception>
 #include <optional>
 
+#include "base/thread_name.h"
 #include "base/time_text.h"
 #include "domain/clock.h"
 #include "http/access_log_line.h"
@@ -92,6 +93,15 @@ std::string_view BearerToken(std::string_view authorization) {
 // rest as one value, so no client can add series.
 std::string_view MethodLabel(const Request& request) {
   return request.method() == beast_http::verb::unknown ? "OTHER" : request.method_string();
+}
+
+// Boost.Asio's thread pool starts its threads itself: each names itself at its first task.
+void NameWorkerThread() {
+  thread_local const bool named = [] {
+    NameThisThread("esign-worker");
+    return true;
+  }();
+  static_cast<void>(named);
 }
 
 }  // namespace
@@ -247,12 +257,17 @@ void ApiHandler::Dispatch(std::shared_ptr<Exchange> exchange) {
                           (!route.inline_when || route.inline_when(exchange->api));
   if (route.async_handler) {
     if (run_inline) return RunAsync(exchange);
-    boost::asio::post(workers_, [this, exchange = std::move(exchange)] { RunAsync(exchange); });
+    boost::asio::post(workers_, [this, exchange = std::move(exchange)] {
+      NameWorkerThread();
+      RunAsync(exchange);
+    });
     return;
   }
   if (run_inline) return Finish(*exchange, RunRoute(*exchange));
-  boost::asio::post(
-      workers_, [this, exchange = std::move(exchange)] { Finish(*exchange, RunRoute(*exchange)); });
+  boost::asio::post(workers_, [this, exchange = std::move(exchange)] {
+    NameWorkerThread();
+    Finish(*exchange, RunRoute(*exchange));
+  });
 }
 
 ApiResult ApiHandler::RunRoute(const Exchange& exchange) {

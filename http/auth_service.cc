@@ -34,7 +34,7 @@ AuthService::AuthService(commands::ClientCommandHandler& clients,
       ids_(ids),
       throttle_(options.throttle),
       checks_(std::make_unique<WorkQueue>(std::max<size_t>(1, options.check_threads),
-                                          options.check_queue)) {
+                                          options.check_queue, "esign-auth")) {
   // The secret hashed here is thrown away: nobody can present it.
   auto dummy = commands::HashSecret(commands::NewClientSecret(), options_.pbkdf2_iterations);
   if (dummy) dummy_hash_ = std::move(*dummy);

@@ -14,6 +14,7 @@
 #include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http.hpp>
 
+#include "base/thread_name.h"
 #include "http/error_response.h"
 #include "http/request_id.h"
 #include "http/response_wire.h"
@@ -469,7 +470,12 @@ class BeastServer final : public HttpServer {
     port_ = acceptor_.local_endpoint().port();
     Accept();
     for (auto& io : io_) Sweep(*io);
-    for (auto& io : io_) io->thread = std::thread([&ioc = io->ioc] { ioc.run(); });
+    for (auto& io : io_) {
+      io->thread = std::thread([&ioc = io->ioc] {
+        NameThisThread("esign-http");
+        ioc.run();
+      });
+    }
     return {};
   }
 

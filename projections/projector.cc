@@ -8,13 +8,13 @@ namespace esign::projections {
 Projector::Projector(const eventstore::EventStore& store, ViewStore& views,
                      const std::vector<Projection*>& projections, ProjectorOptions options)
     : runner_(views, projections),
-      subscription_(
-          store, GlobalPosition(0),
-          eventstore::CatchUpSubscription::BatchHandler(
-              [this](const std::vector<eventstore::EventRecord>& events,
-                     const std::stop_token& /*stop*/) { return Apply(events); }),
-          {.batch_size = std::max<size_t>(options.batch_size, 1), .idle_wait = options.idle_wait}) {
-}
+      subscription_(store, GlobalPosition(0),
+                    eventstore::CatchUpSubscription::BatchHandler(
+                        [this](const std::vector<eventstore::EventRecord>& events,
+                               const std::stop_token& /*stop*/) { return Apply(events); }),
+                    {.batch_size = std::max<size_t>(options.batch_size, 1),
+                     .idle_wait = options.idle_wait,
+                     .thread_name = std::move(options.thread_name)}) {}
 
 Projector::~Projector() { Stop(); }
 

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "eventstore/event_store.h"
@@ -41,6 +42,8 @@ struct ProjectorOptions {
   size_t batch_size = 1024;
   // SubscriptionOptions::idle_wait. Default: 60 s.
   std::chrono::milliseconds idle_wait{60000};
+  // The name of its thread (base/thread_name.h).
+  std::string thread_name = "esign-project";
 };
 
 class Projector {

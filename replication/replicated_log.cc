@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/hex.h"
+#include "base/thread_name.h"
 #include "domain/id_generator.h"
 
 namespace esign::replication {
@@ -139,7 +140,7 @@ Status ReplicatedLog::ReadToEnd(bool on_appender) {
 Status ReplicatedLog::Follow() {
   if (Status caught_up = ReadToEnd(false); !caught_up) return caught_up;
   follower_ = std::jthread([this](const std::stop_token& stop) {
-    pthread_setname_np(pthread_self(), "esign-log-follow");
+    NameThisThread("esign-logfollow");
     const Status followed = topic_->Read(
         static_cast<int64_t>(status().next_offset), KafkaLogTopic::kFollow,
         [&](int64_t offset, std::string_view bytes) {

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include "base/thread_name.h"
 #include "delivery/log_line.h"
 #include "domain/id_generator.h"
 #include "replication/replicated_log.h"
@@ -31,7 +32,7 @@ Result<std::unique_ptr<WriterGroup>> WriterGroup::Start(WriterGroupOptions optio
   if (!member) return Fail(member.error());
   group->member_ = std::move(*member);
   group->poller_ = std::jthread([raw = group.get()](const std::stop_token& stop) {
-    pthread_setname_np(pthread_self(), "esign-log-group");
+    NameThisThread("esign-log-group");
     while (!stop.stop_requested()) {
       // Serves the heartbeats and the rebalance callback; the partition is paused, so no
       // message comes.

@@ -1,5 +1,6 @@
 #include "webhooks/delivery_follower.h"
 
+#include "base/thread_name.h"
 #include "delivery/log_line.h"
 #include "webhooks/delivery_topics.h"
 
@@ -17,8 +18,10 @@ Result<std::unique_ptr<DeliveryFollower>> DeliveryFollower::Start(
       {options.topic});
   if (!consumer) return std::unexpected(consumer.error());
   follower->consumer_ = std::move(*consumer);
-  follower->thread_ =
-      std::jthread([f = follower.get()](const std::stop_token& stop) { f->Run(stop); });
+  follower->thread_ = std::jthread([f = follower.get()](const std::stop_token& stop) {
+    NameThisThread("esign-dlvfollow");
+    f->Run(stop);
+  });
   return follower;
 }
 

@@ -4,6 +4,7 @@
 #include <random>
 #include <set>
 
+#include "base/thread_name.h"
 #include "delivery/log_line.h"
 #include "delivery/outcome_recorder.h"
 #include "webhooks/delivery_message.h"
@@ -61,8 +62,10 @@ Result<std::unique_ptr<Dispatcher>> Dispatcher::Start(DispatcherDeps deps,
   dispatcher->consumer_ = std::move(*consumer);
   // Deliveries left pending by an earlier run are queued from the store by the intake thread
   // (QueueStored): their messages may no longer be in Kafka.
-  dispatcher->intake_ =
-      std::jthread([d = dispatcher.get()](const std::stop_token& stop) { d->RunIntake(stop); });
+  dispatcher->intake_ = std::jthread([d = dispatcher.get()](const std::stop_token& stop) {
+    NameThisThread("esign-intake");
+    d->RunIntake(stop);
+  });
   return dispatcher;
 }
 

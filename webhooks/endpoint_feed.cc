@@ -4,6 +4,7 @@
 
 #include <atomic>
 
+#include "base/thread_name.h"
 #include "delivery/log_line.h"
 #include "webhooks/event_message.h"
 
@@ -90,7 +91,10 @@ Result<std::unique_ptr<EndpointFeed>> EndpointFeed::Start(EndpointFeedOptions op
   std::unique_ptr<EndpointFeed> feed(new EndpointFeed(std::move(options)));
   feed->consumer_ = std::move(*handle);
   rd_kafka_poll_set_consumer(feed->consumer_.get());
-  feed->thread_ = std::jthread([f = feed.get()](const std::stop_token& stop) { f->Run(stop); });
+  feed->thread_ = std::jthread([f = feed.get()](const std::stop_token& stop) {
+    NameThisThread("esign-endpoints");
+    f->Run(stop);
+  });
   return feed;
 }
 

@@ -1,5 +1,6 @@
 #include "webhooks/kafka_relay.h"
 
+#include "base/thread_name.h"
 #include "delivery/log_line.h"
 #include "domain/stream_kinds.h"
 #include "webhooks/event_message.h"
@@ -42,7 +43,8 @@ Result<std::unique_ptr<KafkaRelay>> KafkaRelay::Start(const eventstore::EventSto
             return r->Publish(batch, stop);
           }),
       eventstore::SubscriptionOptions{.batch_size = relay->options_.read_batch,
-                                      .idle_wait = kIdleWait});
+                                      .idle_wait = kIdleWait,
+                                      .thread_name = "esign-relay"});
   relay->StartPoller();
   relay->subscription_->Start();
   return relay;
@@ -92,6 +94,7 @@ Status KafkaRelay::CreateProducer() {
 
 void KafkaRelay::StartPoller() {
   poller_ = std::jthread([this](const std::stop_token& stop) {
+    NameThisThread("esign-relay-ack");
     while (!stop.stop_requested()) {
       rd_kafka_poll(producer_.get(), kRelayPollMs);  // serves delivery reports as they arrive
       SaveCheckpoint();

@@ -1,4 +1,5 @@
 #include "webhooks/topic_writer.h"
+#include "base/thread_name.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -52,6 +53,7 @@ Result<std::unique_ptr<TopicWriter>> TopicWriter::Start(TopicWriterOptions optio
 TopicWriter::TopicWriter(KafkaHandle producer, std::vector<KafkaTopic> topics, MessageAuth auth)
     : producer_(std::move(producer)), topics_(std::move(topics)), auth_(std::move(auth)) {
   poller_ = std::jthread([this](const std::stop_token& stop) {
+    NameThisThread("esign-topic-ack");
     while (!stop.stop_requested()) rd_kafka_poll(producer_.get(), 100);
   });
 }
