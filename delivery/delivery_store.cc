@@ -338,11 +338,12 @@ Result<std::optional<uint64_t>> DeliveryStore::Checkpoint() const {
   return position;
 }
 
-Status DeliveryStore::SetCheckpoint(uint64_t position) {
+Status DeliveryStore::SetCheckpoint(uint64_t position, Durability durability) {
   const eventstore::U64Key encoded = eventstore::EncodeU64(position);
   rocksdb::WriteBatch batch;
   batch.Put(kCheckpointKey, rocksdb::Slice(encoded.data(), encoded.size())).PermitUncheckedError();
-  const rocksdb::Status status = Write(Synced(), batch);
+  const rocksdb::Status status =
+      Write(durability == Durability::kSynced ? Synced() : rocksdb::WriteOptions(), batch);
   if (!status.ok()) return eventstore::FailFromRocks(status, "storing the checkpoint");
   return {};
 }

@@ -102,10 +102,14 @@ class DeliveryStore {
   Result<std::vector<Delivery>> OfContract(std::string_view contract_id, size_t limit) const;
   // Every pending delivery, in log order (what a restart sends).
   Result<std::vector<Delivery>> Pending() const;
-  // The position a reader of the log stored with SetCheckpoint (synced); nothing before the
-  // first.
+  // The position a reader of the log stored with SetCheckpoint; nothing before the first.
   Result<std::optional<uint64_t>> Checkpoint() const;
-  Status SetCheckpoint(uint64_t position);
+  // kSynced: durable when it returns. kOrdered: durable with the next synced write of this store,
+  // and never ahead of an earlier write (one WAL orders them): for a reader whose deliveries are
+  // synced as they are admitted, a checkpoint lost with the machine only makes it read those
+  // events again, and their deliveries are recognised by their ids.
+  enum class Durability { kSynced, kOrdered };
+  Status SetCheckpoint(uint64_t position, Durability durability = Durability::kSynced);
 
   // A consistent copy of the records in `target_dir`, which must not exist
   // (eventstore/rocksdb_checkpoint.h), for backups.

@@ -98,7 +98,11 @@ Result<GlobalPosition> LogOutbox::Intake(const std::vector<eventstore::EventReco
     if (!admitted) return std::unexpected(admitted.error());
     lanes_->PushAll(std::move(*admitted));
   }
-  if (auto stored = deps_.records.SetCheckpoint(next.value()); !stored) {
+  // Not synced (DeliveryStore::Durability::kOrdered): the deliveries admitted above are. A synced
+  // write after every batch read was most of an outbox's work under sends, whose batches are a
+  // few events each.
+  if (auto stored = deps_.records.SetCheckpoint(next.value(), DeliveryStore::Durability::kOrdered);
+      !stored) {
     return std::unexpected(stored.error());
   }
   return next;
