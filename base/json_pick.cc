@@ -15,8 +15,10 @@ namespace {
 
 namespace json = boost::json;
 
-bool Contains(const std::vector<std::string_view>& keys, std::string_view key) {
-  return std::find(keys.begin(), keys.end(), key) != keys.end();
+// The entry of `keys` equal to `key`, or nullptr: the picked object's keys are views of the pick's.
+const std::string_view* Find(const std::vector<std::string_view>& keys, std::string_view key) {
+  const auto found = std::find(keys.begin(), keys.end(), key);
+  return found == keys.end() ? nullptr : &*found;
 }
 
 // Depth 0 is outside the document, 1 inside the object, 2 inside one of its members' values.
@@ -41,7 +43,7 @@ class PickHandler {
   bool on_document_end(ec_t&) { return true; }
   bool on_object_begin(ec_t&) {
     if (depth_ == 0) top_is_object_ = true;
-    if (depth_ == 1 && !pick_.nested.empty() && key_ == pick_.nested) {
+    if (depth_ == 1 && at_nested_) {
       in_nested_ = nested_is_object_ = true;
       nested_ = json::object();
     } else {
@@ -57,30 +59,25 @@ class PickHandler {
     return true;
   }
   bool on_array_end(size_t, ec_t&) { return End(); }
-  bool on_key_part(json::string_view part, size_t, ec_t&) {
-    if (KeyCounts()) partial_.append(part.data(), part.size());
-    return true;
-  }
+  // Keys and strings arrive in parts when they hold escapes; only those read are gathered.
+  bool on_key_part(json::string_view part, size_t, ec_t&) { return Gather(KeyCounts(), part); }
   bool on_key(json::string_view part, size_t, ec_t&) {
-    if (KeyCounts()) {
-      partial_.append(part.data(), part.size());
-      key_.swap(partial_);
-      partial_.clear();
+    if (depth_ == 1) {
+      const std::string_view key = Whole(part);
+      member_ = Find(pick_.members, key);
+      at_nested_ = !pick_.nested.empty() && key == pick_.nested;
+    } else if (KeyCounts()) {
+      nested_member_ = Find(pick_.nested_members, Whole(part));
     }
+    partial_.clear();
     return true;
   }
-  bool on_string_part(json::string_view part, size_t, ec_t&) {
-    if (Wanted()) partial_.append(part.data(), part.size());
-    return true;
-  }
+  bool on_string_part(json::string_view part, size_t, ec_t&) { return Gather(Wanted(), part); }
   bool on_string(json::string_view part, size_t, ec_t&) {
-    if (Wanted()) {
-      partial_.append(part.data(), part.size());
-      Put(json::string(partial_));
-      partial_.clear();
-    } else {
-      Put(nullptr);
-    }
+    // A string not asked for still counts as a value: it may be the nested member's.
+    if (!Wanted()) return Put(nullptr);
+    Put(json::string(Whole(part)));
+    partial_.clear();
     return true;
   }
   bool on_number_part(json::string_view, ec_t&) { return true; }
@@ -93,38 +90,53 @@ class PickHandler {
   bool on_comment(json::string_view, ec_t&) { return true; }
 
  private:
+  bool Gather(bool read, json::string_view part) {
+    if (read) partial_.append(part.data(), part.size());
+    return true;
+  }
+  // The token's text: `last` itself when it came whole (the usual case), else the parts gathered
+  // and `last`. Valid until partial_ changes; the caller clears it once used.
+  std::string_view Whole(json::string_view last) {
+    if (partial_.empty()) return {last.data(), last.size()};
+    partial_.append(last.data(), last.size());
+    return partial_;
+  }
   // Keys of the object, and of the nested object, are read; any deeper are not.
   bool KeyCounts() const { return depth_ == 1 || (depth_ == 2 && in_nested_); }
   // The value being read is a member asked for.
   bool Wanted() const {
-    if (depth_ == 1) return Contains(pick_.members, key_);
-    return depth_ == 2 && in_nested_ && Contains(pick_.nested_members, key_);
+    if (depth_ == 1) return member_ != nullptr;
+    return depth_ == 2 && in_nested_ && nested_member_ != nullptr;
   }
   // A value (a scalar, or the start of an array or object) at the current place.
   bool Put(json::value value) {
-    if (depth_ == 1 && !pick_.nested.empty() && key_ == pick_.nested) {
+    if (depth_ == 1 && at_nested_) {
       nested_is_object_ = false;  // the nested member holds something else this time
     } else if (Wanted()) {
-      (depth_ == 1 ? picked_ : nested_)[key_] = std::move(value);
+      if (depth_ == 1) {
+        picked_[*member_] = std::move(value);
+      } else {
+        nested_[*nested_member_] = std::move(value);
+      }
     }
     return true;
   }
   bool End() {
-    --depth_;
-    if (depth_ == 1 && in_nested_) {
-      in_nested_ = false;
-      key_ = pick_.nested;  // the key read last at depth 1
-    }
+    if (--depth_ == 1) in_nested_ = false;
     return true;
   }
 
   const JsonPick& pick_;
   int depth_ = 0;
   bool top_is_object_ = false;
-  bool in_nested_ = false;         // inside the nested member's object
-  bool nested_is_object_ = false;  // the nested member's last value is an object
-  std::string key_;                // the key read last at the current depth (1, or 2 in nested)
-  std::string partial_;            // a key or string read in parts
+  // Of the key read last at depth 1: the member of the pick it names (or nullptr), and whether it
+  // is the nested member.
+  const std::string_view* member_ = nullptr;
+  bool at_nested_ = false;
+  bool in_nested_ = false;                           // inside the nested member's object
+  bool nested_is_object_ = false;                    // the nested member's last value is an object
+  const std::string_view* nested_member_ = nullptr;  // of the key read last in it
+  std::string partial_;                              // a key or string read in parts
   json::object picked_;
   json::object nested_;
 };
