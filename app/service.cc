@@ -234,21 +234,24 @@ Status Service::StartReadSide() {
 }
 
 Status Service::DropViewRowsOfEarlierVersions() {
-  // The trigram rows were the contract views' until the text index became a projection of its
-  // own: the rows an earlier version wrote under the views' name are nobody's now.
-  const std::string old_trigrams = projections::ProjectionPrefix(projections::kContractViewsName) +
-                                   std::string(projections::kTrigramKeyTag);
-  bool found = false;
-  Status scanned = views_->Scan(old_trigrams, "", false, [&](std::string_view, std::string_view) {
-    found = true;
-    return false;
-  });
-  if (!scanned) return scanned;
-  if (!found) return {};
-  std::cerr << "contractd: dropping the trigram rows of an earlier version; the text index is "
-               "built anew from the log"
-            << std::endl;
-  return views_->DeletePrefix(old_trigrams);
+  // Rows no projection writes any more: the trigram rows were the contract views' until the text
+  // index became a projection of its own, and the first text index indexed contract ids too.
+  const std::string earlier[] = {projections::ProjectionPrefix(projections::kContractViewsName) +
+                                     std::string(projections::kTrigramKeyTag),
+                                 projections::ProjectionPrefix("contract-text")};
+  for (const std::string& prefix : earlier) {
+    bool found = false;
+    Status scanned = views_->Scan(prefix, "", false, [&](std::string_view, std::string_view) {
+      found = true;
+      return false;
+    });
+    if (!scanned) return scanned;
+    if (!found) continue;
+    std::cerr << "contractd: dropping the rows of an earlier version under " << prefix
+              << "; the text index is built anew from the log" << std::endl;
+    if (Status deleted = views_->DeletePrefix(prefix); !deleted) return deleted;
+  }
+  return {};
 }
 
 Status Service::AddRoutes(const ServeConfig& config) {

@@ -238,7 +238,7 @@ void ReportSizes(eventstore::RocksEventStore& store, uint64_t num) {
       {"a/ audit", "contracts/a/"},        {"g/ grant entry", "contracts/g/"},
       {"gs/ status", "contracts/gs/"},     {"gd/ dates", "contracts/gd/"},
       {"go/ controller", "contracts/go/"}, {"gc/ counterparty", "contracts/gc/"},
-      {"ga/ gr/ gb/", "contracts/ga/"},    {"gt/ trigrams", "contract-text/gt/"}};
+      {"ga/ gr/ gb/", "contracts/ga/"},    {"gt/ trigrams", "contract-text-2/gt/"}};
   uint64_t total = 0;
   for (const auto& [name, prefix] : families) {
     std::string limit = prefix;

@@ -60,7 +60,7 @@ Result<std::optional<ContractBatchStates::Applied>> ContractBatchStates::Apply(
     if (!before) return Fail(before.error());
     Changed changed;
     if (before->exists()) {
-      changed.old_search_text = SearchTextOf(*before, contract_id);
+      changed.old_search_text = SearchTextOf(*before);
       changed.old_entries = IndexEntriesOf(*before, contract_id, FoldText(changed.old_search_text));
     }
     if (first) first(contract_id, *before);
@@ -82,7 +82,7 @@ void ContractBatchStates::Flush(
     std::map<std::string, IndexEntry> entries;
     if (state.exists()) {
       // Folded once per batch, and only when the text changed (a participant replaced).
-      std::string search_text = SearchTextOf(state, contract_id);
+      std::string search_text = SearchTextOf(state);
       std::string folded = !changed.old_entries.empty() && search_text == changed.old_search_text
                                ? changed.old_entries.begin()->second.text
                                : FoldText(search_text);

@@ -28,7 +28,7 @@ void PutTime(boost::json::object& out, std::string_view key, const std::optional
 
 }  // namespace
 
-std::string SearchTextOf(const ContractState& state, std::string_view contract_id) {
+std::string SearchTextOf(const ContractState& state) {
   std::string text = state.title;
   for (const Participant& p : state.participants) {
     text.push_back('\n');
@@ -38,8 +38,6 @@ std::string SearchTextOf(const ContractState& state, std::string_view contract_i
       text.append(*p.email);
     }
   }
-  text.push_back('\n');
-  text.append(contract_id);
   return text;
 }
 
@@ -148,7 +146,7 @@ uint8_t AccessRolesOf(const ContractState& state, std::string_view organization_
 std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
                                                  std::string_view contract_id) {
   if (!state.exists()) return {};
-  return IndexEntriesOf(state, contract_id, FoldText(SearchTextOf(state, contract_id)));
+  return IndexEntriesOf(state, contract_id, FoldText(SearchTextOf(state)));
 }
 
 std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,

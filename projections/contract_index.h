@@ -62,7 +62,7 @@ struct IndexEntry {
   std::vector<std::string> counterparties;  // other organizations involved, sorted
   uint8_t roles = 0;                        // bit per AccessRole of this organization
   uint8_t actions = 0;                      // bit per ParticipantAction of this organization
-  std::string text;          // folded (FoldText) title, participant names and e-mails, and the id
+  std::string text;          // folded (FoldText) title, participant names and e-mails
   std::string bulk_send_id;  // the bulk send that made the contract; empty for the others
 
   bool Has(AccessRole role) const { return (roles & Bit(role)) != 0; }
@@ -88,14 +88,14 @@ uint8_t AccessRolesOf(const ContractState& state, std::string_view organization_
 // Organization id -> its entry, for every organization with a grant on the contract.
 std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
                                                  std::string_view contract_id);
-// The same with the folded search text given: FoldText(SearchTextOf(state, contract_id)), by a
-// caller that knows it already (the text rarely changes when a contract moves on).
+// The same with the folded search text given: FoldText(SearchTextOf(state)), by a caller that
+// knows it already (the text rarely changes when a contract moves on).
 std::map<std::string, IndexEntry> IndexEntriesOf(const ContractState& state,
                                                  std::string_view contract_id,
                                                  std::string folded_text);
-// The search text before folding: the title, each participant's name and e-mail and the id,
-// one per line.
-std::string SearchTextOf(const ContractState& state, std::string_view contract_id);
+// The search text before folding: the title, each participant's name and e-mail, one per line.
+// Not the id: a `q` that is a contract id finds it through its grant key (list_query.h).
+std::string SearchTextOf(const ContractState& state);
 
 std::string GrantKey(std::string_view organization_id, std::string_view contract_id);
 std::string GrantPrefix(std::string_view organization_id);

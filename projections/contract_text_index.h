@@ -19,7 +19,9 @@
 
 namespace esign::projections {
 
-inline constexpr std::string_view kContractTextIndexName = "contract-text";
+// "-2": its texts no longer hold the contract's id (an id is found through its grant key), so
+// the rows of the earlier "contract-text" are dropped at start and this one is built anew.
+inline constexpr std::string_view kContractTextIndexName = "contract-text-2";
 
 class ContractTextIndex final : public Projection {
  public:

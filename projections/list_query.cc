@@ -228,7 +228,9 @@ Result<ListQuery> ParseListQuery(const QueryParams& params) {
       AddDetail(details, "q",
                 "must be at most " + std::to_string(kMaxSearchLength) + " printable characters");
     } else {
-      query.q = FoldText(*text);
+      std::string folded = FoldText(*text);
+      query.contract_id = ContractIdOfSearch(folded);
+      if (!query.contract_id) query.q = std::move(folded);
     }
   }
   if (const auto text = value_of("limit")) {
@@ -246,6 +248,19 @@ Result<ListQuery> ParseListQuery(const QueryParams& params) {
         Error{ErrorCode::kValidationFailed, "invalid query parameters", std::move(details)});
   }
   return query;
+}
+
+std::optional<std::string> ContractIdOfSearch(std::string_view folded_q) {
+  constexpr std::string_view kPrefix = "ctr_";
+  if (!folded_q.starts_with(kPrefix) || folded_q.size() == kPrefix.size()) return std::nullopt;
+  std::string id(kPrefix);
+  for (const char c : folded_q.substr(kPrefix.size())) {
+    const bool letter = c >= 'a' && c <= 'z';
+    const bool digit = c >= '0' && c <= '9';
+    if (!letter && !digit && c != '_') return std::nullopt;
+    id.push_back(letter ? static_cast<char>(c - 'a' + 'A') : c);
+  }
+  return id;
 }
 
 Result<ListQuery> ParseListQuery(const std::vector<std::pair<std::string, std::string>>& params) {
@@ -276,6 +291,7 @@ std::string QueryFingerprint(std::string_view client_id, std::string_view organi
   if (query.participant_action) out["participantAction"] = ToString(*query.participant_action);
   if (query.access_role) out["accessRole"] = ToString(*query.access_role);
   if (query.q) out["q"] = *query.q;
+  if (query.contract_id) out["contractId"] = *query.contract_id;
   if (query.bulk_send_id) out["bulkSendId"] = *query.bulk_send_id;
   return CanonicalJson(out);
 }

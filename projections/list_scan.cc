@@ -326,6 +326,29 @@ std::tuple<int64_t, std::string> DatedKey(const IndexEntry& entry, DateField fie
   return {entry.Date(field).value_or(0), EscapeKeyPart(entry.contract_id)};
 }
 
+// The one contract a `q` names by its id: its grant row, when the organization has one and the
+// entry passes the other filters.
+Result<std::optional<IndexEntry>> NamedContract(const ListRows& rows, std::string_view client_id,
+                                                std::string_view organization_id,
+                                                const ListQuery& query) {
+  RowWalker grants(rows.views, GrantPrefix(organization_id));
+  Result<std::optional<std::string_view>> row = grants.Read(EscapeKeyPart(*query.contract_id));
+  if (!row) return Fail(row.error());
+  if (!*row) return std::optional<IndexEntry>();
+  return CheckEntry(**row, client_id, query);
+}
+
+// Whether `entry` lies at or before a list's position, in the listing's order: a page that
+// starts there does not hold it.
+bool AtOrBefore(const IndexEntry& entry, const ListPosition& position, const ListQuery& query) {
+  const std::string id = EscapeKeyPart(entry.contract_id);
+  const std::string at = EscapeKeyPart(position.contract_id);
+  if (!IsDatedListing(query) || !position.date) return position.inclusive ? id > at : id >= at;
+  const auto key = DatedKey(entry, query.date_field);
+  const auto position_key = std::make_tuple(*position.date, at);
+  return position.inclusive ? key > position_key : key >= position_key;
+}
+
 }  // namespace
 
 bool UsesTextIndex(const ListQuery& query) { return query.q && !Trigrams(*query.q).empty(); }
@@ -347,6 +370,7 @@ bool MatchesListQuery(const IndexEntry& entry, std::string_view client_id, const
   if (query.participant_action && !entry.Has(*query.participant_action)) return false;
   if (query.access_role && !entry.Has(*query.access_role)) return false;
   if (query.q && entry.text.find(*query.q) == std::string::npos) return false;
+  if (query.contract_id && entry.contract_id != *query.contract_id) return false;
   if (query.bulk_send_id &&
       (entry.bulk_send_id != *query.bulk_send_id || !entry.Has(AccessRole::kController))) {
     return false;
@@ -359,8 +383,17 @@ Result<ListScanResult> ScanList(const ListRows& rows, std::string_view client_id
                                 std::string_view organization_id, const ListQuery& query,
                                 const std::optional<ListPosition>& from, size_t budget) {
   const size_t want = query.limit + 1;  // one more than a page tells whether another follows
-  std::vector<std::string> lists = FilterLists(organization_id, client_id, query);
   ListScanResult result;
+  if (query.contract_id) {
+    Result<std::optional<IndexEntry>> entry =
+        NamedContract(rows, client_id, organization_id, query);
+    if (!entry) return Fail(entry.error());
+    if (*entry && !(from && AtOrBefore(**entry, *from, query))) {
+      result.matches.push_back(std::move(**entry));
+    }
+    return result;
+  }
+  std::vector<std::string> lists = FilterLists(organization_id, client_id, query);
   if (!IsDatedListing(query)) {
     if (lists.empty()) lists.push_back(GrantPrefix(organization_id));
     ScanBudget rows_left(budget);
@@ -415,11 +448,7 @@ Result<ListScanResult> ScanList(const ListRows& rows, std::string_view client_id
         return DatedKey(a, field) > DatedKey(b, field);
       });
       for (IndexEntry& entry : all) {
-        if (from && from->date) {
-          const auto key = DatedKey(entry, field);
-          const auto at = std::make_tuple(*from->date, EscapeKeyPart(from->contract_id));
-          if (from->inclusive ? key > at : key >= at) continue;
-        }
+        if (from && from->date && AtOrBefore(entry, *from, query)) continue;
         result.matches.push_back(std::move(entry));
         if (result.matches.size() >= want) break;
       }

@@ -47,7 +47,7 @@ struct ListScanResult {
 };
 
 // The rows a list reads, both of one snapshot: the contract views' ("contracts/" removed) and the
-// text index's ("contract-text/" removed), whose trigram lists a `q` walks.
+// text index's ("contract-text-2/" removed), whose trigram lists a `q` walks.
 struct ListRows {
   const ViewReader& views;
   const ViewReader& text;

@@ -304,6 +304,12 @@ TEST_F(ContractApiTest, GrantsDecideWhoReadsAndFiltersNeverWiden) {
   EXPECT_TRUE(ids_of("a", "?scope=organization&status=sent").contains(id));
   EXPECT_FALSE(ids_of("a", "?status=draft").contains(id));
   EXPECT_TRUE(ids_of("a", "?q=shared").contains(id));
+  // The id, in any case, finds that contract alone.
+  std::string lower = id;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  EXPECT_EQ(ids_of("a", "?q=" + lower), std::set<std::string>{id});
+  EXPECT_EQ(ids_of("b", "?q=" + id), std::set<std::string>{id});
+  EXPECT_TRUE(ids_of("d", "?q=" + id).empty());
 }
 
 // The text index runs on a projector of its own: a client's search right after its own create

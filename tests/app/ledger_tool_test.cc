@@ -148,6 +148,8 @@ class LedgerToolTest : public ::testing::Test {
     return RunLedger(args, root_ / "stderr");
   }
 
+  static void ExpectEarlierTrigramRowsGiveWayAtStart(const std::string& earlier);
+
   // A copy of the data directory, for tests that change it.
   static std::filesystem::path CopyData(const std::string& name) {
     const std::filesystem::path copy = root_ / name;
@@ -420,19 +422,20 @@ TEST_F(LedgerToolTest, AChangedLiveViewFailsReplayNamingItsKey) {
       << replayed.out;
 }
 
-// A data directory of the version before the text index was a projection of its own: its
-// trigram rows under the contract views' name, and no text index checkpoint. The service drops
-// those rows at start and builds the text index from the log, so the replay is equal again.
-TEST_F(LedgerToolTest, AnEarlierVersionsTrigramRowsGiveWayToTheTextIndexAtStart) {
+// A data directory of an earlier version: the text index's trigram rows under `earlier` (the
+// contract views' name, before the text index was a projection of its own; the first text
+// index's, whose texts held the contract id), and no checkpoint of the text index. The service
+// drops those rows at start and builds the text index from the log, so the replay is equal again.
+void LedgerToolTest::ExpectEarlierTrigramRowsGiveWayAtStart(const std::string& earlier) {
   const std::filesystem::path copy = CopyData("earlier-text-rows");
+  const std::string text_index = "contract-text-2/";
   size_t moved = 0;
   WithRawDb(copy, "projections", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* rows) {
     std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), rows));
-    const std::string text_index = "contract-text/";
     const std::string prefix = text_index + "gt/";
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
       const std::string key = it->key().ToString();
-      const std::string earlier_key = "contracts/" + key.substr(text_index.size());
+      const std::string earlier_key = earlier + key.substr(text_index.size());
       ASSERT_TRUE(db.Put(rocksdb::WriteOptions(), rows, earlier_key, "").ok());
       ASSERT_TRUE(db.Delete(rocksdb::WriteOptions(), rows, key).ok());
       ++moved;
@@ -440,7 +443,7 @@ TEST_F(LedgerToolTest, AnEarlierVersionsTrigramRowsGiveWayToTheTextIndexAtStart)
   });
   ASSERT_GT(moved, 100u);
   WithRawDb(copy, "checkpoints", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* checkpoints) {
-    ASSERT_TRUE(db.Delete(rocksdb::WriteOptions(), checkpoints, "contract-text").ok());
+    ASSERT_TRUE(db.Delete(rocksdb::WriteOptions(), checkpoints, "contract-text-2").ok());
   });
   auto before = Run({"replay", "--data-dir", copy.string()});
   EXPECT_EQ(before.exit_code, 1) << before.out << before.err;
@@ -450,7 +453,7 @@ TEST_F(LedgerToolTest, AnEarlierVersionsTrigramRowsGiveWayToTheTextIndexAtStart)
   ASSERT_TRUE(server.WaitForLine("listening on", std::chrono::seconds(60))) << server.output();
   server.Signal(SIGTERM);
   ASSERT_EQ(server.Wait(std::chrono::seconds(30)), 0) << server.output();
-  EXPECT_NE(server.output().find("dropping the trigram rows of an earlier version"),
+  EXPECT_NE(server.output().find("dropping the rows of an earlier version under " + earlier),
             std::string::npos)
       << server.output();
 
@@ -459,11 +462,19 @@ TEST_F(LedgerToolTest, AnEarlierVersionsTrigramRowsGiveWayToTheTextIndexAtStart)
   EXPECT_NE(after.out.find("replay: equal"), std::string::npos) << after.out;
   WithRawDb(copy, "projections", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* rows) {
     std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), rows));
-    it->Seek("contracts/gt/");
-    EXPECT_FALSE(it->Valid() && it->key().starts_with("contracts/gt/")) << it->key().ToString();
-    it->Seek("contract-text/gt/");
-    EXPECT_TRUE(it->Valid() && it->key().starts_with("contract-text/gt/"));
+    it->Seek(earlier);
+    EXPECT_FALSE(it->Valid() && it->key().starts_with(earlier + "gt/")) << it->key().ToString();
+    it->Seek(text_index + "gt/");
+    EXPECT_TRUE(it->Valid() && it->key().starts_with(text_index + "gt/"));
   });
+}
+
+TEST_F(LedgerToolTest, TheViewsEarlierTrigramRowsGiveWayToTheTextIndexAtStart) {
+  ExpectEarlierTrigramRowsGiveWayAtStart("contracts/");
+}
+
+TEST_F(LedgerToolTest, TheFirstTextIndexsRowsGiveWayToTheTextIndexAtStart) {
+  ExpectEarlierTrigramRowsGiveWayAtStart("contract-text/");
 }
 
 TEST_F(LedgerToolTest, ReadOnlyStoreRefusesAppends) {

@@ -236,9 +236,30 @@ TEST_F(ContractQueriesTest, FreeTextSearch) {
   EXPECT_EQ(Page(kA1, {{"q", "ALPHA Serv"}}), (Ids{c1_}));
   EXPECT_EQ(Page(kA1, {{"q", "gamma.example"}}), (Ids{c3_}));  // a participant's e-mail
   EXPECT_EQ(Page(kA1, {{"q", "provider org_c"}}).size(), 5u);  // a participant's name
-  EXPECT_EQ(Page(kB, {{"q", c4_}}), (Ids{c4_}));               // the id
-  EXPECT_EQ(Page(kA1, {{"q", c4_}}), Ids{});                   // found, but not readable
   EXPECT_EQ(Page(kA1, {{"q", "nothing like it"}}), Ids{});
+}
+
+// A q that is a contract id finds that contract through its grant, whole, in any case, and only
+// when the other filters and the reader's grants let it; a piece of an id finds nothing.
+TEST_F(ContractQueriesTest, AContractIdAsQFindsThatContract) {
+  std::string upper = c4_;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  EXPECT_EQ(Page(kB, {{"q", c4_}}), (Ids{c4_}));
+  EXPECT_EQ(Page(kB, {{"q", upper}}), (Ids{c4_}));
+  EXPECT_EQ(Page(kA1, {{"q", c4_}}), Ids{});  // it exists, but org_a1 may not read it
+  EXPECT_EQ(Page(kB, {{"q", c4_}, {"status", "sent"}}), (Ids{c4_}));
+  EXPECT_EQ(Page(kB, {{"q", c4_}, {"status", "draft"}}), Ids{});
+  EXPECT_EQ(Page(kB, {{"q", c4_}, {"accessRole", "controller"}}), Ids{});
+  EXPECT_EQ(Page(kB, {{"q", c4_},
+                      {"dateField", "createdAt"},
+                      {"from", "2026-01-07T00:00:00Z"},
+                      {"to", "2026-01-08T00:00:00Z"}}),
+            (Ids{c4_}));
+  EXPECT_EQ(Page(kB, {{"q", c4_}, {"dateField", "createdAt"}, {"to", "2026-01-07T09:00:00Z"}}),
+            Ids{});
+  EXPECT_EQ(Page(kB, {{"q", c4_.substr(0, c4_.size() - 1)}}), Ids{});  // the beginning of it
+  EXPECT_EQ(Page(kB, {{"q", c4_.substr(4)}}), Ids{});                  // text: ids are not
+  EXPECT_EQ(Page(kB, {{"q", "ctr_nosuchcontract"}}), Ids{});
 }
 
 TEST_F(ContractQueriesTest, FiltersCombine) {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "projections/text_fold.h"
+
 namespace esign::projections {
 namespace {
 
@@ -158,6 +160,34 @@ TEST(ListQueryTest, FingerprintCoversFiltersNotPaging) {
   EXPECT_NE(QueryFingerprint("cli", "org", a), QueryFingerprint("cli", "org", b));
   EXPECT_NE(QueryFingerprint("cli", "org", a), QueryFingerprint("cli2", "org", a));
   EXPECT_NE(QueryFingerprint("cli", "org", a), QueryFingerprint("cli", "org2", a));
+  ListQuery c = a;
+  c.contract_id = "ctr_A";
+  ListQuery d = a;
+  d.contract_id = "ctr_B";
+  EXPECT_NE(QueryFingerprint("cli", "org", c), QueryFingerprint("cli", "org", d));
+  EXPECT_NE(QueryFingerprint("cli", "org", a), QueryFingerprint("cli", "org", c));
+}
+
+// A q that is a contract id asks for that contract; anything else is text.
+TEST(ListQueryTest, AQThatIsAContractIdNamesIt) {
+  Result<ListQuery> id = ParseListQuery(QueryParams{{"q", "ctr_01jd3v7q2k8m4zb6x9t0hcrw5n"}});
+  ASSERT_TRUE(id);
+  EXPECT_EQ(id->contract_id, "ctr_01JD3V7Q2K8M4ZB6X9T0HCRW5N");
+  EXPECT_FALSE(id->q);
+  Result<ListQuery> upper = ParseListQuery(QueryParams{{"q", "CTR_01JD3V7Q2K8M4ZB6X9T0HCRW5N"}});
+  ASSERT_TRUE(upper);
+  EXPECT_EQ(upper->contract_id, "ctr_01JD3V7Q2K8M4ZB6X9T0HCRW5N");
+
+  EXPECT_EQ(ContractIdOfSearch("ctr_000004"), "ctr_000004");
+  EXPECT_EQ(ContractIdOfSearch("ctr_a_b9"), "ctr_A_B9");
+  for (const std::string text : {"ctr_", "ctr", "ctr_ab c", "xctr_ab", "ctr_\xC3\xA4", "ctr_ab-c",
+                                 "01jd3v7q2k8m4zb6x9t0hcrw5n", "nda ctr_ab"}) {
+    EXPECT_EQ(ContractIdOfSearch(text), std::nullopt) << text;
+    Result<ListQuery> query = ParseListQuery(QueryParams{{"q", text}});
+    ASSERT_TRUE(query) << text;
+    EXPECT_FALSE(query->contract_id) << text;
+    EXPECT_EQ(query->q, FoldText(text)) << text;
+  }
 }
 
 }  // namespace

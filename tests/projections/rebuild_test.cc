@@ -108,7 +108,7 @@ TEST(RebuildTest, ARebuiltViewEqualsTheLiveOne) {
   // The comparison covers every list index, the secondary ones included.
   for (const std::string family :
        {"contracts/g/", "contracts/gs/", "contracts/go/", "contracts/gc/", "contracts/ga/",
-        "contracts/gr/", "contracts/gb/", "contract-text/gt/", "contracts/gd/"}) {
+        "contracts/gr/", "contracts/gb/", "contract-text-2/gt/", "contracts/gd/"}) {
     bool present = false;
     ASSERT_TRUE((*live)->Scan(family, "", false, [&](auto, auto) {
       present = true;
