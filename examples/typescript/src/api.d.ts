@@ -4567,7 +4567,7 @@ export interface components {
         ParticipantActionFilter: components["schemas"]["ParticipantAction"];
         /** @description Only contracts on which the caller's organization holds this grant: `controller` (it created the contract), `signer`, `viewer`. */
         AccessRole: "controller" | "signer" | "viewer";
-        /** @description Free-text search: a case-insensitive substring of the title, the participants' names and e-mail addresses, or the contract id. */
+        /** @description Free-text search: a case-insensitive substring of the title, the participants' names and e-mail addresses; or, when it is ctr_ followed by letters, digits and _ only, a contract id, whole and in any case, which lists that contract alone. */
         Q: string;
         /** @description The webhook endpoint's identifier. */
         WebhookEndpointId: string;
@@ -5077,7 +5077,7 @@ export interface operations {
                 participantAction?: components["parameters"]["ParticipantActionFilter"];
                 /** @description Only contracts on which the caller's organization holds this grant: `controller` (it created the contract), `signer`, `viewer`. */
                 accessRole?: components["parameters"]["AccessRole"];
-                /** @description Free-text search: a case-insensitive substring of the title, the participants' names and e-mail addresses, or the contract id. */
+                /** @description Free-text search: a case-insensitive substring of the title, the participants' names and e-mail addresses; or, when it is ctr_ followed by letters, digits and _ only, a contract id, whole and in any case, which lists that contract alone. */
                 q?: components["parameters"]["Q"];
                 /** @description Only the contracts this bulk send of the caller's organization made. */
                 bulkSendId?: components["parameters"]["BulkSendIdFilter"];
