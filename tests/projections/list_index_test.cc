@@ -134,8 +134,9 @@ class ListIndexTest : public ::testing::Test {
         std::string text = state->title;
         for (const auto& p : state->participants)
           text += "\n" + p.name + "\n" + p.email.value_or("");
-        keep = keep && FoldText(text + "\n" + id).find(*query.q) != std::string::npos;
+        keep = keep && FoldText(text).find(*query.q) != std::string::npos;
       }
+      if (query.contract_id) keep = keep && id == *query.contract_id;
       if (keep) found.push_back(e);
     }
     const auto order = [&](const IndexEntry& e) {
@@ -199,7 +200,9 @@ TEST_F(ListIndexTest, EveryFilterInEveryScopeMatchesTheReference) {
       {{"q", "ärger"}},
       {{"q", "SERVICES"}},
       {{"q", "zz"}},
-      {{"q", "ctr_00001"}},
+      {{"q", "ctr_00001"}},   // the beginning of an id: no contract
+      {{"q", "CTR_000012"}},  // an id
+      {{"q", "000012"}},      // a piece of one: text, which ids are not
       {{"q", "strass"}},
       {{"q", "no such text"}},
       {{"status", "sent"}, {"q", "client"}},
