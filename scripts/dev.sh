@@ -13,7 +13,7 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build/release}
 RUNTIME_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git curl
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-program-options1.81-dev
-  librocksdb-dev librdkafka-dev libssl-dev libcairo2-dev libpango1.0-dev libqpdf-dev libpoppler-glib-dev libjemalloc-dev libcurl4-openssl-dev libicu-dev libre2-dev libjpeg62-turbo-dev
+  librocksdb-dev librdkafka-dev libssl-dev libcairo2-dev libpango1.0-dev libqpdf-dev libpoppler-glib-dev libjemalloc-dev libcurl4-openssl-dev libicu-dev libre2-dev libjpeg62-turbo-dev libdeflate-dev
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk
 )
 # What the tests and benchmarks need besides.
