@@ -7,9 +7,10 @@
 // Workloads:
 //   BM_RenderUnsigned      RenderContractPdf: the unsigned PDF, for comparison
 //   BM_RenderSigned        RenderSignedContractPdf: the pages with both signatures drawn
-//   BM_RenderSentNda       RenderContractPdfForSend of the mutual NDA that benchmarks/load.sh
-//                          creates and sends (its wrk/create.lua data, both signers prepared):
-//                          what a send renders over HTTP
+//   BM_RenderSentNda/by_cairo:0|1  RenderContractPdfForSend of the mutual NDA that
+//                          benchmarks/load.sh creates and sends (its wrk/create.lua data, both
+//                          signers prepared): what a send renders over HTTP, written by our own
+//                          PDF writer (0) or by cairo (1, as before 2026-11-29)
 //   BM_ComposeSentUploads  ComposeUploadedPdf of a one-page upload (the NDA's PDF): what a send
 //                          of a contract from uploads does instead of rendering
 //   BM_FirstRender         the NDA's first render on a fresh thread (its font map and shared
@@ -222,10 +223,13 @@ void BM_RenderUnsigned(benchmark::State& state) {
   Report(state);
 }
 
+// Arg 0: our own writer (as sends write since 2026-11-29); 1: cairo, as before (the reference).
 void BM_RenderSentNda(benchmark::State& state) {
   const Contract& c = SentNda();
+  RenderOptions options;
+  if (state.range(0) == 1) options.writer = RenderOptions::Writer::kCairo;
   for (auto _ : state) {
-    auto sent = RenderContractPdfForSend(c.tmpl, c.tmpl.versions.front(), c.state);
+    auto sent = RenderContractPdfForSend(c.tmpl, c.tmpl.versions.front(), c.state, options);
     if (!sent) state.SkipWithError(sent.error().message.c_str());
     benchmark::DoNotOptimize(sent);
     if (sent) KeepPdf("nda.pdf", sent->pdf);
@@ -409,7 +413,12 @@ void BM_SealTimestamped(benchmark::State& state) {
 }
 
 BENCHMARK(BM_RenderUnsigned)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_RenderSentNda)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RenderSentNda)
+    ->ArgName("by_cairo")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_ComposeSentUploads)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FirstRender)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(BM_RenderSigned)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -171,8 +171,10 @@ RenderOptions ContractDocuments::FrozenLayout(const TemplateSource& source,
     return pdf && Sha256Hex(*pdf) == *state.rendered_document_sha256;
   };
   if (reproduces(current)) return current;
+  // Contracts frozen with ligatures were written by cairo.
   RenderOptions with_ligatures;
   with_ligatures.ligatures = true;
+  with_ligatures.writer = RenderOptions::Writer::kCairo;
   return reproduces(with_ligatures) ? with_ligatures : current;
 }
 

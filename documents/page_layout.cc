@@ -30,7 +30,12 @@ std::vector<TableColumn> ColumnsOfWidths(const std::vector<double>& widths) {
 }
 
 PageLayout::PageLayout(PdfCanvas& canvas, const PageGeometry& geometry, PageFonts fonts)
-    : canvas_(canvas),
+    : PageLayout(canvas.context(), geometry, std::move(fonts)) {
+  canvas_ = &canvas;
+}
+
+PageLayout::PageLayout(PangoContext* context, const PageGeometry& geometry, PageFonts fonts)
+    : context_(context),
       geometry_(geometry),
       fonts_(std::move(fonts)),
       bottom_(geometry.height - geometry.margin - geometry.footer_space) {
@@ -44,19 +49,18 @@ PangoLayout* PageLayout::Own(GPtr<PangoLayout> layout) {
 
 PangoLayout* PageLayout::Text(const std::string& text, const TextSpec& style, TextReuse reuse) {
   if (reuse == TextReuse::kShared) {
-    return Own(SharedTextLayout(canvas_.context(), fonts_.families, style.size, style.width,
-                                style.bold, fonts_.ligatures, style.alignment, text));
+    return Own(SharedTextLayout(context_, fonts_.families, style.size, style.width, style.bold,
+                                fonts_.ligatures, style.alignment, text));
   }
-  GPtr<PangoLayout> layout = NewTextLayout(canvas_.context(), fonts_.families, style.size,
-                                           style.width, style.bold, fonts_.ligatures);
+  GPtr<PangoLayout> layout = NewTextLayout(context_, fonts_.families, style.size, style.width,
+                                           style.bold, fonts_.ligatures);
   pango_layout_set_alignment(layout.get(), style.alignment);
   pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
   return Own(std::move(layout));
 }
 
 PangoLayout* PageLayout::Markup(const std::string& markup, const TextSpec& style, int max_lines) {
-  GPtr<PangoLayout> layout =
-      NewTextLayout(canvas_.context(), fonts_.families, style.size, style.width);
+  GPtr<PangoLayout> layout = NewTextLayout(context_, fonts_.families, style.size, style.width);
   // Columns stay left-aligned under a right-to-left name; pango still orders its letters.
   pango_layout_set_auto_dir(layout.get(), FALSE);
   if (max_lines > 0) {
@@ -246,15 +250,56 @@ void Paint(cairo_t* cr, const PageOp& op, const PageLayout::BoxPainter& paint_bo
 }  // namespace
 
 Result<std::string> PageLayout::Finish(const Footer& footer, const BoxPainter& paint_box) {
-  cairo_t* cr = canvas_.cr();
+  if (canvas_ == nullptr) return Fail(ErrorCode::kInternal, "the page layout has no canvas");
+  return Finish(*canvas_, footer, paint_box);
+}
+
+Result<std::string> PageLayout::Finish(PdfCanvas& canvas, const Footer& footer,
+                                       const BoxPainter& paint_box) {
+  cairo_t* cr = canvas.cr();
   const size_t total = pages_.size();
   for (size_t i = 0; i < total; ++i) {
     for (const auto& op : pages_[i]) Paint(cr, op, paint_box);
     PangoLayout* text = footer(i + 1, total);
-    PaintLayout(cr, left(), geometry_.height - geometry_.margin - HeightOf(text), text);
+    PaintLayout(cr, left(), FooterTop(text), text);
     cairo_show_page(cr);
   }
-  return canvas_.Finish();
+  return canvas.Finish();
+}
+
+Result<std::string> PageLayout::Finish(PdfWriter& writer, const Footer& footer) {
+  const size_t total = pages_.size();
+  for (size_t i = 0; i < total; ++i) {
+    writer.NewPage(geometry_.width, geometry_.height);
+    for (const auto& op : pages_[i]) {
+      switch (op.kind) {
+        case PageOp::Kind::kLine:
+          writer.ShowLayoutLine(pango_layout_get_line_readonly(op.layout, op.line), op.x, op.y);
+          break;
+        case PageOp::Kind::kLayout:
+          writer.ShowLayout(op.layout, op.x, op.y);
+          break;
+        case PageOp::Kind::kStrokeRect:
+          writer.StrokeRect(op.x, op.y, op.width, op.height, op.gray, op.line_width);
+          break;
+        case PageOp::Kind::kFillRect:
+          writer.FillRect(op.x, op.y, op.width, op.height, op.gray);
+          break;
+        case PageOp::Kind::kRule:
+          writer.Rule(op.x, op.y, op.width, op.gray, op.line_width);
+          break;
+        case PageOp::Kind::kBox:
+          return Fail(ErrorCode::kInternal, "the PDF writer draws no signature boxes");
+      }
+    }
+    PangoLayout* text = footer(i + 1, total);
+    writer.ShowLayout(text, left(), FooterTop(text));
+  }
+  return writer.Finish();
+}
+
+double PageLayout::FooterTop(PangoLayout* footer) const {
+  return geometry_.height - geometry_.margin - HeightOf(footer);
 }
 
 }  // namespace esign::documents

@@ -25,6 +25,7 @@
 
 #include "documents/cairo_handles.h"
 #include "documents/pdf_canvas.h"
+#include "documents/pdf_writer.h"
 #include "domain/result.h"
 
 namespace esign::documents {
@@ -99,6 +100,9 @@ class PageLayout {
   // Pages of `geometry` on `canvas`, whose first page must already have that size; starts with
   // one empty page. The canvas must outlive the layout.
   PageLayout(PdfCanvas& canvas, const PageGeometry& geometry, PageFonts fonts);
+  // Pages whose text is shaped on `context` (the thread's, ThisThreadPangoContext), painted by
+  // one of the Finish overloads that take a canvas or a writer.
+  PageLayout(PangoContext* context, const PageGeometry& geometry, PageFonts fonts);
   PageLayout(const PageLayout&) = delete;
   PageLayout& operator=(const PageLayout&) = delete;
 
@@ -153,8 +157,16 @@ class PageLayout {
   // Draws a kBox op.
   using BoxPainter = std::function<void(cairo_t* cr, const PageOp& op)>;
   // Paints every page and its footer and ends the document: the PDF bytes, or kInternal when
-  // cairo failed. Call once, last.
+  // cairo failed. Call once, last, on a layout made with a canvas.
   Result<std::string> Finish(const Footer& footer, const BoxPainter& paint_box = {});
+  // The same on `canvas`, whose first page must have the layout's size (the pages are kept:
+  // after a writer that failed, a canvas may paint them).
+  Result<std::string> Finish(PdfCanvas& canvas, const Footer& footer,
+                             const BoxPainter& paint_box = {});
+  // The same written by `writer` (pdf_writer.h), without cairo. kInternal when the writer cannot
+  // embed a face the text uses (writer.supported() is then false) or a page holds a kBox, which
+  // only cairo paints.
+  Result<std::string> Finish(PdfWriter& writer, const Footer& footer);
 
  private:
   // Markup wraps at spaces; a word wider than style.width is set smaller, else broken.
@@ -162,8 +174,11 @@ class PageLayout {
   void PlaceRow(const std::vector<TableColumn>& columns, const std::vector<PangoLayout*>& row,
                 double height, bool header, const TableStyle& style);
   PangoLayout* Own(GPtr<PangoLayout> layout);
+  // Where a page's footer starts: its bottom on the bottom margin.
+  double FooterTop(PangoLayout* footer) const;
 
-  PdfCanvas& canvas_;
+  PangoContext* context_;
+  PdfCanvas* canvas_ = nullptr;  // the canvas the layout was made for, if any
   PageGeometry geometry_;
   PageFonts fonts_;
   double bottom_;

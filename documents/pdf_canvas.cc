@@ -18,6 +18,7 @@ struct ThreadText {
   GPtr<PangoFontMap> font_map{pango_cairo_font_map_new()};
   GPtr<PangoContext> context{NewContext(font_map.get())};
   std::unordered_map<std::string, GPtr<PangoLayout>> shared_layouts;  // by SharedLayoutKey
+  bool updated_for_pdf = false;  // pango_cairo_update_context has seen a PDF surface
 
   static PangoContext* NewContext(PangoFontMap* font_map) {
     PangoContext* context = pango_font_map_create_context(font_map);
@@ -49,6 +50,10 @@ std::string SharedLayoutKey(const std::string& families, double size, double wid
   key += '\0';
   key += text;
   return key;
+}
+
+cairo_status_t Discard(void* /*closure*/, const unsigned char* /*data*/, unsigned int /*length*/) {
+  return CAIRO_STATUS_SUCCESS;
 }
 
 cairo_status_t AppendToString(void* closure, const unsigned char* data, unsigned int length) {
@@ -102,6 +107,19 @@ double LayoutHeight(PangoLayout* layout) {
   return static_cast<double>(h) / PANGO_SCALE;
 }
 
+PangoContext* ThisThreadPangoContext() {
+  ThreadText& text = ThisThreadText();
+  if (!text.updated_for_pdf) {
+    // What a canvas does to the context, once: its font options and matrix as a PDF surface sets
+    // them, so text laid out for a writer is laid out as for a canvas.
+    SurfacePtr surface(cairo_pdf_surface_create_for_stream(Discard, nullptr, kA4Width, kA4Height));
+    CairoPtr cr(cairo_create(surface.get()));
+    pango_cairo_update_context(cr.get(), text.context.get());
+    text.updated_for_pdf = true;
+  }
+  return text.context.get();
+}
+
 Result<std::unique_ptr<PdfCanvas>> PdfCanvas::Create(const PdfMetadata& metadata, double width,
                                                      double height) {
   std::unique_ptr<PdfCanvas> canvas(new PdfCanvas());
@@ -123,6 +141,7 @@ Result<std::unique_ptr<PdfCanvas>> PdfCanvas::Create(const PdfMetadata& metadata
   // Every canvas has the identity matrix and the same surface type, so this changes nothing after
   // the thread's first canvas and the shared layouts stay valid.
   pango_cairo_update_context(canvas->cr_.get(), canvas->context_);
+  ThisThreadText().updated_for_pdf = true;
   return canvas;
 }
 

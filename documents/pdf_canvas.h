@@ -68,6 +68,10 @@ void PaintRule(cairo_t* cr, double x, double y, double width, double gray, doubl
 void PaintRect(cairo_t* cr, double x, double y, double width, double height, double gray, bool fill,
                double line_width = 0.75);
 
+// The thread's pango context, which every canvas of the thread shares (see PdfCanvas::context),
+// for text laid out without a canvas (a PdfWriter's pages): the same layouts as on a canvas.
+PangoContext* ThisThreadPangoContext();
+
 class PdfCanvas {
  public:
   // kInternal when cairo cannot create the surface.

@@ -295,14 +295,14 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
                            const ContractState& state, const SignatureFills& fills,
                            const RenderOptions& options,
                            std::vector<PreparedRole>* kept = nullptr) {
-  auto canvas = documents::PdfCanvas::Create(
-      {.date = PdfMetadataDate(state.created_at),
-       .title = state.title,
-       // A contract prepared before names were recorded keeps its id, as frozen.
-       .author = state.organization_name.empty() ? state.organization_id : state.organization_name,
-       .subject = "Contract " + state.id});
-  if (!canvas) return std::unexpected(std::move(canvas.error()));
-  PageLayout pages(**canvas, {.margin = options.margin},
+  const documents::PdfMetadata metadata{
+      .date = PdfMetadataDate(state.created_at),
+      .title = state.title,
+      // A contract prepared before names were recorded keeps its id, as frozen.
+      .author = state.organization_name.empty() ? state.organization_id : state.organization_name,
+      .subject = "Contract " + state.id};
+  PangoContext* context = documents::ThisThreadPangoContext();
+  PageLayout pages(context, {.margin = options.margin},
                    {.families = options.font_families, .ligatures = options.ligatures});
   Document doc(pages, options);
   doc.TitleBlock(state.title, "Contract " + state.id + "  \u00b7  " + tmpl.name + " (" +
@@ -333,22 +333,28 @@ Result<std::string> Render(const Template& tmpl, const TemplateVersion& version,
   SignatureBoxes(doc, version, state, kept != nullptr ? *kept : state.prepared_roles, fills);
   FieldBoxes(doc, state);
 
-  PangoContext* context = (*canvas)->context();
-  return pages.Finish(
-      [&](size_t page, size_t total) {
-        return pages.Text("Page " + std::to_string(page) + " of " + std::to_string(total),
-                          {.size = options.body_font_size * 0.85,
-                           .width = pages.width(),
-                           .alignment = PANGO_ALIGN_CENTER},
-                          kTemplateText);
-      },
-      [&](cairo_t* cr, const PageOp& op) {
-        documents::DrawSignature(cr, context,
-                                 {.x = op.x, .y = op.y, .width = op.width, .height = op.height},
-                                 doc.signature(op.box),
-                                 {.signature_families = options.signature_font_families,
-                                  .caption_families = options.font_families});
-      });
+  const auto footer = [&](size_t page, size_t total) {
+    return pages.Text("Page " + std::to_string(page) + " of " + std::to_string(total),
+                      {.size = options.body_font_size * 0.85,
+                       .width = pages.width(),
+                       .alignment = PANGO_ALIGN_CENTER},
+                      kTemplateText);
+  };
+  if (options.writer == RenderOptions::Writer::kOwn && fills.empty()) {
+    documents::PdfWriter writer(metadata);
+    auto written = pages.Finish(writer, footer);
+    // A face the writer cannot embed: cairo paints the same pages.
+    if (written || writer.supported()) return written;
+  }
+  auto canvas = documents::PdfCanvas::Create(metadata);
+  if (!canvas) return std::unexpected(std::move(canvas.error()));
+  return pages.Finish(**canvas, footer, [&](cairo_t* cr, const PageOp& op) {
+    documents::DrawSignature(cr, context,
+                             {.x = op.x, .y = op.y, .width = op.width, .height = op.height},
+                             doc.signature(op.box),
+                             {.signature_families = options.signature_font_families,
+                              .caption_families = options.font_families});
+  });
 }
 
 }  // namespace

@@ -47,6 +47,12 @@ struct RenderOptions {
   // shows one is embedded twice (pdf_canvas.h, kNoLigatures). On lays out a contract frozen before
   // then exactly as it was frozen (its line breaks differ), which its seal must do.
   bool ligatures = false;
+  // What writes the unsigned PDF: our own writer (documents/pdf_writer.h; since 2026-11-29), or
+  // cairo, which froze every contract sent before and which a seal must use to reproduce those
+  // bytes. The writer hands a document to cairo when its text needs a face it cannot embed (a
+  // CFF face: Noto Sans CJK). A signed render is always cairo's: only cairo draws signatures.
+  enum class Writer { kOwn, kCairo };
+  Writer writer = Writer::kOwn;
 };
 
 // The PDF bytes, or kInternal when cairo fails to produce them.

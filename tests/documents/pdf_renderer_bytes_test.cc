@@ -5,11 +5,15 @@
 // were taken before the contract renderer and the certificate pages were moved onto one page
 // layout engine (documents/page_layout.h), and must not move with any refactoring.
 //
+// Both writers are pinned: cairo's (RenderOptions::Writer::kCairo), which froze every contract
+// sent before 2026-11-29 and still writes a document whose text needs a CFF face (the services
+// agreement's CJK values), and our own (documents/pdf_writer.h), which freezes the others since.
+//
 // When one fails: a change to layout, drawing or text shaping is a change of the document, and
 // must come with a way to lay out contracts frozen before it exactly as they were (as
-// RenderOptions::ligatures does). A new cairo, pango or font package can move them too: check
-// that frozen contracts still reproduce (ContractDocumentsTest), then update the hashes below
-// with the values this test prints, in a commit that says why.
+// RenderOptions::ligatures and RenderOptions::writer do). A new cairo, pango or font package can
+// move them too: check that frozen contracts still reproduce (ContractDocumentsTest), then update
+// the hashes below with the values this test prints, in a commit that says why.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -24,6 +28,9 @@ namespace esign {
 namespace {
 
 using pdf_test::LoadTemplate;
+
+constexpr RenderOptions::Writer kCairo = RenderOptions::Writer::kCairo;
+const RenderOptions kByCairo{.writer = kCairo};
 
 std::string RenderedSha256(const Template& tmpl, const ContractState& state,
                            const RenderOptions& options = {}) {
@@ -45,26 +52,34 @@ TEST(PdfRendererBytesTest, MutualNdaFromTheExampleRequest) {
   ContractState state = pdf_test::BaseState(tmpl, "Contract from mutual-nda.json");
   state.data.field_values = pdf_test::ExampleNdaValues();
   state.data.field_values.erase("courtsOf");
-  EXPECT_EQ(RenderedSha256(tmpl, state),
+  EXPECT_EQ(RenderedSha256(tmpl, state, kByCairo),
             "fbd482946ced98a1958f07000c69af13101b9426e7fa9d9fd1bdf2a042aceb5d");
   // Contracts frozen before ligatures were turned off are sealed with them on.
-  EXPECT_EQ(RenderedSha256(tmpl, state, {.ligatures = true}),
+  EXPECT_EQ(RenderedSha256(tmpl, state, {.ligatures = true, .writer = kCairo}),
             "ddeacd828c6c7144487de830b2d9d73856035da3012b9ab710186d04661d2681");
+  EXPECT_EQ(RenderedSha256(tmpl, state),
+            "972da221c4a54b9712a65b93f256435ef1a04622fd839f132eea585a98b74bc7");
 }
 
 TEST(PdfRendererBytesTest, ServicesAgreementWithATableAcrossPages) {
   const Template tmpl = LoadTemplate("services-agreement.json");
-  EXPECT_EQ(RenderedSha256(tmpl, pdf_test::ServicesState(tmpl, 3)),
-            "4929b22e3d2e23f0f6959db41926728c0a2374fb406d61244114ff74f019f9e1");
-  // 80 rows: the milestone table continues on later pages under its repeated header.
-  EXPECT_EQ(RenderedSha256(tmpl, pdf_test::ServicesState(tmpl, 80)),
-            "070bf1f9c248a5e976a1e0c69c78c3fb5600ea90e435a2acd3bcfc42479ccce3");
+  // Its CJK values need Noto Sans CJK, a CFF face: cairo writes it, asked or not.
+  for (const RenderOptions& options : {kByCairo, RenderOptions{}}) {
+    EXPECT_EQ(RenderedSha256(tmpl, pdf_test::ServicesState(tmpl, 3), options),
+              "4929b22e3d2e23f0f6959db41926728c0a2374fb406d61244114ff74f019f9e1");
+    // 80 rows: the milestone table continues on later pages under its repeated header.
+    EXPECT_EQ(RenderedSha256(tmpl, pdf_test::ServicesState(tmpl, 80), options),
+              "070bf1f9c248a5e976a1e0c69c78c3fb5600ea90e435a2acd3bcfc42479ccce3");
+  }
 }
 
 TEST(PdfRendererBytesTest, EmploymentOfferWithNoData) {
   const Template tmpl = LoadTemplate("employment-offer.json");
-  EXPECT_EQ(RenderedSha256(tmpl, pdf_test::BaseState(tmpl, "Contract from employment-offer.json")),
+  const ContractState state = pdf_test::BaseState(tmpl, "Contract from employment-offer.json");
+  EXPECT_EQ(RenderedSha256(tmpl, state, kByCairo),
             "c3f45c47ae9d5e279653ffded7f805b5427b83212621e3b2f40c2f55b6894537");
+  EXPECT_EQ(RenderedSha256(tmpl, state),
+            "5c97b93bf34f1c2af77831d61612ce8d212db9e2b5f2d32e37b90519b2066a22");
 }
 
 }  // namespace

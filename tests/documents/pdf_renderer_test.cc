@@ -76,8 +76,10 @@ TEST(PdfRendererTest, LigaturesAreOffUnlessAskedForAndTheWordsStayTheSame) {
   state.data.field_values = {{"partyAName", "Acme GmbH"},
                              {"purpose", "Evaluating a joint venture"}};
   auto plain = RenderContractPdf(tmpl, tmpl.versions.front(), state);
+  // Contracts frozen with ligatures were written by cairo.
   RenderOptions earlier;
   earlier.ligatures = true;
+  earlier.writer = RenderOptions::Writer::kCairo;
   auto ligated = RenderContractPdf(tmpl, tmpl.versions.front(), state, earlier);
   ASSERT_TRUE(plain && ligated);
   EXPECT_NE(*plain, *ligated);
