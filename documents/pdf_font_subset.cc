@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "base/sha256.h"
 #include "documents/deflate.h"
 
 namespace esign::documents {
@@ -86,6 +87,15 @@ void ReadMetrics(hb_face_t* face, unsigned upem, FontSubset& font) {
   font.fixed_pitch = ReadUint32(post, 12) != 0;
 }
 
+std::string SubsetTag(std::string_view program) {
+  const std::string hash = Sha256Hex(program);
+  std::string tag;
+  for (size_t i = 0; i < 6; ++i) {
+    tag.push_back(static_cast<char>('A' + std::stoi(hash.substr(2 * i, 2), nullptr, 16) % 26));
+  }
+  return tag;
+}
+
 struct CacheKey {
   hb_face_t* face;
   std::vector<uint32_t> glyphs;  // sorted, unique, printable ASCII's included
@@ -153,6 +163,7 @@ Result<std::shared_ptr<const FontSubset>> MakeSubset(hb_face_t* face,
   font->program_size = length;
   font->compressed_program = ZlibCompress(std::string_view(data, length));
   font->postscript_name = PostScriptName(face);
+  font->tag = SubsetTag(font->compressed_program);
   const unsigned upem = std::max(hb_face_get_upem(face), 1u);
   ReadMetrics(face, upem, *font);
   FontPtr metrics(hb_font_create(face));  // scaled to the em: advances in font units

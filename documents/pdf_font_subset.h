@@ -33,6 +33,7 @@ struct FontSubset {
   std::string compressed_program;  // the subset font file, zlib-compressed (FlateDecode)
   size_t program_size = 0;         // its size before compression (/Length1)
   std::string postscript_name;     // the face's, with characters PDF names cannot hold dropped
+  std::string tag;  // six capital letters, from what the subset holds: "ABCDEF+" in its name
   std::unordered_map<uint32_t, uint32_t> new_glyph;  // old glyph id -> glyph id in the subset
   std::vector<int> widths;     // advance of each new glyph id, in 1000ths of an em
   int bbox[4] = {0, 0, 0, 0};  // the face's bounding box (xMin, yMin, xMax, yMax)

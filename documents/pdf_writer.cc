@@ -24,22 +24,33 @@ struct PdfWriter::FontUse {
 
 namespace {
 
-// A number as PDF writes it: at most 3 decimals, no trailing zeros, no exponent.
+// A number as PDF writes it: rounded to thousandths, no trailing zeros, no exponent. (Called
+// for about every glyph: std::to_chars with a precision took a tenth of a render.)
 void AppendNumber(std::string& out, double value) {
-  if (std::abs(value) < 0.0005) value = 0;
-  char buffer[32];
-  auto [end, error] =
-      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::fixed, 3);
-  if (error != std::errc()) {
-    out.push_back('0');
+  const double thousandths = std::round(value * 1000.0);
+  constexpr double kLargest = 1e15;  // far beyond any coordinate; printed whole
+  if (!(std::abs(thousandths) < kLargest)) {
+    char buffer[32];
+    auto [end, error] =
+        std::to_chars(buffer, buffer + sizeof(buffer), std::round(value), std::chars_format::fixed);
+    out.append(buffer, error == std::errc() ? end : buffer);
     return;
   }
-  std::string_view text(buffer, static_cast<size_t>(end - buffer));
-  if (text.find('.') != std::string_view::npos) {
-    while (text.back() == '0') text.remove_suffix(1);
-    if (text.back() == '.') text.remove_suffix(1);
+  auto count = static_cast<int64_t>(thousandths);
+  if (count < 0) {
+    out.push_back('-');
+    count = -count;
   }
-  out.append(text);
+  char buffer[24];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), count / 1000);
+  out.append(buffer, end);
+  int fraction = static_cast<int>(count % 1000);
+  if (fraction == 0) return;
+  out.push_back('.');
+  for (int digit = 100; fraction != 0; digit /= 10) {
+    out.push_back(static_cast<char>('0' + fraction / digit));
+    fraction %= digit;
+  }
 }
 
 void AppendNumbers(std::string& out, std::initializer_list<double> values) {
@@ -98,16 +109,6 @@ std::string PdfDate(std::string_view iso) {
   }
   if (digits.size() != 14) digits = "19700101000000";
   return "(D:" + digits + "Z)";
-}
-
-// The six capital letters a subset font's name begins with, from what the subset holds.
-std::string SubsetTag(const FontSubset& subset) {
-  const std::string hash = Sha256Hex(subset.compressed_program);
-  std::string tag;
-  for (size_t i = 0; i < 6; ++i) {
-    tag.push_back(static_cast<char>('A' + std::stoi(hash.substr(2 * i, 2), nullptr, 16) % 26));
-  }
-  return tag;
 }
 
 std::string ToUnicodeCMap(const FontSubset& subset, const std::map<uint32_t, std::string>& text) {
@@ -187,6 +188,8 @@ class ObjectWriter {
     out_.append(data);
     out_ += "\nendstream\nendobj\n";
   }
+  // Bytes the document's /ID is derived from.
+  void IdentifyBy(std::string_view bytes) { identity_.append(bytes); }
   std::string Finish(size_t root, size_t info) {
     const size_t xref = out_.size();
     out_ += "xref\n0 " + std::to_string(offsets_.size() + 1) + "\n0000000000 65535 f \n";
@@ -195,8 +198,9 @@ class ObjectWriter {
       std::snprintf(line, sizeof(line), "%010zu 00000 n \n", offset);
       out_ += line;
     }
-    // A deterministic /ID: the hash of everything before the trailer.
-    const std::string id = Sha256Hex(out_).substr(0, 32);
+    // A deterministic /ID: the hash of what tells the document apart (IdentifyBy), not of its
+    // font programs, whose subset tags name them.
+    const std::string id = Sha256Hex(identity_).substr(0, 32);
     out_ += "trailer\n<< /Size " + std::to_string(offsets_.size() + 1) + " /Root " +
             std::to_string(root) + " 0 R /Info " + std::to_string(info) + " 0 R /ID [<" + id +
             "> <" + id + ">] >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
@@ -209,6 +213,7 @@ class ObjectWriter {
     out_ += std::to_string(number) + " 0 obj\n";
   }
   std::string out_;
+  std::string identity_;
   std::vector<size_t> offsets_;
 };
 
@@ -221,7 +226,9 @@ double OnPangoGrid(double points) { return pango_units_to_double(pango_units_fro
 
 PdfWriter::PdfWriter(PdfMetadata metadata) : metadata_(std::move(metadata)) {}
 
-PdfWriter::~PdfWriter() = default;
+PdfWriter::~PdfWriter() {
+  for (const auto& [font, use] : font_of_pango_font_) g_object_unref(font);
+}
 
 void PdfWriter::NewPage(double width, double height) {
   pages_.push_back(Page{.width = width, .height = height, .pieces = {}});
@@ -267,7 +274,13 @@ void PdfWriter::Rule(double x, double y, double width, double gray, double line_
   AddOperators(ops);
 }
 
-size_t PdfWriter::FontOf(PangoFont* font) {
+std::pair<size_t, double> PdfWriter::FontOf(PangoFont* font) {
+  auto [known, added_font] = font_of_pango_font_.try_emplace(font);
+  if (!added_font) return known->second;
+  g_object_ref(font);  // kept while the writer may see its address again
+  FontDescriptionPtr description(pango_font_describe_with_absolute_size(font));
+  const double size =
+      static_cast<double>(pango_font_description_get_size(description.get())) / PANGO_SCALE;
   hb_face_t* face = hb_font_get_face(pango_font_get_hb_font(font));
   auto [it, added] = font_of_face_.try_emplace(face, fonts_.size());
   if (added) {
@@ -275,12 +288,12 @@ size_t PdfWriter::FontOf(PangoFont* font) {
     use->face = hb_face_reference(face);
     fonts_.push_back(std::move(use));
     if (!HasTrueTypeOutlines(face) && unsupported_face_.empty()) {
-      FontDescriptionPtr description(pango_font_describe(font));
       const char* family = pango_font_description_get_family(description.get());
       unsupported_face_ = family != nullptr ? family : "a font";
     }
   }
-  return it->second;
+  known->second = {it->second, size};
+  return known->second;
 }
 
 void PdfWriter::ShowRun(PangoLayoutRun* run, const char* text, double x, double baseline) {
@@ -288,10 +301,7 @@ void PdfWriter::ShowRun(PangoLayoutRun* run, const char* text, double x, double 
   PangoGlyphString* glyphs = run->glyphs;
   PangoFont* font = item->analysis.font;
   if (font == nullptr || glyphs->num_glyphs == 0) return;
-  const size_t index = FontOf(font);
-  FontDescriptionPtr description(pango_font_describe_with_absolute_size(font));
-  const double size =
-      static_cast<double>(pango_font_description_get_size(description.get())) / PANGO_SCALE;
+  const auto [index, size] = FontOf(font);
   FontUse& use = *fonts_[index];
   // The text of a cluster runs from its start to the next cluster's start in the item.
   std::vector<int> starts(glyphs->log_clusters, glyphs->log_clusters + glyphs->num_glyphs);
@@ -430,7 +440,9 @@ Result<std::string> PdfWriter::Finish() {
     AppendNumbers(page_dictionary, {current.width, current.height});
     page_dictionary += "] /Resources " + Ref(resources) + " /Contents " + Ref(contents) + " >>";
     file.Write(page_object, page_dictionary);
-    file.WriteStream(contents, "/Filter /FlateDecode", ZlibCompress(content));
+    const std::string compressed = ZlibCompress(content);
+    file.IdentifyBy(compressed);
+    file.WriteStream(contents, "/Filter /FlateDecode", compressed);
   }
 
   std::string font_resources = "<< /Font <<";
@@ -442,8 +454,9 @@ Result<std::string> PdfWriter::Finish() {
     const size_t descriptor = file.Reserve();
     const size_t program = file.Reserve();
     const size_t to_unicode = file.Reserve();
-    const std::string name = SubsetTag(subset) + "+" + subset.postscript_name;
+    const std::string name = subset.tag + "+" + subset.postscript_name;
     font_resources += " /F" + std::to_string(i + 1) + " " + Ref(type0);
+    file.IdentifyBy(name);
     file.Write(type0, "<< /Type /Font /Subtype /Type0 /BaseFont /" + name +
                           " /Encoding /Identity-H /DescendantFonts [" + Ref(cid_font) +
                           "] /ToUnicode " + Ref(to_unicode) + " >>");
@@ -477,10 +490,13 @@ Result<std::string> PdfWriter::Finish() {
                             std::to_string(pages_.size()) + " >>");
   file.Write(catalog, "<< /Type /Catalog /Pages " + Ref(page_tree) + " >>");
   const std::string date = PdfDate(metadata_.date);
-  file.Write(info, "<< /Title " + TextString(metadata_.title) + " /Author " +
-                       TextString(metadata_.author) + " /Subject " + TextString(metadata_.subject) +
-                       " /Creator (contractd) /Producer (contractd) /CreationDate " + date +
-                       " /ModDate " + date + " >>");
+  const std::string info_dictionary = "<< /Title " + TextString(metadata_.title) + " /Author " +
+                                      TextString(metadata_.author) + " /Subject " +
+                                      TextString(metadata_.subject) +
+                                      " /Creator (contractd) /Producer (contractd) /CreationDate " +
+                                      date + " /ModDate " + date + " >>";
+  file.Write(info, info_dictionary);
+  file.IdentifyBy(info_dictionary);
   return file.Finish(catalog, info);
 }
 

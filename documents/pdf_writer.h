@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "documents/pdf_canvas.h"
@@ -81,12 +82,14 @@ class PdfWriter {
   double Flip(double y) { return page().height - y; }
   void AddOperators(const std::string& operators);
   void ShowRun(PangoLayoutRun* run, const char* text, double x, double baseline);
-  size_t FontOf(PangoFont* font);
+  // The index into fonts_ of the font's face, and the font's size in points.
+  std::pair<size_t, double> FontOf(PangoFont* font);
 
   PdfMetadata metadata_;
   std::vector<Page> pages_;
   std::vector<std::unique_ptr<FontUse>> fonts_;
   std::map<hb_face_t*, size_t> font_of_face_;
+  std::map<PangoFont*, std::pair<size_t, double>> font_of_pango_font_;  // each one referenced
   std::string unsupported_face_;
 };
 

@@ -58,7 +58,7 @@ TEST(PdfRendererBytesTest, MutualNdaFromTheExampleRequest) {
   EXPECT_EQ(RenderedSha256(tmpl, state, {.ligatures = true, .writer = kCairo}),
             "ddeacd828c6c7144487de830b2d9d73856035da3012b9ab710186d04661d2681");
   EXPECT_EQ(RenderedSha256(tmpl, state),
-            "972da221c4a54b9712a65b93f256435ef1a04622fd839f132eea585a98b74bc7");
+            "8ca509adbb9ca9d3f99bbad00fa24fec46028afa28566bd2e499468ad1c8b4ab");
 }
 
 TEST(PdfRendererBytesTest, ServicesAgreementWithATableAcrossPages) {
@@ -79,7 +79,7 @@ TEST(PdfRendererBytesTest, EmploymentOfferWithNoData) {
   EXPECT_EQ(RenderedSha256(tmpl, state, kByCairo),
             "c3f45c47ae9d5e279653ffded7f805b5427b83212621e3b2f40c2f55b6894537");
   EXPECT_EQ(RenderedSha256(tmpl, state),
-            "5c97b93bf34f1c2af77831d61612ce8d212db9e2b5f2d32e37b90519b2066a22");
+            "db965285e6491988e51bff192a28d619c7517672f0c7a1a4b197cc86d21a6a02");
 }
 
 }  // namespace
