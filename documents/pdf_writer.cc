@@ -1,5 +1,9 @@
 #include "documents/pdf_writer.h"
 
+#include <fontconfig/fontconfig.h>
+#include <hb-ot.h>
+#include <pango/pangofc-font.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -219,6 +223,27 @@ class ObjectWriter {
 
 std::string Ref(size_t number) { return std::to_string(number) + " 0 R"; }
 
+// Why the glyphs of `font` cannot be shown from a subset of `face`, or null when they can: the
+// subsetter embeds TrueType outlines as they are, so a CFF face, a variable face (its instance's
+// outlines would need instancing) and a face the renderer emboldens or slants itself (fontconfig's
+// embolden or matrix, for a weight or style the family lacks) are left to cairo.
+const char* WhyNotEmbeddable(PangoFont* font, hb_face_t* face) {
+  if (!HasTrueTypeOutlines(face)) return "no TrueType outlines";
+  if (hb_ot_var_has_data(face)) return "a variable font";
+  if (!PANGO_IS_FC_FONT(font)) return "not a fontconfig font";
+  FcPattern* pattern = pango_fc_font_get_pattern(PANGO_FC_FONT(font));
+  FcBool embolden = FcFalse;
+  if (FcPatternGetBool(pattern, FC_EMBOLDEN, 0, &embolden) == FcResultMatch && embolden) {
+    return "emboldened by the renderer";
+  }
+  FcMatrix* matrix = nullptr;
+  if (FcPatternGetMatrix(pattern, FC_MATRIX, 0, &matrix) == FcResultMatch && matrix != nullptr &&
+      (matrix->xx != 1 || matrix->xy != 0 || matrix->yx != 0 || matrix->yy != 1)) {
+    return "slanted by the renderer";
+  }
+  return nullptr;
+}
+
 // A coordinate on pango's grid (1/1024 point), where pango's cairo renderer puts a layout.
 double OnPangoGrid(double points) { return pango_units_to_double(pango_units_from_double(points)); }
 
@@ -287,9 +312,10 @@ std::pair<size_t, double> PdfWriter::FontOf(PangoFont* font) {
     auto use = std::make_unique<FontUse>();
     use->face = hb_face_reference(face);
     fonts_.push_back(std::move(use));
-    if (!HasTrueTypeOutlines(face) && unsupported_face_.empty()) {
+    if (const char* why = WhyNotEmbeddable(font, face);
+        why != nullptr && unsupported_face_.empty()) {
       const char* family = pango_font_description_get_family(description.get());
-      unsupported_face_ = family != nullptr ? family : "a font";
+      unsupported_face_ = std::string(family != nullptr ? family : "a font") + " (" + why + ")";
     }
   }
   known->second = {it->second, size};

@@ -5,9 +5,10 @@
 // (deflate.h). The output is deterministic: the same calls give the same bytes (no clock; the
 // /ID is a hash of the document).
 //
-// What it does not draw: images, colours but grays, clipping, text of faces without TrueType
-// outlines (CFF faces such as Noto Sans CJK): `supported()` turns false when a layout used one,
-// and such a document is drawn with cairo instead (pdf_canvas.h).
+// What it does not draw: images, colours but grays, clipping, and text in a face it cannot embed
+// as it is: without TrueType outlines (CFF faces such as Noto Sans CJK), variable, or emboldened
+// or slanted by the renderer. `supported()` turns false when a layout used one, and such a
+// document is drawn with cairo instead (pdf_canvas.h).
 //
 // Internal to documents/ (includes pango).
 // Thread safety: a writer is used by one thread, the thread whose pango context laid out the

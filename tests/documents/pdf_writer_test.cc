@@ -280,5 +280,22 @@ TEST(PdfWriterTest, AFaceWithoutTrueTypeOutlinesIsRefused) {
   EXPECT_TRUE(Contains(written.error().message, "Noto Sans CJK")) << written.error().message;
 }
 
+// Noto Sans Glagolitic has no bold: fontconfig asks the renderer to embolden it, which a subset
+// of its outlines would not show. Its regular weight is written.
+TEST(PdfWriterTest, AFaceTheRendererWouldEmboldenIsRefused) {
+  const std::string glagolitic = "\u2C00\u2C01\u2C02";
+  Drawing regular;
+  regular.writer().ShowLayout(regular.Text(glagolitic, 10.5, 400), 56.7, 56.7);
+  EXPECT_TRUE(regular.writer().supported());
+  EXPECT_TRUE(regular.writer().Finish());
+  Drawing bold;
+  bold.writer().ShowLayout(bold.Text(glagolitic, 10.5, 400, /*bold=*/true), 56.7, 56.7);
+  EXPECT_FALSE(bold.writer().supported());
+  auto written = bold.writer().Finish();
+  ASSERT_FALSE(written);
+  EXPECT_TRUE(Contains(written.error().message, "emboldened by the renderer"))
+      << written.error().message;
+}
+
 }  // namespace
 }  // namespace esign::documents
