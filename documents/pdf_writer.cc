@@ -9,6 +9,7 @@
 #include <cmath>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "base/sha256.h"
@@ -17,11 +18,14 @@
 
 namespace esign::documents {
 
+// Each glyph shown, by id in its face, with the text it stands for.
+using GlyphTexts = std::unordered_map<uint32_t, std::string>;
+
 struct PdfWriter::FontUse {
   hb_face_t* face = nullptr;  // referenced while the writer lives
   // Every glyph shown, with the text it stands for (empty: a glyph after the first of its
   // cluster, which stands for nothing on its own).
-  std::map<uint32_t, std::string> text_of_glyph;
+  GlyphTexts text_of_glyph;
   std::shared_ptr<const FontSubset> subset;  // made by Finish
   ~FontUse() { hb_face_destroy(face); }
 };
@@ -115,7 +119,7 @@ std::string PdfDate(std::string_view iso) {
   return "(D:" + digits + "Z)";
 }
 
-std::string ToUnicodeCMap(const FontSubset& subset, const std::map<uint32_t, std::string>& text) {
+std::string ToUnicodeCMap(const FontSubset& subset, const GlyphTexts& text) {
   std::vector<std::pair<uint32_t, const std::string*>> entries;
   for (const auto& [old_glyph, chars] : text) {
     if (chars.empty()) continue;
@@ -146,7 +150,7 @@ std::string ToUnicodeCMap(const FontSubset& subset, const std::map<uint32_t, std
 }
 
 // The /W array of the glyphs shown: runs of consecutive ids with their widths.
-std::string WidthsArray(const FontSubset& subset, const std::map<uint32_t, std::string>& text) {
+std::string WidthsArray(const FontSubset& subset, const GlyphTexts& text) {
   std::set<uint32_t> shown;
   for (const auto& [old_glyph, chars] : text) {
     auto it = subset.new_glyph.find(old_glyph);
@@ -329,14 +333,10 @@ void PdfWriter::ShowRun(PangoLayoutRun* run, const char* text, double x, double 
   if (font == nullptr || glyphs->num_glyphs == 0) return;
   const auto [index, size] = FontOf(font);
   FontUse& use = *fonts_[index];
-  // The text of a cluster runs from its start to the next cluster's start in the item.
-  std::vector<int> starts(glyphs->log_clusters, glyphs->log_clusters + glyphs->num_glyphs);
-  std::sort(starts.begin(), starts.end());
-  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
-  std::set<int> mapped;
-
   auto run_text = std::make_unique<TextRun>(TextRun{.font = index, .size = size, .glyphs = {}});
+  run_text->glyphs.reserve(static_cast<size_t>(glyphs->num_glyphs));
   const double run_baseline = baseline - static_cast<double>(run->y_offset) / PANGO_SCALE;
+  const int* clusters = glyphs->log_clusters;
   int advance = 0;  // pango units from x
   for (int i = 0; i < glyphs->num_glyphs; ++i) {
     const PangoGlyphInfo& info = glyphs->glyphs[i];
@@ -346,15 +346,17 @@ void PdfWriter::ShowRun(PangoLayoutRun* run, const char* text, double x, double 
     if (info.glyph == PANGO_GLYPH_EMPTY) continue;
     const uint32_t id = (info.glyph & PANGO_GLYPH_UNKNOWN_FLAG) != 0 ? 0 : info.glyph;
     run_text->glyphs.push_back(Glyph{.id = id, .x = gx, .y = Flip(gy)});
-    const int start = glyphs->log_clusters[i];
-    std::string chars;
-    if (id != 0 && mapped.insert(start).second) {
-      auto next = std::upper_bound(starts.begin(), starts.end(), start);
-      const int end = next != starts.end() ? *next : item->length;
-      chars.assign(text + item->offset + start, static_cast<size_t>(end - start));
+    std::string& chars = use.text_of_glyph[id];
+    // A cluster's glyphs are side by side; its first one stands for its text, which runs from its
+    // start to the next cluster's start in the item. Looked up once per glyph id.
+    const bool first_of_cluster = i == 0 || clusters[i] != clusters[i - 1];
+    if (id == 0 || !first_of_cluster || !chars.empty()) continue;
+    const int start = clusters[i];
+    int end = item->length;
+    for (int k = 0; k < glyphs->num_glyphs; ++k) {
+      if (clusters[k] > start && clusters[k] < end) end = clusters[k];
     }
-    auto [entry, added] = use.text_of_glyph.try_emplace(id, std::move(chars));
-    if (!added && entry->second.empty() && !chars.empty()) entry->second = std::move(chars);
+    chars.assign(text + item->offset + start, static_cast<size_t>(end - start));
   }
   Page& current = page();
   current.pieces.push_back(Piece{.operators = {}, .text = std::move(run_text)});
