@@ -35,6 +35,7 @@ namespace {
 // A number as PDF writes it: rounded to thousandths, no trailing zeros, no exponent. (Called
 // for about every glyph: std::to_chars with a precision took a tenth of a render.)
 void AppendNumber(std::string& out, double value) {
+  if (!std::isfinite(value)) value = 0;  // never in a page; "nan" would not be PDF
   const double thousandths = std::round(value * 1000.0);
   constexpr double kLargest = 1e15;  // far beyond any coordinate; printed whole
   if (!(std::abs(thousandths) < kLargest)) {
@@ -248,6 +249,43 @@ const char* WhyNotEmbeddable(PangoFont* font, hb_face_t* face) {
   return nullptr;
 }
 
+// The objects of one embedded font: its Type 0 font (the number returned), descendant CID font,
+// descriptor, program and ToUnicode map.
+size_t WriteFont(ObjectWriter& file, const FontSubset& subset, const GlyphTexts& text) {
+  const size_t type0 = file.Reserve();
+  const size_t cid_font = file.Reserve();
+  const size_t descriptor = file.Reserve();
+  const size_t program = file.Reserve();
+  const size_t to_unicode = file.Reserve();
+  const std::string name = subset.tag + "+" + subset.postscript_name;
+  file.IdentifyBy(name);
+  file.Write(type0, "<< /Type /Font /Subtype /Type0 /BaseFont /" + name +
+                        " /Encoding /Identity-H /DescendantFonts [" + Ref(cid_font) +
+                        "] /ToUnicode " + Ref(to_unicode) + " >>");
+  file.Write(cid_font, "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /" + name +
+                           " /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) "
+                           "/Supplement 0 >> /FontDescriptor " +
+                           Ref(descriptor) + " /CIDToGIDMap /Identity /W " +
+                           WidthsArray(subset, text) + " >>");
+  // Flags: symbolic (4), as for every font shown by glyph id; fixed pitch (1) when it is.
+  std::string descriptor_dictionary = "<< /Type /FontDescriptor /FontName /" + name + " /Flags " +
+                                      std::to_string(subset.fixed_pitch ? 5 : 4) + " /FontBBox [";
+  AppendNumbers(descriptor_dictionary,
+                {static_cast<double>(subset.bbox[0]), static_cast<double>(subset.bbox[1]),
+                 static_cast<double>(subset.bbox[2]), static_cast<double>(subset.bbox[3])});
+  descriptor_dictionary += "] /ItalicAngle ";
+  AppendNumber(descriptor_dictionary, subset.italic_angle);
+  descriptor_dictionary += " /Ascent " + std::to_string(subset.ascent) + " /Descent " +
+                           std::to_string(subset.descent) + " /CapHeight " +
+                           std::to_string(subset.cap_height) + " /StemV 80 /FontFile2 " +
+                           Ref(program) + " >>";
+  file.Write(descriptor, descriptor_dictionary);
+  file.WriteStream(program, "/Filter /FlateDecode /Length1 " + std::to_string(subset.program_size),
+                   subset.compressed_program);
+  file.WriteStream(to_unicode, "/Filter /FlateDecode", ZlibCompress(ToUnicodeCMap(subset, text)));
+  return type0;
+}
+
 // A coordinate on pango's grid (1/1024 point), where pango's cairo renderer puts a layout.
 double OnPangoGrid(double points) { return pango_units_to_double(pango_units_from_double(points)); }
 
@@ -389,6 +427,50 @@ void PdfWriter::ShowLayout(PangoLayout* layout, double x, double y) {
   pango_layout_iter_free(iter);
 }
 
+void PdfWriter::AppendText(std::string& content, const TextRun& run, const FontSubset& subset) {
+  content += "0 g BT /F" + std::to_string(run.font + 1) + " ";
+  AppendNumber(content, run.size);
+  content += " Tf\n";
+  // The pen after the last glyph shown; a glyph elsewhere moves it first, by a TJ
+  // adjustment on the same baseline, else by a new text matrix.
+  double pen_x = 0;
+  double pen_y = 0;
+  bool in_array = false;
+  bool in_string = false;
+  for (const Glyph& glyph : run.glyphs) {
+    auto found = subset.new_glyph.find(glyph.id);
+    const uint32_t id = found != subset.new_glyph.end() ? found->second : 0;
+    const bool same_line = in_array && std::abs(glyph.y - pen_y) < 0.0005;
+    if (!same_line) {
+      if (in_string) content.push_back('>');
+      if (in_array) content += "] TJ\n";
+      content += "1 0 0 1 ";
+      AppendNumbers(content, {glyph.x, glyph.y});
+      content += "Tm [";
+      in_array = true;
+      in_string = false;
+      pen_x = glyph.x;
+      pen_y = glyph.y;
+    }
+    const double move = glyph.x - pen_x;
+    if (std::abs(move) >= 0.0005) {
+      const double adjust = std::round(-move * 1000.0 / run.size * 100.0) / 100.0;
+      if (in_string) content.push_back('>');
+      in_string = false;
+      AppendNumber(content, adjust);
+      pen_x -= adjust * run.size / 1000.0;
+    }
+    if (!in_string) content.push_back('<');
+    in_string = true;
+    AppendHex4(content, id);
+    const int width = id < subset.widths.size() ? subset.widths[id] : 0;
+    pen_x += width * run.size / 1000.0;
+  }
+  if (in_string) content.push_back('>');
+  if (in_array) content += "] TJ\n";
+  content += "ET\n";
+}
+
 Result<std::string> PdfWriter::Finish() {
   if (!supported()) {
     return Fail(ErrorCode::kInternal, "cannot embed the font " + unsupported_face_);
@@ -407,12 +489,10 @@ Result<std::string> PdfWriter::Finish() {
   const size_t page_tree = file.Reserve();
   const size_t info = file.Reserve();
   const size_t resources = file.Reserve();
-  std::vector<size_t> page_objects;
   std::string kids;
   for (const Page& current : pages_) {
     const size_t page_object = file.Reserve();
     const size_t contents = file.Reserve();
-    page_objects.push_back(page_object);
     kids += Ref(page_object) + " ";
     std::string content;
     for (const Piece& piece : current.pieces) {
@@ -420,49 +500,7 @@ Result<std::string> PdfWriter::Finish() {
         content += piece.operators;
         continue;
       }
-      const TextRun& run = *piece.text;
-      const FontSubset& subset = *fonts_[run.font]->subset;
-      content += "0 g BT /F" + std::to_string(run.font + 1) + " ";
-      AppendNumber(content, run.size);
-      content += " Tf\n";
-      // The pen after the last glyph shown; a glyph elsewhere moves it first, by a TJ
-      // adjustment on the same baseline, else by a new text matrix.
-      double pen_x = 0;
-      double pen_y = 0;
-      bool in_array = false;
-      bool in_string = false;
-      for (const Glyph& glyph : run.glyphs) {
-        auto found = subset.new_glyph.find(glyph.id);
-        const uint32_t id = found != subset.new_glyph.end() ? found->second : 0;
-        const bool same_line = in_array && std::abs(glyph.y - pen_y) < 0.0005;
-        if (!same_line) {
-          if (in_string) content.push_back('>');
-          if (in_array) content += "] TJ\n";
-          content += "1 0 0 1 ";
-          AppendNumbers(content, {glyph.x, glyph.y});
-          content += "Tm [";
-          in_array = true;
-          in_string = false;
-          pen_x = glyph.x;
-          pen_y = glyph.y;
-        }
-        const double move = glyph.x - pen_x;
-        if (std::abs(move) >= 0.0005) {
-          const double adjust = std::round(-move * 1000.0 / run.size * 100.0) / 100.0;
-          if (in_string) content.push_back('>');
-          in_string = false;
-          AppendNumber(content, adjust);
-          pen_x -= adjust * run.size / 1000.0;
-        }
-        if (!in_string) content.push_back('<');
-        in_string = true;
-        AppendHex4(content, id);
-        const int width = id < subset.widths.size() ? subset.widths[id] : 0;
-        pen_x += width * run.size / 1000.0;
-      }
-      if (in_string) content.push_back('>');
-      if (in_array) content += "] TJ\n";
-      content += "ET\n";
+      AppendText(content, *piece.text, *fonts_[piece.text->font]->subset);
     }
     std::string page_dictionary = "<< /Type /Page /Parent " + Ref(page_tree) + " /MediaBox [0 0 ";
     AppendNumbers(page_dictionary, {current.width, current.height});
@@ -476,41 +514,8 @@ Result<std::string> PdfWriter::Finish() {
   std::string font_resources = "<< /Font <<";
   for (size_t i = 0; i < fonts_.size(); ++i) {
     const FontUse& use = *fonts_[i];
-    const FontSubset& subset = *use.subset;
-    const size_t type0 = file.Reserve();
-    const size_t cid_font = file.Reserve();
-    const size_t descriptor = file.Reserve();
-    const size_t program = file.Reserve();
-    const size_t to_unicode = file.Reserve();
-    const std::string name = subset.tag + "+" + subset.postscript_name;
-    font_resources += " /F" + std::to_string(i + 1) + " " + Ref(type0);
-    file.IdentifyBy(name);
-    file.Write(type0, "<< /Type /Font /Subtype /Type0 /BaseFont /" + name +
-                          " /Encoding /Identity-H /DescendantFonts [" + Ref(cid_font) +
-                          "] /ToUnicode " + Ref(to_unicode) + " >>");
-    file.Write(cid_font, "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /" + name +
-                             " /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) "
-                             "/Supplement 0 >> /FontDescriptor " +
-                             Ref(descriptor) + " /CIDToGIDMap /Identity /W " +
-                             WidthsArray(subset, use.text_of_glyph) + " >>");
-    // Flags: symbolic (4), as for every font shown by glyph id; fixed pitch (1) when it is.
-    std::string descriptor_dictionary = "<< /Type /FontDescriptor /FontName /" + name + " /Flags " +
-                                        std::to_string(subset.fixed_pitch ? 5 : 4) + " /FontBBox [";
-    AppendNumbers(descriptor_dictionary,
-                  {static_cast<double>(subset.bbox[0]), static_cast<double>(subset.bbox[1]),
-                   static_cast<double>(subset.bbox[2]), static_cast<double>(subset.bbox[3])});
-    descriptor_dictionary += "] /ItalicAngle ";
-    AppendNumber(descriptor_dictionary, subset.italic_angle);
-    descriptor_dictionary += " /Ascent " + std::to_string(subset.ascent) + " /Descent " +
-                             std::to_string(subset.descent) + " /CapHeight " +
-                             std::to_string(subset.cap_height) + " /StemV 80 /FontFile2 " +
-                             Ref(program) + " >>";
-    file.Write(descriptor, descriptor_dictionary);
-    file.WriteStream(program,
-                     "/Filter /FlateDecode /Length1 " + std::to_string(subset.program_size),
-                     subset.compressed_program);
-    file.WriteStream(to_unicode, "/Filter /FlateDecode",
-                     ZlibCompress(ToUnicodeCMap(subset, use.text_of_glyph)));
+    font_resources +=
+        " /F" + std::to_string(i + 1) + " " + Ref(WriteFont(file, *use.subset, use.text_of_glyph));
   }
   font_resources += " >> >>";
   file.Write(resources, font_resources);

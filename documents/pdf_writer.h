@@ -31,6 +31,8 @@
 
 namespace esign::documents {
 
+struct FontSubset;
+
 class PdfWriter {
  public:
   explicit PdfWriter(PdfMetadata metadata);
@@ -83,6 +85,8 @@ class PdfWriter {
   double Flip(double y) { return page().height - y; }
   void AddOperators(const std::string& operators);
   void ShowRun(PangoLayoutRun* run, const char* text, double x, double baseline);
+  // The text operators of `run`, whose font's glyphs `subset` renumbers, added to `content`.
+  static void AppendText(std::string& content, const TextRun& run, const FontSubset& subset);
   // The index into fonts_ of the font's face, and the font's size in points.
   std::pair<size_t, double> FontOf(PangoFont* font);
 
