@@ -1,7 +1,8 @@
 #include "commands/document_expiry.h"
-#include "base/thread_name.h"
 
 #include <algorithm>
+
+#include "base/thread_name.h"
 
 namespace esign::commands {
 

@@ -1,8 +1,9 @@
 #include "delivery/delivery_lanes.h"
-#include "base/thread_name.h"
 
 #include <algorithm>
 #include <chrono>
+
+#include "base/thread_name.h"
 
 namespace esign::delivery {
 

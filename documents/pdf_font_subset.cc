@@ -10,23 +10,16 @@
 #include <utility>
 
 #include "base/sha256.h"
+#include "documents/cairo_handles.h"
 #include "documents/deflate.h"
 
 namespace esign::documents {
 namespace {
 
-template <auto kFree>
-struct HbFree {
-  template <class T>
-  void operator()(T* value) const {
-    kFree(value);
-  }
-};
-using BlobPtr = std::unique_ptr<hb_blob_t, HbFree<hb_blob_destroy>>;
-using FacePtr = std::unique_ptr<hb_face_t, HbFree<hb_face_destroy>>;
-using FontPtr = std::unique_ptr<hb_font_t, HbFree<hb_font_destroy>>;
-using InputPtr = std::unique_ptr<hb_subset_input_t, HbFree<hb_subset_input_destroy>>;
-using PlanPtr = std::unique_ptr<hb_subset_plan_t, HbFree<hb_subset_plan_destroy>>;
+using BlobPtr = std::unique_ptr<hb_blob_t, FreeWith<hb_blob_destroy>>;
+using FontPtr = std::unique_ptr<hb_font_t, FreeWith<hb_font_destroy>>;
+using InputPtr = std::unique_ptr<hb_subset_input_t, FreeWith<hb_subset_input_destroy>>;
+using PlanPtr = std::unique_ptr<hb_subset_plan_t, FreeWith<hb_subset_plan_destroy>>;
 
 constexpr hb_codepoint_t kFirstAscii = 0x20;
 constexpr hb_codepoint_t kLastAscii = 0x7e;

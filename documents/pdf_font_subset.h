@@ -23,9 +23,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "documents/cairo_handles.h"
 #include "domain/result.h"
 
 namespace esign::documents {
+
+// A HarfBuzz face, referenced (FreeWith: cairo_handles.h).
+using FacePtr = std::unique_ptr<hb_face_t, FreeWith<hb_face_destroy>>;
 
 inline constexpr size_t kSubsetsPerThread = 64;
 

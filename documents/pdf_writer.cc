@@ -3,6 +3,7 @@
 #include <fontconfig/fontconfig.h>
 #include <hb-ot.h>
 #include <pango/pangofc-font.h>
+#include <qpdf/QUtil.hh>
 
 #include <algorithm>
 #include <charconv>
@@ -22,12 +23,11 @@ namespace esign::documents {
 using GlyphTexts = std::unordered_map<uint32_t, std::string>;
 
 struct PdfWriter::FontUse {
-  hb_face_t* face = nullptr;  // referenced while the writer lives
+  FacePtr face;
   // Every glyph shown, with the text it stands for (empty: a glyph after the first of its
   // cluster, which stands for nothing on its own).
   GlyphTexts text_of_glyph;
   std::shared_ptr<const FontSubset> subset;  // made by Finish
-  ~FontUse() { hb_face_destroy(face); }
 };
 
 namespace {
@@ -74,31 +74,14 @@ void AppendHex4(std::string& out, uint32_t value) {
   for (int shift = 12; shift >= 0; shift -= 4) out.push_back(kDigits[(value >> shift) & 0xf]);
 }
 
-// UTF-8 as UTF-16BE code units in hex (invalid bytes as U+FFFD).
+// UTF-8 as UTF-16BE code units in upper-case hex, without a byte order mark (QPDF converts;
+// what cannot be represented becomes U+FFFD).
 void AppendUtf16Hex(std::string& out, std::string_view utf8) {
-  for (size_t i = 0; i < utf8.size();) {
-    const auto lead = static_cast<uint8_t>(utf8[i]);
-    const size_t length = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
-    uint32_t code = length == 1 ? lead : lead & (0x7f >> length);
-    bool valid = i + length <= utf8.size() && (length == 1 || lead >= 0xc2);
-    for (size_t k = 1; valid && k < length; ++k) {
-      const auto next = static_cast<uint8_t>(utf8[i + k]);
-      valid = (next & 0xc0) == 0x80;
-      code = (code << 6) | (next & 0x3f);
-    }
-    if (!valid || code > 0x10ffff) {
-      code = 0xfffd;
-      i += 1;
-    } else {
-      i += length;
-    }
-    if (code >= 0x10000) {
-      code -= 0x10000;
-      AppendHex4(out, 0xd800 + (code >> 10));
-      AppendHex4(out, 0xdc00 + (code & 0x3ff));
-    } else {
-      AppendHex4(out, code);
-    }
+  std::string utf16 = QUtil::utf8_to_utf16(std::string(utf8));
+  if (utf16.starts_with("\xFE\xFF")) utf16.erase(0, 2);
+  for (size_t i = 0; i + 1 < utf16.size(); i += 2) {
+    AppendHex4(out, (static_cast<uint32_t>(static_cast<uint8_t>(utf16[i])) << 8) |
+                        static_cast<uint8_t>(utf16[i + 1]));
   }
 }
 
@@ -293,9 +276,7 @@ double OnPangoGrid(double points) { return pango_units_to_double(pango_units_fro
 
 PdfWriter::PdfWriter(PdfMetadata metadata) : metadata_(std::move(metadata)) {}
 
-PdfWriter::~PdfWriter() {
-  for (const auto& [font, use] : font_of_pango_font_) g_object_unref(font);
-}
+PdfWriter::~PdfWriter() = default;
 
 void PdfWriter::NewPage(double width, double height) {
   pages_.push_back(Page{.width = width, .height = height, .pieces = {}});
@@ -343,8 +324,9 @@ void PdfWriter::Rule(double x, double y, double width, double gray, double line_
 
 std::pair<size_t, double> PdfWriter::FontOf(PangoFont* font) {
   auto [known, added_font] = font_of_pango_font_.try_emplace(font);
-  if (!added_font) return known->second;
-  g_object_ref(font);  // kept while the writer may see its address again
+  if (!added_font) return {known->second.font, known->second.size};
+  // Referenced while the writer may see its address again.
+  known->second.held.reset(static_cast<PangoFont*>(g_object_ref(font)));
   FontDescriptionPtr description(pango_font_describe_with_absolute_size(font));
   const double size =
       static_cast<double>(pango_font_description_get_size(description.get())) / PANGO_SCALE;
@@ -352,7 +334,7 @@ std::pair<size_t, double> PdfWriter::FontOf(PangoFont* font) {
   auto [it, added] = font_of_face_.try_emplace(face, fonts_.size());
   if (added) {
     auto use = std::make_unique<FontUse>();
-    use->face = hb_face_reference(face);
+    use->face.reset(hb_face_reference(face));
     fonts_.push_back(std::move(use));
     if (const char* why = WhyNotEmbeddable(font, face);
         why != nullptr && unsupported_face_.empty()) {
@@ -360,8 +342,9 @@ std::pair<size_t, double> PdfWriter::FontOf(PangoFont* font) {
       unsupported_face_ = std::string(family != nullptr ? family : "a font") + " (" + why + ")";
     }
   }
-  known->second = {it->second, size};
-  return known->second;
+  known->second.font = it->second;
+  known->second.size = size;
+  return {it->second, size};
 }
 
 void PdfWriter::ShowRun(PangoLayoutRun* run, const char* text, double x, double baseline) {
@@ -479,7 +462,7 @@ Result<std::string> PdfWriter::Finish() {
     std::vector<uint32_t> glyphs;
     glyphs.reserve(use->text_of_glyph.size());
     for (const auto& [glyph, chars] : use->text_of_glyph) glyphs.push_back(glyph);
-    auto subset = SubsetFace(use->face, glyphs);
+    auto subset = SubsetFace(use->face.get(), glyphs);
     if (!subset) return std::unexpected(std::move(subset.error()));
     use->subset = std::move(*subset);
   }

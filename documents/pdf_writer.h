@@ -94,7 +94,12 @@ class PdfWriter {
   std::vector<Page> pages_;
   std::vector<std::unique_ptr<FontUse>> fonts_;
   std::map<hb_face_t*, size_t> font_of_face_;
-  std::map<PangoFont*, std::pair<size_t, double>> font_of_pango_font_;  // each one referenced
+  struct KnownFont {
+    GPtr<PangoFont> held;
+    size_t font = 0;  // index into fonts_
+    double size = 0;  // points
+  };
+  std::map<PangoFont*, KnownFont> font_of_pango_font_;
   std::string unsupported_face_;
 };
 

@@ -15,7 +15,6 @@
 // the first append after space returns. A failed WAL sync is
 // different: it latches failed_ (see rocksdb_event_store.h). A batch written before another
 // writer's write failed is still synced and acknowledged: its bytes precede the failed record.
-#include <pthread.h>
 
 #include <algorithm>
 #include <chrono>

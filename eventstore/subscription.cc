@@ -1,9 +1,10 @@
 #include "eventstore/subscription.h"
-#include "base/thread_name.h"
 
 #include <algorithm>
 #include <utility>
 #include <vector>
+
+#include "base/thread_name.h"
 
 namespace esign::eventstore {
 

@@ -1,7 +1,5 @@
 #include "replication/replicated_log.h"
 
-#include <pthread.h>
-
 #include <utility>
 
 #include "base/hex.h"

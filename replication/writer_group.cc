@@ -1,7 +1,5 @@
 #include "replication/writer_group.h"
 
-#include <pthread.h>
-
 #include "base/thread_name.h"
 #include "delivery/log_line.h"
 #include "domain/id_generator.h"

@@ -1,9 +1,10 @@
 #include "webhooks/topic_writer.h"
-#include "base/thread_name.h"
 
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
+
+#include "base/thread_name.h"
 
 namespace esign::webhooks {
 namespace {

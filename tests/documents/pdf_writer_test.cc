@@ -8,16 +8,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "documents/pdf_canvas.h"
 #include "pdf_fixtures.h"
+#include "tests/documents/page_image.h"
 
 namespace esign::documents {
 namespace {
@@ -118,41 +116,13 @@ void DrawContract(Drawing& drawing) {
   drawing.Fill(80, 700, 30, 30, 0);
 }
 
-// The page as gray pixels (0 black), drawn by poppler at `dpi`.
-struct Pixels {
-  int width = 0;
-  int height = 0;
-  std::vector<unsigned char> gray;
-  // The ink (255 - gray, summed) of the square of `size` pixels at (x, y).
-  int Ink(int x, int y, int size) const {
-    int ink = 0;
-    for (int row = y; row < y + size; ++row) {
-      for (int column = x; column < x + size; ++column) {
-        ink += 255 - gray[static_cast<size_t>(row) * static_cast<size_t>(width) +
-                          static_cast<size_t>(column)];
-      }
-    }
-    return ink;
+// The ink (255 - gray, summed) of the square of `size` pixels at (x, y).
+int Ink(const pdf_test::PageImage& page, int x, int y, int size) {
+  int ink = 0;
+  for (int row = y; row < y + size; ++row) {
+    for (int column = x; column < x + size; ++column) ink += 255 - page.Gray(column, row);
   }
-};
-
-Pixels Draw(const PdfFile& file, int page, int dpi) {
-  const std::string base = file.path() + ".page";
-  const auto drawn =
-      pdf_test::Run("pdftoppm -gray -r " + std::to_string(dpi) + " -f " + std::to_string(page) +
-                    " -l " + std::to_string(page) + " -singlefile " + file.path() + " " + base);
-  EXPECT_EQ(drawn.exit_code, 0) << drawn.out;
-  std::ifstream in(base + ".pgm", std::ios::binary);
-  std::string magic;
-  int max = 0;
-  Pixels pixels;
-  in >> magic >> pixels.width >> pixels.height >> max;
-  in.get();
-  pixels.gray.resize(static_cast<size_t>(pixels.width) * static_cast<size_t>(pixels.height));
-  in.read(reinterpret_cast<char*>(pixels.gray.data()),
-          static_cast<std::streamsize>(pixels.gray.size()));
-  std::remove((base + ".pgm").c_str());
-  return pixels;
+  return ink;
 }
 
 // DrawContract's PDF by cairo, then by the writer (empty when it failed).
@@ -198,17 +168,17 @@ TEST(PdfWriterTest, ThePagesLookAsCairoDrawsThem) {
   constexpr int kSquare = 8;
   constexpr int kMostInkMoved = 1200;
   for (int page = 1; page <= 2; ++page) {
-    const Pixels expected = Draw(cairo_file, page, 100);
-    const Pixels pixels = Draw(writer_file, page, 100);
-    ASSERT_EQ(pixels.width, expected.width);
-    ASSERT_EQ(pixels.height, expected.height);
+    const pdf_test::PageImage expected(cairo_file.path(), page, 100);
+    const pdf_test::PageImage pixels(writer_file.path(), page, 100);
+    ASSERT_EQ(pixels.width(), expected.width());
+    ASSERT_EQ(pixels.height(), expected.height());
     int inked_squares = 0;
     int most_moved = 0;
-    for (int y = 0; y + kSquare <= pixels.height; y += kSquare) {
-      for (int x = 0; x + kSquare <= pixels.width; x += kSquare) {
-        const int ink = expected.Ink(x, y, kSquare);
+    for (int y = 0; y + kSquare <= pixels.height(); y += kSquare) {
+      for (int x = 0; x + kSquare <= pixels.width(); x += kSquare) {
+        const int ink = Ink(expected, x, y, kSquare);
         if (ink > 0) ++inked_squares;
-        const int moved = std::abs(pixels.Ink(x, y, kSquare) - ink);
+        const int moved = std::abs(Ink(pixels, x, y, kSquare) - ink);
         most_moved = std::max(most_moved, moved);
         EXPECT_LE(moved, kMostInkMoved) << "page " << page << ", pixels " << x << "," << y;
       }
@@ -216,14 +186,17 @@ TEST(PdfWriterTest, ThePagesLookAsCairoDrawsThem) {
     EXPECT_GT(inked_squares, 100) << page;
     RecordProperty("most_ink_moved_page_" + std::to_string(page), most_moved);
   }
-  const Pixels expected = Draw(cairo_file, 3, 100);
-  const Pixels pixels = Draw(writer_file, 3, 100);
-  ASSERT_EQ(pixels.gray.size(), expected.gray.size());
+  const pdf_test::PageImage expected(cairo_file.path(), 3, 100);
+  const pdf_test::PageImage pixels(writer_file.path(), 3, 100);
+  ASSERT_EQ(pixels.width(), expected.width());
+  ASSERT_EQ(pixels.height(), expected.height());
   size_t inked = 0;
   size_t differing = 0;
-  for (size_t i = 0; i < pixels.gray.size(); ++i) {
-    if (expected.gray[i] < 200) ++inked;
-    if (std::abs(pixels.gray[i] - expected.gray[i]) > 32) ++differing;
+  for (int y = 0; y < pixels.height(); ++y) {
+    for (int x = 0; x < pixels.width(); ++x) {
+      if (expected.Gray(x, y) < 200) ++inked;
+      if (std::abs(pixels.Gray(x, y) - expected.Gray(x, y)) > 32) ++differing;
+    }
   }
   EXPECT_GT(inked, 1000u);
   EXPECT_EQ(differing, 0u) << "of " << inked << " inked pixels";

@@ -14,6 +14,7 @@
 
 #include "base/sha256.h"
 #include "domain/contract_state.h"
+#include "tests/documents/page_image.h"
 #include "tests/documents/pdf_test_support.h"
 
 namespace esign::upload_test {
@@ -98,51 +99,7 @@ inline std::vector<PlacedField> Fields() {
           Field("fld_6", PlacedFieldType::kText, "", 1, {1, 150, 400, 200, 20}, "Net 30 days")};
 }
 
-// A page drawn at 72 dpi: one pixel per point of the displayed frame.
-class PageImage {
- public:
-  // Page `page` (1-based) of the PDF at `path`.
-  PageImage(const std::string& path, int page) {
-    const std::string prefix = path + ".page" + std::to_string(page);
-    const auto drawn =
-        pdf_test::Run("pdftoppm -r 72 -cropbox -png -singlefile -f " + std::to_string(page) +
-                      " -l " + std::to_string(page) + " '" + path + "' '" + prefix + "'");
-    EXPECT_EQ(drawn.exit_code, 0) << drawn.out;
-    surface_ = cairo_image_surface_create_from_png((prefix + ".png").c_str());
-    std::remove((prefix + ".png").c_str());
-  }
-  ~PageImage() { cairo_surface_destroy(surface_); }
-  PageImage(const PageImage&) = delete;
-  PageImage& operator=(const PageImage&) = delete;
-
-  int width() const { return cairo_image_surface_get_width(surface_); }
-  int height() const { return cairo_image_surface_get_height(surface_); }
-  // 0 black .. 255 white: the mean of the channels.
-  int Gray(int x, int y) const {
-    const unsigned char* row =
-        cairo_image_surface_get_data(surface_) + y * cairo_image_surface_get_stride(surface_);
-    const uint32_t pixel = reinterpret_cast<const uint32_t*>(row)[x];
-    return static_cast<int>(((pixel >> 16) & 0xff) + ((pixel >> 8) & 0xff) + (pixel & 0xff)) / 3;
-  }
-  bool Differs(const PageImage& other, int x, int y) const {
-    return Gray(x, y) != other.Gray(x, y);
-  }
-  // Pixels darker than mid-gray whose square lies wholly inside the box.
-  int InkInside(const PageRect& box) const {
-    int ink = 0;
-    for (int y = static_cast<int>(std::ceil(box.y)); y + 1 <= box.y + box.height && y < height();
-         ++y) {
-      for (int x = static_cast<int>(std::ceil(box.x)); x + 1 <= box.x + box.width && x < width();
-           ++x) {
-        if (Gray(x, y) < 128) ++ink;
-      }
-    }
-    return ink;
-  }
-
- private:
-  cairo_surface_t* surface_ = nullptr;
-};
+using pdf_test::PageImage;
 
 // Whether the pixel at x,y touches the box grown by `margin` points on every side.
 inline bool Near(const PageRect& box, int x, int y, double margin = 1.5) {
